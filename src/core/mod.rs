@@ -1,0 +1,11 @@
+//! The pure engine: a port of the EndpointSlice controller's hint logic (`k8s.io/endpointslice`
+//! packages `topologycache`, `trafficdist`) and of kube-proxy's use of hints
+//! (`k8s.io/kubernetes/pkg/proxy/topology.go`). No I/O, no clock, no environment, no printing.
+//! Each ported function names the upstream function it mirrors.
+
+pub mod mode;
+pub mod proxy;
+pub mod reason;
+pub mod topologycache;
+pub mod trafficdist;
+pub mod zones;

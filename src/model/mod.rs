@@ -1,0 +1,10 @@
+//! Plain data shared by every layer: the cluster [`Snapshot`] that `source` produces and `core`
+//! consumes, CPU amounts, and the behaviour version. No I/O, no k8s-openapi types, no clock.
+
+pub mod cpu;
+pub mod snapshot;
+pub mod version;
+
+pub use cpu::CpuAmount;
+pub use snapshot::*;
+pub use version::Behaviour;

@@ -1,0 +1,222 @@
+//! The cluster as the engine sees it: only the fields the controller and kube-proxy read.
+//!
+//! Field semantics follow the Kubernetes API exactly, including the difference between an absent
+//! value and an empty one (`None` vs `Some("")`, `None` vs `Some(vec![])`), because upstream treats
+//! them differently in several places (spec §1, §2.4 Step B, §2.6, §3, §4.1).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::cpu::CpuAmount;
+
+/// Label holding a node's zone; the only one upstream reads (spec §1).
+pub const LABEL_ZONE: &str = "topology.kubernetes.io/zone";
+/// Deprecated annotation; when present it wins over `topology-mode` (spec §2.2).
+pub const ANNOTATION_TOPOLOGY_AWARE_HINTS: &str = "service.kubernetes.io/topology-aware-hints";
+/// Annotation added in 1.27 (spec §2.2).
+pub const ANNOTATION_TOPOLOGY_MODE: &str = "service.kubernetes.io/topology-mode";
+/// Label naming the Service of an EndpointSlice.
+pub const LABEL_SERVICE_NAME: &str = "kubernetes.io/service-name";
+/// Label naming the manager of an EndpointSlice.
+pub const LABEL_MANAGED_BY: &str = "endpointslice.kubernetes.io/managed-by";
+/// `managed-by` value of the EndpointSlice controller: only these slices are recomputed.
+pub const CONTROLLER_NAME: &str = "endpointslice-controller.k8s.io";
+
+/// Everything one run looks at: Nodes, Services, EndpointSlices and Events, plus where they came from.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Snapshot {
+    /// All Nodes (cluster scope), in source order.
+    pub nodes: Vec<Node>,
+    /// Services in scope, in source order.
+    pub services: Vec<Service>,
+    /// EndpointSlices in scope (any manager, any address type), in source order.
+    pub slices: Vec<EndpointSlice>,
+    /// Events on Services in scope (core/v1 and events.k8s.io/v1 normalised).
+    pub events: Vec<Event>,
+    /// Facts about the source: server version, what could not be read.
+    pub info: SourceInfo,
+}
+
+/// Facts about where a Snapshot came from; shown in reports, never used by the algorithm.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SourceInfo {
+    /// `dump:<path>` or `cluster:<context>`.
+    pub origin: String,
+    /// Server `gitVersion` when known (live `/version`, or recorded in a dump).
+    pub server_version: Option<String>,
+    /// True when Nodes could not be read (e.g. forbidden): zone weights are unknown.
+    pub nodes_unavailable: bool,
+    /// Human notes about partial data (one per missing resource).
+    pub partial: Vec<String>,
+}
+
+/// A Node, reduced to what `SetNodes` and kube-proxy read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Node {
+    /// `metadata.name`.
+    pub name: String,
+    /// `metadata.labels` (all of them; the engine reads zone, control-plane and os labels).
+    pub labels: BTreeMap<String, String>,
+    /// `status.allocatable["cpu"]`, parsed exactly; `None` when absent.
+    pub allocatable_cpu: Option<CpuAmount>,
+    /// Status of the `Ready` condition: `Some("True")`, `Some("False")`, `Some("Unknown")`, or `None`
+    /// when the condition is absent.
+    pub ready: Option<String>,
+}
+
+/// A Service, reduced to what the controller and kube-proxy read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Service {
+    /// `metadata.namespace`.
+    pub namespace: String,
+    /// `metadata.name`.
+    pub name: String,
+    /// `metadata.uid`, when known.
+    pub uid: Option<String>,
+    /// `metadata.annotations`.
+    pub annotations: BTreeMap<String, String>,
+    /// True when `spec.selector` is set (even if empty); `false` for selector-less Services.
+    pub has_selector: bool,
+    /// `spec.type` (`ClusterIP` when absent).
+    pub service_type: String,
+    /// `spec.clusterIP` (`None`/`"None"` for headless).
+    pub cluster_ip: Option<String>,
+    /// `spec.ipFamilies` as written (`IPv4`, `IPv6`).
+    pub ip_families: Vec<String>,
+    /// `spec.trafficDistribution` as written (any string).
+    pub traffic_distribution: Option<String>,
+    /// `spec.internalTrafficPolicy` (`Cluster` when absent).
+    pub internal_traffic_policy: Option<String>,
+    /// `spec.externalTrafficPolicy` (`Cluster` when absent).
+    pub external_traffic_policy: Option<String>,
+    /// nodePort ≠ 0 on some port, any LoadBalancer ingress IP, or any externalIP (kube-proxy's
+    /// `ExternallyAccessible`, spec §4.2).
+    pub externally_accessible: bool,
+    /// `spec.publishNotReadyAddresses`.
+    pub publish_not_ready_addresses: bool,
+    /// `spec.ports[]`: name, port, protocol.
+    pub ports: Vec<ServicePort>,
+}
+
+/// One Service port.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ServicePort {
+    /// Port name (empty when unnamed).
+    pub name: String,
+    /// Port number.
+    pub port: i32,
+    /// `TCP`, `UDP` or `SCTP`.
+    pub protocol: String,
+    /// `nodePort`, 0 when unset.
+    pub node_port: i32,
+}
+
+/// An EndpointSlice of any manager and address type.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EndpointSlice {
+    /// `metadata.namespace`.
+    pub namespace: String,
+    /// `metadata.name`.
+    pub name: String,
+    /// Label `kubernetes.io/service-name`, when present.
+    pub service_name: Option<String>,
+    /// Label `endpointslice.kubernetes.io/managed-by`, when present.
+    pub managed_by: Option<String>,
+    /// `addressType`: `IPv4`, `IPv6` or `FQDN`.
+    pub address_type: String,
+    /// `ports[]` (name, port, protocol).
+    pub ports: Vec<SlicePort>,
+    /// `endpoints[]` in slice order.
+    pub endpoints: Vec<Endpoint>,
+}
+
+impl EndpointSlice {
+    /// True when the EndpointSlice controller owns this slice (spec §1).
+    pub fn is_controller_managed(&self) -> bool {
+        self.managed_by.as_deref() == Some(CONTROLLER_NAME)
+    }
+}
+
+/// One EndpointSlice port.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SlicePort {
+    /// Port name; `None` when absent.
+    pub name: Option<String>,
+    /// Port number; `None` when absent.
+    pub port: Option<i32>,
+    /// Protocol; `None` when absent.
+    pub protocol: Option<String>,
+}
+
+/// One endpoint of a slice.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Endpoint {
+    /// `addresses[]`.
+    pub addresses: Vec<String>,
+    /// `conditions.ready` (`None` when absent).
+    pub ready: Option<bool>,
+    /// `conditions.serving`.
+    pub serving: Option<bool>,
+    /// `conditions.terminating`.
+    pub terminating: Option<bool>,
+    /// `nodeName`.
+    pub node_name: Option<String>,
+    /// `zone`.
+    pub zone: Option<String>,
+    /// `hints` (`None` when absent).
+    pub hints: Option<Hints>,
+}
+
+impl Endpoint {
+    /// Readiness as the controller reads it: present and true (spec §1).
+    pub fn controller_ready(&self) -> bool {
+        self.ready == Some(true)
+    }
+}
+
+/// `endpoints[].hints`. Each list keeps the absent/empty distinction.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Hints {
+    /// `forZones[].name`; `None` when the field is absent.
+    pub for_zones: Option<Vec<String>>,
+    /// `forNodes[].name`; `None` when the field is absent.
+    pub for_nodes: Option<Vec<String>>,
+}
+
+impl Hints {
+    /// Hints of exactly one zone, as the annotation path writes them.
+    pub fn zone(zone: &str) -> Self {
+        Hints { for_zones: Some(vec![zone.to_string()]), for_nodes: None }
+    }
+}
+
+/// An Event on a Service, normalised from core/v1 or events.k8s.io/v1.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Event {
+    /// Namespace of the involved object.
+    pub namespace: String,
+    /// Kind of the involved object (`Service` for the ones we show).
+    pub object_kind: String,
+    /// Name of the involved object.
+    pub object_name: String,
+    /// `Normal` or `Warning`.
+    #[serde(rename = "type")]
+    pub event_type: String,
+    /// Reason, e.g. `TopologyAwareHintsDisabled`.
+    pub reason: String,
+    /// Message.
+    pub message: String,
+    /// Repeat count (1 when unknown).
+    pub count: i32,
+    /// Last time seen, RFC 3339, as recorded.
+    pub last_seen: Option<String>,
+    /// Reporting component, e.g. `endpoint-slice-controller`.
+    pub source: Option<String>,
+}

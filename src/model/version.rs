@@ -1,0 +1,147 @@
+//! Which upstream behaviour to model: one Kubernetes minor version with its default feature gates
+//! (spec §5). Every version-dependent branch in `core` asks a method here, so the table lives in
+//! one place.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+/// Oldest minor version we model (the hints API exists since 1.21).
+pub const OLDEST_MINOR: u32 = 21;
+/// Newest minor version we model; the default.
+pub const NEWEST_MINOR: u32 = 37;
+/// The default behaviour: the newest released line the spec pins (1.36; 1.37 is identical).
+pub const DEFAULT_MINOR: u32 = 36;
+
+/// Behaviour of the EndpointSlice controller and kube-proxy at one minor version, default gates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Behaviour {
+    /// Kubernetes minor version (1.`minor`).
+    pub minor: u32,
+}
+
+impl Default for Behaviour {
+    fn default() -> Self {
+        Behaviour { minor: DEFAULT_MINOR }
+    }
+}
+
+/// Error for a `--k8s-version` we do not model.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unsupported Kubernetes version {0:?}: expected 1.{OLDEST_MINOR} … 1.{NEWEST_MINOR} (e.g. 1.36)")]
+pub struct VersionError(pub String);
+
+impl FromStr for Behaviour {
+    type Err = VersionError;
+    /// Accepts `1.NN`, `v1.NN`, `1.NN.P` and server `gitVersion`s like `v1.33.4-eks-1234`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let err = || VersionError(s.to_string());
+        let t = s.trim().trim_start_matches('v');
+        let mut parts = t.split('.');
+        if parts.next() != Some("1") {
+            return Err(err());
+        }
+        let minor_text = parts.next().ok_or_else(err)?;
+        let digits: String = minor_text.chars().take_while(|c| c.is_ascii_digit()).collect();
+        let minor: u32 = digits.parse().map_err(|_| err())?;
+        if !(OLDEST_MINOR..=NEWEST_MINOR).contains(&minor) {
+            return Err(err());
+        }
+        Ok(Behaviour { minor })
+    }
+}
+
+impl fmt::Display for Behaviour {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "1.{}", self.minor)
+    }
+}
+
+impl Behaviour {
+    /// The minor version for `1.NN`.
+    pub fn new(minor: u32) -> Self {
+        Behaviour { minor }
+    }
+    /// TopologyAwareHints gate on in kube-controller-manager / apiserver / kube-proxy (beta-on 1.24).
+    /// Off means the controller has no topology cache (spec §2.2).
+    pub fn topology_aware_hints_gate(&self) -> bool {
+        self.minor >= 24
+    }
+    /// `service.kubernetes.io/topology-mode` is read (1.27+); before only the deprecated key.
+    pub fn reads_topology_mode_annotation(&self) -> bool {
+        self.minor >= 27
+    }
+    /// ServiceTrafficDistribution gate (alpha off 1.30, on 1.31+, removed 1.36 = always).
+    pub fn service_traffic_distribution_gate(&self) -> bool {
+        self.minor >= 31
+    }
+    /// PreferSameTrafficDistribution gate (alpha off 1.33, beta on 1.34, GA 1.35).
+    pub fn prefer_same_traffic_distribution_gate(&self) -> bool {
+        self.minor >= 34
+    }
+    /// The controller validates `trafficDistribution` (`validTrafficDistribution`, 1.33+); before,
+    /// any value with the gate on reaches `trafficdist` (1.30–1.32).
+    pub fn validates_traffic_distribution(&self) -> bool {
+        self.minor >= 33
+    }
+    /// 1.30–1.32 prefer-close writes `forZones:[""]` for zone-less ready endpoints (ES `ae45d1c`).
+    pub fn writes_empty_zone_hints(&self) -> bool {
+        (30..=32).contains(&self.minor)
+    }
+    /// The kube-proxy era of this version (spec §4.3, §4.4).
+    pub fn proxy_era(&self) -> ProxyEra {
+        match self.minor {
+            34.. => ProxyEra::Newest,
+            33 => ProxyEra::V133,
+            30..=32 => ProxyEra::V130,
+            27..=29 => ProxyEra::V127,
+            24..=26 => ProxyEra::V124,
+            _ => ProxyEra::V121,
+        }
+    }
+}
+
+/// kube-proxy behaviour eras (spec §4.3 newest, §4.4 older rows).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ProxyEra {
+    /// 1.34+ (and 1.33.6+): node → zone → none, early return without ready endpoints.
+    Newest,
+    /// 1.33.0–1.33.5: as newest without the early return; node hints need the gate (off in 1.33).
+    V133,
+    /// 1.30–1.32: zone only; gate/annotation requirement; `Z == ""` → no topology.
+    V130,
+    /// 1.27–1.29: annotation non-empty and not `disabled`/`Disabled`; node label checked first.
+    V127,
+    /// 1.24–1.26: annotation exactly `Auto`/`auto`.
+    V124,
+    /// 1.21–1.23: gate off by default → no topology filtering.
+    V121,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_forms_users_type() {
+        for (text, minor) in [("1.36", 36), ("v1.33.4-eks-1234", 33), ("1.21", 21), ("1.37.0", 37)] {
+            assert_eq!(text.parse::<Behaviour>().unwrap().minor, minor, "{text}");
+        }
+        for bad in ["2.1", "1.20", "1.38", "1", "abc", "", "1.x"] {
+            assert!(bad.parse::<Behaviour>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn gate_table_matches_spec_section_5() {
+        let v = |m| Behaviour::new(m);
+        assert!(!v(33).prefer_same_traffic_distribution_gate());
+        assert!(v(34).prefer_same_traffic_distribution_gate());
+        assert!(!v(30).service_traffic_distribution_gate());
+        assert!(v(31).service_traffic_distribution_gate());
+        assert!(v(32).writes_empty_zone_hints() && !v(33).writes_empty_zone_hints());
+        assert_eq!(v(33).proxy_era(), ProxyEra::V133);
+        assert_eq!(v(36).proxy_era(), ProxyEra::Newest);
+    }
+}
