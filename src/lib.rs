@@ -2,8 +2,16 @@
 //!
 //! Architecture (a one-way pipeline): `cli` (what the user typed) → `settings` (resolved once) →
 //! `source` (the only I/O: dump or live cluster) → `model::Snapshot` → `core` (pure upstream port)
-//! → `report` → `render` (writes to a given writer) → exit code.
+//! → `report` → `render` (writes to a given writer) → exit code. `app` wires one subcommand each.
 
+pub mod app;
+pub mod cli;
 pub mod core;
+pub mod error;
+pub mod exit;
 pub mod model;
+pub mod prose;
+pub mod render;
+pub mod report;
+pub mod settings;
 pub mod source;

@@ -1,1 +1,38 @@
-fn main() {}
+//! Entry point: parse, capture ambient facts once, resolve settings, run, print an error at most
+//! once, map to an exit code.
+
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+
+use clap::{CommandFactory, FromArgMatches};
+use kubectl_topo::cli::Cli;
+use kubectl_topo::exit::ExitStatus;
+use kubectl_topo::settings::{Ambient, Settings};
+
+fn main() -> ExitCode {
+    let argv0 = std::env::args_os().next().map(|a| a.to_string_lossy().into_owned()).unwrap_or_default();
+    let bin_name = kubectl_topo::app::display_name(&argv0);
+    let matches = Cli::command().bin_name(bin_name.clone()).name(bin_name.clone()).get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let ambient = Ambient {
+        stdout_is_tty: std::io::stdout().is_terminal(),
+        stderr_is_tty: std::io::stderr().is_terminal(),
+        no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
+        term_dumb: std::env::var("TERM").is_ok_and(|t| t == "dumb"),
+    };
+    let mut stderr = std::io::stderr().lock();
+    let status = match Settings::resolve(cli, &ambient, &bin_name) {
+        Ok(settings) => kubectl_topo::app::run(&settings, &mut std::io::stdout().lock(), &mut stderr),
+        Err(e) => Err(e.into()),
+    };
+    match status {
+        Ok(status) => status.into(),
+        Err(error) => {
+            let _ = writeln!(stderr, "error: {error}");
+            if let Some(hint) = error.hint(&bin_name) {
+                let _ = writeln!(stderr, "hint: {hint}");
+            }
+            ExitStatus::from(&error).into()
+        }
+    }
+}

@@ -1,1 +1,6 @@
+//! The single integration test binary (tiers: CLI, fixture scenarios, snapshots, upstream
+//! differential). Unit tests of `core` live next to the code.
 
+mod support;
+
+mod cli;

@@ -9,3 +9,4 @@ pub mod reason;
 pub mod topologycache;
 pub mod trafficdist;
 pub mod zones;
+pub mod analyze;

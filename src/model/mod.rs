@@ -2,6 +2,7 @@
 //! consumes, CPU amounts, and the behaviour version. No I/O, no k8s-openapi types, no clock.
 
 pub mod cpu;
+pub mod selector;
 pub mod snapshot;
 pub mod version;
 

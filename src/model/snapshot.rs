@@ -75,6 +75,8 @@ pub struct Service {
     pub name: String,
     /// `metadata.uid`, when known.
     pub uid: Option<String>,
+    /// `metadata.labels` (for `-l`).
+    pub labels: BTreeMap<String, String>,
     /// `metadata.annotations`.
     pub annotations: BTreeMap<String, String>,
     /// True when `spec.selector` is set (even if empty); `false` for selector-less Services.

@@ -1,0 +1,160 @@
+//! One function per subcommand, wiring source → core → render, and the exit code policy.
+
+use std::io::Write;
+
+use clap::CommandFactory;
+
+use crate::cli::{Cli, FailOn, OutputFormat};
+use crate::core::analyze;
+use crate::error::Error;
+use crate::exit::ExitStatus;
+use crate::model::{Behaviour, Service, Snapshot};
+use crate::render::{self, RenderOptions};
+use crate::report::Verdict;
+use crate::settings::{Job, Scope, Settings};
+use crate::source;
+
+/// `kubectl topo` when invoked as a kubectl plugin (argv[0] `kubectl-…`), else the file name.
+pub fn display_name(argv0: &str) -> String {
+    let file = argv0.rsplit(['/', '\\']).next().unwrap_or(argv0);
+    let file = file.strip_suffix(".exe").unwrap_or(file);
+    match file.strip_prefix("kubectl-") {
+        Some(plugin) if !plugin.is_empty() => format!("kubectl {}", plugin.replace('_', "-")),
+        _ if file.is_empty() => "kubectl-topo".to_string(),
+        _ => file.to_string(),
+    }
+}
+
+/// Run the resolved job, writing data to `out` and notes to `err`.
+pub fn run(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitStatus, Error> {
+    let result = match &settings.job {
+        Job::Completion(shell) => {
+            clap_complete::generate(*shell, &mut Cli::command(), settings.bin_name.clone(), out);
+            Ok(ExitStatus::Ok)
+        }
+        Job::Version => {
+            writeln!(out, "kubectl-topo {}", env!("CARGO_PKG_VERSION")).map_err(Error::Write)?;
+            Ok(ExitStatus::Ok)
+        }
+        Job::Zones => zones(settings, out, err),
+        Job::Explain { name, fail_on } => explain(settings, name, *fail_on, out, err),
+        Job::Check { fail_on } => check(settings, *fail_on, out, err),
+    };
+    match result {
+        // A closed pipe (`| head`) is not an error.
+        Err(Error::Write(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitStatus::Ok),
+        other => other,
+    }
+}
+
+fn options(settings: &Settings) -> RenderOptions {
+    RenderOptions { format: settings.output, color: settings.color, no_headers: settings.no_headers }
+}
+
+/// The behaviour to model: `--k8s-version`, else the recorded server version, else the default.
+fn behaviour(settings: &Settings, snapshot: &Snapshot) -> Behaviour {
+    settings
+        .behaviour
+        .or_else(|| snapshot.info.server_version.as_deref().and_then(|v| v.parse().ok()))
+        .unwrap_or_default()
+}
+
+fn namespace(settings: &Settings) -> Option<&str> {
+    match &settings.scope {
+        Scope::AllNamespaces => None,
+        Scope::Namespace(ns) => Some(ns.as_deref().unwrap_or("default")),
+    }
+}
+
+fn zones(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitStatus, Error> {
+    let snapshot = source::load(&settings.source, err)?;
+    let report = analyze::zones(&snapshot, behaviour(settings, &snapshot));
+    render::zones(&report, &options(settings), out).map_err(Error::Write)?;
+    Ok(ExitStatus::Ok)
+}
+
+fn explain(
+    settings: &Settings,
+    name: &str,
+    fail_on: Option<FailOn>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus, Error> {
+    let snapshot = source::load(&settings.source, err)?;
+    let ns = namespace(settings).unwrap_or("default");
+    let service = find_service(&snapshot, ns, name)?;
+    let report = analyze::explain(&snapshot, service, behaviour(settings, &snapshot));
+    render::explain(&report, &options(settings), out).map_err(Error::Write)?;
+    let verdicts: Vec<Verdict> = report.families.iter().map(|f| f.verdict).collect();
+    Ok(match fail_on {
+        Some(level) if fails(level, &verdicts) => ExitStatus::Findings,
+        _ => ExitStatus::Ok,
+    })
+}
+
+fn check(settings: &Settings, fail_on: FailOn, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitStatus, Error> {
+    let snapshot = source::load(&settings.source, err)?;
+    let ns = namespace(settings);
+    let services: Vec<&Service> = snapshot
+        .services
+        .iter()
+        .filter(|s| ns.is_none_or(|ns| s.namespace == ns))
+        .filter(|s| settings.selector.as_ref().is_none_or(|sel| sel.matches(&s.labels)))
+        .collect();
+    let report = analyze::check(&snapshot, &services, behaviour(settings, &snapshot));
+    render::check(&report, &options(settings), out).map_err(Error::Write)?;
+    let verdicts: Vec<Verdict> =
+        report.services.iter().flat_map(|row| row.families.iter().map(|f| f.verdict)).collect();
+    Ok(if fails(fail_on, &verdicts) { ExitStatus::Findings } else { ExitStatus::Ok })
+}
+
+/// True when some verdict is at or above `level`.
+pub fn fails(level: FailOn, verdicts: &[Verdict]) -> bool {
+    verdicts.iter().any(|v| match level {
+        FailOn::None => false,
+        FailOn::Drift => *v == Verdict::Drift,
+        FailOn::Blocked => matches!(v, Verdict::Drift | Verdict::Blocked),
+        FailOn::Any => matches!(v, Verdict::Drift | Verdict::Blocked | Verdict::Unmanaged),
+    })
+}
+
+fn find_service<'a>(snapshot: &'a Snapshot, ns: &str, name: &str) -> Result<&'a Service, Error> {
+    if let Some(s) = snapshot.services.iter().find(|s| s.namespace == ns && s.name == name) {
+        return Ok(s);
+    }
+    let mut found_in: Vec<String> =
+        snapshot.services.iter().filter(|s| s.name == name).map(|s| s.namespace.clone()).collect();
+    found_in.sort();
+    found_in.dedup();
+    Err(Error::ServiceNotFound {
+        namespace: ns.to_string(),
+        name: name.to_string(),
+        origin: snapshot.info.origin.clone(),
+        found_in,
+        live: snapshot.info.origin.starts_with("cluster:"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plugin_name_from_argv0() {
+        assert_eq!(display_name("/usr/local/bin/kubectl-topo"), "kubectl topo");
+        assert_eq!(display_name("C:\\bin\\kubectl-topo.exe"), "kubectl topo");
+        assert_eq!(display_name("./target/debug/topo"), "topo");
+        assert_eq!(display_name(""), "kubectl-topo");
+    }
+
+    #[test]
+    fn fail_on_levels_are_ordered() {
+        use Verdict::*;
+        assert!(!fails(FailOn::Drift, &[Active, Blocked, NotEnabled, Unmanaged]));
+        assert!(fails(FailOn::Drift, &[Active, Drift]));
+        assert!(fails(FailOn::Blocked, &[Blocked]));
+        assert!(!fails(FailOn::Blocked, &[Unmanaged]));
+        assert!(fails(FailOn::Any, &[Unmanaged]));
+        assert!(!fails(FailOn::None, &[Drift]));
+    }
+}

@@ -1,0 +1,153 @@
+//! What the user typed: clap derive only, no policy. `settings` resolves it.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Recompute and explain Kubernetes topology hints (topology-aware routing, trafficDistribution).
+#[derive(Debug, Parser)]
+#[command(name = "kubectl-topo", version, about, long_about = None, after_help = EXIT_CODES_HELP)]
+#[command(propagate_version = true, disable_help_subcommand = true)]
+pub struct Cli {
+    /// The subcommand.
+    #[command(subcommand)]
+    pub command: Command,
+    /// Flags shared by every subcommand.
+    #[command(flatten)]
+    pub global: GlobalArgs,
+}
+
+/// Shown at the end of `--help`.
+pub const EXIT_CODES_HELP: &str = "\
+Exit codes:
+  0  success (and, for check / explain --exit-code, nothing at or above --fail-on)
+  1  check / explain --exit-code found a Service at or above --fail-on
+  2  usage or input error (bad flag, unreadable or invalid dump, unknown Service)
+  3  cluster or API error (unreachable, unauthorised, forbidden, timeout)";
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Zone CPU weights exactly as the EndpointSlice controller counts them, and the nodes left out.
+    Zones,
+    /// Explain one Service: expected vs actual hints, the safeguard that blocks them, kube-proxy's view.
+    Explain(ExplainArgs),
+    /// One row per Service with its verdict; exit code 1 on findings at or above --fail-on.
+    Check(CheckArgs),
+    /// Print shell completion code (bash, zsh, fish, powershell, elvish).
+    Completion(CompletionArgs),
+    /// Print the plugin version.
+    Version,
+}
+
+/// `explain` arguments.
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// The Service: `svc/NAME`, `service/NAME`, `services/NAME` or `NAME`.
+    pub service: String,
+    /// Exit with code 1 when the Service's verdict is at or above --fail-on.
+    #[arg(long)]
+    pub exit_code: bool,
+    /// Severity that makes --exit-code fail.
+    #[arg(long, value_enum, default_value_t = FailOn::Drift)]
+    pub fail_on: FailOn,
+}
+
+/// `check` arguments.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Severity that makes `check` exit with code 1.
+    #[arg(long, value_enum, default_value_t = FailOn::Drift)]
+    pub fail_on: FailOn,
+}
+
+/// `completion` arguments.
+#[derive(Debug, Args)]
+pub struct CompletionArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// Flags shared by every subcommand (kubectl's names and meanings).
+#[derive(Debug, Args)]
+pub struct GlobalArgs {
+    /// Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events
+    /// -A -o yaml`); `-` reads stdin.
+    #[arg(short = 'f', long, global = true, value_name = "PATH")]
+    pub from_file: Option<PathBuf>,
+    /// Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the
+    /// server version recorded in the dump, else 1.36.
+    #[arg(long, global = true, value_name = "1.NN")]
+    pub k8s_version: Option<String>,
+    /// Namespace of the Service(s).
+    #[arg(short = 'n', long, global = true)]
+    pub namespace: Option<String>,
+    /// All namespaces.
+    #[arg(short = 'A', long, global = true)]
+    pub all_namespaces: bool,
+    /// Label selector for Services (`check`), e.g. `app=web,tier!=db`.
+    #[arg(short = 'l', long, global = true)]
+    pub selector: Option<String>,
+    /// Output format.
+    #[arg(short = 'o', long, global = true, value_enum, default_value_t = OutputFormat::Table)]
+    pub output: OutputFormat,
+    /// Omit table headers.
+    #[arg(long, global = true)]
+    pub no_headers: bool,
+    /// When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`).
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    /// Path to the kubeconfig file.
+    #[arg(long, global = true)]
+    pub kubeconfig: Option<PathBuf>,
+    /// The kubeconfig context to use.
+    #[arg(long, global = true)]
+    pub context: Option<String>,
+    /// The kubeconfig cluster to use.
+    #[arg(long, global = true)]
+    pub cluster: Option<String>,
+    /// The kubeconfig user to use.
+    #[arg(long, global = true)]
+    pub user: Option<String>,
+    /// Timeout for each API request, e.g. `10s`, `1m` (0 = none).
+    #[arg(long, global = true, default_value = "30s")]
+    pub request_timeout: String,
+}
+
+/// `-o` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// Human tables and prose.
+    Table,
+    /// Tables with more columns.
+    Wide,
+    /// The report model as JSON (versioned envelope).
+    Json,
+    /// The report model as YAML (versioned envelope).
+    Yaml,
+}
+
+/// `--color` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when stdout is a terminal and NO_COLOR is unset.
+    Auto,
+    /// Always colour table output.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+/// `--fail-on` values, from strictest to loosest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    /// Never fail on findings.
+    None,
+    /// Fail when live hints differ from what the controller would keep or write.
+    Drift,
+    /// Also fail when a safeguard or constraint blocks hints that were asked for.
+    Blocked,
+    /// Also fail on Unmanaged Services.
+    Any,
+}

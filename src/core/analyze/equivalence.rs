@@ -1,0 +1,56 @@
+//! Spec §2.9 step 4: is the live state one of the outputs the controller's rewrite can produce?
+//! Used when the keep-check rejects live slices that are nevertheless exactly what the controller
+//! writes (W7, W9, W10) or one of its random tie outcomes (W8).
+
+use std::collections::BTreeMap;
+
+use crate::model::EndpointSlice;
+
+/// True when the rewritten slices' live hints are an acceptable controller output: (b) every ready
+/// endpoint has exactly one zone hint and no node hints; (c) a foreign hint only on an endpoint whose
+/// zone gives; (d) live per-zone counts equal a reachable outcome; (e) foreign hints out of / into each
+/// zone match that outcome's give/take.
+pub fn equivalent_rewrite(live: &[EndpointSlice], rewritten: &[String], outcomes: &[BTreeMap<String, i64>]) -> bool {
+    let mut counts: BTreeMap<String, i64> = BTreeMap::new();
+    let mut pre: BTreeMap<String, i64> = BTreeMap::new();
+    let (mut out, mut into): (BTreeMap<String, i64>, BTreeMap<String, i64>) = Default::default();
+    for slice in live {
+        let rewrite = rewritten.contains(&slice.name);
+        for e in slice.endpoints.iter().filter(|e| e.controller_ready()) {
+            let zones = e.hints.as_ref().and_then(|h| h.for_zones.as_deref()).unwrap_or(&[]);
+            if !rewrite {
+                for z in zones {
+                    *counts.entry(z.clone()).or_default() += 1;
+                    *pre.entry(z.clone()).or_default() += 1;
+                }
+                continue;
+            }
+            let node_hints = e.hints.as_ref().is_some_and(|h| h.for_nodes.is_some());
+            let (Some(own), [hint]) = (e.zone.as_ref(), zones) else { return false };
+            if node_hints {
+                return false;
+            }
+            *counts.entry(hint.clone()).or_default() += 1;
+            *pre.entry(own.clone()).or_default() += 1;
+            if hint != own {
+                *out.entry(own.clone()).or_default() += 1;
+                *into.entry(hint.clone()).or_default() += 1;
+            }
+        }
+    }
+    outcomes.iter().any(|alt| {
+        let same = |m: &BTreeMap<String, i64>| {
+            let clean = |x: &BTreeMap<String, i64>| -> BTreeMap<String, i64> {
+                x.iter().filter(|(_, n)| **n != 0).map(|(k, v)| (k.clone(), *v)).collect()
+            };
+            clean(m) == clean(alt)
+        };
+        let give: BTreeMap<String, i64> = pre.iter().map(|(z, p)| (z.clone(), (p - alt.get(z).copied().unwrap_or(0)).max(0))).collect();
+        let take: BTreeMap<String, i64> = alt.iter().map(|(z, a)| (z.clone(), (a - pre.get(z).copied().unwrap_or(0)).max(0))).collect();
+        let matches = |moved: &BTreeMap<String, i64>, want: &BTreeMap<String, i64>| {
+            want.iter().all(|(z, n)| moved.get(z).copied().unwrap_or(0) == *n)
+                && moved.iter().all(|(z, n)| want.get(z).copied().unwrap_or(0) == *n)
+        };
+        same(&counts) && matches(&out, &give) && matches(&into, &take)
+    })
+}

@@ -1,0 +1,169 @@
+//! From a Snapshot to reports: runs the upstream ports per Service and address family in steady
+//! state (every live managed slice "Unchanged", spec §2.9) and turns their outcome into verdicts,
+//! reasons and diffs. Pure.
+
+mod equivalence;
+mod family;
+mod rows;
+mod zones;
+
+use std::collections::BTreeMap;
+
+use crate::core::mode::{self, ModeDecision};
+use crate::core::reason::Reason;
+use crate::core::zones::{NodeTopology, set_nodes};
+use crate::model::{Behaviour, EndpointSlice, Service, Snapshot};
+use crate::prose;
+use crate::report::check::CheckFamily;
+use crate::report::{CheckReport, CheckRow, CheckSummary, EventView, ServiceRef, ServiceReport, Verdict, ZoneReport};
+
+pub use zones::zones_report;
+
+/// Cluster-wide facts computed once per run (node topology is shared by every Service).
+pub struct Cluster<'a> {
+    /// The snapshot.
+    pub snapshot: &'a Snapshot,
+    /// Behaviour modelled.
+    pub behaviour: Behaviour,
+    /// `SetNodes` over all nodes.
+    pub topology: NodeTopology,
+    /// Slices by (namespace, service name), in snapshot order.
+    slices: BTreeMap<(&'a str, &'a str), Vec<&'a EndpointSlice>>,
+}
+
+impl<'a> Cluster<'a> {
+    /// Index the snapshot once.
+    pub fn new(snapshot: &'a Snapshot, behaviour: Behaviour) -> Self {
+        let mut slices: BTreeMap<(&str, &str), Vec<&EndpointSlice>> = BTreeMap::new();
+        for s in &snapshot.slices {
+            if let Some(svc) = s.service_name.as_deref() {
+                slices.entry((s.namespace.as_str(), svc)).or_default().push(s);
+            }
+        }
+        Cluster { snapshot, behaviour, topology: set_nodes(&snapshot.nodes), slices }
+    }
+
+    /// Every slice labelled with this Service's name (any manager, any address type).
+    pub fn slices_of(&self, service: &Service) -> &[&'a EndpointSlice] {
+        self.slices.get(&(service.namespace.as_str(), service.name.as_str())).map(Vec::as_slice).unwrap_or(&[])
+    }
+}
+
+/// `zones`.
+pub fn zones(snapshot: &Snapshot, behaviour: Behaviour) -> ZoneReport {
+    zones_report(&Cluster::new(snapshot, behaviour))
+}
+
+/// `explain` for one Service.
+pub fn explain(snapshot: &Snapshot, service: &Service, behaviour: Behaviour) -> ServiceReport {
+    service_report(&Cluster::new(snapshot, behaviour), service)
+}
+
+/// `check` over the given Services (sorted by namespace, name in the output).
+pub fn check(snapshot: &Snapshot, services: &[&Service], behaviour: Behaviour) -> CheckReport {
+    let cluster = Cluster::new(snapshot, behaviour);
+    let mut rows: Vec<CheckRow> = services.iter().map(|s| check_row(service_report(&cluster, s))).collect();
+    rows.sort_by(|a, b| a.service.cmp(&b.service));
+    let mut summary = CheckSummary { services: rows.len(), ..CheckSummary::default() };
+    for row in &rows {
+        if let Some(worst) = row.families.iter().map(|f| f.verdict).max_by_key(|v| severity(*v)) {
+            *summary.verdicts.entry(format!("{worst:?}")).or_default() += 1;
+        }
+    }
+    CheckReport {
+        kubernetes_version: behaviour.to_string(),
+        services: rows,
+        summary,
+        partial: snapshot.info.partial.clone(),
+    }
+}
+
+/// Order used for "worst verdict".
+fn severity(v: Verdict) -> u8 {
+    match v {
+        Verdict::Active => 0,
+        Verdict::NotEnabled => 1,
+        Verdict::Unmanaged => 2,
+        Verdict::Blocked => 3,
+        Verdict::Drift => 4,
+    }
+}
+
+fn check_row(report: ServiceReport) -> CheckRow {
+    CheckRow {
+        service: report.service,
+        mode: report.mode,
+        families: report
+            .families
+            .into_iter()
+            .map(|f| CheckFamily { address_type: f.address_type, verdict: f.verdict, reasons: f.reasons })
+            .collect(),
+    }
+}
+
+/// The full report of one Service.
+pub fn service_report(cluster: &Cluster<'_>, service: &Service) -> ServiceReport {
+    let decision: ModeDecision = mode::select_mode(service, cluster.behaviour);
+    let skip: Option<Reason> = mode::controller_reconciles(service);
+    let mut notes: Vec<Reason> = decision.notes.clone();
+    notes.extend(family::traffic_policy_notes(service));
+    let families = address_types(service, cluster.slices_of(service))
+        .into_iter()
+        .map(|t| family::analyze(cluster, service, &t, &decision, skip.as_ref()))
+        .collect();
+    ServiceReport {
+        service: ServiceRef { namespace: service.namespace.clone(), name: service.name.clone() },
+        kubernetes_version: cluster.behaviour.to_string(),
+        mode: decision.mode,
+        mode_source: decision.source.clone(),
+        notes: notes.into_iter().map(|r| prose::view(r, None)).collect(),
+        families,
+        events: events(cluster.snapshot, service),
+        partial: cluster.snapshot.info.partial.clone(),
+    }
+}
+
+/// Address types of a Service (spec §2.1 item 2; mirrors endpointslice utils.go: getAddressTypesForService).
+/// A legacy headless Service without families gets both upstream; we show only the families that
+/// have slices (IPv4 when none has), so a single-stack dump does not grow an empty IPv6 section.
+pub fn address_types(service: &Service, slices: &[&EndpointSlice]) -> Vec<String> {
+    let mut types: Vec<String> = Vec::new();
+    for family in &service.ip_families {
+        if matches!(family.as_str(), "IPv4" | "IPv6") && !types.contains(family) {
+            types.push(family.clone());
+        }
+    }
+    if !types.is_empty() {
+        return types;
+    }
+    match service.cluster_ip.as_deref() {
+        Some(ip) if ip != "None" && !ip.is_empty() => {
+            vec![if ip.contains(':') { "IPv6" } else { "IPv4" }.to_string()]
+        }
+        _ => {
+            let with_slices: Vec<String> = ["IPv4", "IPv6"]
+                .into_iter()
+                .filter(|t| slices.iter().any(|s| s.address_type == *t))
+                .map(str::to_string)
+                .collect();
+            if with_slices.is_empty() { vec!["IPv4".to_string()] } else { with_slices }
+        }
+    }
+}
+
+fn events(snapshot: &Snapshot, service: &Service) -> Vec<EventView> {
+    let mut events: Vec<EventView> = snapshot
+        .events
+        .iter()
+        .filter(|e| e.object_kind == "Service" && e.namespace == service.namespace && e.object_name == service.name)
+        .map(|e| EventView {
+            event_type: e.event_type.clone(),
+            reason: e.reason.clone(),
+            message: e.message.clone(),
+            count: e.count,
+            last_seen: e.last_seen.clone(),
+        })
+        .collect();
+    events.sort_by(|a, b| a.last_seen.cmp(&b.last_seen));
+    events
+}

@@ -1,0 +1,69 @@
+//! `check` as one row per Service and a summary line.
+
+use std::io::Write;
+
+use super::RenderOptions;
+use super::style::{Palette, sanitize};
+use super::table::table;
+use crate::report::CheckReport;
+
+/// Rows sorted as in the report, then the summary.
+pub fn render(report: &CheckReport, options: &RenderOptions, out: &mut dyn Write) -> std::io::Result<()> {
+    let palette = Palette::new(options.color);
+    let wide = options.wide();
+    let rows = report
+        .services
+        .iter()
+        .map(|row| {
+            let single = row.families.len() == 1;
+            let verdicts: Vec<String> = row
+                .families
+                .iter()
+                .map(|f| {
+                    let text = if single {
+                        format!("{:?}", f.verdict)
+                    } else {
+                        format!("{}:{:?}", f.address_type, f.verdict)
+                    };
+                    palette.verdict(f.verdict, &text)
+                })
+                .collect();
+            let reasons: Vec<String> = row
+                .families
+                .iter()
+                .flat_map(|f| f.reasons.iter().take(if wide { usize::MAX } else { 1 }))
+                .map(|r| format!("{:?}", r.reason.code))
+                .collect();
+            let mut cells = vec![
+                sanitize(&row.service.namespace).into_owned(),
+                sanitize(&row.service.name).into_owned(),
+                format!("{:?}", row.mode),
+                verdicts.join(" "),
+                if reasons.is_empty() { "-".into() } else { dedup(reasons).join(",") },
+            ];
+            if wide {
+                cells.push(row.families.iter().map(|f| f.address_type.as_str()).collect::<Vec<_>>().join(","));
+            }
+            cells
+        })
+        .collect();
+    let mut headers = vec!["NAMESPACE", "NAME", "MODE", "VERDICT", "REASON"];
+    if wide {
+        headers.push("FAMILIES");
+    }
+    out.write_all(table(&headers, rows, options.no_headers).as_bytes())?;
+    if !options.no_headers {
+        let counts: Vec<String> = report.summary.verdicts.iter().map(|(v, n)| format!("{n} {v}")).collect();
+        writeln!(out, "\n{} Service(s): {}", report.summary.services, if counts.is_empty() { "-".into() } else { counts.join(", ") })?;
+        for note in &report.partial {
+            writeln!(out, "Partial data: {note}")?;
+        }
+    }
+    Ok(())
+}
+
+fn dedup(mut items: Vec<String>) -> Vec<String> {
+    let mut seen = std::collections::BTreeSet::new();
+    items.retain(|i| seen.insert(i.clone()));
+    items
+}

@@ -1,0 +1,184 @@
+//! `explain`: the verdict and the one thing to do first, then reasons, zones, endpoints, kube-proxy
+//! and Events.
+
+use std::io::Write;
+
+use super::RenderOptions;
+use super::style::{Palette, sanitize};
+use super::table::{list, opt, percent, table};
+use crate::core::mode::ModeSource;
+use crate::prose;
+use crate::report::{FamilyReport, ServiceReport};
+
+/// Render one Service.
+pub fn render(report: &ServiceReport, options: &RenderOptions, out: &mut dyn Write) -> std::io::Result<()> {
+    let p = Palette::new(options.color);
+    writeln!(
+        out,
+        "{}  mode {:?} ({})  · Kubernetes {} behaviour",
+        p.heading(&format!("Service {}/{}", sanitize(&report.service.namespace), sanitize(&report.service.name))),
+        report.mode,
+        sanitize(&source_text(&report.mode_source)),
+        report.kubernetes_version
+    )?;
+    for note in &report.notes {
+        writeln!(out, "  {} {:?}: {}", p.dim("note"), note.reason.code, note.message)?;
+    }
+    for family in &report.families {
+        writeln!(out)?;
+        family_section(family, options, &p, out)?;
+    }
+    events(report, options, &p, out)?;
+    for note in &report.partial {
+        writeln!(out, "\nPartial data: {note}")?;
+    }
+    Ok(())
+}
+
+fn source_text(source: &ModeSource) -> String {
+    match source {
+        ModeSource::Annotation { key, value } => format!("annotation {key}={value:?}"),
+        ModeSource::Field { name, value: Some(v) } => format!("{name}={v}"),
+        ModeSource::Field { name, value: None } => format!("{name} unset"),
+        ModeSource::Nothing => "no annotation, no trafficDistribution".to_string(),
+    }
+}
+
+fn family_section(f: &FamilyReport, o: &RenderOptions, p: &Palette, out: &mut dyn Write) -> std::io::Result<()> {
+    let verdict = p.verdict(f.verdict, &format!("{:?}", f.verdict));
+    writeln!(out, "{}  {}  — controller: {:?}", p.heading(&f.address_type), verdict, f.action)?;
+    writeln!(out, "  → {}", prose::remedy(f.reasons.first().map(|r| &r.reason)))?;
+    for r in &f.reasons {
+        writeln!(out, "  {:?}: {}", r.reason.code, r.message)?;
+        if let Some(event) = &r.event {
+            writeln!(out, "      {} {event}", p.dim("event:"))?;
+        }
+        if let Some(safeguard) = &r.safeguard {
+            writeln!(out, "      {} {safeguard}", p.dim("safeguard:"))?;
+        }
+    }
+    if f.count_outcomes.len() > 1 {
+        let outcomes: Vec<String> = f
+            .count_outcomes
+            .iter()
+            .map(|m| m.iter().map(|(z, n)| format!("{}:{n}", sanitize(z))).collect::<Vec<_>>().join(" "))
+            .collect();
+        writeln!(out, "  Tie: the controller may end in any of {{{}}}", outcomes.join("} or {"))?;
+    }
+    zones(f, o, out)?;
+    endpoints(f, o, out)?;
+    proxy(f, o, p, out)
+}
+
+fn zones(f: &FamilyReport, o: &RenderOptions, out: &mut dyn Write) -> std::io::Result<()> {
+    if f.zones.is_empty() {
+        return Ok(());
+    }
+    let rows = f
+        .zones
+        .iter()
+        .map(|z| {
+            vec![
+                sanitize(&z.zone).into_owned(),
+                opt(z.cpu_millis),
+                percent(z.cpu_share),
+                z.ready_endpoints.to_string(),
+                opt(z.desired.map(|d| format!("{d:.2}"))),
+                opt(z.minimum),
+                opt(z.maximum),
+                z.expected_hinted.to_string(),
+                z.actual_hinted.to_string(),
+                opt(z.expected_overload_percent.map(|v| format!("{v:.0}%"))),
+            ]
+        })
+        .collect();
+    let headers = ["ZONE", "CPU(m)", "SHARE", "READY", "DESIRED", "MIN", "MAX", "EXPECTED", "ACTUAL", "OVERLOAD"];
+    writeln!(out)?;
+    out.write_all(table(&headers, rows, o.no_headers).as_bytes())
+}
+
+fn endpoints(f: &FamilyReport, o: &RenderOptions, out: &mut dyn Write) -> std::io::Result<()> {
+    if f.endpoints.is_empty() {
+        return Ok(());
+    }
+    let wide = o.wide();
+    let rows = f
+        .endpoints
+        .iter()
+        .map(|e| {
+            let mut row = vec![
+                sanitize(&e.slice).into_owned(),
+                sanitize(e.addresses.first().map(String::as_str).unwrap_or("-")).into_owned(),
+                opt(e.node.as_deref().map(|n| sanitize(n).into_owned())),
+                opt(e.zone.as_deref().map(|z| sanitize(z).into_owned())),
+                if e.ready { "true".into() } else { "false".into() },
+                sanitize(&list(e.actual_zones.as_ref())).into_owned(),
+                sanitize(&list(e.expected_zones.as_ref())).into_owned(),
+            ];
+            if wide {
+                row.push(sanitize(&list(e.actual_nodes.as_ref())).into_owned());
+                row.push(sanitize(&list(e.expected_nodes.as_ref())).into_owned());
+            }
+            row.push(format!("{:?}", e.status));
+            row
+        })
+        .collect();
+    let mut headers = vec!["SLICE", "ADDRESS", "NODE", "ZONE", "READY", "HINTS", "EXPECTED"];
+    if wide {
+        headers.extend(["NODE-HINTS", "EXPECTED-NODES"]);
+    }
+    headers.push("STATUS");
+    writeln!(out)?;
+    out.write_all(table(&headers, rows, o.no_headers).as_bytes())
+}
+
+fn proxy(f: &FamilyReport, o: &RenderOptions, p: &Palette, out: &mut dyn Write) -> std::io::Result<()> {
+    if f.proxy.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "\n{}", p.heading("kube-proxy, by zone"))?;
+    let rows = f
+        .proxy
+        .iter()
+        .map(|v| {
+            let nodes = match v.nodes.len() {
+                0 => "-".to_string(),
+                1..=2 => v.nodes.join(","),
+                n => format!("{} (+{} more)", v.nodes[..2].join(","), n - 2),
+            };
+            vec![
+                if v.zone.is_empty() { "<none>".into() } else { sanitize(&v.zone).into_owned() },
+                sanitize(&nodes).into_owned(),
+                format!("{:?}", v.mode),
+                sanitize(&v.endpoints.join(",")).into_owned(),
+                v.reason.as_ref().map(|r| format!("{:?}", r.code)).unwrap_or_else(|| "-".into()),
+            ]
+        })
+        .collect();
+    out.write_all(table(&["ZONE", "NODES", "MODE", "ENDPOINTS", "FALLBACK"], rows, o.no_headers).as_bytes())?;
+    for v in f.proxy.iter().filter(|v| v.log_line.is_some()) {
+        writeln!(out, "  {} {}", p.dim("log:"), sanitize(v.log_line.as_deref().unwrap_or("")))?;
+    }
+    Ok(())
+}
+
+fn events(report: &ServiceReport, o: &RenderOptions, p: &Palette, out: &mut dyn Write) -> std::io::Result<()> {
+    if report.events.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "\n{}", p.heading("Events"))?;
+    let rows = report
+        .events
+        .iter()
+        .map(|e| {
+            vec![
+                e.event_type.clone(),
+                sanitize(&e.reason).into_owned(),
+                e.count.to_string(),
+                opt(e.last_seen.clone()),
+                sanitize(&e.message).into_owned(),
+            ]
+        })
+        .collect();
+    out.write_all(table(&["TYPE", "REASON", "COUNT", "LAST SEEN", "MESSAGE"], rows, o.no_headers).as_bytes())
+}

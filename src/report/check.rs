@@ -1,0 +1,56 @@
+//! `check`: one row per Service.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::{ReasonView, ServiceRef, Verdict};
+use crate::core::mode::Mode;
+
+/// One family of a check row.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckFamily {
+    /// `IPv4` / `IPv6`.
+    pub address_type: String,
+    /// Verdict.
+    pub verdict: Verdict,
+    /// Reasons, most important first.
+    pub reasons: Vec<ReasonView>,
+}
+
+/// One Service.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckRow {
+    /// Which Service.
+    pub service: ServiceRef,
+    /// Mode the controller applies.
+    pub mode: Mode,
+    /// Per family.
+    pub families: Vec<CheckFamily>,
+}
+
+/// Totals.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckSummary {
+    /// Services checked.
+    pub services: usize,
+    /// Count of Services by their worst verdict.
+    pub verdicts: BTreeMap<String, usize>,
+}
+
+/// `check` over a scope.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckReport {
+    /// Behaviour modelled.
+    pub kubernetes_version: String,
+    /// Rows sorted by namespace, name.
+    pub services: Vec<CheckRow>,
+    /// Totals.
+    pub summary: CheckSummary,
+    /// Notes about partial data.
+    pub partial: Vec<String>,
+}

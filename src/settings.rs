@@ -1,0 +1,231 @@
+//! Raw arguments plus ambient facts (captured once in `main`) → resolved [`Settings`]. Pure: every
+//! policy decision about colour, scope, version and the Service reference is made here.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::cli::{Cli, ColorChoice, Command, FailOn, OutputFormat};
+use crate::model::selector::Selector;
+use crate::model::Behaviour;
+
+/// Facts about the environment, captured once by `main`.
+#[derive(Debug, Clone, Default)]
+pub struct Ambient {
+    /// stdout is a terminal.
+    pub stdout_is_tty: bool,
+    /// stderr is a terminal (progress indicators).
+    pub stderr_is_tty: bool,
+    /// `NO_COLOR` is set and non-empty.
+    pub no_color: bool,
+    /// `TERM=dumb`.
+    pub term_dumb: bool,
+}
+
+/// Where objects come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SourceSpec {
+    /// A dump file, or stdin for `-`.
+    Dump(DumpPath),
+    /// The live cluster of a kubeconfig.
+    Live(LiveSpec),
+}
+
+/// A dump location.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DumpPath {
+    /// Standard input.
+    Stdin,
+    /// A file.
+    File(PathBuf),
+}
+
+/// Kubeconfig selection for a live cluster (kubectl's flags).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LiveSpec {
+    /// `--kubeconfig`.
+    pub kubeconfig: Option<PathBuf>,
+    /// `--context`.
+    pub context: Option<String>,
+    /// `--cluster`.
+    pub cluster: Option<String>,
+    /// `--user`.
+    pub user: Option<String>,
+    /// `--request-timeout` (None = no timeout).
+    pub request_timeout: Option<Duration>,
+}
+
+/// Which namespaces a command looks at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Scope {
+    /// `-A`.
+    AllNamespaces,
+    /// `-n NS`, or `None` = the kubeconfig's namespace (live) / `default` (dump).
+    Namespace(Option<String>),
+}
+
+/// The resolved subcommand.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Job {
+    /// `zones`.
+    Zones,
+    /// `explain` one Service.
+    Explain {
+        /// Service name (the `svc/` prefix removed).
+        name: String,
+        /// `--exit-code` with its `--fail-on`; None without `--exit-code`.
+        fail_on: Option<FailOn>,
+    },
+    /// `check`.
+    Check {
+        /// `--fail-on`.
+        fail_on: FailOn,
+    },
+    /// `completion SHELL`.
+    Completion(clap_complete::Shell),
+    /// `version`.
+    Version,
+}
+
+/// Everything a run needs, decided once.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The subcommand.
+    pub job: Job,
+    /// Where objects come from.
+    pub source: SourceSpec,
+    /// Namespace scope.
+    pub scope: Scope,
+    /// `-l` for Services.
+    pub selector: Option<Selector>,
+    /// `--k8s-version`, when given.
+    pub behaviour: Option<Behaviour>,
+    /// Output format.
+    pub output: OutputFormat,
+    /// Colour table output.
+    pub color: bool,
+    /// `--no-headers`.
+    pub no_headers: bool,
+    /// Show a progress indicator on stderr.
+    pub progress: bool,
+    /// Name to show in messages: `kubectl topo` or `kubectl-topo`.
+    pub bin_name: String,
+}
+
+/// A flag value that does not make sense; exit code 2.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SettingsError {
+    /// Bad `--k8s-version`.
+    #[error("--k8s-version: {0}")]
+    Version(#[from] crate::model::version::VersionError),
+    /// Bad `svc/NAME`.
+    #[error("{0:?} is not a Service reference: use svc/NAME, service/NAME or NAME")]
+    ServiceRef(String),
+    /// Bad `-l`.
+    #[error("-l {0}")]
+    Selector(String),
+    /// Bad `--request-timeout`.
+    #[error("--request-timeout {0:?}: use a duration like 30s, 1m or 0")]
+    Timeout(String),
+    /// `-n` with `-A`.
+    #[error("-n and -A cannot be used together")]
+    NamespaceConflict,
+}
+
+impl Settings {
+    /// Resolve what was typed against the ambient facts.
+    pub fn resolve(cli: Cli, ambient: &Ambient, bin_name: &str) -> Result<Settings, SettingsError> {
+        let g = cli.global;
+        if g.all_namespaces && g.namespace.is_some() {
+            return Err(SettingsError::NamespaceConflict);
+        }
+        let job = match cli.command {
+            Command::Zones => Job::Zones,
+            Command::Explain(a) => {
+                Job::Explain { name: parse_service_ref(&a.service)?, fail_on: a.exit_code.then_some(a.fail_on) }
+            }
+            Command::Check(a) => Job::Check { fail_on: a.fail_on },
+            Command::Completion(a) => Job::Completion(a.shell),
+            Command::Version => Job::Version,
+        };
+        let source = match g.from_file {
+            Some(p) if p.as_os_str() == "-" => SourceSpec::Dump(DumpPath::Stdin),
+            Some(p) => SourceSpec::Dump(DumpPath::File(p)),
+            None => SourceSpec::Live(LiveSpec {
+                kubeconfig: g.kubeconfig,
+                context: g.context,
+                cluster: g.cluster,
+                user: g.user,
+                request_timeout: parse_timeout(&g.request_timeout)?,
+            }),
+        };
+        let selector = g.selector.as_deref().map(Selector::parse).transpose().map_err(SettingsError::Selector)?;
+        let behaviour = g.k8s_version.as_deref().map(str::parse).transpose()?;
+        let structured = matches!(g.output, OutputFormat::Json | OutputFormat::Yaml);
+        let color = !structured
+            && match g.color {
+                ColorChoice::Always => true,
+                ColorChoice::Never => false,
+                ColorChoice::Auto => ambient.stdout_is_tty && !ambient.no_color && !ambient.term_dumb,
+            };
+        Ok(Settings {
+            job,
+            source,
+            scope: if g.all_namespaces { Scope::AllNamespaces } else { Scope::Namespace(g.namespace) },
+            selector,
+            behaviour,
+            output: g.output,
+            color,
+            no_headers: g.no_headers,
+            progress: ambient.stderr_is_tty && !ambient.term_dumb,
+            bin_name: bin_name.to_string(),
+        })
+    }
+}
+
+/// `svc/NAME`, `service/NAME`, `services/NAME` or a bare `NAME` → `NAME`.
+pub fn parse_service_ref(text: &str) -> Result<String, SettingsError> {
+    let bad = || SettingsError::ServiceRef(text.to_string());
+    let name = match text.split_once('/') {
+        Some((kind, name)) if matches!(kind, "svc" | "service" | "services" | "service.v1") => name,
+        Some(_) => return Err(bad()),
+        None => text,
+    };
+    let valid = !name.is_empty()
+        && name.len() <= 253
+        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.')
+        && name.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && name.ends_with(|c: char| c.is_ascii_alphanumeric());
+    if valid { Ok(name.to_string()) } else { Err(bad()) }
+}
+
+/// kubectl's `--request-timeout`: `0` (none), a bare number of seconds, or a duration with
+/// `s`/`m`/`h` (combinations like `1m30s` allowed).
+pub fn parse_timeout(text: &str) -> Result<Option<Duration>, SettingsError> {
+    let bad = || SettingsError::Timeout(text.to_string());
+    let t = text.trim();
+    if let Ok(secs) = t.parse::<u64>() {
+        return Ok((secs > 0).then(|| Duration::from_secs(secs)));
+    }
+    let (mut total, mut number) = (0u64, String::new());
+    for c in t.chars() {
+        if c.is_ascii_digit() {
+            number.push(c);
+            continue;
+        }
+        let unit = match c {
+            's' => 1,
+            'm' => 60,
+            'h' => 3600,
+            _ => return Err(bad()),
+        };
+        total += number.parse::<u64>().map_err(|_| bad())? * unit;
+        number.clear();
+    }
+    if !number.is_empty() || t.is_empty() {
+        return Err(bad());
+    }
+    Ok((total > 0).then(|| Duration::from_secs(total)))
+}
+
+#[cfg(test)]
+mod tests;

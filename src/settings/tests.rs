@@ -1,0 +1,63 @@
+use clap::Parser;
+
+use super::*;
+
+fn resolve(args: &[&str], ambient: &Ambient) -> Result<Settings, SettingsError> {
+    let mut argv = vec!["kubectl-topo"];
+    argv.extend_from_slice(args);
+    Settings::resolve(Cli::try_parse_from(argv).expect("clap accepts"), ambient, "kubectl topo")
+}
+
+fn tty() -> Ambient {
+    Ambient { stdout_is_tty: true, stderr_is_tty: true, ..Ambient::default() }
+}
+
+#[test]
+fn colour_is_one_decision_from_flag_no_color_tty_and_format() {
+    let cases: &[(&[&str], Ambient, bool)] = &[
+        (&["zones"], tty(), true),
+        (&["zones"], Ambient::default(), false),
+        (&["zones"], Ambient { no_color: true, ..tty() }, false),
+        (&["zones"], Ambient { term_dumb: true, ..tty() }, false),
+        (&["zones", "--color", "always"], Ambient::default(), true),
+        (&["zones", "--color", "always", "-o", "json"], tty(), false),
+        (&["zones", "--color", "never"], tty(), false),
+        (&["zones", "-o", "yaml"], tty(), false),
+    ];
+    for (args, ambient, want) in cases {
+        assert_eq!(resolve(args, ambient).unwrap().color, *want, "{args:?} {ambient:?}");
+    }
+}
+
+#[test]
+fn service_references_in_kubectl_forms() {
+    for (text, want) in [("svc/demo", "demo"), ("service/a.b", "a.b"), ("services/x-1", "x-1"), ("web", "web")] {
+        assert_eq!(parse_service_ref(text).unwrap(), want);
+    }
+    for bad in ["deploy/web", "svc/", "", "svc/Web", "svc/-a", "a/b/c", "svc/a_b"] {
+        assert!(parse_service_ref(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn dump_source_and_scope() {
+    let s = resolve(&["check", "-A", "--from-file", "-"], &tty()).unwrap();
+    assert_eq!(s.source, SourceSpec::Dump(DumpPath::Stdin));
+    assert_eq!(s.scope, Scope::AllNamespaces);
+    let s = resolve(&["explain", "svc/x", "-n", "demo", "-f", "d.yaml", "--exit-code"], &tty()).unwrap();
+    assert_eq!(s.scope, Scope::Namespace(Some("demo".into())));
+    assert_eq!(s.job, Job::Explain { name: "x".into(), fail_on: Some(FailOn::Drift) });
+    assert!(matches!(resolve(&["check", "-A", "-n", "x"], &tty()), Err(SettingsError::NamespaceConflict)));
+}
+
+#[test]
+fn versions_and_timeouts() {
+    assert_eq!(resolve(&["zones", "--k8s-version", "1.33"], &tty()).unwrap().behaviour.unwrap().minor, 33);
+    assert!(resolve(&["zones", "--k8s-version", "1.99"], &tty()).is_err());
+    assert_eq!(parse_timeout("0").unwrap(), None);
+    assert_eq!(parse_timeout("1m30s").unwrap(), Some(Duration::from_secs(90)));
+    assert_eq!(parse_timeout("45").unwrap(), Some(Duration::from_secs(45)));
+    for bad in ["", "10x", "s", "1.5s"] {
+        assert!(parse_timeout(bad).is_err(), "{bad}");
+    }
+}

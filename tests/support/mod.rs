@@ -1,0 +1,42 @@
+//! Hermetic command builder and fixture helpers shared by the integration tests.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A path under the repository root.
+pub fn path(relative: &str) -> PathBuf {
+    root().join(relative)
+}
+
+/// The bundled example dump.
+pub fn demo() -> PathBuf {
+    path("examples/demo-cluster.yaml")
+}
+
+/// `kubectl-topo` with an environment that cannot leak the developer's cluster or terminal settings.
+pub fn topo() -> Command {
+    let mut cmd = Command::cargo_bin("kubectl-topo").expect("binary built");
+    for var in ["KUBECONFIG", "NO_COLOR", "TERM", "CLICOLOR", "CLICOLOR_FORCE", "HOME", "COLORTERM", "KUBERNETES_SERVICE_HOST"] {
+        cmd.env_remove(var);
+    }
+    cmd.current_dir(root());
+    cmd
+}
+
+/// Run and parse stdout as JSON, asserting the exit code.
+pub fn json(args: &[&str], code: i32) -> serde_json::Value {
+    let out = topo().args(args).args(["-o", "json"]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(code), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+}
+
+/// Text of a fixture file.
+pub fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
