@@ -192,7 +192,13 @@ fn mode_of(heuristic: Heuristic, td: Option<&str>) -> Mode {
     }
 }
 
-fn mode_notes(service: &Service, behaviour: Behaviour, enabled: bool, path: ModePath, mode: Mode) -> Vec<Reason> {
+fn mode_notes(
+    service: &Service,
+    behaviour: Behaviour,
+    enabled: bool,
+    path: ModePath,
+    mode: Mode,
+) -> Vec<Reason> {
     let annotations = &service.annotations;
     let td = service.traffic_distribution.as_deref();
     let mut notes = Vec::new();
@@ -200,7 +206,11 @@ fn mode_notes(service: &Service, behaviour: Behaviour, enabled: bool, path: Mode
     let topology_mode = annotations.get(ANNOTATION_TOPOLOGY_MODE);
     match (deprecated, topology_mode) {
         (Some(value), Some(_)) if behaviour.reads_topology_mode_annotation() => {
-            notes.push(note(ReasonCode::DeprecatedAnnotationWins, ANNOTATION_TOPOLOGY_AWARE_HINTS, Some(value)));
+            notes.push(note(
+                ReasonCode::DeprecatedAnnotationWins,
+                ANNOTATION_TOPOLOGY_AWARE_HINTS,
+                Some(value),
+            ));
         }
         // Before 1.27 `topology-mode` does not exist for the controller.
         (_, Some(value)) if !behaviour.reads_topology_mode_annotation() => {
@@ -214,7 +224,11 @@ fn mode_notes(service: &Service, behaviour: Behaviour, enabled: bool, path: Mode
         } else if !behaviour.topology_aware_hints_gate() {
             notes.push(note(ReasonCode::TopologyGateOff, key, Some(value)));
         } else if td.is_some() {
-            notes.push(note(ReasonCode::AnnotationOverridesTrafficDistribution, FIELD_TRAFFIC_DISTRIBUTION, td));
+            notes.push(note(
+                ReasonCode::AnnotationOverridesTrafficDistribution,
+                FIELD_TRAFFIC_DISTRIBUTION,
+                td,
+            ));
         }
     }
     let td_ignored = match path {
@@ -255,7 +269,12 @@ mod tests {
             ("deprecated Auto", &[(DEPRECATED, "Auto")], 36, true),
             ("deprecated empty shadows topology-mode Auto", &[(DEPRECATED, ""), (MODE, "Auto")], 36, false),
             ("deprecated Disabled shadows Auto", &[(DEPRECATED, "Disabled"), (MODE, "Auto")], 36, false),
-            ("deprecated auto wins over topology-mode Disabled", &[(DEPRECATED, "auto"), (MODE, "Disabled")], 36, true),
+            (
+                "deprecated auto wins over topology-mode Disabled",
+                &[(DEPRECATED, "auto"), (MODE, "Disabled")],
+                36,
+                true,
+            ),
             ("pre-1.27 ignores topology-mode", &[(MODE, "Auto")], 26, false),
             ("pre-1.27 deprecated key", &[(DEPRECATED, "Auto")], 24, true),
             ("1.27 reads topology-mode", &[(MODE, "Auto")], 27, true),
@@ -293,7 +312,14 @@ mod tests {
         let pc = Heuristic::PreferClose { node_hints: false };
         let cases: Vec<(&str, Service, u32, ModePath, Mode, Vec<ReasonCode>)> = vec![
             ("nothing set", service(), 36, ModePath::RemoveHints, Mode::None, vec![NotEnabled]),
-            ("topology-mode Auto", service().annotation(MODE, "Auto"), 36, ModePath::Annotation, Mode::Auto, vec![]),
+            (
+                "topology-mode Auto",
+                service().annotation(MODE, "Auto"),
+                36,
+                ModePath::Annotation,
+                Mode::Auto,
+                vec![],
+            ),
             (
                 "annotation beats PreferClose",
                 service().annotation(MODE, "Auto").traffic_distribution("PreferClose"),
