@@ -90,10 +90,10 @@ pub fn effective_annotation(
     if let Some(value) = annotations.get(ANNOTATION_TOPOLOGY_AWARE_HINTS) {
         return Some((ANNOTATION_TOPOLOGY_AWARE_HINTS, value));
     }
-    if behaviour.reads_topology_mode_annotation() {
-        if let Some(value) = annotations.get(ANNOTATION_TOPOLOGY_MODE) {
-            return Some((ANNOTATION_TOPOLOGY_MODE, value));
-        }
+    if behaviour.reads_topology_mode_annotation()
+        && let Some(value) = annotations.get(ANNOTATION_TOPOLOGY_MODE)
+    {
+        return Some((ANNOTATION_TOPOLOGY_MODE, value));
     }
     None
 }
@@ -260,7 +260,8 @@ mod tests {
     #[test]
     fn hints_enabled_precedence() {
         let v = Behaviour::new;
-        let cases: &[(&str, &[(&str, &str)], u32, bool)] = &[
+        type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], u32, bool);
+        let cases: &[Case] = &[
             ("topology-mode Auto", &[(MODE, "Auto")], 36, true),
             ("topology-mode auto", &[(MODE, "auto")], 36, true),
             ("AUTO is case-sensitive", &[(MODE, "AUTO")], 36, false),
@@ -310,7 +311,8 @@ mod tests {
     fn select_mode_cases() {
         use ReasonCode::*;
         let pc = Heuristic::PreferClose { node_hints: false };
-        let cases: Vec<(&str, Service, u32, ModePath, Mode, Vec<ReasonCode>)> = vec![
+        type Case = (&'static str, Service, u32, ModePath, Mode, Vec<ReasonCode>);
+        let cases: Vec<Case> = vec![
             ("nothing set", service(), 36, ModePath::RemoveHints, Mode::None, vec![NotEnabled]),
             (
                 "topology-mode Auto",

@@ -168,12 +168,12 @@ fn topology_mode_from_hints(
     TopologyOutcome { mode: None, logs, not_used: None }
 }
 
-/// Whether the annotation lets 1.24–1.30 kube-proxy consider hints; `Err` carries the reason and
+/// Why the annotation keeps 1.24–1.30 kube-proxy from considering hints, if it does: the reason and
 /// (1.24–1.26, unexpected value) the line it logs.
-fn annotation_allows(svc: &ProxyServiceInfo, behaviour: Behaviour) -> Result<(), (Reason, Option<ProxyLog>)> {
+fn annotation_blocks(svc: &ProxyServiceInfo, behaviour: Behaviour) -> Option<(Reason, Option<ProxyLog>)> {
     // 1.30: the annotation matters only while ServiceTrafficDistribution is off (it is, alpha).
     if behaviour.service_traffic_distribution_gate() {
-        return Ok(());
+        return None;
     }
     let (key, value) = svc
         .hints_annotation
@@ -186,10 +186,10 @@ fn annotation_allows(svc: &ProxyServiceInfo, behaviour: Behaviour) -> Result<(),
     let disabled = matches!(value.as_str(), "" | "disabled" | "Disabled");
     if behaviour.minor >= 27 {
         // mirrors canUseTopology (1.27+): "Any non-empty and non-disabled values ... are acceptable."
-        return if disabled { Err((not_used, None)) } else { Ok(()) };
+        return disabled.then_some((not_used, None));
     }
     if matches!(value.as_str(), "Auto" | "auto") {
-        return Ok(());
+        return None;
     }
     let log = (!disabled).then(|| {
         let message = format!("{SKIPPING}Service has unexpected value");
@@ -197,7 +197,7 @@ fn annotation_allows(svc: &ProxyServiceInfo, behaviour: Behaviour) -> Result<(),
             [("annotationTopologyAwareHints", ANNOTATION_TOPOLOGY_AWARE_HINTS), ("hints", value.as_str())];
         ProxyLog::new(ReasonCode::ProxyTopologyNotUsed, 0, &message, &kvs)
     });
-    Err((not_used, log))
+    Some((not_used, log))
 }
 
 // mirrors topology.go: canUseTopology (1.24–1.26 k/k v1.24.0; 1.27–1.29 k/k v1.27.0/v1.29.6;
@@ -208,7 +208,7 @@ fn can_use_topology(
     zone: &str,
     behaviour: Behaviour,
 ) -> TopologyOutcome {
-    if let Err((reason, log)) = annotation_allows(svc, behaviour) {
+    if let Some((reason, log)) = annotation_blocks(svc, behaviour) {
         return TopologyOutcome { mode: None, logs: log.into_iter().collect(), not_used: Some(reason) };
     }
     let minor = behaviour.minor;
