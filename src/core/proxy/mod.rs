@@ -132,6 +132,7 @@ pub fn categorize_endpoints(
     let mut out = Categorized::default();
     // 1.34+ (and 1.33.6+): "If there are no endpoints, we have nothing to categorize".
     if endpoints.is_empty() && behaviour.minor >= 34 {
+        out.reason = main_reason(endpoints, svc, node, None, &[]);
         return out;
     }
     let fallback = terminating_fallback(behaviour);
@@ -198,7 +199,7 @@ fn main_reason(
     if node.windows {
         return Some(Reason::new(ReasonCode::ProxyWindowsIgnoresHints));
     }
-    if !endpoints.is_empty() && !endpoints.iter().any(|ep| ep.ready) {
+    if !endpoints.iter().any(|ep| ep.ready) {
         return Some(Reason::new(ReasonCode::ProxyNoReadyEndpoints));
     }
     not_used.or_else(|| logs.last().map(topology::log_reason))

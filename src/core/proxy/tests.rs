@@ -477,11 +477,9 @@ fn no_ready_endpoints_logs_per_era() {
     }
     // No endpoints at all: only 1.33.0–1.33.5 log (fixed by k/k #132680).
     for (minor, logged) in [(33, true), (34, false)] {
-        assert_eq!(
-            !categorize(&[], &info(), "n", Some("zone-b"), minor).logs.is_empty(),
-            logged,
-            "1.{minor}"
-        );
+        let got = categorize(&[], &info(), "n", Some("zone-b"), minor);
+        assert_eq!(!got.logs.is_empty(), logged, "1.{minor}");
+        assert_eq!(got.reason.map(|r| r.code), Some(ReasonCode::ProxyNoReadyEndpoints), "1.{minor}");
     }
     // ProxyTerminatingEndpoints off before 1.26: no serving+terminating fallback.
     let terminating = vec![pe("10.0.0.1").st()];
