@@ -1,0 +1,137 @@
+//! What kube-proxy holds per service port: a port of `EndpointSliceCache.addEndpoints` and
+//! `endpointsMapFromEndpointInfo` (k/k `pkg/proxy/endpointslicecache.go`, spec §4.1).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::net::IpAddr;
+
+use serde::Serialize;
+
+use crate::model::{Behaviour, Endpoint, EndpointSlice};
+
+/// One endpoint of one service port as kube-proxy sees it (`BaseEndpointInfo`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProxyEndpoint {
+    /// First address, normalised like `ParseIPSloppy(...).String()`.
+    pub address: String,
+    /// The slice's port number for this service port.
+    pub port: i32,
+    /// `nodeName` of the endpoint.
+    pub node_name: Option<String>,
+    /// `nodeName` equals this kube-proxy's (non-empty) node name.
+    pub is_local: bool,
+    /// `ready`, nil counts as ready.
+    pub ready: bool,
+    /// `serving`, nil counts as serving.
+    pub serving: bool,
+    /// `terminating`, nil counts as not terminating.
+    pub terminating: bool,
+    /// `forZones` names when non-empty (and read at this version), else `None`.
+    pub zone_hints: Option<BTreeSet<String>>,
+    /// `forNodes` names when non-empty and the PreferSameTrafficDistribution gate is on, else `None`.
+    pub node_hints: Option<BTreeSet<String>>,
+}
+
+impl ProxyEndpoint {
+    /// kube-proxy's identity and sort key: `net.JoinHostPort(ip, port)`, e.g. `10.1.2.3:80`.
+    pub fn identity(&self) -> String {
+        if self.address.contains(':') {
+            format!("[{}]:{}", self.address, self.port)
+        } else {
+            format!("{}:{}", self.address, self.port)
+        }
+    }
+    /// `ZoneHints().Has(zone)`.
+    pub fn has_zone_hint(&self, zone: &str) -> bool {
+        self.zone_hints.as_ref().is_some_and(|hints| hints.contains(zone))
+    }
+    /// `NodeHints().Has(node)`.
+    pub fn has_node_hint(&self, node: &str) -> bool {
+        self.node_hints.as_ref().is_some_and(|hints| hints.contains(node))
+    }
+}
+
+/// `utilnet.ParseIPSloppy(addr).String()`: canonical form, IPv4-mapped IPv6 printed as IPv4.
+/// Addresses Rust cannot parse (e.g. IPv4 with leading zeros, which Go accepts) are kept as written.
+fn normalise_ip(address: &str) -> String {
+    match address.parse::<IpAddr>() {
+        Ok(IpAddr::V6(v6)) => v6.to_ipv4_mapped().map_or_else(|| v6.to_string(), |v4| v4.to_string()),
+        Ok(ip) => ip.to_string(),
+        Err(_) => address.to_string(),
+    }
+}
+
+/// 1.36+ prefers a non-terminating copy of a duplicate; 1.21–1.35 preferred the local copy.
+fn prefers_non_terminating(behaviour: Behaviour) -> bool {
+    behaviour.minor >= 36
+}
+
+/// Zone hints are read only with the TopologyAwareHints gate before 1.33 (locked on since).
+fn reads_zone_hints(behaviour: Behaviour) -> bool {
+    behaviour.topology_aware_hints_gate()
+}
+
+fn names(list: Option<&Vec<String>>) -> Option<BTreeSet<String>> {
+    list.filter(|names| !names.is_empty()).map(|names| names.iter().cloned().collect())
+}
+
+fn proxy_endpoint(endpoint: &Endpoint, port: i32, node_name: &str, behaviour: Behaviour) -> ProxyEndpoint {
+    let hints = endpoint.hints.as_ref();
+    ProxyEndpoint {
+        address: normalise_ip(&endpoint.addresses[0]),
+        port,
+        node_name: endpoint.node_name.clone(),
+        // mirrors EndpointSliceCache.isLocal: `len(cache.nodeName) > 0 && nodeName == cache.nodeName`
+        is_local: !node_name.is_empty() && endpoint.node_name.as_deref() == Some(node_name),
+        ready: endpoint.ready.unwrap_or(true),
+        serving: endpoint.serving.unwrap_or(true),
+        terminating: endpoint.terminating.unwrap_or(false),
+        zone_hints: hints.and_then(|h| names(h.for_zones.as_ref())).filter(|_| reads_zone_hints(behaviour)),
+        node_hints: hints
+            .and_then(|h| names(h.for_nodes.as_ref()))
+            .filter(|_| behaviour.prefer_same_traffic_distribution_gate()),
+    }
+}
+
+// mirrors endpointslicecache.go: endpointInfoByServicePort + addEndpoints + endpointsMapFromEndpointInfo
+/// The endpoints kube-proxy on `node_name` programs for one service port (matched by port name and
+/// protocol, like `ServicePortName`), from every slice of the Service (any manager) of one address
+/// family. Ports without a name or number are ignored; endpoints without addresses are skipped;
+/// duplicates (same first address and port) are merged, and the result is sorted by identity
+/// (`byEndpoint`).
+///
+/// Upstream visits slices in Go map order, so which duplicate survives is arbitrary; here the
+/// outcome is fixed: the first copy in slice order wins, except that (1.36+) a non-terminating copy
+/// replaces a terminating one, or (≤1.35) a local copy replaces a non-local one.
+pub fn endpoints_for_port(
+    slices: &[&EndpointSlice],
+    port_name: &str,
+    protocol: &str,
+    node_name: &str,
+    behaviour: Behaviour,
+) -> Vec<ProxyEndpoint> {
+    let mut by_identity: BTreeMap<String, ProxyEndpoint> = BTreeMap::new();
+    for slice in slices.iter().filter(|slice| slice.address_type != "FQDN") {
+        for port in &slice.ports {
+            let (Some(name), Some(number)) = (port.name.as_deref(), port.port) else { continue };
+            // The API server defaults a missing protocol to TCP.
+            if number == 0 || name != port_name || port.protocol.as_deref().unwrap_or("TCP") != protocol {
+                continue;
+            }
+            for endpoint in slice.endpoints.iter().filter(|endpoint| !endpoint.addresses.is_empty()) {
+                let info = proxy_endpoint(endpoint, number, node_name, behaviour);
+                let replace = match by_identity.get(&info.identity()) {
+                    None => true,
+                    Some(existing) if prefers_non_terminating(behaviour) => {
+                        existing.terminating && !info.terminating
+                    }
+                    Some(existing) => info.is_local && !existing.is_local,
+                };
+                if replace {
+                    by_identity.insert(info.identity(), info);
+                }
+            }
+        }
+    }
+    by_identity.into_values().collect()
+}
