@@ -6,6 +6,8 @@
 pub mod mode;
 pub mod proxy;
 pub mod reason;
+#[cfg(test)]
+pub(crate) mod testkit_tc;
 pub mod topologycache;
 pub mod trafficdist;
 pub mod zones;
