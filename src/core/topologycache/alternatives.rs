@@ -12,7 +12,7 @@ use super::utils::GiveTake;
 use super::{Allocations, ZoneCounts};
 use crate::model::EndpointSlice;
 
-/// Bound on distinct outcomes (and, ×64, on Step D states visited) before we give up and flag it.
+/// Bound on distinct outcomes (and, ×16, on Step D states visited) before we give up and flag it.
 pub const ALTERNATIVES_LIMIT: usize = 1024;
 
 /// Every `(give, take)` pair some tie order in `getGivingAndReceivingZones` yields, sorted; true
@@ -26,7 +26,7 @@ pub fn giving_and_receiving_alternatives(
     let mut results = BTreeSet::new();
     let mut stack = vec![start];
     while let Some(state) = stack.pop() {
-        if results.len() >= ALTERNATIVES_LIMIT || visited.len() >= ALTERNATIVES_LIMIT * 64 {
+        if results.len() >= ALTERNATIVES_LIMIT || visited.len() >= ALTERNATIVES_LIMIT * 16 {
             return (results.into_iter().collect(), true);
         }
         let Some((giving, receiving)) = state.candidates() else {

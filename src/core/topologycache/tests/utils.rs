@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{counts, create};
+use super::{Pairs, counts, create};
 use crate::core::testkit_tc::{EndpointBuild, SliceBuild, ep, slice};
 use crate::core::topologycache::{
     Allocation, Allocations, SliceInfo, get_giving_and_receiving_zones, get_hints_by_zone, get_most,
@@ -17,7 +17,7 @@ fn hinted(zone: &str, hint: &str) -> crate::model::Endpoint {
 
 #[test]
 fn test_redistribute_hints() {
-    let cases: Vec<(&str, Vec<EndpointSlice>, &[(&str, i64)], &[(&str, i64)], &[(&str, i64)])> = vec![
+    let cases: Vec<(&str, Vec<EndpointSlice>, Pairs, Pairs, Pairs)> = vec![
         ("empty", vec![], &[], &[], &[]),
         (
             "single endpoint",
@@ -47,7 +47,7 @@ fn test_redistribute_hints() {
 
 #[test]
 fn redistribute_hints_rewrites_moved_endpoints_in_order() {
-    let mut slices = vec![slice("").ep(hinted("a", "a")).ep(ep("").zone("a").unready()).ep(hinted("a", "a"))];
+    let mut slices = [slice("").ep(hinted("a", "a")).ep(ep("").zone("a").unready()).ep(hinted("a", "a"))];
     redistribute_hints(slices.iter_mut(), counts(&[("a", 1)]), counts(&[("c", 1)]));
     let hints: Vec<_> = slices[0].endpoints.iter().map(|e| e.hints.clone()).collect();
     assert_eq!(hints, vec![Some(Hints::zone("c")), None, Some(Hints::zone("a"))]);
@@ -60,90 +60,70 @@ fn desired(pairs: &[(&str, f64)]) -> Allocations {
         .collect()
 }
 
-type GivingCase = (&'static str, &'static [(&'static str, f64)], &'static [(&'static str, i64)]);
-
 #[test]
 fn test_get_giving_and_receiving_zones() {
-    let abc = |a, b, c| -> &'static [(&'static str, f64)] {
-        Box::leak(Box::new([("zone-a", a), ("zone-b", b), ("zone-c", c)]))
-    };
-    let cases: Vec<(GivingCase, &[(&str, i64)], &[(&str, i64)])> = vec![
-        (("empty", &[], &[]), &[], &[]),
+    let abc = |a, b, c| desired(&[("zone-a", a), ("zone-b", b), ("zone-c", c)]);
+    let cases: Vec<(&str, Allocations, Pairs, Pairs, Pairs)> = vec![
+        ("empty", desired(&[]), &[], &[], &[]),
         (
-            (
-                "simple allocation with no need for rebalancing",
-                abc(1.2, 1.1, 1.0),
-                &[("zone-a", 1), ("zone-b", 1), ("zone-c", 1)],
-            ),
+            "simple allocation with no need for rebalancing",
+            abc(1.2, 1.1, 1.0),
+            &[("zone-a", 1), ("zone-b", 1), ("zone-c", 1)],
             &[],
             &[],
         ),
         (
-            (
-                "preference for same zone even when giving an extra endpoint would result in slightly better distribution",
-                abc(5.1, 5.1, 5.8),
-                &[("zone-a", 16)],
-            ),
+            "preference for same zone even when giving an extra endpoint would result in slightly better distribution",
+            abc(5.1, 5.1, 5.8),
+            &[("zone-a", 16)],
             &[("zone-a", 10)],
             &[("zone-b", 5), ("zone-c", 5)],
         ),
         (
-            (
-                "when 2 zones need < 1 endpoint, give to zone that needs endpoint most",
-                abc(5.0, 5.6, 5.4),
-                &[("zone-a", 16)],
-            ),
+            "when 2 zones need < 1 endpoint, give to zone that needs endpoint most",
+            abc(5.0, 5.6, 5.4),
+            &[("zone-a", 16)],
             &[("zone-a", 11)],
             &[("zone-b", 6), ("zone-c", 5)],
         ),
         (
-            (
-                "when 2 zones have extra endpoints, give from zone with most extra",
-                abc(5.0, 5.6, 5.4),
-                &[("zone-b", 8), ("zone-c", 8)],
-            ),
+            "when 2 zones have extra endpoints, give from zone with most extra",
+            abc(5.0, 5.6, 5.4),
+            &[("zone-b", 8), ("zone-c", 8)],
             &[("zone-b", 2), ("zone-c", 3)],
             &[("zone-a", 5)],
         ),
         (
-            (
-                "ensure function can handle unexpected data (more allocated than allocations)",
-                abc(5.0, 5.0, 5.0),
-                &[("zone-a", 6), ("zone-b", 6), ("zone-c", 6)],
-            ),
+            "ensure function can handle unexpected data (more allocated than allocations)",
+            abc(5.0, 5.0, 5.0),
+            &[("zone-a", 6), ("zone-b", 6), ("zone-c", 6)],
             &[],
             &[],
         ),
         (
-            (
-                "ensure function can handle unexpected data (negative allocations)",
-                abc(-5.0, -5.0, -5.0),
-                &[("zone-a", 6), ("zone-b", 6), ("zone-c", 6)],
-            ),
+            "ensure function can handle unexpected data (negative allocations)",
+            abc(-5.0, -5.0, -5.0),
+            &[("zone-a", 6), ("zone-b", 6), ("zone-c", 6)],
             &[],
             &[],
         ),
         (
-            (
-                "ensure function can handle unexpected data (negative allocated)",
-                abc(5.0, 5.0, 5.0),
-                &[("zone-a", -4), ("zone-b", -3), ("zone-c", -2)],
-            ),
+            "ensure function can handle unexpected data (negative allocated)",
+            abc(5.0, 5.0, 5.0),
+            &[("zone-a", -4), ("zone-b", -3), ("zone-c", -2)],
             &[],
             &[],
         ),
         (
-            (
-                "ensure function can handle unexpected data (negative for 1 zone)",
-                abc(5.0, 5.0, 5.0),
-                &[("zone-a", -40), ("zone-b", 20), ("zone-c", 20)],
-            ),
+            "ensure function can handle unexpected data (negative for 1 zone)",
+            abc(5.0, 5.0, 5.0),
+            &[("zone-a", -40), ("zone-b", 20), ("zone-c", 20)],
             &[("zone-b", 15), ("zone-c", 15)],
             &[("zone-a", 30)],
         ),
     ];
-    for ((name, allocations, allocated), give, take) in cases {
-        let actual = get_giving_and_receiving_zones(&desired(allocations), &counts(allocated));
+    for (name, allocations, allocated, give, take) in cases {
+        let actual = get_giving_and_receiving_zones(&allocations, &counts(allocated));
         assert_eq!(actual, (counts(give), counts(take)), "{name}");
     }
 }
@@ -157,10 +137,10 @@ fn maximum(pairs: &[(&str, i64)]) -> Allocations {
 
 #[test]
 fn test_get_hints_by_zone() {
-    let three = [("zone-a", 1), ("zone-b", 1), ("zone-c", 1)];
+    const THREE: Pairs = &[("zone-a", 1), ("zone-b", 1), ("zone-c", 1)];
     let empty_list =
         ep("").zone("zone-a").ready().hints(Some(Hints { for_zones: Some(vec![]), for_nodes: None }));
-    let cases: Vec<(&str, EndpointSlice, &[(&str, i64)], &[(&str, i64)], Option<&[(&str, i64)]>)> = vec![
+    let cases: Vec<(&str, EndpointSlice, Pairs, Pairs, Option<Pairs>)> = vec![
         ("empty", slice(""), &[], &[], Some(&[])),
         (
             "single zone hint",
@@ -185,14 +165,14 @@ fn test_get_hints_by_zone() {
                 .ep(hinted("zone-a", "zone-a"))
                 .ep(hinted("zone-a", "zone-b"))
                 .ep(hinted("zone-b", "zone-b")),
-            &three,
+            THREE,
             &[("zone-a", 3), ("zone-b", 3), ("zone-c", 3)],
             Some(&[("zone-a", 1), ("zone-b", 2)]),
         ),
         (
             "invalid by zones that no longer requires any allocations",
             slice("").ep(hinted("zone-a", "zone-non-existent")),
-            &three,
+            THREE,
             &[("zone-a", 3)],
             None,
         ),
