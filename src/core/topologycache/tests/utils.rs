@@ -128,6 +128,33 @@ fn test_get_giving_and_receiving_zones() {
     }
 }
 
+#[test]
+fn stop_rule_boundaries() {
+    // Not in upstream's table: exactly 0.5 is not "< 0.5", so one side at 0.5 and the other ≥ 1 moves.
+    let cases: Vec<(&str, Allocations, Pairs, Pairs, Pairs)> = vec![
+        (
+            "surplus 0.5, deficit 1.5",
+            desired(&[("a", 2.5), ("b", 1.5)]),
+            &[("a", 3)],
+            &[("a", 1)],
+            &[("b", 1)],
+        ),
+        (
+            "surplus 1.0, deficit 0.5",
+            desired(&[("a", 1.0), ("b", 0.5)]),
+            &[("a", 2)],
+            &[("a", 1)],
+            &[("b", 1)],
+        ),
+        ("both 0.75", desired(&[("a", 1.25), ("b", 0.75)]), &[("a", 2)], &[], &[]),
+        ("surplus 0.4, deficit 3", desired(&[("a", 1.6), ("b", 3.0)]), &[("a", 2)], &[], &[]),
+    ];
+    for (name, allocations, allocated, give, take) in cases {
+        let actual = get_giving_and_receiving_zones(&allocations, &counts(allocated));
+        assert_eq!(actual, (counts(give), counts(take)), "{name}");
+    }
+}
+
 fn maximum(pairs: &[(&str, i64)]) -> Allocations {
     pairs
         .iter()

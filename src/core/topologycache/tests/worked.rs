@@ -203,3 +203,22 @@ fn w13_stable_imbalance_is_kept() {
     zones.extend(["b"; 9].iter().chain(&["c"; 9]));
     assert_eq!(run(cpu, &zones).counts, counts(&[("a", 10), ("b", 10), ("c", 10)]));
 }
+
+#[test]
+fn reconciler_tables_at_unit_level() {
+    // TestReconcileTopology "more slices and endpoints" (spec §7.3): 3 zones × 10 nodes of 100m,
+    // slices zone-a-c (2a + 2c) and zone-a-b (2a + 3b) → a3 b3 c3 with one cross-zone hint.
+    let nodes: Vec<(&str, i64)> =
+        ["a", "b", "c"].iter().flat_map(|z| std::iter::repeat_n((*z, 100), 10)).collect();
+    let si = create(vec![endpoints(&["a", "a", "c", "c"]), endpoints(&["a", "a", "b", "b", "b"])]);
+    let outcome = add_hints(&cpu_ratios(&nodes), si);
+    assert_eq!(outcome.counts, counts(&[("a", 3), ("b", 3), ("c", 3)]));
+    let cross_zone = written(&outcome).iter().filter(|h| h[..1] != h[2..]).count();
+    assert_eq!(cross_zone, 1);
+    // "ratio beyond threshold": zone-a-c alone (4 endpoints, 3 zones) → no hints (W2).
+    let outcome = add_hints(&cpu_ratios(&nodes), create(vec![endpoints(&["a", "a", "c", "c"])]));
+    assert!(matches!(outcome.disabled, Some(Disabled::OverloadThreshold { endpoints: 4, zones: 3, .. })));
+    // TestReconcile_TrafficDistribution "PreferClose, Auto": a1 b3 c2, equal CPU → a2 b2 c2, 1 cross-zone.
+    let outcome = run(&[("a", 100), ("b", 100), ("c", 100)], &["a", "b", "b", "b", "c", "c"]);
+    assert_eq!(written(&outcome), ["a>a", "b>a", "b>b", "b>b", "c>c", "c>c"]);
+}
