@@ -3,12 +3,14 @@
 //! (`k8s.io/kubernetes/pkg/proxy/topology.go`). No I/O, no clock, no environment, no printing.
 //! Each ported function names the upstream function it mirrors.
 
+pub mod analyze;
 pub mod mode;
 pub mod proxy;
 pub mod reason;
+#[cfg(test)]
+pub(crate) mod testkit_tc;
 #[cfg(test)]
 pub(crate) mod testkit_td;
 pub mod topologycache;
 pub mod trafficdist;
 pub mod zones;
-pub mod analyze;

@@ -1,1 +1,292 @@
-//! (being written)
+//! Node filtering and zone CPU ratios: a port of `SetNodes` (`k8s.io/endpointslice`
+//! `topologycache/topologycache.go`) as the EndpointSlice controller runs it over all Nodes
+//! (`checkNodeTopologyDistribution`, spec §2.3).
+//!
+//! Upstream stops at the first counted node without zone or CPU; we keep going so a report can
+//! name every such node, and record which one upstream hits first (the first in input order).
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::model::{CpuAmount, LABEL_ZONE, Node};
+
+/// Label key that excludes a node from the ratios, whatever its value (`hasExcludedLabels`).
+pub const LABEL_CONTROL_PLANE: &str = "node-role.kubernetes.io/control-plane";
+/// Legacy label key that excludes a node from the ratios, whatever its value (`hasExcludedLabels`).
+pub const LABEL_MASTER: &str = "node-role.kubernetes.io/master";
+
+/// Zone CPU ratios as the topology cache holds them.
+///
+/// `Nil` is what `SetNodes` stores when node information is insufficient ("Insufficient Node
+/// information"); `Map` with no entries is the state of a fresh cache before the first `SetNodes`
+/// ("Nodes only ready in one zone", spec §2.3 "Initial state").
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum Ratios {
+    /// `cpuRatiosByZone == nil`.
+    Nil,
+    /// A non-nil map (possibly empty).
+    Map(BTreeMap<String, f64>),
+}
+
+impl Ratios {
+    /// The empty, non-nil map of a fresh cache (`NewTopologyCache`).
+    pub fn initial() -> Self {
+        Ratios::Map(BTreeMap::new())
+    }
+    /// The ratio map, or `None` for `Nil`.
+    pub fn as_map(&self) -> Option<&BTreeMap<String, f64>> {
+        match self {
+            Ratios::Nil => None,
+            Ratios::Map(map) => Some(map),
+        }
+    }
+    /// Number of zones (`len(cpuRatiosByZone)`; 0 for `Nil`, as Go's `len(nil)`).
+    pub fn len(&self) -> usize {
+        self.as_map().map_or(0, BTreeMap::len)
+    }
+    /// True when there are no zones (`Nil` or empty map).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// CPU and node counts of one zone label value.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct ZoneCpu {
+    /// Every node carrying this zone label, including excluded and poisoning ones.
+    pub nodes_total: usize,
+    /// Nodes that pass both filters (not control-plane, Ready) and so enter the ratios
+    /// (a zero-CPU node is counted here and also listed in `NodeTopology::poisoning`).
+    pub nodes_counted: usize,
+    /// Exact sum of the counted nodes' allocatable CPU.
+    pub cpu: CpuAmount,
+    /// `cpu` rounded up to whole milli-CPU (`Quantity.MilliValue()` of the sum).
+    pub cpu_millis: i64,
+}
+
+/// Why a node is ignored by `SetNodes`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum ExclusionReason {
+    /// Carries `node-role.kubernetes.io/control-plane` or `.../master` (checked first).
+    ControlPlane,
+    /// Its `Ready` condition is absent or not `True`.
+    NotReady,
+}
+
+/// A node `SetNodes` skips without effect on the ratios.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ExcludedNode {
+    /// Node name.
+    pub name: String,
+    /// Its non-empty zone label, if any.
+    pub zone: Option<String>,
+    /// Why it is skipped.
+    pub why: ExclusionReason,
+}
+
+/// Why a counted node makes the ratios nil cluster-wide.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum PoisonReason {
+    /// Zone label absent or empty.
+    MissingZone,
+    /// Allocatable CPU absent or zero.
+    MissingCpu,
+    /// Both.
+    MissingZoneAndCpu,
+}
+
+/// A counted node without zone or CPU: one such node disables hints for every Service.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PoisonNode {
+    /// Node name.
+    pub name: String,
+    /// What is missing.
+    pub why: PoisonReason,
+}
+
+/// Why `SetNodes` left the ratios nil, most specific first (the order upstream would see it).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum Insufficient {
+    /// The first poisoning node in input order: the one upstream logs and stops at.
+    Poisoned {
+        /// Its name.
+        node: String,
+        /// What is missing.
+        why: PoisonReason,
+    },
+    /// Fewer than two zones among counted nodes.
+    FewerThanTwoZones {
+        /// Number of zones found.
+        zones: usize,
+    },
+    /// Total CPU of counted nodes is zero (only possible with negative quantities).
+    ZeroTotalCpu,
+}
+
+/// Everything `SetNodes` derives from the node list, plus what a report needs to explain it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NodeTopology {
+    /// Per zone label value: node counts and CPU.
+    pub zones: BTreeMap<String, ZoneCpu>,
+    /// Nodes skipped by the control-plane or readiness filter, in input order.
+    pub excluded: Vec<ExcludedNode>,
+    /// Counted nodes without zone or CPU, in input order (`poisoning[0]` is upstream's).
+    pub poisoning: Vec<PoisonNode>,
+    /// Exact CPU total of counted nodes.
+    pub total_cpu: CpuAmount,
+    /// `total_cpu` rounded up to milli-CPU.
+    pub total_cpu_millis: i64,
+    /// The ratios the cache ends up with.
+    pub ratios: Ratios,
+    /// Why `ratios` is `Nil`; `None` when ratios were computed.
+    pub insufficient: Option<Insufficient>,
+}
+
+// mirrors topologycache.go: SetNodes (filtering, sums and ratios).
+/// Computes the zone CPU ratios exactly as `TopologyCache.SetNodes` does (spec §2.3).
+pub fn set_nodes(nodes: &[Node]) -> NodeTopology {
+    let mut topology = NodeTopology {
+        zones: BTreeMap::new(),
+        excluded: Vec::new(),
+        poisoning: Vec::new(),
+        total_cpu: CpuAmount::default(),
+        total_cpu_millis: 0,
+        ratios: Ratios::Nil,
+        insufficient: None,
+    };
+    for node in nodes {
+        account_node(&mut topology, node);
+    }
+    for zone in topology.zones.values_mut() {
+        zone.cpu_millis = milli_value(zone.cpu);
+    }
+    topology.total_cpu_millis = milli_value(topology.total_cpu);
+    topology.insufficient = insufficiency(&topology);
+    if topology.insufficient.is_none() {
+        topology.ratios = Ratios::Map(compute_ratios(&topology));
+    }
+    topology
+}
+
+/// Files one node under excluded, poisoning or counted.
+fn account_node(topology: &mut NodeTopology, node: &Node) {
+    let zone = node_zone(node);
+    if let Some(zone) = &zone {
+        topology.zones.entry(zone.clone()).or_default().nodes_total += 1;
+    }
+    let excluded = if has_excluded_labels(&node.labels) {
+        Some(ExclusionReason::ControlPlane)
+    } else if !is_node_ready(node) {
+        Some(ExclusionReason::NotReady)
+    } else {
+        None
+    };
+    if let Some(why) = excluded {
+        topology.excluded.push(ExcludedNode { name: node.name.clone(), zone, why });
+        return;
+    }
+    let cpu = node.allocatable_cpu.unwrap_or_default();
+    let why = match (zone.is_none(), cpu.is_zero()) {
+        (true, true) => Some(PoisonReason::MissingZoneAndCpu),
+        (true, false) => Some(PoisonReason::MissingZone),
+        (false, true) => Some(PoisonReason::MissingCpu),
+        (false, false) => None,
+    };
+    if let Some(why) = why {
+        topology.poisoning.push(PoisonNode { name: node.name.clone(), why });
+    }
+    if let Some(zone) = zone {
+        let entry = topology.zones.entry(zone).or_default();
+        entry.nodes_counted += 1;
+        entry.cpu = entry.cpu + cpu;
+        topology.total_cpu = topology.total_cpu + cpu;
+    }
+}
+
+// mirrors topologycache.go: SetNodes, the `totalCPU.IsZero() || !sufficientNodeInfo || len(cpuByZone) < 2` test.
+/// Why the ratios are nil, or `None` when they can be computed.
+fn insufficiency(topology: &NodeTopology) -> Option<Insufficient> {
+    if let Some(first) = topology.poisoning.first() {
+        return Some(Insufficient::Poisoned { node: first.name.clone(), why: first.why });
+    }
+    let zones = counted_zones(topology).count();
+    if zones < 2 {
+        return Some(Insufficient::FewerThanTwoZones { zones });
+    }
+    if topology.total_cpu.is_zero() {
+        return Some(Insufficient::ZeroTotalCpu);
+    }
+    None
+}
+
+/// Zones that hold at least one counted node: the keys of upstream's `cpuByZone`.
+fn counted_zones(topology: &NodeTopology) -> impl Iterator<Item = (&String, &ZoneCpu)> {
+    topology.zones.iter().filter(|(_, zone)| zone.nodes_counted > 0)
+}
+
+/// `float64(cpu.MilliValue()) / float64(totalCPU.MilliValue())` per counted zone.
+fn compute_ratios(topology: &NodeTopology) -> BTreeMap<String, f64> {
+    let total = topology.total_cpu_millis as f64;
+    counted_zones(topology).map(|(name, zone)| (name.clone(), zone.cpu_millis as f64 / total)).collect()
+}
+
+/// The node's zone label when present and non-empty (upstream: `!ok || zone == ""` is missing).
+fn node_zone(node: &Node) -> Option<String> {
+    node.labels.get(LABEL_ZONE).filter(|zone| !zone.is_empty()).cloned()
+}
+
+// mirrors topologycache.go: hasExcludedLabels
+/// True when the node carries an excluded role label, whatever its value.
+fn has_excluded_labels(labels: &BTreeMap<String, String>) -> bool {
+    labels.contains_key(LABEL_CONTROL_PLANE) || labels.contains_key(LABEL_MASTER)
+}
+
+// mirrors utils.go: isNodeReady
+/// True when the node's Ready condition is exactly `True`.
+fn is_node_ready(node: &Node) -> bool {
+    node.ready.as_deref() == Some("True")
+}
+
+// mirrors apimachinery quantity.go: MilliValue → ScaledValue(Milli).
+/// Rounds an exact amount to whole milli-CPU like `Quantity.MilliValue()`.
+///
+/// Positive amounts round up (ceil). For negative amounts upstream has two code paths: the
+/// `int64Amount` path (`negativeScaleInt64`, math.go) rounds away from zero, the `inf.Dec` path
+/// (`scaledValue`, scale_int.go) adds one to a truncated quotient. Parsed allocatable quantities use
+/// the `int64Amount` path, so negatives round away from zero here. Saturates at the i64 bounds.
+fn milli_value(amount: CpuAmount) -> i64 {
+    const NANOS_PER_MILLI: i128 = 1_000_000;
+    let nanos = amount.nanos();
+    let quotient = nanos / NANOS_PER_MILLI;
+    let millis = match nanos % NANOS_PER_MILLI {
+        0 => quotient,
+        _ if nanos > 0 => quotient + 1,
+        _ => quotient - 1,
+    };
+    i64::try_from(millis).unwrap_or(if millis > 0 { i64::MAX } else { i64::MIN })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn milli_value_rounds_like_quantity() {
+        // Positive: ceil (ScaledValue docs). Negative: away from zero (negativeScaleInt64).
+        for (nanos, millis) in [(0, 0), (1, 1), (999_999, 1), (1_000_000, 1), (1_000_001, 2), (-1, -1)] {
+            assert_eq!(milli_value(CpuAmount::from_nanos(nanos)), millis, "{nanos}n");
+        }
+        assert_eq!(milli_value(CpuAmount::from_nanos(-2_500_000)), -3);
+        assert_eq!(milli_value(CpuAmount::from_nanos(i128::MAX)), i64::MAX);
+    }
+
+    #[test]
+    fn excluded_labels_match_on_key_only() {
+        let labels = |k: &str| BTreeMap::from([(k.to_string(), String::new())]);
+        assert!(has_excluded_labels(&labels(LABEL_CONTROL_PLANE)));
+        assert!(has_excluded_labels(&labels(LABEL_MASTER)));
+        assert!(!has_excluded_labels(&labels("node-role.kubernetes.io/worker")));
+        assert!(!has_excluded_labels(&BTreeMap::new()));
+    }
+}

@@ -48,7 +48,7 @@ pub(super) fn analyze(
     let all: Vec<&EndpointSlice> =
         cluster.slices_of(service).iter().copied().filter(|s| s.address_type == address_type).collect();
     let managed: Vec<EndpointSlice> = all.iter().filter(|s| s.is_controller_managed()).map(|s| (*s).clone()).collect();
-    let proxy = proxy::proxy_view(service, &all, &cluster.snapshot.nodes, cluster.behaviour);
+    let proxy = proxy::proxy_view(service, &all, &cluster.snapshot.nodes, cluster.behaviour).zones;
     let unmanaged = skip.cloned().or_else(|| managed.is_empty().then(|| Reason::new(C::NoManagedSlices)));
     if let Some(reason) = unmanaged {
         let outcome = Outcome { expected: managed.clone(), ..Outcome::default() };
@@ -117,15 +117,15 @@ fn overloaded_now(cluster: &Cluster<'_>, managed: &[EndpointSlice], outcome: &Ou
 
 /// Annotation path: `AddHints` with the live slices as Unchanged.
 fn auto_outcome(cluster: &Cluster<'_>, address_type: &str, managed: &[EndpointSlice]) -> Outcome {
-    let info = SliceInfo::unchanged(address_type, managed.to_vec());
+    let info = unchanged_info(address_type, managed);
     let result = topologycache::add_hints(&cluster.topology.ratios, info);
     let expected = in_live_order(managed, result.slices.to_update.iter().chain(&result.slices.unchanged));
     let mut outcome = Outcome {
-        rewritten: result.rejected.clone(),
-        event: result.event.as_ref().map(|e| ControllerEvent {
-            event_type: e.event_type.clone(),
-            reason: e.reason.clone(),
-            message: e.message.clone(),
+        rewritten: result.rejected_unchanged.clone(),
+        event: Some(ControllerEvent {
+            event_type: result.event.event_type.clone(),
+            reason: result.event.reason.clone(),
+            message: result.event.message.clone(),
         }),
         disabled: result.disabled.as_ref().map(|d| disabled_reason(cluster, d, managed)),
         allocations: result.allocations.clone(),
@@ -137,7 +137,8 @@ fn auto_outcome(cluster: &Cluster<'_>, address_type: &str, managed: &[EndpointSl
     } else if !outcome.rewritten.is_empty() {
         let allocations = result.allocations.as_ref();
         outcome.rewritten_every_sync = allocations.is_some_and(|a| {
-            !topologycache::rejected_by_keep_check(&expected, a, &cluster.topology.ratios).is_empty()
+            let mut again = unchanged_info(address_type, &expected);
+            !topologycache::get_allocated_hints_by_zone(&mut again, a).1.is_empty()
         });
         outcome.equivalent = equivalent_rewrite(managed, &outcome.rewritten, &outcome.alternatives);
     }
@@ -150,7 +151,7 @@ fn td_outcome(cluster: &Cluster<'_>, service: &Service, address_type: &str, mana
     let _ = address_type;
     let out = trafficdist::reconcile_hints(
         service.traffic_distribution.as_deref(),
-        trafficdist::TdSlices { to_create: vec![], to_update: vec![], unchanged: managed.to_vec() },
+        &trafficdist::TdSlices { to_create: vec![], to_update: vec![], unchanged: managed.to_vec() },
         cluster.behaviour,
     );
     let expected = in_live_order(managed, out.to_update.iter().chain(&out.unchanged));
@@ -159,9 +160,19 @@ fn td_outcome(cluster: &Cluster<'_>, service: &Service, address_type: &str, mana
 
 /// Removal (`RemoveHintsFromSlices`, spec §2.6).
 fn remove_outcome(address_type: &str, managed: &[EndpointSlice]) -> Outcome {
-    let out = topologycache::remove_hints_from_slices(SliceInfo::unchanged(address_type, managed.to_vec()));
+    let out = topologycache::remove_hints_from_slices(unchanged_info(address_type, managed));
     let expected = in_live_order(managed, out.to_update.iter().chain(&out.unchanged));
     Outcome { rewritten: changed_names(managed, &expected), expected, ..Outcome::default() }
+}
+
+/// All live managed slices of a family as "Unchanged": the steady state (spec §2.9).
+fn unchanged_info(address_type: &str, slices: &[EndpointSlice]) -> SliceInfo {
+    SliceInfo {
+        address_type: address_type.to_string(),
+        to_create: vec![],
+        to_update: vec![],
+        unchanged: slices.to_vec(),
+    }
 }
 
 /// Put the controller's output slices back into the live order (matched by name).

@@ -45,10 +45,11 @@ pub fn zones_report(cluster: &Cluster<'_>) -> ZoneReport {
         .iter()
         .map(|n| NodeLine {
             name: n.name.clone(),
-            zone: n.zone.clone(),
+            zone: zone_label(cluster, &n.name),
             why: match n.why {
                 PoisonReason::MissingZone => "MissingZone".into(),
                 PoisonReason::MissingCpu => "MissingCPU".into(),
+                PoisonReason::MissingZoneAndCpu => "MissingZoneAndCPU".into(),
             },
         })
         .collect();
@@ -66,11 +67,16 @@ pub fn zones_report(cluster: &Cluster<'_>) -> ZoneReport {
     }
 }
 
+fn zone_label(cluster: &Cluster<'_>, node: &str) -> Option<String> {
+    let n = cluster.snapshot.nodes.iter().find(|n| n.name == node)?;
+    n.labels.get(crate::model::LABEL_ZONE).filter(|z| !z.is_empty()).cloned()
+}
+
 /// Why ratios are nil: the first kind of poisoning node upstream would hit, else too few zones.
 pub fn node_reason(t: &NodeTopology) -> Reason {
     if let Some(first) = t.poisoning.first() {
         let code = match first.why {
-            PoisonReason::MissingZone => C::NodeMissingZone,
+            PoisonReason::MissingZone | PoisonReason::MissingZoneAndCpu => C::NodeMissingZone,
             PoisonReason::MissingCpu => C::NodeMissingCPU,
         };
         let nodes = t.poisoning.iter().filter(|n| n.why == first.why).map(|n| n.name.clone()).collect();
