@@ -2,10 +2,11 @@
 //! exactly, rounded up to milli-CPU only after summing.
 //!
 //! Upstream keeps a Quantity either as a scaled `int64Amount` or as an arbitrary-precision
-//! `inf.Dec`, and `MilliValue()` behaves differently on the two (overflow gives 0 on one and wraps
-//! on the other; negative values round differently). [`CpuAmount`] therefore remembers which of the
-//! two apimachinery v0.36.0 would hold, so that [`CpuAmount::milli_value`] and `+` give Go's
-//! answers bit for bit, including on absurd inputs. Equality, ordering and hashing compare the
+//! `inf.Dec`, and `MilliValue()` behaves differently on the two (on overflow one gives 0 or a
+//! wrapped product, the other a wrapped quotient; negative values round differently).
+//! [`CpuAmount`] therefore remembers which of the two apimachinery v0.36.0 would hold, so that
+//! [`CpuAmount::milli_value`] and `+` give Go's answers bit for bit, including on absurd inputs
+//! (checked against Go on ~2,200 generated inputs). Equality, ordering and hashing compare the
 //! exact value only.
 //!
 //! One deliberate difference: the exact value must fit in an `i128` of nano-cores (about ±1.7e29
@@ -86,12 +87,12 @@ impl CpuAmount {
     }
 
     /// Milli-cores as `Quantity.MilliValue()` returns them: rounded up (towards +∞ for positive
-    /// values), and with Go's overflow behaviour (0 or a wrapped `int64`) for absurd amounts.
+    /// values), and with Go's overflow behaviour (a wrapped `int64`, or 0) for absurd amounts.
     // mirrors quantity.go: ScaledValue(Milli) → amount.go AsScaledInt64 / scale_int.go scaledValue
     pub fn milli_value(&self) -> i64 {
         match self.repr {
             Repr::Int { value, scale } if scale < -3 => parse::negative_scale_i64(value, (-3 - scale) as u32),
-            Repr::Int { value, scale } => parse::positive_scale_i64(value, scale as i64 + 3).unwrap_or(0),
+            Repr::Int { value, scale } => parse::positive_scale_i64(value, scale as i64 + 3).0,
             Repr::Dec { unscaled, scale } => dec_scaled_value(unscaled, scale, 3),
         }
     }

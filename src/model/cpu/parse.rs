@@ -255,16 +255,45 @@ pub(super) fn negative_scale_i64(base: i64, scale: u32) -> i64 {
     if fraction { if base > 0 { value + 1 } else { value - 1 } } else { value }
 }
 
-// mirrors math.go: positiveScaleInt64 (multiplies by 10^scale; None on overflow)
-pub(super) fn positive_scale_i64(base: i64, scale: i64) -> Option<i64> {
-    let mut value = base;
-    for _ in 0..scale {
-        if value == 0 {
-            return Some(0);
-        }
-        value = value.checked_mul(10)?;
+// mirrors math.go: int64MultiplyScale (and its 10/100/1000 variants): the wrapped product plus
+// whether it is exact; `MinInt64` gives (0, false)
+fn multiply_scale_i64(a: i64, b: i64) -> (i64, bool) {
+    if a == 0 || a == 1 {
+        return (a * b, true);
     }
-    Some(value)
+    if a == i64::MIN {
+        return (0, false);
+    }
+    let c = a.wrapping_mul(b);
+    (c, c / b == a)
+}
+
+// mirrors math.go: positiveScaleInt64 — multiplies by 10^scale. On overflow the fast cases
+// (1, 2, 3, 6, 9) return the wrapped product, the general loop returns 0; MilliValue ignores the
+// flag and uses the value either way.
+pub(super) fn positive_scale_i64(base: i64, scale: i64) -> (i64, bool) {
+    match scale {
+        0 => (base, true),
+        1 => multiply_scale_i64(base, 10),
+        2 => multiply_scale_i64(base, 100),
+        3 => multiply_scale_i64(base, 1000),
+        6 => multiply_scale_i64(base, 1_000_000),
+        9 => multiply_scale_i64(base, 1_000_000_000),
+        _ => {
+            let mut value = base;
+            for _ in 0..scale {
+                if value == 0 {
+                    break; // 0 stays 0; saves Go's up to 2^31 idle iterations
+                }
+                let (next, ok) = multiply_scale_i64(value, 10);
+                if !ok {
+                    return (0, false);
+                }
+                value = next;
+            }
+            (value, true)
+        }
+    }
 }
 
 // mirrors amount.go: (*int64Amount).Add; None means "overflow, switch to inf.Dec"
@@ -279,10 +308,14 @@ pub(super) fn int64_amount_add(a: i64, sa: i32, b: i64, sb: i32) -> Option<(i64,
         return Some((a.checked_add(b)?, sa));
     }
     if sa > sb {
-        let c = positive_scale_i64(a, i64::from(sa) - i64::from(sb))?;
+        let c = exact(positive_scale_i64(a, i64::from(sa) - i64::from(sb)))?;
         Some((c.checked_add(b)?, sb))
     } else {
-        let c = positive_scale_i64(b, i64::from(sb) - i64::from(sa))?;
+        let c = exact(positive_scale_i64(b, i64::from(sb) - i64::from(sa)))?;
         Some((a.checked_add(c)?, sa))
     }
+}
+
+fn exact((value, ok): (i64, bool)) -> Option<i64> {
+    ok.then_some(value)
 }

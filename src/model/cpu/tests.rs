@@ -66,6 +66,10 @@ const GO_MILLI_VALUES: &[(&str, Option<i64>)] = &[
     ("1.2Ki", Some(1_228_800)),
     ("-1.5", Some(-1500)),
     ("1.5m", Some(2)),
+    // int64 fast path overflowing in positiveScaleInt64's ×1000 case: Go returns the wrapped product.
+    ("+123456789012345678", Some(-5_670_419_503_621_183_312)),
+    ("-123456789012345678", Some(5_670_419_503_621_183_312)),
+    ("+123456789012345678M", Some(-1_055_827_309_402_551_296)),
 ];
 
 #[test]
