@@ -4,7 +4,7 @@ use std::io::Write;
 
 use clap::CommandFactory;
 
-use crate::cli::{Cli, FailOn, OutputFormat};
+use crate::cli::{Cli, FailOn};
 use crate::core::analyze;
 use crate::error::Error;
 use crate::exit::ExitStatus;
@@ -29,7 +29,9 @@ pub fn display_name(argv0: &str) -> String {
 pub fn run(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitStatus, Error> {
     let result = match &settings.job {
         Job::Completion(shell) => {
-            clap_complete::generate(*shell, &mut Cli::command(), settings.bin_name.clone(), out);
+            // Completions are for the executable itself (`kubectl-topo`); kubectl's plugin
+            // completion goes through completions/kubectl_complete-topo instead.
+            clap_complete::generate(*shell, &mut Cli::command(), "kubectl-topo", out);
             Ok(ExitStatus::Ok)
         }
         Job::Version => {
@@ -92,7 +94,12 @@ fn explain(
     })
 }
 
-fn check(settings: &Settings, fail_on: FailOn, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitStatus, Error> {
+fn check(
+    settings: &Settings,
+    fail_on: FailOn,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus, Error> {
     let snapshot = source::load(&settings.source, err)?;
     let ns = namespace(settings);
     let services: Vec<&Service> = snapshot

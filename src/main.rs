@@ -12,7 +12,7 @@ use kubectl_topo::settings::{Ambient, Settings};
 fn main() -> ExitCode {
     let argv0 = std::env::args_os().next().map(|a| a.to_string_lossy().into_owned()).unwrap_or_default();
     let bin_name = kubectl_topo::app::display_name(&argv0);
-    let matches = Cli::command().bin_name(bin_name.clone()).name(bin_name.clone()).get_matches();
+    let matches = Cli::command().bin_name(bin_name.clone()).get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let ambient = Ambient {
         stdout_is_tty: std::io::stdout().is_terminal(),

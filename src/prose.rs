@@ -10,7 +10,12 @@ pub fn view(reason: Reason, address_type: Option<&str>) -> ReasonView {
         Some(t) => format!("{m}, addressType: {t}"),
         None => m,
     });
-    ReasonView { message: sentence(&reason), event, safeguard: safeguard(reason.code).map(str::to_string), reason }
+    ReasonView {
+        message: sentence(&reason),
+        event,
+        safeguard: safeguard(reason.code).map(str::to_string),
+        reason,
+    }
 }
 
 /// The Event message the controller emits for this condition, without the `, addressType` suffix.
@@ -37,7 +42,9 @@ pub fn safeguard(code: C) -> Option<&'static str> {
     Some(match code {
         C::InsufficientEndpoints => "Insufficient number of endpoints",
         C::OverloadThreshold => "Impossible to achieve balanced allocation",
-        C::NodeMissingZone | C::NodeMissingCPU | C::SingleZone => "One or more Nodes has insufficient information",
+        C::NodeMissingZone | C::NodeMissingCPU | C::SingleZone => {
+            "One or more Nodes has insufficient information"
+        }
         C::ProxyMissingZoneHint => "One or more endpoints does not have a zone hint",
         C::ProxyZoneNotHinted => "A zone is not represented in hints",
         C::TrafficPolicyLocal => "internalTrafficPolicy or externalTrafficPolicy Local",
@@ -150,10 +157,9 @@ fn diff_sentence(reason: &Reason) -> String {
              not by Node changes (kubernetes/kubernetes#123401).",
             list(&f.slices)
         ),
-        C::HintsUnexpected => format!(
-            "Slice(s) {} carry hints the controller would remove on its next sync.",
-            list(&f.slices)
-        ),
+        C::HintsUnexpected => {
+            format!("Slice(s) {} carry hints the controller would remove on its next sync.", list(&f.slices))
+        }
         C::HintsInvalid => format!(
             "Slice(s) {} carry hints other than what the controller would keep or write; it rewrites them on \
              its next sync of the Service.",
@@ -187,7 +193,9 @@ fn proxy_sentence(reason: &Reason) -> String {
              ignores zone hints and uses all ready endpoints."
             .into(),
         C::ProxyMissingNodeHint => "An endpoint has no node hint: kube-proxy ignores node hints.".into(),
-        C::ProxyNodeNotHinted => "No endpoint is hinted for this node: kube-proxy falls back to zone hints.".into(),
+        C::ProxyNodeNotHinted => {
+            "No endpoint is hinted for this node: kube-proxy falls back to zone hints.".into()
+        }
         C::ProxyNoReadyEndpoints => "No ready endpoints: kube-proxy uses serving+terminating endpoints, \
              ignoring hints, or drops the traffic."
             .into(),
@@ -217,7 +225,8 @@ pub fn remedy(reason: Option<&Reason>) -> String {
             "Use a trafficDistribution value this version supports (PreferClose), or upgrade.".into()
         }
         C::NoSelector | C::ExternalName | C::NoManagedSlices => {
-            "Nothing the EndpointSlice controller can do: whoever writes these slices owns their hints.".into()
+            "Nothing the EndpointSlice controller can do: whoever writes these slices owns their hints."
+                .into()
         }
         C::NodesUnknown => "Grant list on nodes (see deploy/rbac.yaml) to compute zone weights.".into(),
         C::NodeMissingZone => format!("Label node(s) {} with topology.kubernetes.io/zone.", list(&f.nodes)),
@@ -226,16 +235,22 @@ pub fn remedy(reason: Option<&Reason>) -> String {
         C::InsufficientEndpoints => {
             format!("Run at least {} ready endpoints (one per zone).", f.zones.unwrap_or(0))
         }
-        C::OverloadThreshold => "Scale so every zone can get its minimum (see the MIN column), or spread the \
+        C::OverloadThreshold => {
+            "Scale so every zone can get its minimum (see the MIN column), or spread the \
              pods in proportion to zone CPU."
-            .into(),
+                .into()
+        }
         C::EndpointMissingZone => "Give every endpoint's node a topology.kubernetes.io/zone label.".into(),
-        C::HintsMissing | C::HintsInvalid | C::HintsUnexpected => "Trigger a sync of the Service (any change to \
+        C::HintsMissing | C::HintsInvalid | C::HintsUnexpected => {
+            "Trigger a sync of the Service (any change to \
              its pods or the Service, e.g. `kubectl rollout restart`); Node changes alone do not."
-            .into(),
-        C::RewrittenEverySync | C::Overloaded => "Spread the pods in proportion to zone CPU so the controller's \
+                .into()
+        }
+        C::RewrittenEverySync | C::Overloaded => {
+            "Spread the pods in proportion to zone CPU so the controller's \
              allocation is stable."
-            .into(),
+                .into()
+        }
         _ => "See the reasons below.".into(),
     }
 }
@@ -247,13 +262,19 @@ mod tests {
 
     #[test]
     fn event_texts_match_upstream_event_go() {
-        let r = Reason::with(C::OverloadThreshold, Facts { endpoints: Some(4), zones: Some(3), ..Facts::default() });
+        let r = Reason::with(
+            C::OverloadThreshold,
+            Facts { endpoints: Some(4), zones: Some(3), ..Facts::default() },
+        );
         assert_eq!(
             view(r, Some("IPv4")).event.unwrap(),
             "Unable to allocate minimum required endpoints to each zone without exceeding overload threshold \
              (4 endpoints, 3 zones), addressType: IPv4"
         );
-        let r = Reason::with(C::InsufficientEndpoints, Facts { endpoints: Some(4), zones: Some(5), ..Facts::default() });
+        let r = Reason::with(
+            C::InsufficientEndpoints,
+            Facts { endpoints: Some(4), zones: Some(5), ..Facts::default() },
+        );
         assert_eq!(event_message(&r).unwrap(), "Insufficient number of endpoints (4 endpoints, 5 zones)");
         assert_eq!(event_message(&Reason::new(C::HintsMissing)), None);
     }
@@ -262,12 +283,36 @@ mod tests {
     fn every_code_has_a_sentence_without_debug_fallback() {
         use C::*;
         let all = [
-            NotEnabled, AnnotationValueIgnored, DeprecatedAnnotationWins, AnnotationOverridesTrafficDistribution,
-            TrafficDistributionUnsupported, TopologyGateOff, NoSelector, ExternalName, NoManagedSlices,
-            TrafficPolicyLocal, NodesUnknown, NodeMissingZone, NodeMissingCPU, SingleZone, InsufficientEndpoints,
-            OverloadThreshold, EndpointMissingZone, NoHintsAllocated, HintsMissing, HintsUnexpected, HintsInvalid,
-            RewrittenEverySync, Overloaded, ProxyMissingZoneHint, ProxyZoneNotHinted, ProxyNodeMissingZone,
-            ProxyMissingNodeHint, ProxyNodeNotHinted, ProxyNoReadyEndpoints, ProxyTopologyNotUsed,
+            NotEnabled,
+            AnnotationValueIgnored,
+            DeprecatedAnnotationWins,
+            AnnotationOverridesTrafficDistribution,
+            TrafficDistributionUnsupported,
+            TopologyGateOff,
+            NoSelector,
+            ExternalName,
+            NoManagedSlices,
+            TrafficPolicyLocal,
+            NodesUnknown,
+            NodeMissingZone,
+            NodeMissingCPU,
+            SingleZone,
+            InsufficientEndpoints,
+            OverloadThreshold,
+            EndpointMissingZone,
+            NoHintsAllocated,
+            HintsMissing,
+            HintsUnexpected,
+            HintsInvalid,
+            RewrittenEverySync,
+            Overloaded,
+            ProxyMissingZoneHint,
+            ProxyZoneNotHinted,
+            ProxyNodeMissingZone,
+            ProxyMissingNodeHint,
+            ProxyNodeNotHinted,
+            ProxyNoReadyEndpoints,
+            ProxyTopologyNotUsed,
             ProxyWindowsIgnoresHints,
         ];
         for code in all {

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::cli::{Cli, ColorChoice, Command, FailOn, OutputFormat};
-use crate::model::selector::Selector;
 use crate::model::Behaviour;
+use crate::model::selector::Selector;
 
 /// Facts about the environment, captured once by `main`.
 #[derive(Debug, Clone, Default)]
@@ -140,9 +140,10 @@ impl Settings {
         }
         let job = match cli.command {
             Command::Zones => Job::Zones,
-            Command::Explain(a) => {
-                Job::Explain { name: parse_service_ref(&a.service)?, fail_on: a.exit_code.then_some(a.fail_on) }
-            }
+            Command::Explain(a) => Job::Explain {
+                name: parse_service_ref(&a.service)?,
+                fail_on: a.exit_code.then_some(a.fail_on),
+            },
             Command::Check(a) => Job::Check { fail_on: a.fail_on },
             Command::Completion(a) => Job::Completion(a.shell),
             Command::Version => Job::Version,
@@ -158,7 +159,8 @@ impl Settings {
                 request_timeout: parse_timeout(&g.request_timeout)?,
             }),
         };
-        let selector = g.selector.as_deref().map(Selector::parse).transpose().map_err(SettingsError::Selector)?;
+        let selector =
+            g.selector.as_deref().map(Selector::parse).transpose().map_err(SettingsError::Selector)?;
         let behaviour = g.k8s_version.as_deref().map(str::parse).transpose()?;
         let structured = matches!(g.output, OutputFormat::Json | OutputFormat::Yaml);
         let color = !structured
@@ -186,7 +188,7 @@ impl Settings {
 pub fn parse_service_ref(text: &str) -> Result<String, SettingsError> {
     let bad = || SettingsError::ServiceRef(text.to_string());
     let name = match text.split_once('/') {
-        Some((kind, name)) if matches!(kind, "svc" | "service" | "services" | "service.v1") => name,
+        Some(("svc" | "service" | "services" | "service.v1", name)) => name,
         Some(_) => return Err(bad()),
         None => text,
     };

@@ -79,15 +79,28 @@ fn check_all_namespaces_exit_codes_follow_fail_on() {
     let v = json(&["check", "-A", "-f", &demo_arg()], 0);
     assert_eq!(v["kind"], "CheckReport");
     let verdict = |name: &str| {
-        v["services"].as_array().unwrap().iter().find(|s| s["service"]["name"] == name).unwrap()["families"][0]
-            ["verdict"]
+        v["services"].as_array().unwrap().iter().find(|s| s["service"]["name"] == name).unwrap()["families"]
+            [0]["verdict"]
             .clone()
     };
     assert_eq!(verdict("demo-service"), "Active");
     assert_eq!(verdict("demo-service-4"), "Blocked");
     topo().args(["check", "-A", "-f", &demo_arg(), "--fail-on", "blocked"]).assert().code(1);
     topo().args(["check", "-A", "-f", &demo_arg(), "--fail-on", "none"]).assert().code(0);
-    topo().args(["explain", "demo-service-4", "-n", "demo", "-f", &demo_arg(), "--exit-code", "--fail-on", "blocked"]).assert().code(1);
+    topo()
+        .args([
+            "explain",
+            "demo-service-4",
+            "-n",
+            "demo",
+            "-f",
+            &demo_arg(),
+            "--exit-code",
+            "--fail-on",
+            "blocked",
+        ])
+        .assert()
+        .code(1);
 }
 
 #[test]
@@ -97,22 +110,32 @@ fn unknown_service_names_the_namespaces_where_it_exists() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("error: service default/demo-service not found"))
-        .stderr(predicate::str::contains("hint: a Service named \"demo-service\" exists in namespace(s) demo"));
+        .stderr(predicate::str::contains(
+            "hint: a Service named \"demo-service\" exists in namespace(s) demo",
+        ));
 }
 
 #[test]
 fn invalid_yaml_is_one_error_line_with_a_location_and_exit_2() {
-    let out = topo().args(["zones", "-f", "-"]).write_stdin("items:\n  - kind: Node\n   bad: [\n").output().unwrap();
+    let out = topo()
+        .args(["zones", "-f", "-"])
+        .write_stdin("items:\n  - kind: Node\n   bad: [\n")
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error:")).collect();
     assert_eq!(errors.len(), 1, "{stderr}");
-    assert!(errors[0].contains("line"), "{stderr}");
+    assert!(errors[0].contains("stdin:3:4"), "location missing: {stderr}");
 }
 
 #[test]
 fn unreadable_file_and_bad_flags_exit_2() {
-    topo().args(["zones", "-f", "/nonexistent/dump.yaml"]).assert().code(2).stderr(predicate::str::contains("cannot read"));
+    topo()
+        .args(["zones", "-f", "/nonexistent/dump.yaml"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot read"));
     topo().args(["zones", "--k8s-version", "1.99", "-f", &demo_arg()]).assert().code(2);
     topo().args(["explain", "deploy/x", "-f", &demo_arg()]).assert().code(2);
     topo().args(["zones", "--bogus"]).assert().code(2);

@@ -102,6 +102,7 @@ pub(crate) fn service() -> Service {
         namespace: "demo".to_string(),
         name: "demo-service".to_string(),
         uid: None,
+        labels: BTreeMap::new(),
         annotations: BTreeMap::new(),
         has_selector: true,
         service_type: "ClusterIP".to_string(),

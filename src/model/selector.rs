@@ -24,7 +24,9 @@ impl Selector {
     pub fn parse(text: &str) -> Result<Selector, String> {
         let requirements = split_top_level(text)
             .into_iter()
-            .map(|part| parse_requirement(part.trim()).ok_or_else(|| format!("{text:?}: cannot parse {part:?}")))
+            .map(|part| {
+                parse_requirement(part.trim()).ok_or_else(|| format!("{text:?}: cannot parse {part:?}"))
+            })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Selector { requirements })
     }

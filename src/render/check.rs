@@ -42,7 +42,8 @@ pub fn render(report: &CheckReport, options: &RenderOptions, out: &mut dyn Write
                 if reasons.is_empty() { "-".into() } else { dedup(reasons).join(",") },
             ];
             if wide {
-                cells.push(row.families.iter().map(|f| f.address_type.as_str()).collect::<Vec<_>>().join(","));
+                cells
+                    .push(row.families.iter().map(|f| f.address_type.as_str()).collect::<Vec<_>>().join(","));
             }
             cells
         })
@@ -54,7 +55,12 @@ pub fn render(report: &CheckReport, options: &RenderOptions, out: &mut dyn Write
     out.write_all(table(&headers, rows, options.no_headers).as_bytes())?;
     if !options.no_headers {
         let counts: Vec<String> = report.summary.verdicts.iter().map(|(v, n)| format!("{n} {v}")).collect();
-        writeln!(out, "\n{} Service(s): {}", report.summary.services, if counts.is_empty() { "-".into() } else { counts.join(", ") })?;
+        writeln!(
+            out,
+            "\n{} Service(s): {}",
+            report.summary.services,
+            if counts.is_empty() { "-".into() } else { counts.join(", ") }
+        )?;
         for note in &report.partial {
             writeln!(out, "Partial data: {note}")?;
         }

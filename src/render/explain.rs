@@ -7,6 +7,7 @@ use super::RenderOptions;
 use super::style::{Palette, sanitize};
 use super::table::{list, opt, percent, table};
 use crate::core::mode::ModeSource;
+use crate::core::proxy::{ProxyMode, ProxyZoneView};
 use crate::prose;
 use crate::report::{FamilyReport, ServiceReport};
 
@@ -16,7 +17,11 @@ pub fn render(report: &ServiceReport, options: &RenderOptions, out: &mut dyn Wri
     writeln!(
         out,
         "{}  mode {:?} ({})  · Kubernetes {} behaviour",
-        p.heading(&format!("Service {}/{}", sanitize(&report.service.namespace), sanitize(&report.service.name))),
+        p.heading(&format!(
+            "Service {}/{}",
+            sanitize(&report.service.namespace),
+            sanitize(&report.service.name)
+        )),
         report.mode,
         sanitize(&source_text(&report.mode_source)),
         report.kubernetes_version
@@ -44,7 +49,12 @@ fn source_text(source: &ModeSource) -> String {
     }
 }
 
-fn family_section(f: &FamilyReport, o: &RenderOptions, p: &Palette, out: &mut dyn Write) -> std::io::Result<()> {
+fn family_section(
+    f: &FamilyReport,
+    o: &RenderOptions,
+    p: &Palette,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     let verdict = p.verdict(f.verdict, &format!("{:?}", f.verdict));
     writeln!(out, "{}  {}  — controller: {:?}", p.heading(&f.address_type), verdict, f.action)?;
     writeln!(out, "  → {}", prose::remedy(f.reasons.first().map(|r| &r.reason)))?;
@@ -92,7 +102,8 @@ fn zones(f: &FamilyReport, o: &RenderOptions, out: &mut dyn Write) -> std::io::R
             ]
         })
         .collect();
-    let headers = ["ZONE", "CPU(m)", "SHARE", "READY", "DESIRED", "MIN", "MAX", "EXPECTED", "ACTUAL", "OVERLOAD"];
+    let headers =
+        ["ZONE", "CPU(m)", "SHARE", "READY", "DESIRED", "MIN", "MAX", "EXPECTED", "ACTUAL", "OVERLOAD"];
     writeln!(out)?;
     out.write_all(table(&headers, rows, o.no_headers).as_bytes())
 }
@@ -151,18 +162,37 @@ fn proxy(f: &FamilyReport, o: &RenderOptions, p: &Palette, out: &mut dyn Write) 
                 sanitize(&nodes).into_owned(),
                 format!("{:?}", v.mode),
                 sanitize(&v.endpoints.join(",")).into_owned(),
-                v.reason.as_ref().map(|r| format!("{:?}", r.code)).unwrap_or_else(|| "-".into()),
+                match (&v.reason, fallback(v)) {
+                    (Some(r), true) => format!("{:?}", r.code),
+                    _ => "-".into(),
+                },
             ]
         })
         .collect();
     out.write_all(table(&["ZONE", "NODES", "MODE", "ENDPOINTS", "FALLBACK"], rows, o.no_headers).as_bytes())?;
-    for v in f.proxy.iter().filter(|v| v.log_line.is_some()) {
-        writeln!(out, "  {} {}", p.dim("log:"), sanitize(v.log_line.as_deref().unwrap_or("")))?;
+    // kube-proxy's own skip lines, once each; with -o wide also those that did not change routing.
+    let mut seen = std::collections::BTreeSet::new();
+    for v in f.proxy.iter().filter(|v| o.wide() || fallback(v)) {
+        for line in v.log_line.iter().flat_map(|l| l.lines()) {
+            if seen.insert(line) {
+                writeln!(out, "  {} {}", p.dim("kube-proxy log:"), sanitize(line))?;
+            }
+        }
     }
     Ok(())
 }
 
-fn events(report: &ServiceReport, o: &RenderOptions, p: &Palette, out: &mut dyn Write) -> std::io::Result<()> {
+/// True when kube-proxy on these nodes ignores hints (routes to every endpoint).
+fn fallback(v: &ProxyZoneView) -> bool {
+    v.mode == ProxyMode::Cluster
+}
+
+fn events(
+    report: &ServiceReport,
+    o: &RenderOptions,
+    p: &Palette,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     if report.events.is_empty() {
         return Ok(());
     }

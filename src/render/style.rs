@@ -60,7 +60,11 @@ pub fn sanitize(text: &str) -> Cow<'_, str> {
     if !text.chars().any(char::is_control) {
         return Cow::Borrowed(text);
     }
-    Cow::Owned(text.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect())
+    Cow::Owned(
+        text.chars()
+            .map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() })
+            .collect(),
+    )
 }
 
 #[cfg(test)]

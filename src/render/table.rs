@@ -16,7 +16,7 @@ pub fn table(headers: &[&str], rows: Vec<Vec<String>>, no_headers: bool) -> Stri
         builder.push_record(row);
     }
     let mut t = builder.build();
-    t.with(Style::blank()).with(Padding::new(0, 3, 0, 0));
+    t.with(Style::blank()).with(Padding::new(0, 2, 0, 0));
     let mut text: String = t.to_string().lines().map(|l| format!("{}\n", l.trim_end())).collect();
     if text.trim().is_empty() {
         text.clear();
@@ -49,7 +49,11 @@ mod tests {
 
     #[test]
     fn kubectl_like_layout() {
-        let t = table(&["NAME", "ZONE"], vec![vec!["a".into(), "zone-1".into()], vec!["bbbb".into(), "z".into()]], false);
+        let t = table(
+            &["NAME", "ZONE"],
+            vec![vec!["a".into(), "zone-1".into()], vec!["bbbb".into(), "z".into()]],
+            false,
+        );
         assert_eq!(t, "NAME   ZONE\na      zone-1\nbbbb   z\n");
         let t = table(&["NAME"], vec![vec!["a".into()]], true);
         assert_eq!(t, "a\n");

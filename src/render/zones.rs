@@ -35,12 +35,24 @@ pub fn render(report: &ZoneReport, options: &RenderOptions, out: &mut dyn Write)
             String::new(),
         ]);
     }
-    out.write_all(table(&["ZONE", "NODES", "COUNTED", "CPU(m)", "SHARE"], rows, options.no_headers).as_bytes())?;
+    out.write_all(
+        table(&["ZONE", "NODES", "COUNTED", "CPU(m)", "SHARE"], rows, options.no_headers).as_bytes(),
+    )?;
     node_section(out, &palette, "Not counted by the controller", &report.excluded, options)?;
-    node_section(out, &palette, "Disabling hints for EVERY Service (counted but no zone or CPU)", &report.disabling, options)?;
+    node_section(
+        out,
+        &palette,
+        "Disabling hints for EVERY Service (counted but no zone or CPU)",
+        &report.disabling,
+        options,
+    )?;
     writeln!(out)?;
     if report.sufficient {
-        writeln!(out, "Node information: {}", palette.good("sufficient — the controller computes zone weights."))?;
+        writeln!(
+            out,
+            "Node information: {}",
+            palette.good("sufficient — the controller computes zone weights.")
+        )?;
     } else {
         writeln!(out, "Node information: {}", palette.bad("insufficient — no Service gets Auto hints."))?;
         for r in &report.reasons {

@@ -31,7 +31,9 @@ fn colour_is_one_decision_from_flag_no_color_tty_and_format() {
 
 #[test]
 fn service_references_in_kubectl_forms() {
-    for (text, want) in [("svc/demo", "demo"), ("service/a.b", "a.b"), ("services/x-1", "x-1"), ("web", "web")] {
+    for (text, want) in
+        [("svc/demo", "demo"), ("service/a.b", "a.b"), ("services/x-1", "x-1"), ("web", "web")]
+    {
         assert_eq!(parse_service_ref(text).unwrap(), want);
     }
     for bad in ["deploy/web", "svc/", "", "svc/Web", "svc/-a", "a/b/c", "svc/a_b"] {

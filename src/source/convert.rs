@@ -1,1 +1,185 @@
-//! (being written)
+//! Pure extraction: k8s-openapi `Node`, `Service`, `EndpointSlice` and `Event` → the `model`
+//! types, following the field semantics documented in `model/snapshot.rs` (absent and empty kept
+//! apart). No I/O; both the dump reader and the live lister end here.
+
+use k8s_openapi::api::core::v1 as core;
+use k8s_openapi::api::discovery::v1 as discovery;
+use k8s_openapi::api::events::v1 as events;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+
+use crate::model::{
+    CpuAmount, Endpoint, EndpointSlice, Event, Hints, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, Node, Service,
+    ServicePort, SlicePort,
+};
+
+/// A field of an otherwise well-formed object that the model cannot take.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{field}: {message}")]
+pub struct ConvertError {
+    /// JSON path of the field, e.g. `status.allocatable.cpu`.
+    pub field: String,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+fn name_of(meta: &ObjectMeta) -> String {
+    meta.name.clone().unwrap_or_default()
+}
+
+fn namespace_of(meta: &ObjectMeta) -> String {
+    meta.namespace.clone().unwrap_or_default()
+}
+
+/// Extracts a Node: labels, exact allocatable CPU and the status of its `Ready` condition.
+pub fn node_from(node: &core::Node) -> Result<Node, ConvertError> {
+    let status = node.status.as_ref();
+    let allocatable_cpu = match status.and_then(|s| s.allocatable.as_ref()).and_then(|a| a.get("cpu")) {
+        // Quantity.UnmarshalJSON trims surrounding whitespace before ParseQuantity.
+        Some(quantity) => Some(CpuAmount::parse(quantity.0.trim()).map_err(|_| ConvertError {
+            field: "status.allocatable.cpu".to_string(),
+            message: format!("invalid quantity {:?} (expected e.g. \"1930m\" or \"2\")", quantity.0),
+        })?),
+        None => None,
+    };
+    // mirrors nodeutil.GetNodeCondition: the first condition of that type
+    let ready = status
+        .and_then(|s| s.conditions.as_ref())
+        .and_then(|conditions| conditions.iter().find(|c| c.type_ == "Ready"))
+        .map(|c| c.status.clone());
+    Ok(Node {
+        name: name_of(&node.metadata),
+        labels: node.metadata.labels.clone().unwrap_or_default(),
+        allocatable_cpu,
+        ready,
+    })
+}
+
+/// Extracts a Service; `externally_accessible` follows kube-proxy's `ExternallyAccessible`.
+pub fn service_from(service: &core::Service) -> Service {
+    let spec = service.spec.clone().unwrap_or_default();
+    let ports = spec.ports.clone().unwrap_or_default();
+    let load_balancer_ip = service
+        .status
+        .as_ref()
+        .and_then(|s| s.load_balancer.as_ref())
+        .and_then(|lb| lb.ingress.as_ref())
+        .is_some_and(|ingress| ingress.iter().any(|i| i.ip.as_deref().is_some_and(|ip| !ip.is_empty())));
+    let node_port = ports.iter().any(|p| p.node_port.unwrap_or(0) != 0);
+    let external_ip = spec.external_ips.as_ref().is_some_and(|ips| !ips.is_empty());
+    Service {
+        namespace: namespace_of(&service.metadata),
+        name: name_of(&service.metadata),
+        uid: service.metadata.uid.clone(),
+        labels: service.metadata.labels.clone().unwrap_or_default(),
+        annotations: service.metadata.annotations.clone().unwrap_or_default(),
+        has_selector: spec.selector.is_some(),
+        service_type: spec.type_.clone().unwrap_or_else(|| "ClusterIP".to_string()),
+        cluster_ip: spec.cluster_ip.clone(),
+        ip_families: spec.ip_families.clone().unwrap_or_default(),
+        traffic_distribution: spec.traffic_distribution.clone(),
+        internal_traffic_policy: spec.internal_traffic_policy.clone(),
+        external_traffic_policy: spec.external_traffic_policy.clone(),
+        externally_accessible: node_port || load_balancer_ip || external_ip,
+        publish_not_ready_addresses: spec.publish_not_ready_addresses.unwrap_or(false),
+        ports: ports
+            .into_iter()
+            .map(|p| ServicePort {
+                name: p.name.unwrap_or_default(),
+                port: p.port,
+                protocol: p.protocol.unwrap_or_else(|| "TCP".to_string()),
+                node_port: p.node_port.unwrap_or(0),
+            })
+            .collect(),
+    }
+}
+
+/// Extracts an EndpointSlice of any manager and address type (FQDN slices included).
+pub fn slice_from(slice: &discovery::EndpointSlice) -> EndpointSlice {
+    let label = |key: &str| slice.metadata.labels.as_ref().and_then(|l| l.get(key)).cloned();
+    EndpointSlice {
+        namespace: namespace_of(&slice.metadata),
+        name: name_of(&slice.metadata),
+        service_name: label(LABEL_SERVICE_NAME),
+        managed_by: label(LABEL_MANAGED_BY),
+        address_type: slice.address_type.clone(),
+        ports: slice
+            .ports
+            .iter()
+            .flatten()
+            .map(|p| SlicePort { name: p.name.clone(), port: p.port, protocol: p.protocol.clone() })
+            .collect(),
+        endpoints: slice.endpoints.iter().flatten().map(endpoint_from).collect(),
+    }
+}
+
+fn endpoint_from(endpoint: &discovery::Endpoint) -> Endpoint {
+    let conditions = endpoint.conditions.clone().unwrap_or_default();
+    let hints = endpoint.hints.as_ref().map(|h| Hints {
+        for_zones: h.for_zones.as_ref().map(|zones| zones.iter().map(|z| z.name.clone()).collect()),
+        for_nodes: h.for_nodes.as_ref().map(|nodes| nodes.iter().map(|n| n.name.clone()).collect()),
+    });
+    Endpoint {
+        addresses: endpoint.addresses.clone(),
+        ready: conditions.ready,
+        serving: conditions.serving,
+        terminating: conditions.terminating,
+        node_name: endpoint.node_name.clone(),
+        zone: endpoint.zone.clone(),
+        hints,
+    }
+}
+
+/// Normalises a core/v1 Event (what `kubectl get events` lists and the controller's recorder writes).
+pub fn event_from_core(event: &core::Event) -> Event {
+    let object = &event.involved_object;
+    let series = event.series.as_ref();
+    Event {
+        namespace: object.namespace.clone().unwrap_or_else(|| namespace_of(&event.metadata)),
+        object_kind: object.kind.clone().unwrap_or_default(),
+        object_name: object.name.clone().unwrap_or_default(),
+        event_type: event.type_.clone().unwrap_or_default(),
+        reason: event.reason.clone().unwrap_or_default(),
+        message: event.message.clone().unwrap_or_default(),
+        count: series.and_then(|s| s.count).or(event.count).unwrap_or(1),
+        last_seen: event
+            .last_timestamp
+            .as_ref()
+            .map(|t| t.0.to_string())
+            .or_else(|| series.and_then(|s| s.last_observed_time.as_ref()).map(|t| t.0.to_string()))
+            .or_else(|| event.event_time.as_ref().map(|t| t.0.to_string())),
+        source: event
+            .source
+            .as_ref()
+            .and_then(|s| s.component.clone())
+            .or_else(|| event.reporting_component.clone())
+            .filter(|s| !s.is_empty()),
+    }
+}
+
+/// Normalises an events.k8s.io/v1 Event (`note` is the message, `regarding` the object).
+pub fn event_from_events_v1(event: &events::Event) -> Event {
+    let object = event.regarding.clone().unwrap_or_default();
+    let series = event.series.as_ref();
+    Event {
+        namespace: object.namespace.clone().unwrap_or_else(|| namespace_of(&event.metadata)),
+        object_kind: object.kind.clone().unwrap_or_default(),
+        object_name: object.name.clone().unwrap_or_default(),
+        event_type: event.type_.clone().unwrap_or_default(),
+        reason: event.reason.clone().unwrap_or_default(),
+        message: event.note.clone().unwrap_or_default(),
+        count: series.map(|s| s.count).or(event.deprecated_count).unwrap_or(1),
+        last_seen: series
+            .map(|s| s.last_observed_time.0.to_string())
+            .or_else(|| event.deprecated_last_timestamp.as_ref().map(|t| t.0.to_string()))
+            .or_else(|| event.event_time.as_ref().map(|t| t.0.to_string())),
+        source: event
+            .deprecated_source
+            .as_ref()
+            .and_then(|s| s.component.clone())
+            .or_else(|| event.reporting_controller.clone())
+            .filter(|s| !s.is_empty()),
+    }
+}
+
+#[cfg(test)]
+mod tests;

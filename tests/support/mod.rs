@@ -22,7 +22,16 @@ pub fn demo() -> PathBuf {
 /// `kubectl-topo` with an environment that cannot leak the developer's cluster or terminal settings.
 pub fn topo() -> Command {
     let mut cmd = Command::cargo_bin("kubectl-topo").expect("binary built");
-    for var in ["KUBECONFIG", "NO_COLOR", "TERM", "CLICOLOR", "CLICOLOR_FORCE", "HOME", "COLORTERM", "KUBERNETES_SERVICE_HOST"] {
+    for var in [
+        "KUBECONFIG",
+        "NO_COLOR",
+        "TERM",
+        "CLICOLOR",
+        "CLICOLOR_FORCE",
+        "HOME",
+        "COLORTERM",
+        "KUBERNETES_SERVICE_HOST",
+    ] {
         cmd.env_remove(var);
     }
     cmd.current_dir(root());

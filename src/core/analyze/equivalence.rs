@@ -10,7 +10,11 @@ use crate::model::EndpointSlice;
 /// endpoint has exactly one zone hint and no node hints; (c) a foreign hint only on an endpoint whose
 /// zone gives; (d) live per-zone counts equal a reachable outcome; (e) foreign hints out of / into each
 /// zone match that outcome's give/take.
-pub fn equivalent_rewrite(live: &[EndpointSlice], rewritten: &[String], outcomes: &[BTreeMap<String, i64>]) -> bool {
+pub fn equivalent_rewrite(
+    live: &[EndpointSlice],
+    rewritten: &[String],
+    outcomes: &[BTreeMap<String, i64>],
+) -> bool {
     let mut counts: BTreeMap<String, i64> = BTreeMap::new();
     let mut pre: BTreeMap<String, i64> = BTreeMap::new();
     let (mut out, mut into): (BTreeMap<String, i64>, BTreeMap<String, i64>) = Default::default();
@@ -45,8 +49,10 @@ pub fn equivalent_rewrite(live: &[EndpointSlice], rewritten: &[String], outcomes
             };
             clean(m) == clean(alt)
         };
-        let give: BTreeMap<String, i64> = pre.iter().map(|(z, p)| (z.clone(), (p - alt.get(z).copied().unwrap_or(0)).max(0))).collect();
-        let take: BTreeMap<String, i64> = alt.iter().map(|(z, a)| (z.clone(), (a - pre.get(z).copied().unwrap_or(0)).max(0))).collect();
+        let give: BTreeMap<String, i64> =
+            pre.iter().map(|(z, p)| (z.clone(), (p - alt.get(z).copied().unwrap_or(0)).max(0))).collect();
+        let take: BTreeMap<String, i64> =
+            alt.iter().map(|(z, a)| (z.clone(), (a - pre.get(z).copied().unwrap_or(0)).max(0))).collect();
         let matches = |moved: &BTreeMap<String, i64>, want: &BTreeMap<String, i64>| {
             want.iter().all(|(z, n)| moved.get(z).copied().unwrap_or(0) == *n)
                 && moved.iter().all(|(z, n)| want.get(z).copied().unwrap_or(0) == *n)

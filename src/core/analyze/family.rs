@@ -47,7 +47,8 @@ pub(super) fn analyze(
 ) -> FamilyReport {
     let all: Vec<&EndpointSlice> =
         cluster.slices_of(service).iter().copied().filter(|s| s.address_type == address_type).collect();
-    let managed: Vec<EndpointSlice> = all.iter().filter(|s| s.is_controller_managed()).map(|s| (*s).clone()).collect();
+    let managed: Vec<EndpointSlice> =
+        all.iter().filter(|s| s.is_controller_managed()).map(|s| (*s).clone()).collect();
     let proxy = proxy::proxy_view(service, &all, &cluster.snapshot.nodes, cluster.behaviour).zones;
     let unmanaged = skip.cloned().or_else(|| managed.is_empty().then(|| Reason::new(C::NoManagedSlices)));
     if let Some(reason) = unmanaged {
@@ -76,7 +77,8 @@ fn finish(
         Ratios::Map(m) => Some(m),
         Ratios::Nil => None,
     };
-    let zones = zone_rows(&cluster.topology, ratios, managed, &outcome.expected, outcome.allocations.as_ref());
+    let zones =
+        zone_rows(&cluster.topology, ratios, managed, &outcome.expected, outcome.allocations.as_ref());
     let overloaded = overloaded_now(cluster, managed, &outcome);
     let action = action(managed, &outcome);
     FamilyReport {
@@ -96,7 +98,7 @@ fn finish(
 
 fn action(managed: &[EndpointSlice], outcome: &Outcome) -> ControllerAction {
     if outcome.rewritten.is_empty() {
-        ControllerAction::Keep
+        if outcome.expected.iter().any(has_hints) { ControllerAction::Keep } else { ControllerAction::None }
     } else if outcome.expected.iter().any(has_hints) {
         ControllerAction::Write
     } else if managed.iter().any(has_hints) {
@@ -147,7 +149,12 @@ fn auto_outcome(cluster: &Cluster<'_>, address_type: &str, managed: &[EndpointSl
 }
 
 /// trafficDistribution path: `trafficdist.ReconcileHints` with the live slices as Unchanged.
-fn td_outcome(cluster: &Cluster<'_>, service: &Service, address_type: &str, managed: &[EndpointSlice]) -> Outcome {
+fn td_outcome(
+    cluster: &Cluster<'_>,
+    service: &Service,
+    address_type: &str,
+    managed: &[EndpointSlice],
+) -> Outcome {
     let _ = address_type;
     let out = trafficdist::reconcile_hints(
         service.traffic_distribution.as_deref(),
@@ -176,9 +183,14 @@ fn unchanged_info(address_type: &str, slices: &[EndpointSlice]) -> SliceInfo {
 }
 
 /// Put the controller's output slices back into the live order (matched by name).
-fn in_live_order<'a>(live: &[EndpointSlice], out: impl Iterator<Item = &'a EndpointSlice>) -> Vec<EndpointSlice> {
+fn in_live_order<'a>(
+    live: &[EndpointSlice],
+    out: impl Iterator<Item = &'a EndpointSlice>,
+) -> Vec<EndpointSlice> {
     let by_name: BTreeMap<&str, &EndpointSlice> = out.map(|s| (s.name.as_str(), s)).collect();
-    live.iter().map(|s| by_name.get(s.name.as_str()).map(|o| (*o).clone()).unwrap_or_else(|| s.clone())).collect()
+    live.iter()
+        .map(|s| by_name.get(s.name.as_str()).map(|o| (*o).clone()).unwrap_or_else(|| s.clone()))
+        .collect()
 }
 
 fn changed_names(live: &[EndpointSlice], expected: &[EndpointSlice]) -> Vec<String> {
@@ -191,7 +203,12 @@ fn disabled_reason(cluster: &Cluster<'_>, disabled: &Disabled, managed: &[Endpoi
 }
 
 /// Verdict and reasons (most important first) from the outcome.
-fn verdict(cluster: &Cluster<'_>, decision: &ModeDecision, managed: &[EndpointSlice], o: &Outcome) -> (Verdict, Vec<Reason>) {
+fn verdict(
+    cluster: &Cluster<'_>,
+    decision: &ModeDecision,
+    managed: &[EndpointSlice],
+    o: &Outcome,
+) -> (Verdict, Vec<Reason>) {
     let present = managed.iter().any(has_hints);
     let slices = Facts { slices: o.rewritten.clone(), ..Facts::default() };
     let mut reasons = Vec::new();
@@ -223,7 +240,13 @@ fn verdict(cluster: &Cluster<'_>, decision: &ModeDecision, managed: &[EndpointSl
         }
         Verdict::Active
     } else {
-        let code = if !present { C::HintsMissing } else if o.expected.iter().any(has_hints) { C::HintsInvalid } else { C::HintsUnexpected };
+        let code = if !present {
+            C::HintsMissing
+        } else if o.expected.iter().any(has_hints) {
+            C::HintsInvalid
+        } else {
+            C::HintsUnexpected
+        };
         reasons.push(Reason::with(code, slices.clone()));
         if o.rewritten_every_sync {
             reasons.push(Reason::with(C::RewrittenEverySync, slices));
@@ -240,11 +263,19 @@ fn verdict(cluster: &Cluster<'_>, decision: &ModeDecision, managed: &[EndpointSl
 pub(super) fn traffic_policy_notes(service: &Service) -> Vec<Reason> {
     let mut notes = Vec::new();
     if service.internal_traffic_policy.as_deref() == Some("Local") {
-        let facts = Facts { key: Some("internalTrafficPolicy".into()), value: Some("Local".into()), ..Facts::default() };
+        let facts = Facts {
+            key: Some("internalTrafficPolicy".into()),
+            value: Some("Local".into()),
+            ..Facts::default()
+        };
         notes.push(Reason::with(C::TrafficPolicyLocal, facts));
     }
     if service.external_traffic_policy.as_deref() == Some("Local") && service.externally_accessible {
-        let facts = Facts { key: Some("externalTrafficPolicy".into()), value: Some("Local".into()), ..Facts::default() };
+        let facts = Facts {
+            key: Some("externalTrafficPolicy".into()),
+            value: Some("Local".into()),
+            ..Facts::default()
+        };
         notes.push(Reason::with(C::TrafficPolicyLocal, facts));
     }
     notes
@@ -255,7 +286,9 @@ pub(super) fn traffic_policy_notes(service: &Service) -> Vec<Reason> {
 fn requested_but_blocked(decision: &ModeDecision) -> bool {
     decision.notes.iter().any(|n| match n.code {
         C::TrafficDistributionUnsupported | C::TopologyGateOff => true,
-        C::AnnotationValueIgnored => !matches!(n.facts.value.as_deref(), Some("Disabled" | "disabled" | "") | None),
+        C::AnnotationValueIgnored => {
+            !matches!(n.facts.value.as_deref(), Some("Disabled" | "disabled" | "") | None)
+        }
         _ => false,
     })
 }

@@ -15,7 +15,9 @@ use crate::core::zones::{NodeTopology, set_nodes};
 use crate::model::{Behaviour, EndpointSlice, Service, Snapshot};
 use crate::prose;
 use crate::report::check::CheckFamily;
-use crate::report::{CheckReport, CheckRow, CheckSummary, EventView, ServiceRef, ServiceReport, Verdict, ZoneReport};
+use crate::report::{
+    CheckReport, CheckRow, CheckSummary, EventView, ServiceRef, ServiceReport, Verdict, ZoneReport,
+};
 
 pub use zones::zones_report;
 
@@ -28,16 +30,16 @@ pub struct Cluster<'a> {
     /// `SetNodes` over all nodes.
     pub topology: NodeTopology,
     /// Slices by (namespace, service name), in snapshot order.
-    slices: BTreeMap<(&'a str, &'a str), Vec<&'a EndpointSlice>>,
+    slices: BTreeMap<(String, String), Vec<&'a EndpointSlice>>,
 }
 
 impl<'a> Cluster<'a> {
     /// Index the snapshot once.
     pub fn new(snapshot: &'a Snapshot, behaviour: Behaviour) -> Self {
-        let mut slices: BTreeMap<(&str, &str), Vec<&EndpointSlice>> = BTreeMap::new();
+        let mut slices: BTreeMap<(String, String), Vec<&EndpointSlice>> = BTreeMap::new();
         for s in &snapshot.slices {
-            if let Some(svc) = s.service_name.as_deref() {
-                slices.entry((s.namespace.as_str(), svc)).or_default().push(s);
+            if let Some(svc) = &s.service_name {
+                slices.entry((s.namespace.clone(), svc.clone())).or_default().push(s);
             }
         }
         Cluster { snapshot, behaviour, topology: set_nodes(&snapshot.nodes), slices }
@@ -45,7 +47,7 @@ impl<'a> Cluster<'a> {
 
     /// Every slice labelled with this Service's name (any manager, any address type).
     pub fn slices_of(&self, service: &Service) -> &[&'a EndpointSlice] {
-        self.slices.get(&(service.namespace.as_str(), service.name.as_str())).map(Vec::as_slice).unwrap_or(&[])
+        self.slices.get(&(service.namespace.clone(), service.name.clone())).map(Vec::as_slice).unwrap_or(&[])
     }
 }
 
@@ -155,7 +157,9 @@ fn events(snapshot: &Snapshot, service: &Service) -> Vec<EventView> {
     let mut events: Vec<EventView> = snapshot
         .events
         .iter()
-        .filter(|e| e.object_kind == "Service" && e.namespace == service.namespace && e.object_name == service.name)
+        .filter(|e| {
+            e.object_kind == "Service" && e.namespace == service.namespace && e.object_name == service.name
+        })
         .map(|e| EventView {
             event_type: e.event_type.clone(),
             reason: e.reason.clone(),

@@ -53,7 +53,8 @@ pub fn zone_rows(
     allocations: Option<&BTreeMap<String, Allocation>>,
 ) -> Vec<ZoneRow> {
     let (own, actual, wanted) = (own_zone_counts(live), hinted_counts(live), hinted_counts(expected));
-    let n: i64 = own.values().sum::<i64>() + ready_endpoints(live).filter(|e| e.zone.is_none()).count() as i64;
+    let n: i64 =
+        own.values().sum::<i64>() + ready_endpoints(live).filter(|e| e.zone.is_none()).count() as i64;
     let hints_expected = !wanted.is_empty();
     let zones: BTreeSet<&String> = topology
         .zones
@@ -105,7 +106,11 @@ pub fn endpoint_rows(live: &[EndpointSlice], expected: &[EndpointSlice]) -> Vec<
             let have = e.hints.as_ref();
             let status = match (have, want) {
                 (a, b) if a == b => {
-                    if e.controller_ready() { EndpointStatus::Ok } else { EndpointStatus::NotReady }
+                    if e.controller_ready() {
+                        EndpointStatus::Ok
+                    } else {
+                        EndpointStatus::NotReady
+                    }
                 }
                 (None, Some(_)) => EndpointStatus::Missing,
                 (Some(_), None) => EndpointStatus::Unexpected,
