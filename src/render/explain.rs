@@ -182,9 +182,11 @@ fn proxy(f: &FamilyReport, o: &RenderOptions, p: &Palette, out: &mut dyn Write) 
     Ok(())
 }
 
-/// True when kube-proxy on these nodes ignores hints (routes to every endpoint).
+/// True when kube-proxy on these nodes ignores hints (routes to every endpoint), or ignores node
+/// hints that other nodes use (W15: a node without a local endpoint falls back to its zone).
 fn fallback(v: &ProxyZoneView) -> bool {
     v.mode == ProxyMode::Cluster
+        || v.reason.as_ref().is_some_and(|r| r.code == crate::core::reason::ReasonCode::ProxyNodeNotHinted)
 }
 
 fn events(
