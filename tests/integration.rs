@@ -5,3 +5,4 @@ mod support;
 
 mod cli;
 mod scenarios;
+mod snapshots;

@@ -241,10 +241,8 @@ fn w08_both_tie_outcomes_are_accepted() {
         .chain((11..=13).map(|k| (format!("10.0.3.{k}"), "c".to_string())))
         .collect();
     for to in ["b", "c"] {
-        let hints: Vec<(&str, &str)> = own
-            .iter()
-            .map(|(a, z)| (a.as_str(), if a == "10.0.1.11" { to } else { z.as_str() }))
-            .collect();
+        let hints: Vec<(&str, &str)> =
+            own.iter().map(|(a, z)| (a.as_str(), if a == "10.0.1.11" { to } else { z.as_str() })).collect();
         let r = explain(&with_zone_hints(&fixture("w08-tie"), &hints), "svc");
         let f = family(&r);
         assert_eq!((f.verdict, f.action), (Verdict::Active, ControllerAction::Keep), "a1 → {to}");

@@ -22,9 +22,7 @@ fn four_endpoints(hinted: bool) -> Vec<EndpointSpec> {
         ep("10.0.2.11", "b", "node-b"),
         ep("10.0.2.12", "b", "node-b"),
     ];
-    eps.into_iter()
-        .map(|e| if hinted { e.clone().hinted(&[e.zone.unwrap()]) } else { e })
-        .collect()
+    eps.into_iter().map(|e| if hinted { e.clone().hinted(&[e.zone.unwrap()]) } else { e }).collect()
 }
 
 fn one_service(service: ServiceSpec, endpoints: Vec<EndpointSpec>) -> String {
@@ -125,7 +123,10 @@ fn hints_while_mode_none_are_unexpected() {
 
 #[test]
 fn upper_case_auto_is_ignored() {
-    let svc = ServiceSpec { annotations: vec![("service.kubernetes.io/topology-mode", "AUTO")], ..auto_service("svc") };
+    let svc = ServiceSpec {
+        annotations: vec![("service.kubernetes.io/topology-mode", "AUTO")],
+        ..auto_service("svc")
+    };
     let r = explain(&one_service(svc, four_endpoints(false)), "svc");
     assert_eq!(r.mode, Mode::None);
     let f = family(&r);

@@ -39,7 +39,10 @@ fn w14_traffic_distribution() {
     assert!(f.event.is_none());
     for (address, zone, node) in W14_PODS {
         let e = endpoint(f, address);
-        assert_eq!((e.expected_zones.clone(), e.expected_nodes.clone()), (zones_of(&[zone]), zones_of(&[node])));
+        assert_eq!(
+            (e.expected_zones.clone(), e.expected_nodes.clone()),
+            (zones_of(&[zone]), zones_of(&[node]))
+        );
     }
 
     // The annotation wins over PreferClose: CPU-proportional, min = max = 2 → one b pod hinted a.
@@ -79,7 +82,10 @@ fn w15_kube_proxy_prefer_same_node() {
     assert_eq!(proxy_on(f, "n2"), (ProxyMode::PreferSameNode, strings(&[P2]), None));
     assert_eq!(proxy_on(f, "n3"), (ProxyMode::PreferSameNode, strings(&[P3]), None));
     // n4: no node hint names it (V2 log) → zone mode.
-    assert_eq!(proxy_on(f, "n4"), (ProxyMode::PreferSameZone, strings(&[P1, P2]), Some(C::ProxyNodeNotHinted)));
+    assert_eq!(
+        proxy_on(f, "n4"),
+        (ProxyMode::PreferSameZone, strings(&[P1, P2]), Some(C::ProxyNodeNotHinted))
+    );
     let n4 = f.proxy.iter().find(|v| v.nodes == ["n4"]).unwrap();
     assert_eq!(
         n4.log_line.as_deref(),

@@ -122,7 +122,8 @@ pub fn node_yaml(n: &NodeSpec) -> String {
 }
 
 fn service_yaml(y: &mut String, s: &ServiceSpec, index: usize) {
-    let _ = write!(y, "- apiVersion: v1\n  kind: Service\n  metadata:\n    name: {}\n    namespace: w\n", s.name);
+    let _ =
+        write!(y, "- apiVersion: v1\n  kind: Service\n  metadata:\n    name: {}\n    namespace: w\n", s.name);
     if !s.annotations.is_empty() {
         y.push_str("    annotations:\n");
         for (k, v) in &s.annotations {
@@ -150,7 +151,11 @@ fn service_yaml(y: &mut String, s: &ServiceSpec, index: usize) {
 }
 
 fn slice_yaml(y: &mut String, s: &SliceSpec) {
-    let _ = writeln!(y, "- apiVersion: discovery.k8s.io/v1\n  kind: EndpointSlice\n  addressType: {}", s.address_type);
+    let _ = writeln!(
+        y,
+        "- apiVersion: discovery.k8s.io/v1\n  kind: EndpointSlice\n  addressType: {}",
+        s.address_type
+    );
     let _ = write!(
         y,
         "  metadata:\n    name: {}\n    namespace: w\n    labels:\n      kubernetes.io/service-name: {}\n",
@@ -161,7 +166,8 @@ fn slice_yaml(y: &mut String, s: &SliceSpec) {
     for e in &s.endpoints {
         let quoted: Vec<String> = e.addresses.iter().map(|a| format!("\"{a}\"")).collect();
         let _ = writeln!(y, "  - addresses: [{}]", quoted.join(", "));
-        let _ = writeln!(y, "    conditions: {{ready: {}, serving: {}, terminating: false}}", e.ready, e.ready);
+        let _ =
+            writeln!(y, "    conditions: {{ready: {}, serving: {}, terminating: false}}", e.ready, e.ready);
         if let Some(zone) = e.zone {
             let _ = writeln!(y, "    zone: {zone}");
         }
@@ -170,7 +176,8 @@ fn slice_yaml(y: &mut String, s: &SliceSpec) {
         }
         if e.for_zones.is_some() || e.for_nodes.is_some() {
             y.push_str("    hints:\n");
-            let names = |list: &[&str]| list.iter().map(|n| format!("{{name: {n}}}")).collect::<Vec<_>>().join(", ");
+            let names =
+                |list: &[&str]| list.iter().map(|n| format!("{{name: {n}}}")).collect::<Vec<_>>().join(", ");
             if let Some(zones) = &e.for_zones {
                 let _ = writeln!(y, "      forZones: [{}]", names(zones));
             }
