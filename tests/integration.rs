@@ -4,3 +4,5 @@
 mod support;
 
 mod cli;
+mod scenarios;
+mod snapshots;

@@ -5,7 +5,9 @@ use std::io::Write;
 use super::RenderOptions;
 use super::style::{Palette, sanitize};
 use super::table::table;
+use crate::core::reason::ReasonCode;
 use crate::report::CheckReport;
+use crate::report::check::CheckFamily;
 
 /// Rows sorted as in the report, then the summary.
 pub fn render(report: &CheckReport, options: &RenderOptions, out: &mut dyn Write) -> std::io::Result<()> {
@@ -31,7 +33,7 @@ pub fn render(report: &CheckReport, options: &RenderOptions, out: &mut dyn Write
             let reasons: Vec<String> = row
                 .families
                 .iter()
-                .flat_map(|f| f.reasons.iter().take(if wide { usize::MAX } else { 1 }))
+                .flat_map(|f| f.reasons.iter().take(if wide { usize::MAX } else { shown(f) }))
                 .map(|r| format!("{:?}", r.reason.code))
                 .collect();
             let mut cells = vec![
@@ -66,6 +68,15 @@ pub fn render(report: &CheckReport, options: &RenderOptions, out: &mut dyn Write
         }
     }
     Ok(())
+}
+
+/// Without -o wide: the first reason, and when that is only the diff (hints missing, unexpected,
+/// invalid) also the reason behind it, e.g. `HintsUnexpected,EndpointMissingZone` (W6).
+fn shown(family: &CheckFamily) -> usize {
+    let diff = |code: ReasonCode| {
+        matches!(code, ReasonCode::HintsMissing | ReasonCode::HintsUnexpected | ReasonCode::HintsInvalid)
+    };
+    1 + family.reasons.iter().take_while(|r| diff(r.reason.code)).count()
 }
 
 fn dedup(mut items: Vec<String>) -> Vec<String> {

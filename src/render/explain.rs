@@ -153,7 +153,7 @@ fn proxy(f: &FamilyReport, o: &RenderOptions, p: &Palette, out: &mut dyn Write) 
         .iter()
         .map(|v| {
             let nodes = match v.nodes.len() {
-                0 => "-".to_string(),
+                0 => "<none>".to_string(),
                 1..=2 => v.nodes.join(","),
                 n => format!("{} (+{} more)", v.nodes[..2].join(","), n - 2),
             };
@@ -161,7 +161,7 @@ fn proxy(f: &FamilyReport, o: &RenderOptions, p: &Palette, out: &mut dyn Write) 
                 if v.zone.is_empty() { "<none>".into() } else { sanitize(&v.zone).into_owned() },
                 sanitize(&nodes).into_owned(),
                 format!("{:?}", v.mode),
-                sanitize(&v.endpoints.join(",")).into_owned(),
+                sanitize(&endpoint_list(&v.endpoints, o.wide())).into_owned(),
                 match (&v.reason, fallback(v)) {
                     (Some(r), true) => format!("{:?}", r.code),
                     _ => "-".into(),
@@ -182,9 +182,20 @@ fn proxy(f: &FamilyReport, o: &RenderOptions, p: &Palette, out: &mut dyn Write) 
     Ok(())
 }
 
-/// True when kube-proxy on these nodes ignores hints (routes to every endpoint).
+/// Up to four endpoints, else the first three and a count (all of them with -o wide).
+fn endpoint_list(endpoints: &[String], wide: bool) -> String {
+    match endpoints.len() {
+        0 => "<none>".to_string(),
+        n if n <= 4 || wide => endpoints.join(","),
+        n => format!("{} (+{} more)", endpoints[..3].join(","), n - 3),
+    }
+}
+
+/// True when kube-proxy on these nodes ignores hints (routes to every endpoint), or ignores node
+/// hints that other nodes use (W15: a node without a local endpoint falls back to its zone).
 fn fallback(v: &ProxyZoneView) -> bool {
     v.mode == ProxyMode::Cluster
+        || v.reason.as_ref().is_some_and(|r| r.code == crate::core::reason::ReasonCode::ProxyNodeNotHinted)
 }
 
 fn events(

@@ -169,8 +169,9 @@ pub struct FamilyReport {
     pub rewritten_slices: Vec<String>,
     /// Every per-zone count vector the controller can reach (ties, spec §2.9); empty off the Auto path.
     pub count_outcomes: Vec<BTreeMap<String, i64>>,
-    /// The overload recheck (spec §2.7) on today's hints: the controller requeues the Service at the next
-    /// Node event. None when not on the Auto path or no hints.
+    /// The overload recheck (spec §2.7) on the counts the controller caches — today's hints, or when the
+    /// slices carry none, the hints its next sync writes: `true` means the Service is requeued at the
+    /// next Node event. None when not on the Auto path or no hints either way.
     pub overloaded: Option<bool>,
     /// Per-zone table.
     pub zones: Vec<ZoneRow>,

@@ -1,5 +1,7 @@
 //! Hermetic command builder and fixture helpers shared by the integration tests.
 
+pub mod dump;
+
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;

@@ -35,6 +35,8 @@ pub(super) struct Outcome {
     pub equivalent: bool,
     /// The expected output fails the keep-check itself (W7, W9, W10).
     pub rewritten_every_sync: bool,
+    /// The annotation (Auto) path ran: the controller caches hint counts for the overload recheck.
+    pub auto_path: bool,
 }
 
 /// Analyse one address family of `service`.
@@ -108,13 +110,17 @@ fn action(managed: &[EndpointSlice], outcome: &Outcome) -> ControllerAction {
     }
 }
 
-/// The overload recheck (spec §2.7) on today's hints, Auto path with hints kept only.
+/// The overload recheck (spec §2.7), Auto path only, on the counts the controller has cached: today's
+/// hints when the slices carry any (the requeue trigger, e.g. W3 after a zone disappears), else the
+/// hints its next sync writes and caches (W9: a:2/b:4 is overloaded as soon as it is written, and
+/// upstream `GetOverloadedServices` lists the Service after every sync). None without hints.
 fn overloaded_now(cluster: &Cluster<'_>, managed: &[EndpointSlice], outcome: &Outcome) -> Option<bool> {
-    if outcome.allocations.is_none() || !outcome.rewritten.is_empty() {
+    if !outcome.auto_path {
         return None;
     }
-    let counts = super::rows::hinted_counts(managed);
-    Some(topologycache::service_overloaded(&counts, &cluster.topology.ratios))
+    let live = super::rows::hinted_counts(managed);
+    let counts = if live.is_empty() { super::rows::hinted_counts(&outcome.expected) } else { live };
+    (!counts.is_empty()).then(|| topologycache::service_overloaded(&counts, &cluster.topology.ratios))
 }
 
 /// Annotation path: `AddHints` with the live slices as Unchanged.
@@ -132,6 +138,7 @@ fn auto_outcome(cluster: &Cluster<'_>, address_type: &str, managed: &[EndpointSl
         disabled: result.disabled.as_ref().map(|d| disabled_reason(cluster, d, managed)),
         allocations: result.allocations.clone(),
         alternatives: result.alternatives.clone(),
+        auto_path: true,
         ..Outcome::default()
     };
     if outcome.disabled.is_some() {

@@ -52,7 +52,7 @@ fn every_fixture_parses_with_expected_counts() {
         ("w03-four-zones-hinted", (4, 1, 1, 0, 4)),
         ("w04-two-to-one-two-endpoints", (2, 1, 1, 0, 2)),
         ("w05-single-zone", (3, 1, 1, 0, 2)),
-        ("w06-endpoint-without-zone", (3, 1, 1, 0, 4)),
+        ("w06-endpoint-without-zone", (3, 1, 1, 0, 7)),
         ("w07-control-plane-zone", (3, 1, 1, 0, 4)),
         ("w08-tie", (3, 1, 1, 0, 14)),
         ("w09-float-bounds", (2, 1, 1, 0, 6)),
