@@ -142,7 +142,9 @@ fn auto_outcome(cluster: &Cluster<'_>, address_type: &str, managed: &[EndpointSl
         ..Outcome::default()
     };
     if outcome.disabled.is_some() {
-        outcome.rewritten = changed_names(managed, &expected);
+        // Step B rejections happen before the abort, so upstream still sends those slices as
+        // updates (hints cleared) on every sync.
+        outcome.rewritten = names(&result.slices.to_update);
     } else if !outcome.rewritten.is_empty() {
         let allocations = result.allocations.as_ref();
         outcome.rewritten_every_sync = allocations.is_some_and(|a| {
@@ -169,14 +171,14 @@ fn td_outcome(
         cluster.behaviour,
     );
     let expected = in_live_order(managed, out.to_update.iter().chain(&out.unchanged));
-    Outcome { rewritten: changed_names(managed, &expected), expected, ..Outcome::default() }
+    Outcome { rewritten: names(&out.to_update), expected, ..Outcome::default() }
 }
 
 /// Removal (`RemoveHintsFromSlices`, spec §2.6).
 fn remove_outcome(address_type: &str, managed: &[EndpointSlice]) -> Outcome {
     let out = topologycache::remove_hints_from_slices(unchanged_info(address_type, managed));
     let expected = in_live_order(managed, out.to_update.iter().chain(&out.unchanged));
-    Outcome { rewritten: changed_names(managed, &expected), expected, ..Outcome::default() }
+    Outcome { rewritten: names(&out.to_update), expected, ..Outcome::default() }
 }
 
 /// All live managed slices of a family as "Unchanged": the steady state (spec §2.9).
@@ -200,8 +202,9 @@ fn in_live_order<'a>(
         .collect()
 }
 
-fn changed_names(live: &[EndpointSlice], expected: &[EndpointSlice]) -> Vec<String> {
-    live.iter().zip(expected).filter(|(a, b)| a != b).map(|(a, _)| a.name.clone()).collect()
+/// Names of the slices a sync sends as updates (upstream sends every ToUpdate slice, changed or not).
+fn names(slices: &[EndpointSlice]) -> Vec<String> {
+    slices.iter().map(|s| s.name.clone()).collect()
 }
 
 /// The safeguard behind a `Disabled` outcome, with its numbers.

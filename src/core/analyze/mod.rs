@@ -107,7 +107,8 @@ fn check_row(report: ServiceReport) -> CheckRow {
 pub fn service_report(cluster: &Cluster<'_>, service: &Service) -> ServiceReport {
     let decision: ModeDecision = mode::select_mode(service, cluster.behaviour);
     let skip: Option<Reason> = mode::controller_reconciles(service);
-    let mut notes: Vec<Reason> = decision.notes.clone();
+    // Mode notes only matter when the controller reconciles the Service at all.
+    let mut notes: Vec<Reason> = if skip.is_some() { vec![] } else { decision.notes.clone() };
     notes.extend(family::traffic_policy_notes(service));
     let families = address_types(service, cluster.slices_of(service))
         .into_iter()
