@@ -23,6 +23,7 @@ const (
 // Case is one line of the oracle's input: a cluster dump and how to run it.
 type Case struct {
 	ID         string          `json:"id"`
+	Note       string          `json:"note,omitempty"`
 	K8sVersion string          `json:"k8sVersion"`
 	Runs       int             `json:"runs"`
 	Dump       json.RawMessage `json:"dump"`

@@ -18,19 +18,10 @@ import (
 // Behaviour is the Kubernetes minor version whose default-gate behaviour the case asks for.
 type Behaviour struct{ Minor int }
 
-// minMinor/maxMinor bound what this build models: k8s.io/endpointslice v0.33.0 … v0.36.x ship
-// byte-identical topologycache/ and trafficdist/ (only log verbosity differs from v0.30), and
-// 1.37 is identical to 1.36 (spec §0). 1.30–1.32 need the v0.30 trafficdist, which one Go
-// binary cannot link next to v0.36 (see README "Versions").
-const (
-	minMinor = 33
-	maxMinor = 37
-)
-
 // ParseBehaviour accepts "1.36", "v1.36", "1.36.3"; empty means 1.36.
 func ParseBehaviour(s string) (Behaviour, error) {
 	if s == "" {
-		return Behaviour{Minor: 36}, nil
+		return Behaviour{Minor: defaultMinor}, nil
 	}
 	t := strings.TrimPrefix(strings.TrimSpace(s), "v")
 	parts := strings.Split(t, ".")
@@ -42,14 +33,10 @@ func ParseBehaviour(s string) (Behaviour, error) {
 		return Behaviour{}, fmt.Errorf("k8sVersion %q: want 1.NN", s)
 	}
 	if minor < minMinor || minor > maxMinor {
-		return Behaviour{}, fmt.Errorf("k8sVersion %q: this oracle build models 1.%d … 1.%d", s, minMinor, maxMinor)
+		return Behaviour{}, fmt.Errorf("k8sVersion %q: this oracle build (%s) models 1.%d … 1.%d", s, buildLine, minMinor, maxMinor)
 	}
 	return Behaviour{Minor: minor}, nil
 }
-
-// preferSameTrafficDistribution is the PreferSameTrafficDistribution gate at its default
-// (k8s.io/kubernetes pkg/features/kube_features.go: 1.33 alpha off, 1.34 beta on, 1.35 GA).
-func (b Behaviour) preferSameTrafficDistribution() bool { return b.Minor >= 34 }
 
 // hintsEnabled is a copy of the unexported k8s.io/endpointslice@v0.36.3 utils.go:359-368
 // (hintsEnabled): the deprecated key wins by presence; only "Auto"/"auto" enable.
@@ -62,23 +49,6 @@ func hintsEnabled(annotations map[string]string) bool {
 		}
 	}
 	return val == "Auto" || val == "auto"
-}
-
-// validTrafficDistribution is a copy of the unexported Reconciler.validTrafficDistribution,
-// k8s.io/endpointslice@v0.36.3 reconciler.go:75-90, with r.preferSameTrafficDistribution set
-// from the version's default gate (as kube-controller-manager does). In 1.33–1.35 the function
-// also required the ServiceTrafficDistribution gate, which is locked on from 1.33 (spec §2.2).
-func (b Behaviour) validTrafficDistribution(td *string) bool {
-	if td == nil {
-		return false
-	}
-	if *td == corev1.ServiceTrafficDistributionPreferClose {
-		return true
-	}
-	if !b.preferSameTrafficDistribution() {
-		return false
-	}
-	return *td == corev1.ServiceTrafficDistributionPreferSameZone || *td == corev1.ServiceTrafficDistributionPreferSameNode
 }
 
 // getAddressTypesForService is a copy of the unexported function of the same name,
@@ -146,7 +116,7 @@ func (b Behaviour) decidePath(svc *corev1.Service) string {
 	if hintsEnabled(svc.Annotations) {
 		return PathAnnotation
 	}
-	if b.validTrafficDistribution(svc.Spec.TrafficDistribution) {
+	if b.canUseTrafficDistribution(svc) {
 		return PathTrafficDistribution
 	}
 	return PathRemove
@@ -259,7 +229,7 @@ func reconcileHints(logger logr.Logger, b Behaviour, cache *topologycache.Topolo
 		ToUpdate:    toUpdate,
 		Unchanged:   unchangedSlices(existing, toUpdate, nil),
 	}
-	canUseTrafficDistribution := b.validTrafficDistribution(service.Spec.TrafficDistribution) && !hintsEnabled(service.Annotations)
+	canUseTrafficDistribution := b.canUseTrafficDistribution(service)
 	slicesToCreate, slicesToUpdate := toCreate, toUpdate
 	kept := si.Unchanged
 	if cache != nil && hintsEnabled(service.Annotations) {

@@ -60,16 +60,10 @@ func ptr[T any](v T) *T { return &v }
 // GenerateCase returns case number index of seed.
 func GenerateCase(seed, index uint64) *Case {
 	g := &generator{r: rand.New(rand.NewPCG(seed, index)), seed: seed, index: index, cpu: map[string]int64{}, cpuStr: map[string]string{}, byZone: map[string][]string{}}
-	version := "1.36"
-	switch x := g.r.Float64(); {
-	case x < 0.15:
-		version = "1.33"
-	case x < 0.22:
-		version = "1.34"
-	case x < 0.27:
-		version = "1.35"
-	case x < 0.30:
-		version = "1.37"
+	// 70 % the build's default line, the rest spread over the versions it models.
+	version := fmt.Sprintf("1.%d", defaultMinor)
+	if g.p(0.3) {
+		version = fmt.Sprintf("1.%d", minMinor+g.r.IntN(maxMinor-minMinor+1))
 	}
 	g.genZonesAndNodes()
 	g.genService()
@@ -297,11 +291,11 @@ func (g *generator) genService() {
 	if g.p(0.03) {
 		s.Spec.Selector = nil
 	}
-	values := []string{"Auto", "auto", "Auto", "auto", "AUTO", " Auto", "Disabled", "disabled", "", "PreferZone", "aUto"}
+	values := []string{"Auto", "auto", "Auto", "auto", "Auto", "auto", "Auto", "auto", "AUTO", " Auto", "Disabled", "disabled", "", "PreferZone", "aUto"}
 	if g.p(0.3) {
 		s.Annotations[corev1.DeprecatedAnnotationTopologyAwareHints] = values[g.r.IntN(len(values))]
 	}
-	if g.p(0.55) {
+	if g.p(0.65) {
 		s.Annotations[corev1.AnnotationTopologyMode] = values[g.r.IntN(len(values))]
 	}
 	switch x := g.r.Float64(); {

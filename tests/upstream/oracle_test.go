@@ -1,8 +1,11 @@
+//go:build !oracle130
+
 package main
 
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -85,19 +88,6 @@ func zoneEndpoints(counts map[string]int, hinted bool) []tEndpoint {
 			}
 			out = append(out, e)
 		}
-	}
-	return out
-}
-
-func outcomes(t *testing.T, res *CaseResult) []Outcome {
-	t.Helper()
-	var out []Outcome
-	for _, raw := range res.Outcomes {
-		var o Outcome
-		if err := json.Unmarshal(raw, &o); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, o)
 	}
 	return out
 }
@@ -223,6 +213,23 @@ func TestGeneratorDeterministicAndDecodable(t *testing.T) {
 		}
 		if _, err := DecodeDump(a.Dump); err != nil {
 			t.Fatalf("case %d: %v", i, err)
+		}
+	}
+}
+
+// Every regressions/*.json runs without error (and is a valid case for the Rust comparison).
+func TestRegressionFixturesRun(t *testing.T) {
+	files, err := filepath.Glob("regressions/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	for _, f := range files {
+		c, err := readCaseFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res := RunCase(c); res.Error != "" || len(res.Outcomes) == 0 {
+			t.Errorf("%s: error %q, %d outcomes", f, res.Error, len(res.Outcomes))
 		}
 	}
 }

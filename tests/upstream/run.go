@@ -56,6 +56,10 @@ func RunCase(c *Case) *CaseResult {
 	for i := 0; i < res.Runs; i++ {
 		outcomes.add(runController(logger, b, cl))
 	}
+	res.Outcomes, res.Seen = outcomes.sorted()
+	if !proxyAvailable {
+		return res
+	}
 	// kube-proxy reads process-wide feature gates, set per case from its version: one case's
 	// proxy runs at a time.
 	proxyMu.Lock()
@@ -73,7 +77,6 @@ func RunCase(c *Case) *CaseResult {
 	for i := 0; i < proxyRuns; i++ {
 		runProxy(cl, nodes, proxyCells)
 	}
-	res.Outcomes, res.Seen = outcomes.sorted()
 	res.Proxy = map[string]map[string]*ProxyNodeOut{}
 	zoneOf := map[string]*string{}
 	for _, n := range nodes {

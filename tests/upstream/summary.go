@@ -220,8 +220,12 @@ func cmdGenAndRun(args []string) int {
 		wg.Wait()
 		close(results)
 	}()
+	finished := 0
 	for d := range results {
 		c, res := d.c, d.res
+		if finished++; finished%2000 == 0 {
+			fmt.Fprintf(os.Stderr, "  %d/%d cases, %s\n", finished, *count, elapsed(began))
+		}
 		if res.Error != "" {
 			errors++
 			fmt.Fprintf(os.Stderr, "case %s: %s\n", c.ID, res.Error)
