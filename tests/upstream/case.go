@@ -1,0 +1,160 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	corev1 "k8s.io/api/core/v1"
+	discovery "k8s.io/api/discovery/v1"
+	sigsjson "sigs.k8s.io/json"
+)
+
+// Label and annotation keys the controller reads (spec §1). Spelled out rather than taken from
+// k8s.io/api so that a reader can grep for them.
+const (
+	labelServiceName = "kubernetes.io/service-name"
+	labelManagedBy   = "endpointslice.kubernetes.io/managed-by"
+	// controllerName is the managed-by value of the EndpointSlice controller
+	// (k8s.io/kubernetes pkg/controller/endpointslice/endpointslice_controller.go, ControllerName).
+	controllerName = "endpointslice-controller.k8s.io"
+)
+
+// Case is one line of the oracle's input: a cluster dump and how to run it.
+type Case struct {
+	ID         string          `json:"id"`
+	Note       string          `json:"note,omitempty"`
+	K8sVersion string          `json:"k8sVersion"`
+	Runs       int             `json:"runs"`
+	Dump       json.RawMessage `json:"dump"`
+}
+
+// kubeList is a `v1 List` with its items left raw until their kind is known.
+type kubeList struct {
+	APIVersion string            `json:"apiVersion"`
+	Kind       string            `json:"kind"`
+	Items      []json.RawMessage `json:"items"`
+}
+
+type typeMeta struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+}
+
+// Cluster is a decoded dump: every Node, the one Service, and all EndpointSlices, in dump order.
+type Cluster struct {
+	Nodes   []*corev1.Node
+	Service *corev1.Service
+	Slices  []*discovery.EndpointSlice
+}
+
+// strictUnmarshal decodes like the API server does: case-sensitive keys, ints kept as ints.
+func strictUnmarshal(data []byte, v any) error {
+	return sigsjson.UnmarshalCaseSensitivePreserveInts(data, v)
+}
+
+// DecodeDump decodes a `v1 List` holding Nodes, exactly one Service and EndpointSlices. Items of
+// other kinds (Pods, Events, ...) are ignored.
+func DecodeDump(raw []byte) (*Cluster, error) {
+	var list kubeList
+	if err := strictUnmarshal(raw, &list); err != nil {
+		return nil, fmt.Errorf("dump is not a v1 List: %w", err)
+	}
+	if list.Kind != "List" {
+		return nil, fmt.Errorf("dump kind is %q, want List", list.Kind)
+	}
+	c := &Cluster{}
+	for i, item := range list.Items {
+		var tm typeMeta
+		if err := strictUnmarshal(item, &tm); err != nil {
+			return nil, fmt.Errorf("item %d: %w", i, err)
+		}
+		switch {
+		case tm.APIVersion == "v1" && tm.Kind == "Node":
+			n := &corev1.Node{}
+			if err := strictUnmarshal(item, n); err != nil {
+				return nil, fmt.Errorf("item %d (Node): %w", i, err)
+			}
+			c.Nodes = append(c.Nodes, n)
+		case tm.APIVersion == "v1" && tm.Kind == "Service":
+			if c.Service != nil {
+				return nil, fmt.Errorf("item %d: a case holds exactly one Service", i)
+			}
+			s := &corev1.Service{}
+			if err := strictUnmarshal(item, s); err != nil {
+				return nil, fmt.Errorf("item %d (Service): %w", i, err)
+			}
+			c.Service = s
+		case tm.APIVersion == "discovery.k8s.io/v1" && tm.Kind == "EndpointSlice":
+			es := &discovery.EndpointSlice{}
+			if err := strictUnmarshal(item, es); err != nil {
+				return nil, fmt.Errorf("item %d (EndpointSlice): %w", i, err)
+			}
+			c.Slices = append(c.Slices, es)
+		}
+	}
+	if c.Service == nil {
+		return nil, fmt.Errorf("dump has no v1 Service")
+	}
+	return c, nil
+}
+
+// ManagedSlices returns deep copies of the slices of addressType that the EndpointSlice
+// controller manages for the Service (spec §1: both labels, same namespace), in dump order.
+func (c *Cluster) ManagedSlices(addressType discovery.AddressType) []*discovery.EndpointSlice {
+	var out []*discovery.EndpointSlice
+	for _, s := range c.Slices {
+		if s.Namespace != c.Service.Namespace || s.AddressType != addressType {
+			continue
+		}
+		if s.Labels[labelServiceName] != c.Service.Name || s.Labels[labelManagedBy] != controllerName {
+			continue
+		}
+		out = append(out, s.DeepCopy())
+	}
+	return out
+}
+
+// stripHints returns deep copies of slices with every endpoint's hints removed: what a fresh sync
+// builds (spec §1, "Fresh endpoints never carry hints").
+func stripHints(in []*discovery.EndpointSlice) []*discovery.EndpointSlice {
+	out := make([]*discovery.EndpointSlice, 0, len(in))
+	for _, s := range in {
+		c := s.DeepCopy()
+		for i := range c.Endpoints {
+			c.Endpoints[i].Hints = nil
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// canonical marshals v with sorted map keys (encoding/json does that) for set semantics.
+func canonical(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// outcomeSet counts distinct canonical outcomes.
+type outcomeSet map[string]int
+
+func (s outcomeSet) add(v any) { s[canonical(v)]++ }
+
+// sorted returns the distinct outcomes (as raw JSON, sorted) and how often each was seen.
+func (s outcomeSet) sorted() ([]json.RawMessage, []int) {
+	keys := make([]string, 0, len(s))
+	for k := range s {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	raws := make([]json.RawMessage, len(keys))
+	seen := make([]int, len(keys))
+	for i, k := range keys {
+		raws[i] = json.RawMessage(k)
+		seen[i] = s[k]
+	}
+	return raws, seen
+}
