@@ -281,41 +281,7 @@ mod tests {
 
     #[test]
     fn every_code_has_a_sentence_without_debug_fallback() {
-        use C::*;
-        let all = [
-            NotEnabled,
-            AnnotationValueIgnored,
-            DeprecatedAnnotationWins,
-            AnnotationOverridesTrafficDistribution,
-            TrafficDistributionUnsupported,
-            TopologyGateOff,
-            NoSelector,
-            ExternalName,
-            NoManagedSlices,
-            TrafficPolicyLocal,
-            NodesUnknown,
-            NodeMissingZone,
-            NodeMissingCPU,
-            SingleZone,
-            InsufficientEndpoints,
-            OverloadThreshold,
-            EndpointMissingZone,
-            NoHintsAllocated,
-            HintsMissing,
-            HintsUnexpected,
-            HintsInvalid,
-            RewrittenEverySync,
-            Overloaded,
-            ProxyMissingZoneHint,
-            ProxyZoneNotHinted,
-            ProxyNodeMissingZone,
-            ProxyMissingNodeHint,
-            ProxyNodeNotHinted,
-            ProxyNoReadyEndpoints,
-            ProxyTopologyNotUsed,
-            ProxyWindowsIgnoresHints,
-        ];
-        for code in all {
+        for code in C::ALL {
             let s = sentence(&Reason::new(code));
             assert!(s.ends_with('.') && s != format!("{code:?}"), "{code:?}: {s}");
         }

@@ -76,6 +76,46 @@ pub enum ReasonCode {
     ProxyWindowsIgnoresHints,
 }
 
+impl ReasonCode {
+    /// Every code, in declaration order (for documentation and exhaustive tests).
+    pub const ALL: [ReasonCode; 31] = {
+        use ReasonCode::*;
+        [
+            NotEnabled,
+            AnnotationValueIgnored,
+            DeprecatedAnnotationWins,
+            AnnotationOverridesTrafficDistribution,
+            TrafficDistributionUnsupported,
+            TopologyGateOff,
+            NoSelector,
+            ExternalName,
+            NoManagedSlices,
+            TrafficPolicyLocal,
+            NodesUnknown,
+            NodeMissingZone,
+            NodeMissingCPU,
+            SingleZone,
+            InsufficientEndpoints,
+            OverloadThreshold,
+            EndpointMissingZone,
+            NoHintsAllocated,
+            HintsMissing,
+            HintsUnexpected,
+            HintsInvalid,
+            RewrittenEverySync,
+            Overloaded,
+            ProxyMissingZoneHint,
+            ProxyZoneNotHinted,
+            ProxyNodeMissingZone,
+            ProxyMissingNodeHint,
+            ProxyNodeNotHinted,
+            ProxyNoReadyEndpoints,
+            ProxyTopologyNotUsed,
+            ProxyWindowsIgnoresHints,
+        ]
+    };
+}
+
 /// A reason with the numbers behind it. Every fact is optional; each code documents which it sets.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

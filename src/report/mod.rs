@@ -181,23 +181,6 @@ pub struct FamilyReport {
     pub proxy: Vec<ProxyZoneView>,
 }
 
-/// An Event recorded on the Service.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct EventView {
-    /// `Normal` / `Warning`.
-    #[serde(rename = "type")]
-    pub event_type: String,
-    /// Reason.
-    pub reason: String,
-    /// Message.
-    pub message: String,
-    /// Count.
-    pub count: i32,
-    /// Last seen.
-    pub last_seen: Option<String>,
-}
-
 /// `explain` for one Service.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -215,7 +198,7 @@ pub struct ServiceReport {
     /// Per address family.
     pub families: Vec<FamilyReport>,
     /// Events on the Service, newest last.
-    pub events: Vec<EventView>,
+    pub events: Vec<crate::model::Event>,
     /// Notes about partial data (e.g. Nodes forbidden).
     pub partial: Vec<String>,
 }

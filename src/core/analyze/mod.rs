@@ -12,12 +12,10 @@ use std::collections::BTreeMap;
 use crate::core::mode::{self, ModeDecision};
 use crate::core::reason::Reason;
 use crate::core::zones::{NodeTopology, set_nodes};
-use crate::model::{Behaviour, EndpointSlice, Service, Snapshot};
+use crate::model::{Behaviour, EndpointSlice, Event, Service, Snapshot};
 use crate::prose;
 use crate::report::check::CheckFamily;
-use crate::report::{
-    CheckReport, CheckRow, CheckSummary, EventView, ServiceRef, ServiceReport, Verdict, ZoneReport,
-};
+use crate::report::{CheckReport, CheckRow, CheckSummary, ServiceRef, ServiceReport, Verdict, ZoneReport};
 
 pub use zones::zones_report;
 
@@ -154,20 +152,14 @@ pub fn address_types(service: &Service, slices: &[&EndpointSlice]) -> Vec<String
     }
 }
 
-fn events(snapshot: &Snapshot, service: &Service) -> Vec<EventView> {
-    let mut events: Vec<EventView> = snapshot
+fn events(snapshot: &Snapshot, service: &Service) -> Vec<Event> {
+    let mut events: Vec<Event> = snapshot
         .events
         .iter()
         .filter(|e| {
             e.object_kind == "Service" && e.namespace == service.namespace && e.object_name == service.name
         })
-        .map(|e| EventView {
-            event_type: e.event_type.clone(),
-            reason: e.reason.clone(),
-            message: e.message.clone(),
-            count: e.count,
-            last_seen: e.last_seen.clone(),
-        })
+        .cloned()
         .collect();
     events.sort_by(|a, b| a.last_seen.cmp(&b.last_seen));
     events
