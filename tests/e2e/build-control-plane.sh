@@ -25,6 +25,19 @@ log() { echo "build-control-plane: $*" >&2; }
 exec 9>"$cache/.lock"
 flock 9
 
+# Stamp the version as upstream's release builds do (hack/lib/version.sh), so /version reports
+# it; without it the binaries answer v0.0.0-master. A changed recipe rebuilds (link step only).
+pkgs=(k8s.io/component-base/version k8s.io/client-go/pkg/version)
+minor="${version#v1.}"; minor="${minor%%.*}"
+ldflags="-s -w"
+for p in "${pkgs[@]}"; do
+  ldflags+=" -X $p.gitVersion=$version -X $p.gitMajor=1 -X $p.gitMinor=$minor -X $p.gitTreeState=clean"
+done
+recipe="go-build -trimpath -ldflags=$ldflags"
+if [[ "$(cat "$cache/.recipe" 2>/dev/null)" != "$recipe" ]]; then
+  rm -f "$cache/kube-apiserver" "$cache/kube-controller-manager"
+fi
+
 build() {
   local name="$1"
   if [[ -x "$cache/$name" ]]; then
@@ -36,13 +49,14 @@ build() {
   local start=$SECONDS
   # -trimpath and -s -w keep the link step (the slow, memory-hungry part) short.
   (cd "$mod" && GOFLAGS=-mod=mod CGO_ENABLED=0 go build -p "${E2E_GO_PARALLEL:-2}" -trimpath \
-      -ldflags='-s -w' -o "$cache/$name.tmp" "k8s.io/kubernetes/cmd/$name")
+      -ldflags="$ldflags" -o "$cache/$name.tmp" "k8s.io/kubernetes/cmd/$name")
   mv "$cache/$name.tmp" "$cache/$name"
   log "$name $version: built in $((SECONDS - start)) s"
 }
 
 build kube-apiserver
 build kube-controller-manager
+echo "$recipe" > "$cache/.recipe"
 
 etcd_bin="$(command -v etcd || true)"
 if [[ -z "$etcd_bin" && -x /usr/bin/etcd ]]; then etcd_bin=/usr/bin/etcd; fi
