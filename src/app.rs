@@ -91,7 +91,12 @@ fn explain(
     })
 }
 
-fn check(settings: &Settings, fail_on: FailOn, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitStatus, Error> {
+fn check(
+    settings: &Settings,
+    fail_on: FailOn,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus, Error> {
     let loaded = source::load(&settings.source, request(settings, None, false), err)?;
     let (snapshot, ns) = (loaded.snapshot, loaded.namespace.as_deref());
     let services: Vec<&Service> = snapshot
@@ -108,7 +113,12 @@ fn check(settings: &Settings, fail_on: FailOn, out: &mut dyn Write, err: &mut dy
 }
 
 /// `dump`: the raw objects of a live read as one YAML List (`--from-file` reads it back).
-fn dump(settings: &Settings, redact: bool, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitStatus, Error> {
+fn dump(
+    settings: &Settings,
+    redact: bool,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus, Error> {
     let loaded = source::load(&settings.source, request(settings, None, false), err)?;
     let raw = loaded.raw.unwrap_or_default();
     source::dump_write::write_dump(&raw, redact, out)?;

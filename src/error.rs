@@ -148,7 +148,17 @@ pub fn chain(error: &dyn std::error::Error) -> String {
         }
         source = s.source();
     }
-    parts.join(": ").replace('\n', " ")
+    let text = parts.join(": ").replace('\n', " ");
+    // kube/hyper wrap the cause in layers that say nothing to a user.
+    let mut text = text.as_str();
+    for noise in
+        ["ServiceError: ", "HyperError: ", "client error (Connect): ", "client error (SendRequest): "]
+    {
+        while let Some(rest) = text.strip_prefix(noise) {
+            text = rest;
+        }
+    }
+    text.to_string()
 }
 
 /// Classify a kube error by its status code or its cause chain.
@@ -170,9 +180,17 @@ pub fn classify(error: &kube::Error) -> Failure {
         Failure::Tls(text)
     } else if lower.contains("timed out") || lower.contains("timeout") || lower.contains("deadline") {
         Failure::Timeout(text)
-    } else if ["connection refused", "dns error", "no route", "unreachable", "connection reset", "tcp connect", "failed to lookup"]
-        .iter()
-        .any(|k| lower.contains(k))
+    } else if [
+        "connection refused",
+        "dns error",
+        "no route",
+        "unreachable",
+        "connection reset",
+        "tcp connect",
+        "failed to lookup",
+    ]
+    .iter()
+    .any(|k| lower.contains(k))
     {
         Failure::Unreachable(text)
     } else {
@@ -184,11 +202,15 @@ pub fn classify(error: &kube::Error) -> Failure {
 fn kube_message(action: &str, server: &str, source: &kube::Error) -> String {
     match classify(source) {
         Failure::Forbidden(_) => format!("forbidden: cannot {action}"),
-        Failure::Unauthorized(m) => format!("unauthorized: {server} rejected the credentials while trying to {action} ({m})"),
+        Failure::Unauthorized(m) => {
+            format!("unauthorized: {server} rejected the credentials while trying to {action} ({m})")
+        }
         Failure::NotFound(m) => format!("not found: cannot {action}: {m}"),
         Failure::Status(code, m) => format!("cannot {action}: the API server answered {code}: {m}"),
         Failure::Tls(m) => format!("TLS error talking to {server} (trying to {action}): {m}"),
-        Failure::Unreachable(m) => format!("cannot reach the API server at {server} (trying to {action}): {m}"),
+        Failure::Unreachable(m) => {
+            format!("cannot reach the API server at {server} (trying to {action}): {m}")
+        }
         Failure::Timeout(m) => format!("timed out trying to {action} on {server}: {m}"),
         Failure::Auth(m) => format!("cannot get credentials for {server} (trying to {action}): {m}"),
         Failure::Other(m) => format!("cannot {action} on {server}: {m}"),

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::cli::{Cli, ColorChoice, Command, FailOn, OutputFormat};
-use crate::model::selector::Selector;
 use crate::model::Behaviour;
+use crate::model::selector::Selector;
 
 /// Facts about the environment, captured once by `main`.
 #[derive(Debug, Clone, Default)]
@@ -148,9 +148,10 @@ impl Settings {
         }
         let job = match cli.command {
             Command::Zones => Job::Zones,
-            Command::Explain(a) => {
-                Job::Explain { name: parse_service_ref(&a.service)?, fail_on: a.exit_code.then_some(a.fail_on) }
-            }
+            Command::Explain(a) => Job::Explain {
+                name: parse_service_ref(&a.service)?,
+                fail_on: a.exit_code.then_some(a.fail_on),
+            },
             Command::Check(a) => Job::Check { fail_on: a.fail_on },
             Command::Dump(a) => {
                 if g.from_file.is_some() {
@@ -172,7 +173,8 @@ impl Settings {
                 request_timeout: parse_timeout(&g.request_timeout)?,
             }),
         };
-        let selector = g.selector.as_deref().map(Selector::parse).transpose().map_err(SettingsError::Selector)?;
+        let selector =
+            g.selector.as_deref().map(Selector::parse).transpose().map_err(SettingsError::Selector)?;
         let behaviour = g.k8s_version.as_deref().map(str::parse).transpose()?;
         let structured = matches!(g.output, OutputFormat::Json | OutputFormat::Yaml);
         let color = !structured

@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value, json};
 
 use crate::error::Error;
 use crate::source::live::Raw;
@@ -157,10 +157,8 @@ impl Redactor {
         match kind.as_str() {
             "Node" => {
                 self.set_name(item, "/metadata/name", "node");
-                if let Some(labels) = item.pointer_mut("/metadata/labels").and_then(Value::as_object_mut) {
-                    if let Some(Value::String(h)) = labels.get_mut("kubernetes.io/hostname") {
-                        *h = self.name("node", h);
-                    }
+                if let Some(Value::String(h)) = item.pointer_mut("/metadata/labels/kubernetes.io~1hostname") {
+                    *h = self.name("node", h);
                 }
                 if let Some(Value::Array(addrs)) = item.pointer_mut("/status/addresses") {
                     for a in addrs {
@@ -198,21 +196,25 @@ impl Redactor {
                 }
             }
             "EndpointSlice" => {
-                let service = item.pointer("/metadata/labels/kubernetes.io~1service-name").and_then(Value::as_str);
+                let service =
+                    item.pointer("/metadata/labels/kubernetes.io~1service-name").and_then(Value::as_str);
                 let service = service.map(|s| self.name("svc", s));
-                if let Some(svc) = &service {
-                    if let Some(Value::String(s)) = item.pointer_mut("/metadata/labels/kubernetes.io~1service-name") {
-                        *s = svc.clone();
-                    }
+                if let (Some(svc), Some(Value::String(s))) =
+                    (&service, item.pointer_mut("/metadata/labels/kubernetes.io~1service-name"))
+                {
+                    *s = svc.clone();
                 }
-                let n = self.name("slice", item.pointer("/metadata/name").and_then(Value::as_str).unwrap_or(""));
+                let n =
+                    self.name("slice", item.pointer("/metadata/name").and_then(Value::as_str).unwrap_or(""));
                 if let Some(Value::String(s)) = item.pointer_mut("/metadata/name") {
                     *s = match &service {
                         Some(svc) => format!("{svc}-{n}"),
                         None => n,
                     };
                 }
-                item.pointer_mut("/metadata").and_then(Value::as_object_mut).map(|m| m.remove("generateName"));
+                item.pointer_mut("/metadata")
+                    .and_then(Value::as_object_mut)
+                    .map(|m| m.remove("generateName"));
                 if let Some(Value::Array(eps)) = item.pointer_mut("/endpoints") {
                     for ep in eps {
                         self.set_addresses(ep, "/addresses");
@@ -240,13 +242,13 @@ impl Redactor {
             _ => {}
         }
         // Labels of Services and slices may hold app names: redact values except the well-known keys.
-        if kind != "Node" {
-            if let Some(labels) = item.pointer_mut("/metadata/labels").and_then(Value::as_object_mut) {
-                for (k, v) in labels.iter_mut() {
-                    let keep = k.starts_with("endpointslice.kubernetes.io/") || k == "kubernetes.io/service-name";
-                    if let (false, Value::String(s)) = (keep, v) {
-                        *s = self.name("label", s);
-                    }
+        if kind != "Node"
+            && let Some(labels) = item.pointer_mut("/metadata/labels").and_then(Value::as_object_mut)
+        {
+            for (k, v) in labels.iter_mut() {
+                let keep = k.starts_with("endpointslice.kubernetes.io/") || k == "kubernetes.io/service-name";
+                if let (false, Value::String(s)) = (keep, v) {
+                    *s = self.name("label", s);
                 }
             }
         }
@@ -288,7 +290,13 @@ mod tests {
               "forNodes": [{"name": "ip-10-0-1-5.ec2.internal"}]}}]
         }))
         .unwrap();
-        Raw { nodes: vec![node], services: vec![svc], slices: vec![slice], events: vec![], server_version: Some("v1.36.3".into()) }
+        Raw {
+            nodes: vec![node],
+            services: vec![svc],
+            slices: vec![slice],
+            events: vec![],
+            server_version: Some("v1.36.3".into()),
+        }
     }
 
     #[test]
@@ -302,7 +310,10 @@ mod tests {
         assert!(items[0]["metadata"].get("managedFields").is_none());
         assert_eq!(items[1]["metadata"]["annotations"].as_object().unwrap().len(), 1);
         assert_eq!(items[2]["apiVersion"], "discovery.k8s.io/v1");
-        assert_eq!(items[3], json!({"apiVersion": "kubectl-topo/v1alpha1", "kind": "ClusterInfo", "serverVersion": "v1.36.3"}));
+        assert_eq!(
+            items[3],
+            json!({"apiVersion": "kubectl-topo/v1alpha1", "kind": "ClusterInfo", "serverVersion": "v1.36.3"})
+        );
         let yaml = serde_saphyr::to_string(&v).unwrap();
         assert!(yaml.contains("kind: ClusterInfo"), "{yaml}");
     }
@@ -318,7 +329,10 @@ mod tests {
         let node = items[0]["metadata"]["name"].as_str().unwrap();
         assert_eq!(items[2]["endpoints"][0]["nodeName"], node);
         assert_eq!(items[2]["endpoints"][0]["hints"]["forNodes"][0]["name"], node);
-        assert_eq!(items[2]["metadata"]["labels"]["kubernetes.io/service-name"], items[1]["metadata"]["name"]);
+        assert_eq!(
+            items[2]["metadata"]["labels"]["kubernetes.io/service-name"],
+            items[1]["metadata"]["name"]
+        );
         assert_eq!(items[2]["metadata"]["namespace"], items[1]["metadata"]["namespace"]);
         assert_eq!(items[2]["endpoints"][0]["zone"], "us-east-1a");
         assert_eq!(items[0]["status"]["allocatable"]["cpu"], "3920m");

@@ -15,7 +15,7 @@ use kube::{Client, Config};
 use serde::de::DeserializeOwned;
 
 use crate::error::Error;
-use crate::model::{self, Snapshot, LABEL_SERVICE_NAME};
+use crate::model::{self, LABEL_SERVICE_NAME, Snapshot};
 use crate::settings::LiveSpec;
 use crate::source::convert;
 
@@ -105,7 +105,7 @@ pub async fn connect(spec: &LiveSpec) -> Result<Connection, Error> {
     };
     let kubeconfig = match &spec.kubeconfig {
         Some(path) => Some(Kubeconfig::read_from(path).map_err(|e| kubeconfig_error(&e, Some(path)))?),
-        None => match Kubeconfig::read() {
+        None => match read_kubeconfig_env() {
             Ok(k) => Some(k),
             // No KUBECONFIG and no ~/.kube/config: in a Pod, use the service account (kubectl does too).
             Err(KubeconfigError::FindPath | KubeconfigError::ReadConfig(..))
@@ -119,7 +119,8 @@ pub async fn connect(spec: &LiveSpec) -> Result<Connection, Error> {
     let (mut config, context) = match kubeconfig {
         Some(kc) => {
             let context = spec.context.clone().or_else(|| kc.current_context.clone()).unwrap_or_default();
-            let config = Config::from_custom_kubeconfig(kc, &options).await.map_err(|e| kubeconfig_error(&e, None))?;
+            let config =
+                Config::from_custom_kubeconfig(kc, &options).await.map_err(|e| kubeconfig_error(&e, None))?;
             (config, context)
         }
         None => {
@@ -134,8 +135,11 @@ pub async fn connect(spec: &LiveSpec) -> Result<Connection, Error> {
     apply_timeout(&mut config, spec.request_timeout);
     let server = config.cluster_url.to_string().trim_end_matches('/').to_string();
     let default_namespace = config.default_namespace.clone();
-    let client = Client::try_from(config)
-        .map_err(|source| Error::Kube { action: "connect to the API server".into(), server: server.clone(), source })?;
+    let client = Client::try_from(config).map_err(|source| Error::Kube {
+        action: "connect to the API server".into(),
+        server: server.clone(),
+        source,
+    })?;
     Ok(Connection { client, server, context, default_namespace, timeout: spec.request_timeout })
 }
 
@@ -148,14 +152,20 @@ fn apply_timeout(config: &mut Config, timeout: Option<Duration>) {
     }
 }
 
-fn kubeconfig_error(e: &KubeconfigError, path: Option<&std::path::Path>) -> Error {
-    let mut text = e.to_string();
-    let mut source = std::error::Error::source(e);
-    while let Some(s) = source {
-        text.push_str(": ");
-        text.push_str(&s.to_string());
-        source = s.source();
+/// `KUBECONFIG` as kubectl reads it: every listed file merged (first value wins), files that do
+/// not exist skipped; unset or all missing → `~/.kube/config`.
+fn read_kubeconfig_env() -> Result<Kubeconfig, KubeconfigError> {
+    let Some(value) = std::env::var_os("KUBECONFIG") else { return Kubeconfig::read() };
+    let paths: Vec<std::path::PathBuf> =
+        std::env::split_paths(&value).filter(|p| !p.as_os_str().is_empty() && p.exists()).collect();
+    if paths.is_empty() {
+        return Err(KubeconfigError::FindPath);
     }
+    paths.iter().try_fold(Kubeconfig::default(), |merged, p| merged.merge(Kubeconfig::read_from(p)?))
+}
+
+fn kubeconfig_error(e: &KubeconfigError, path: Option<&std::path::Path>) -> Error {
+    let text = crate::error::chain(e);
     match path {
         Some(p) => Error::Kubeconfig(format!("kubeconfig {}: {text}", p.display())),
         None => Error::Kubeconfig(format!("kubeconfig: {text}")),
@@ -179,7 +189,13 @@ pub async fn read(conn: &Connection, want: &Want) -> Result<(Raw, Option<String>
         Namespace::FromContext => Some(conn.default_namespace.clone()),
     };
     let mut raw = Raw { server_version: Some(server_version(conn).await?), ..Raw::default() };
-    raw.nodes = list_all(conn, &Api::<Node>::all(conn.client.clone()), ListParams::default(), "list nodes at cluster scope").await?;
+    raw.nodes = list_all(
+        conn,
+        &Api::<Node>::all(conn.client.clone()),
+        ListParams::default(),
+        "list nodes at cluster scope",
+    )
+    .await?;
     if want.nodes_only {
         return Ok((raw, namespace));
     }
@@ -202,14 +218,28 @@ pub async fn read(conn: &Connection, want: &Want) -> Result<(Raw, Option<String>
             }
             let slices: Api<EndpointSlice> = Api::namespaced(conn.client.clone(), &ns);
             let lp = ListParams::default().labels(&format!("{LABEL_SERVICE_NAME}={name}"));
-            raw.slices = list_all(conn, &slices, lp, &format!("list endpointslices.discovery.k8s.io in namespace {ns:?}")).await?;
+            raw.slices = list_all(
+                conn,
+                &slices,
+                lp,
+                &format!("list endpointslices.discovery.k8s.io in namespace {ns:?}"),
+            )
+            .await?;
             event_fields.push_str(&format!(",involvedObject.name={name}"));
             let events: Api<CoreEvent> = Api::namespaced(conn.client.clone(), &ns);
-            raw.events = best_effort_events(conn, &events, &event_fields, &format!("in namespace {ns:?}")).await?;
+            raw.events =
+                best_effort_events(conn, &events, &event_fields, &format!("in namespace {ns:?}")).await?;
         }
         None => {
-            raw.services = list_all(conn, &services, ListParams::default(), &format!("list services {scope}")).await?;
-            raw.slices = list_all(conn, &slices, ListParams::default(), &format!("list endpointslices.discovery.k8s.io {scope}")).await?;
+            raw.services =
+                list_all(conn, &services, ListParams::default(), &format!("list services {scope}")).await?;
+            raw.slices = list_all(
+                conn,
+                &slices,
+                ListParams::default(),
+                &format!("list endpointslices.discovery.k8s.io {scope}"),
+            )
+            .await?;
             raw.events = best_effort_events(conn, &events, &event_fields, &scope).await?;
         }
     }
@@ -258,7 +288,11 @@ async fn timed<T>(
         Some(limit) => match tokio::time::timeout(limit, call).await {
             Ok(r) => r,
             Err(_) => {
-                return Err(Error::Timeout { action: action.to_string(), server: conn.server.clone(), after: limit });
+                return Err(Error::Timeout {
+                    action: action.to_string(),
+                    server: conn.server.clone(),
+                    after: limit,
+                });
             }
         },
         None => call.await,
@@ -267,14 +301,33 @@ async fn timed<T>(
 }
 
 /// A complete list, 500 items per page, following `continue` tokens.
-pub async fn list_all<K>(conn: &Connection, api: &Api<K>, params: ListParams, action: &str) -> Result<Vec<K>, Error>
+pub async fn list_all<K>(
+    conn: &Connection,
+    api: &Api<K>,
+    params: ListParams,
+    action: &str,
+) -> Result<Vec<K>, Error>
+where
+    K: Clone + DeserializeOwned + std::fmt::Debug,
+{
+    list_paged(conn, api, params, action, PAGE_SIZE).await
+}
+
+/// [`list_all`] with a chosen page size (tests page through small lists).
+pub async fn list_paged<K>(
+    conn: &Connection,
+    api: &Api<K>,
+    params: ListParams,
+    action: &str,
+    page_size: u32,
+) -> Result<Vec<K>, Error>
 where
     K: Clone + DeserializeOwned + std::fmt::Debug,
 {
     let mut items = Vec::new();
     let mut token: Option<String> = None;
     loop {
-        let mut lp = params.clone().limit(PAGE_SIZE);
+        let mut lp = params.clone().limit(page_size);
         if let Some(t) = &token {
             lp = lp.continue_token(t);
         }

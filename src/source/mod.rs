@@ -73,7 +73,8 @@ fn load_dump(path: &DumpPath, err: &mut dyn Write) -> Result<Snapshot, Error> {
             (text, "stdin".to_string())
         }
         DumpPath::File(p) => {
-            let text = std::fs::read_to_string(p).map_err(|source| Error::Read { path: p.clone(), source })?;
+            let text =
+                std::fs::read_to_string(p).map_err(|source| Error::Read { path: p.clone(), source })?;
             (text, p.display().to_string())
         }
     };

@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 use k8s_openapi::api::core::v1::{Namespace, Node, Pod, Service};
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding};
-use kube::api::{Api, DeleteParams, ListParams, Patch, PatchParams, PostParams};
 use kube::Client;
-use serde_json::{json, Value};
+use kube::api::{Api, DeleteParams, ListParams, Patch, PatchParams, PostParams};
+use serde_json::{Value, json};
 
 pub const ZONE: &str = "topology.kubernetes.io/zone";
 
@@ -31,7 +31,13 @@ pub struct NodeSpec {
 }
 
 pub fn node(name: &str, zone: Option<&str>, cpu: &str) -> NodeSpec {
-    NodeSpec { name: name.into(), zone: zone.map(Into::into), cpu: cpu.into(), ready: true, control_plane: false }
+    NodeSpec {
+        name: name.into(),
+        zone: zone.map(Into::into),
+        cpu: cpu.into(),
+        ready: true,
+        control_plane: false,
+    }
 }
 
 impl Cluster {
@@ -45,7 +51,10 @@ impl Cluster {
 
     pub async fn namespace(&self, name: &str) {
         let ns: Namespace = serde_json::from_value(json!({"metadata": {"name": name}})).unwrap();
-        Api::<Namespace>::all(self.client.clone()).create(&PostParams::default(), &ns).await.expect("create namespace");
+        Api::<Namespace>::all(self.client.clone())
+            .create(&PostParams::default(), &ns)
+            .await
+            .expect("create namespace");
     }
 
     /// Create a Node, then patch its status as a kubelet would (capacity, allocatable, Ready).
@@ -57,8 +66,12 @@ impl Cluster {
         if spec.control_plane {
             labels["node-role.kubernetes.io/control-plane"] = json!("");
         }
-        let n: Node = serde_json::from_value(json!({"metadata": {"name": spec.name, "labels": labels}})).unwrap();
-        self.nodes().create(&PostParams::default(), &n).await.unwrap_or_else(|e| panic!("create node {}: {e}", spec.name));
+        let n: Node =
+            serde_json::from_value(json!({"metadata": {"name": spec.name, "labels": labels}})).unwrap();
+        self.nodes()
+            .create(&PostParams::default(), &n)
+            .await
+            .unwrap_or_else(|e| panic!("create node {}: {e}", spec.name));
         self.set_node_status(&spec.name, &spec.cpu, spec.ready).await;
     }
 
@@ -90,7 +103,9 @@ impl Cluster {
         let existing = self.nodes().list(&ListParams::default()).await.expect("list nodes").items;
         for n in existing {
             let name = n.metadata.name.clone().unwrap_or_default();
-            if !specs.iter().any(|s| s.name == name) || !node_matches(&n, specs.iter().find(|s| s.name == name).unwrap()) {
+            if !specs.iter().any(|s| s.name == name)
+                || !node_matches(&n, specs.iter().find(|s| s.name == name).unwrap())
+            {
                 self.nodes().delete(&name, &DeleteParams::default()).await.expect("delete node");
             }
         }
@@ -103,7 +118,13 @@ impl Cluster {
     }
 
     /// A Service selecting `app=<name>` on port 80.
-    pub async fn create_service(&self, ns: &str, name: &str, annotations: Value, traffic_distribution: Option<&str>) {
+    pub async fn create_service(
+        &self,
+        ns: &str,
+        name: &str,
+        annotations: Value,
+        traffic_distribution: Option<&str>,
+    ) {
         self.try_create_service(ns, name, annotations, traffic_distribution)
             .await
             .unwrap_or_else(|e| panic!("create service {ns}/{name}: {e}"));
@@ -125,7 +146,10 @@ impl Cluster {
             "spec": spec
         }))
         .unwrap();
-        Api::<Service>::namespaced(self.client.clone(), ns).create(&PostParams::default(), &svc).await.map(|_| ())
+        Api::<Service>::namespaced(self.client.clone(), ns)
+            .create(&PostParams::default(), &svc)
+            .await
+            .map(|_| ())
     }
 
     pub async fn patch_service(&self, ns: &str, name: &str, patch: Value) {
@@ -144,7 +168,9 @@ impl Cluster {
                      "containers": [{"name": "app", "image": "registry.invalid/app:1", "ports": [{"containerPort": 8080}]}]}
         }))
         .unwrap();
-        pods.create(&PostParams::default(), &pod).await.unwrap_or_else(|e| panic!("create pod {ns}/{name}: {e}"));
+        pods.create(&PostParams::default(), &pod)
+            .await
+            .unwrap_or_else(|e| panic!("create pod {ns}/{name}: {e}"));
         let n = self.next_ip.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         let ip = format!("10.244.{}.{}", n / 250, n % 250 + 2);
         let now = "2026-01-01T00:00:00Z";
@@ -221,7 +247,8 @@ impl Cluster {
     /// Events the controller recorded on a Service (reason, message).
     pub async fn service_events(&self, ns: &str, service: &str) -> Vec<(String, String)> {
         let api: Api<k8s_openapi::api::core::v1::Event> = Api::namespaced(self.client.clone(), ns);
-        let lp = ListParams::default().fields(&format!("involvedObject.kind=Service,involvedObject.name={service}"));
+        let lp = ListParams::default()
+            .fields(&format!("involvedObject.kind=Service,involvedObject.name={service}"));
         api.list(&lp)
             .await
             .expect("list events")
@@ -232,7 +259,10 @@ impl Cluster {
     }
 
     pub async fn apply_cluster_role(&self, role: &ClusterRole) {
-        Api::<ClusterRole>::all(self.client.clone()).create(&PostParams::default(), role).await.expect("create clusterrole");
+        Api::<ClusterRole>::all(self.client.clone())
+            .create(&PostParams::default(), role)
+            .await
+            .expect("create clusterrole");
     }
 
     pub async fn bind_cluster_role(&self, binding: &str, role: &str, user: &str) {
@@ -242,13 +272,21 @@ impl Cluster {
             "subjects": [{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": user}]
         }))
         .unwrap();
-        Api::<ClusterRoleBinding>::all(self.client.clone()).create(&PostParams::default(), &b).await.expect("create binding");
+        Api::<ClusterRoleBinding>::all(self.client.clone())
+            .create(&PostParams::default(), &b)
+            .await
+            .expect("create binding");
     }
 }
 
 fn node_matches(n: &Node, s: &NodeSpec) -> bool {
     let labels = n.metadata.labels.clone().unwrap_or_default();
-    let cpu = n.status.as_ref().and_then(|st| st.allocatable.as_ref()).and_then(|a| a.get("cpu")).map(|q| q.0.clone());
+    let cpu = n
+        .status
+        .as_ref()
+        .and_then(|st| st.allocatable.as_ref())
+        .and_then(|a| a.get("cpu"))
+        .map(|q| q.0.clone());
     let ready = n
         .status
         .as_ref()
@@ -272,9 +310,12 @@ pub struct SliceState {
     pub hinted: usize,
     /// Endpoints in total.
     pub endpoints: usize,
-    /// (address, endpoint zone, hinted zones, hinted nodes, node)
-    pub rows: Vec<(String, Option<String>, Option<Vec<String>>, Option<Vec<String>>, Option<String>)>,
+    /// One row per endpoint, sorted.
+    pub rows: Vec<Row>,
 }
+
+/// (address, endpoint zone, hinted zones, hinted nodes, node name)
+pub type Row = (String, Option<String>, Option<Vec<String>>, Option<Vec<String>>, Option<String>);
 
 impl SliceState {
     pub fn of(slices: &[EndpointSlice]) -> SliceState {
@@ -284,15 +325,29 @@ impl SliceState {
                 s.endpoints += 1;
                 let zone = ep.zone.clone();
                 *s.endpoints_per_zone.entry(zone.clone().unwrap_or_default()).or_default() += 1;
-                let zones = ep.hints.as_ref().and_then(|h| h.for_zones.as_ref()).map(|z| z.iter().map(|z| z.name.clone()).collect::<Vec<_>>());
-                let nodes = ep.hints.as_ref().and_then(|h| h.for_nodes.as_ref()).map(|z| z.iter().map(|z| z.name.clone()).collect::<Vec<_>>());
+                let zones = ep
+                    .hints
+                    .as_ref()
+                    .and_then(|h| h.for_zones.as_ref())
+                    .map(|z| z.iter().map(|z| z.name.clone()).collect::<Vec<_>>());
+                let nodes = ep
+                    .hints
+                    .as_ref()
+                    .and_then(|h| h.for_nodes.as_ref())
+                    .map(|z| z.iter().map(|z| z.name.clone()).collect::<Vec<_>>());
                 if ep.hints.is_some() {
                     s.hinted += 1;
                 }
                 for z in zones.iter().flatten() {
                     *s.hinted_per_zone.entry(z.clone()).or_default() += 1;
                 }
-                s.rows.push((ep.addresses.first().cloned().unwrap_or_default(), zone, zones, nodes, ep.node_name.clone()));
+                s.rows.push((
+                    ep.addresses.first().cloned().unwrap_or_default(),
+                    zone,
+                    zones,
+                    nodes,
+                    ep.node_name.clone(),
+                ));
             }
         }
         s.rows.sort();

@@ -36,7 +36,9 @@ pub fn binaries() -> Binaries {
         .lines()
         .filter_map(|l| l.split_once('=').map(|(k, v)| (k.to_string(), v.to_string())))
         .collect();
-    let get = |k: &str| PathBuf::from(vars.get(k).unwrap_or_else(|| panic!("{k} missing from the build script output")));
+    let get = |k: &str| {
+        PathBuf::from(vars.get(k).unwrap_or_else(|| panic!("{k} missing from the build script output")))
+    };
     eprintln!("e2e: control-plane binaries ready in {:.1}s", started.elapsed().as_secs_f64());
     Binaries {
         kube_apiserver: get("KUBE_APISERVER"),
@@ -57,10 +59,7 @@ impl Proc {
     fn spawn(name: &'static str, cmd: &mut Command, dir: &Path) -> Proc {
         let log = dir.join(format!("{name}.log"));
         let file = std::fs::File::create(&log).expect("log file");
-        cmd.stdin(Stdio::null())
-            .stdout(file.try_clone().expect("log file"))
-            .stderr(file)
-            .process_group(0);
+        cmd.stdin(Stdio::null()).stdout(file.try_clone().expect("log file")).stderr(file).process_group(0);
         let child = cmd.spawn().unwrap_or_else(|e| panic!("cannot start {name}: {e}"));
         let pgid = child.id();
         // Parent-death safeguard: if this test process disappears without running Drop (SIGKILL,
@@ -92,7 +91,8 @@ impl Proc {
 impl Drop for Proc {
     fn drop(&mut self) {
         let pgid = self.child.id();
-        let _ = Command::new("kill").args(["-TERM", "--", &format!("-{pgid}")]).stderr(Stdio::null()).status();
+        let _ =
+            Command::new("kill").args(["-TERM", "--", &format!("-{pgid}")]).stderr(Stdio::null()).status();
         let deadline = Instant::now() + Duration::from_secs(5);
         while Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
@@ -100,10 +100,14 @@ impl Drop for Proc {
             }
             std::thread::sleep(Duration::from_millis(50));
         }
-        let _ = Command::new("kill").args(["-KILL", "--", &format!("-{pgid}")]).stderr(Stdio::null()).status();
+        let _ =
+            Command::new("kill").args(["-KILL", "--", &format!("-{pgid}")]).stderr(Stdio::null()).status();
         let _ = self.child.wait();
         if let Some(mut w) = self.watchdog.take() {
-            let _ = Command::new("kill").args(["-KILL", "--", &format!("-{}", w.id())]).stderr(Stdio::null()).status();
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", w.id())])
+                .stderr(Stdio::null())
+                .status();
             let _ = w.wait();
         }
     }
@@ -172,9 +176,21 @@ fn ca(dir: &Path, name: &str) -> (PathBuf, PathBuf) {
     openssl(
         dir,
         &[
-            "req", "-x509", "-new", "-key", &format!("{name}.key"), "-subj", &format!("/CN={name}"), "-days", "3",
-            "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
-            "-out", &crt,
+            "req",
+            "-x509",
+            "-new",
+            "-key",
+            &format!("{name}.key"),
+            "-subj",
+            &format!("/CN={name}"),
+            "-days",
+            "3",
+            "-addext",
+            "basicConstraints=critical,CA:TRUE",
+            "-addext",
+            "keyUsage=critical,keyCertSign,cRLSign",
+            "-out",
+            &crt,
         ],
     );
     (dir.join(crt), key)
@@ -191,14 +207,35 @@ fn leaf(dir: &Path, ca: (&Path, &Path), name: &str, subject: &str, server: bool)
     } else {
         "extendedKeyUsage=clientAuth\n"
     };
-    std::fs::write(dir.join(&ext), format!("basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\n{usage}")).unwrap();
-    let serial = format!("0x{:x}", std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos());
+    std::fs::write(
+        dir.join(&ext),
+        format!("basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\n{usage}"),
+    )
+    .unwrap();
+    let serial = format!(
+        "0x{:x}",
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos()
+    );
     let crt = format!("{name}.crt");
     openssl(
         dir,
         &[
-            "x509", "-req", "-in", &csr, "-CA", ca.0.to_str().unwrap(), "-CAkey", ca.1.to_str().unwrap(), "-set_serial",
-            &serial, "-days", "3", "-extfile", &ext, "-out", &crt,
+            "x509",
+            "-req",
+            "-in",
+            &csr,
+            "-CA",
+            ca.0.to_str().unwrap(),
+            "-CAkey",
+            ca.1.to_str().unwrap(),
+            "-set_serial",
+            &serial,
+            "-days",
+            "3",
+            "-extfile",
+            &ext,
+            "-out",
+            &crt,
         ],
     );
     (dir.join(crt), key)
@@ -271,7 +308,8 @@ where
             return;
         }
         if start.elapsed() > limit {
-            let logs: Vec<String> = procs.iter().map(|p| format!("--- {} ---\n{}", p.name, tail(&p.log, 40))).collect();
+            let logs: Vec<String> =
+                procs.iter().map(|p| format!("--- {} ---\n{}", p.name, tail(&p.log, 40))).collect();
             panic!("{what} not ready after {limit:?}\n{}", logs.join("\n"));
         }
         tokio::time::sleep(Duration::from_millis(250)).await;
@@ -288,8 +326,12 @@ impl ControlPlane {
         let (ca_crt, ca_key) = ca(&pki, "ca");
         let (srv_crt, srv_key) = leaf(&pki, (&ca_crt, &ca_key), "apiserver", "/CN=kube-apiserver", true);
         let (fp_ca, fp_ca_key) = ca(&pki, "front-proxy-ca");
-        let (fp_crt, fp_key) = leaf(&pki, (&fp_ca, &fp_ca_key), "front-proxy-client", "/CN=front-proxy-client", false);
-        openssl(&pki, &["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", "sa.key"]);
+        let (fp_crt, fp_key) =
+            leaf(&pki, (&fp_ca, &fp_ca_key), "front-proxy-client", "/CN=front-proxy-client", false);
+        openssl(
+            &pki,
+            &["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", "sa.key"],
+        );
         openssl(&pki, &["pkey", "-in", "sa.key", "-pubout", "-out", "sa.pub"]);
 
         let etcd_port = free_port();
@@ -353,10 +395,15 @@ impl ControlPlane {
         let admin_client = client_for(&admin_kubeconfig).await;
         {
             let c = admin_client.clone();
-            wait_until("kube-apiserver /readyz", Duration::from_secs(120), &mut [&mut etcd, &mut apiserver], move || {
-                let c = c.clone();
-                async move { get_text(&c, "/readyz").await.is_ok_and(|t| t.trim() == "ok") }
-            })
+            wait_until(
+                "kube-apiserver /readyz",
+                Duration::from_secs(120),
+                &mut [&mut etcd, &mut apiserver],
+                move || {
+                    let c = c.clone();
+                    async move { get_text(&c, "/readyz").await.is_ok_and(|t| t.trim() == "ok") }
+                },
+            )
             .await;
         }
         let version = admin_client.apiserver_version().await.expect("/version").git_version;
@@ -423,7 +470,8 @@ impl ControlPlane {
     /// A new client-certificate user (CN = `name`, optional groups) and its kubeconfig.
     pub fn user_kubeconfig(&self, name: &str, groups: &[&str]) -> PathBuf {
         let pki = self.dir.path().join("pki");
-        let subject: String = groups.iter().map(|g| format!("/O={g}")).collect::<String>() + &format!("/CN={name}");
+        let subject: String =
+            groups.iter().map(|g| format!("/O={g}")).collect::<String>() + &format!("/CN={name}");
         let user = leaf_user(&pki, &self.ca, &self.ca_key, name, &subject);
         let path = self.dir.path().join(format!("{name}.kubeconfig"));
         write_kubeconfig(&path, &self.server, &self.ca, &user);

@@ -9,11 +9,13 @@
 //!   `actualHinted` per zone must equal what is on the slices;
 //! * the same `explain` on a `dump` of the cluster with every `hints` field removed must give
 //!   `expectedHinted` per zone equal to what the controller wrote.
+//!
 //! `check -A` must agree with `explain` for every Service, `zones` with the Nodes created, and
 //! the read-only ClusterRole of `deploy/rbac.yaml` must be enough for every command.
 
 mod cluster;
 mod harness;
+mod live_api;
 mod scenarios;
 mod topo;
 

@@ -4,9 +4,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
-use crate::cluster::{node, Cluster, NodeSpec, SliceState};
+use crate::cluster::{Cluster, NodeSpec, SliceState, node};
 use crate::harness::{self, Binaries, ControlPlane};
 use crate::topo::{self, Topo};
 
@@ -49,6 +49,7 @@ pub async fn run_all(bins: &Binaries) {
     three_zones_8_4_4(&mut ctx).await;
     check_all(&mut ctx).await;
     rbac(&mut ctx).await;
+    crate::live_api::run(&ctx.cp).await;
 
     ctx.cp.check_alive();
     for n in &ctx.notes {
@@ -62,7 +63,14 @@ fn zones3() -> Vec<NodeSpec> {
 
 /// Pods first, then the Service: its first sync sees every endpoint, so the controller records one
 /// event instead of one per pod (events are rate-limited per object, ~25 then dropped).
-async fn service_with_pods(ctx: &mut Ctx, ns: &str, name: &str, ann: Value, td: Option<&str>, nodes: &[&str]) {
+async fn service_with_pods(
+    ctx: &mut Ctx,
+    ns: &str,
+    name: &str,
+    ann: Value,
+    td: Option<&str>,
+    nodes: &[&str],
+) {
     for (i, n) in nodes.iter().enumerate() {
         ctx.cl.create_pod(ns, &format!("{name}-{i}"), name, n).await;
     }
@@ -96,7 +104,12 @@ fn family(report: &Value) -> &Value {
 }
 
 fn codes(fam: &Value) -> Vec<String> {
-    fam["reasons"].as_array().into_iter().flatten().filter_map(|r| r["code"].as_str().map(String::from)).collect()
+    fam["reasons"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| r["code"].as_str().map(String::from))
+        .collect()
 }
 
 /// `zones[]` of a family as zone → (expectedHinted, actualHinted).
@@ -113,7 +126,14 @@ fn zone_rows(fam: &Value) -> BTreeMap<String, (i64, i64)> {
 }
 
 /// Assert what `kubectl-topo` says about the live Service and about a hint-less dump of it.
-async fn verify(ctx: &Ctx, ns: &str, svc: &str, expect: &Expect<'_>, state: &SliceState, fresh_matches: bool) -> Value {
+async fn verify(
+    ctx: &Ctx,
+    ns: &str,
+    svc: &str,
+    expect: &Expect<'_>,
+    state: &SliceState,
+    fresh_matches: bool,
+) -> Value {
     let Some(topo) = &ctx.topo else { return Value::Null };
     let target = format!("svc/{svc}");
     let live = topo.json(&["explain", &target, "-n", ns]);
@@ -131,7 +151,11 @@ async fn verify(ctx: &Ctx, ns: &str, svc: &str, expect: &Expect<'_>, state: &Sli
     }
     for (zone, n) in &state.hinted_per_zone {
         if !rows.is_empty() {
-            assert!(rows.contains_key(zone), "{ns}/{svc}: no zone row for hinted zone {zone} ({n})\n{}", ctx_text());
+            assert!(
+                rows.contains_key(zone),
+                "{ns}/{svc}: no zone row for hinted zone {zone} ({n})\n{}",
+                ctx_text()
+            );
         }
     }
     if fresh_matches {
@@ -144,7 +168,10 @@ async fn verify(ctx: &Ctx, ns: &str, svc: &str, expect: &Expect<'_>, state: &Sli
         let fam = family(&fresh);
         for (zone, (expected, _)) in zone_rows(fam) {
             let written = state.hinted_per_zone.get(&zone).copied().unwrap_or(0) as i64;
-            assert_eq!(expected, written, "{ns}/{svc} zone {zone}: expectedHinted (from a hint-less dump) vs controller\n{fresh:#}");
+            assert_eq!(
+                expected, written,
+                "{ns}/{svc} zone {zone}: expectedHinted (from a hint-less dump) vs controller\n{fresh:#}"
+            );
         }
         if fam["zones"].as_array().is_some_and(|z| !z.is_empty()) {
             for zone in state.hinted_per_zone.keys() {
@@ -164,7 +191,10 @@ async fn three_equal_zones(ctx: &mut Ctx) {
     ctx.cl.namespace("demo").await;
     service_with_pods(ctx, "demo", "demo-service", json!({AUTO: "Auto"}), None, &["a1", "b1", "c1"]).await;
     let s = wait_hinted(ctx, "demo", "demo-service", 3, &[("zone-a", 1), ("zone-b", 1), ("zone-c", 1)]).await;
-    assert!(s.rows.iter().all(|r| r.2.as_deref() == r.1.as_ref().map(std::slice::from_ref)), "own-zone hints: {s:#?}");
+    assert!(
+        s.rows.iter().all(|r| r.2.as_deref() == r.1.as_ref().map(std::slice::from_ref)),
+        "own-zone hints: {s:#?}"
+    );
     verify(ctx, "demo", "demo-service", &ACTIVE, &s, true).await;
 
     // Scale to 4: 3 zones × min 2 > 4 endpoints → the controller removes every hint (W2, 33 %).
@@ -175,8 +205,15 @@ async fn three_equal_zones(ctx: &mut Ctx) {
         events.iter().any(|(_, m)| m.contains("Unable to allocate minimum required endpoints")),
         "expected the overload Warning event, got {events:?}"
     );
-    let report =
-        verify(ctx, "demo", "demo-service", &Expect { verdict: "Blocked", codes: &["OverloadThreshold"] }, &s, true).await;
+    let report = verify(
+        ctx,
+        "demo",
+        "demo-service",
+        &Expect { verdict: "Blocked", codes: &["OverloadThreshold"] },
+        &s,
+        true,
+    )
+    .await;
     if !report.is_null() {
         let fam = family(&report);
         let pct: Vec<f64> = fam["reasons"]
@@ -184,9 +221,18 @@ async fn three_equal_zones(ctx: &mut Ctx) {
             .into_iter()
             .flatten()
             .filter_map(|r| r["overloadPercent"].as_f64())
-            .chain(fam["zones"].as_array().into_iter().flatten().filter_map(|z| z["expectedOverloadPercent"].as_f64()))
+            .chain(
+                fam["zones"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|z| z["expectedOverloadPercent"].as_f64()),
+            )
             .collect();
-        assert!(pct.iter().any(|p| (p - 33.3).abs() < 0.5), "33 % expected overload not reported: {pct:?}\n{report:#}");
+        assert!(
+            pct.iter().any(|p| (p - 33.3).abs() < 0.5),
+            "33 % expected overload not reported: {pct:?}\n{report:#}"
+        );
     }
 
     // Back to 3: hints return (the pod deletion resyncs the Service).
@@ -212,23 +258,39 @@ async fn three_equal_zones(ctx: &mut Ctx) {
     verify(ctx, "deprecated", "old", &ACTIVE, &s, true).await;
     // The API refuses the two keys with different values, so "the deprecated key wins by presence"
     // can only be seen with a value the controller does not accept: `AUTO` (case-sensitive).
-    let refused = ctx.cl.try_create_service("deprecated", "both", json!({DEPRECATED: "Disabled", AUTO: "Auto"}), None).await;
+    let refused = ctx
+        .cl
+        .try_create_service("deprecated", "both", json!({DEPRECATED: "Disabled", AUTO: "Auto"}), None)
+        .await;
     assert!(refused.is_err(), "apiserver accepted differing topology annotations");
-    service_with_pods(ctx, "deprecated", "upper", json!({DEPRECATED: "AUTO"}), None, &["a1", "b1", "c1"]).await;
+    service_with_pods(ctx, "deprecated", "upper", json!({DEPRECATED: "AUTO"}), None, &["a1", "b1", "c1"])
+        .await;
     ctx.cl.wait_slices("deprecated", "upper", "3 endpoints", WAIT, |s| s.endpoints == 3).await;
     let s = wait_unhinted(ctx, "deprecated", "upper", 3).await;
     verify(ctx, "deprecated", "upper", &Expect { verdict: "NotEnabled", codes: &[] }, &s, true).await;
 
     // trafficDistribution: PreferSameZone → own zone; PreferSameNode → own zone and own node.
     ctx.cl.namespace("traffic").await;
-    service_with_pods(ctx, "traffic", "same-zone", json!({}), Some("PreferSameZone"), &["a1", "b1", "b1", "c1"]).await;
+    service_with_pods(
+        ctx,
+        "traffic",
+        "same-zone",
+        json!({}),
+        Some("PreferSameZone"),
+        &["a1", "b1", "b1", "c1"],
+    )
+    .await;
     let s = wait_hinted(ctx, "traffic", "same-zone", 4, &[("zone-a", 1), ("zone-b", 2), ("zone-c", 1)]).await;
     verify(ctx, "traffic", "same-zone", &ACTIVE, &s, true).await;
-    service_with_pods(ctx, "traffic", "same-node", json!({}), Some("PreferSameNode"), &["a1", "b1", "c1"]).await;
+    service_with_pods(ctx, "traffic", "same-node", json!({}), Some("PreferSameNode"), &["a1", "b1", "c1"])
+        .await;
     let s = ctx
         .cl
         .wait_slices("traffic", "same-node", "forNodes = own node", WAIT, |s| {
-            s.endpoints == 3 && s.rows.iter().all(|r| r.3.as_ref().is_some_and(|n| Some(n) == r.4.as_ref().map(|x| vec![x.clone()]).as_ref()))
+            s.endpoints == 3
+                && s.rows.iter().all(|r| {
+                    r.3.as_ref().is_some_and(|n| Some(n) == r.4.as_ref().map(|x| vec![x.clone()]).as_ref())
+                })
         })
         .await;
     let report = verify(ctx, "traffic", "same-node", &ACTIVE, &s, true).await;
@@ -260,7 +322,15 @@ async fn node_without_zone(ctx: &mut Ctx) {
     ctx.cl.create_node(&node("w-nozone", None, "4")).await;
     // Services with cached hints are requeued and lose them.
     let s = wait_unhinted(ctx, "demo", "demo-service", 3).await;
-    verify(ctx, "demo", "demo-service", &Expect { verdict: "Blocked", codes: &["NodeMissingZone"] }, &s, true).await;
+    verify(
+        ctx,
+        "demo",
+        "demo-service",
+        &Expect { verdict: "Blocked", codes: &["NodeMissingZone"] },
+        &s,
+        true,
+    )
+    .await;
 
     ctx.cl.namespace("nozone").await;
     service_with_pods(ctx, "nozone", "web", json!({AUTO: "Auto"}), None, &["a1", "b1", "c1", "c1"]).await;
@@ -281,7 +351,11 @@ async fn node_without_zone(ctx: &mut Ctx) {
         );
         if let Some(topo) = &ctx.topo {
             let r = topo.json(&["explain", "svc/web", "-n", "nozone"]);
-            ctx.notes.push(format!("explain before the resync: verdict {} reasons {:?}", family(&r)["verdict"], codes(family(&r))));
+            ctx.notes.push(format!(
+                "explain before the resync: verdict {} reasons {:?}",
+                family(&r)["verdict"],
+                codes(family(&r))
+            ));
         }
     } else {
         ctx.notes.push("labelling the zone-less node requeued the Service by itself".into());
@@ -307,9 +381,21 @@ async fn two_zones_12_4(ctx: &mut Ctx) {
     clear_pods(ctx).await;
     ctx.cl.set_nodes(&[node("d-a1", Some("zone-a"), "12"), node("d-b1", Some("zone-b"), "4")]).await;
     ctx.cl.namespace("two-zones").await;
-    service_with_pods(ctx, "two-zones", "web", json!({AUTO: "Auto"}), None, &["d-a1", "d-a1", "d-b1", "d-b1"]).await;
+    service_with_pods(
+        ctx,
+        "two-zones",
+        "web",
+        json!({AUTO: "Auto"}),
+        None,
+        &["d-a1", "d-a1", "d-b1", "d-b1"],
+    )
+    .await;
     let s = wait_hinted(ctx, "two-zones", "web", 4, &[("zone-a", 3), ("zone-b", 1)]).await;
-    let crossed = s.rows.iter().filter(|r| r.1.as_deref() == Some("zone-b") && r.2 == Some(vec!["zone-a".to_string()])).count();
+    let crossed = s
+        .rows
+        .iter()
+        .filter(|r| r.1.as_deref() == Some("zone-b") && r.2 == Some(vec!["zone-a".to_string()]))
+        .count();
     assert_eq!(crossed, 1, "one zone-b endpoint hinted zone-a: {s:#?}");
     verify(ctx, "two-zones", "web", &ACTIVE, &s, true).await;
     zones_match(ctx, &[("zone-a", 12000), ("zone-b", 4000)]);
@@ -319,7 +405,11 @@ async fn two_zones_12_4(ctx: &mut Ctx) {
 async fn three_zones_8_4_4(ctx: &mut Ctx) {
     clear_pods(ctx).await;
     ctx.cl
-        .set_nodes(&[node("e-a1", Some("zone-a"), "8"), node("e-b1", Some("zone-b"), "4"), node("e-c1", Some("zone-c"), "4")])
+        .set_nodes(&[
+            node("e-a1", Some("zone-a"), "8"),
+            node("e-b1", Some("zone-b"), "4"),
+            node("e-c1", Some("zone-c"), "4"),
+        ])
         .await;
     ctx.cl.namespace("redistribute").await;
     let pods = ["e-a1", "e-a1", "e-a1", "e-a1", "e-a1", "e-a1", "e-b1", "e-c1"];
@@ -350,11 +440,14 @@ async fn check_all(ctx: &mut Ctx) {
     let rows = report["services"].as_array().expect("services[]");
     let mut seen = BTreeSet::new();
     for row in rows {
-        let (ns, name) = (row["service"]["namespace"].as_str().unwrap(), row["service"]["name"].as_str().unwrap());
+        let (ns, name) =
+            (row["service"]["namespace"].as_str().unwrap(), row["service"]["name"].as_str().unwrap());
         assert!(seen.insert((ns.to_string(), name.to_string())), "duplicate row {ns}/{name}");
         let explain = topo.json(&["explain", &format!("svc/{name}"), "-n", ns]);
-        let want: Vec<&Value> = explain["families"].as_array().into_iter().flatten().map(|f| &f["verdict"]).collect();
-        let got: Vec<&Value> = row["families"].as_array().into_iter().flatten().map(|f| &f["verdict"]).collect();
+        let want: Vec<&Value> =
+            explain["families"].as_array().into_iter().flatten().map(|f| &f["verdict"]).collect();
+        let got: Vec<&Value> =
+            row["families"].as_array().into_iter().flatten().map(|f| &f["verdict"]).collect();
         assert_eq!(got, want, "check -A vs explain for {ns}/{name}");
     }
     for (ns, svc) in &ctx.services {
@@ -364,7 +457,8 @@ async fn check_all(ctx: &mut Ctx) {
 
 /// deploy/rbac.yaml is enough for every command; without `list nodes` the error names it.
 async fn rbac(ctx: &mut Ctx) {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/deploy/rbac.yaml")).expect("deploy/rbac.yaml");
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/deploy/rbac.yaml"))
+        .expect("deploy/rbac.yaml");
     let docs: Vec<Value> = serde_saphyr::from_multiple(&text).expect("rbac.yaml parses");
     let role = docs.iter().find(|d| d["kind"] == "ClusterRole").expect("a ClusterRole in deploy/rbac.yaml");
     let role_name = role["metadata"]["name"].as_str().unwrap().to_string();
@@ -406,9 +500,17 @@ async fn rbac(ctx: &mut Ctx) {
     let r = topo.run_as(&no_nodes, &["explain", "svc/web", "-n", "redistribute"]);
     assert_eq!(r.code, 3, "without list nodes: {r:?}");
     let first = r.stderr.lines().next().unwrap_or_default();
-    assert!(first.starts_with("error: ") && first.contains("list nodes") && first.contains("cluster scope"), "{r:?}");
+    assert!(
+        first.starts_with("error: ") && first.contains("list nodes") && first.contains("cluster scope"),
+        "{r:?}"
+    );
     assert!(r.stderr.lines().any(|l| l.starts_with("hint: ") && l.contains("deploy/rbac.yaml")), "{r:?}");
     assert_eq!(r.stderr.lines().count(), 2, "one error line and one hint line: {r:?}");
+
+    // KUBECONFIG lists several files; missing ones are skipped, as kubectl does.
+    let joined = format!("{}:{}", ctx.cp.dir.path().join("missing.kubeconfig").display(), reader.display());
+    let r = topo.run_as(std::path::Path::new(&joined), &["zones"]);
+    assert_eq!(r.code, 0, "KUBECONFIG={joined}: {r:?}");
 
     // A Service that is not there: exit 3, and the hint names where that name exists.
     let r = topo.run(&["explain", "svc/demo-service", "-n", "nozone"]);
@@ -416,7 +518,9 @@ async fn rbac(ctx: &mut Ctx) {
     assert!(r.stderr.contains("demo"), "{r:?}");
     // Nothing listening: exit 3, one line.
     let dead = ctx.cp.dir.path().join("dead.kubeconfig");
-    let text = std::fs::read_to_string(&ctx.cp.admin_kubeconfig).unwrap().replace(&ctx.cp.server, &format!("https://127.0.0.1:{}", harness::free_port()));
+    let text = std::fs::read_to_string(&ctx.cp.admin_kubeconfig)
+        .unwrap()
+        .replace(&ctx.cp.server, &format!("https://127.0.0.1:{}", harness::free_port()));
     std::fs::write(&dead, text).unwrap();
     let r = topo.run_as(&dead, &["zones", "--request-timeout", "5s"]);
     assert_eq!(r.code, 3, "{r:?}");

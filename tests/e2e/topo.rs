@@ -56,8 +56,15 @@ impl Topo {
         let mut all: Vec<&str> = args.to_vec();
         all.extend(["-o", "json"]);
         let r = self.run(&all);
-        assert!(r.code == 0 || r.code == 1, "kubectl-topo {all:?} exited {}:\n{}\n{}", r.code, r.stderr, r.stdout);
-        serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("kubectl-topo {all:?}: not JSON ({e}):\n{}", r.stdout))
+        assert!(
+            r.code == 0 || r.code == 1,
+            "kubectl-topo {all:?} exited {}:\n{}\n{}",
+            r.code,
+            r.stderr,
+            r.stdout
+        );
+        serde_json::from_str(&r.stdout)
+            .unwrap_or_else(|e| panic!("kubectl-topo {all:?}: not JSON ({e}):\n{}", r.stdout))
     }
 
     /// `dump` of the scope, parsed.
@@ -66,7 +73,8 @@ impl Topo {
         all.extend(scope);
         let r = self.run(&all);
         assert_eq!(r.code, 0, "kubectl-topo {all:?}: {}", r.stderr);
-        serde_saphyr::from_str::<Value>(&r.stdout).unwrap_or_else(|e| panic!("dump is not YAML ({e}):\n{}", r.stdout))
+        serde_saphyr::from_str::<Value>(&r.stdout)
+            .unwrap_or_else(|e| panic!("dump is not YAML ({e}):\n{}", r.stdout))
     }
 }
 
