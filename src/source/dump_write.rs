@@ -296,6 +296,7 @@ mod tests {
             slices: vec![slice],
             events: vec![],
             server_version: Some("v1.36.3".into()),
+            notes: vec![],
         }
     }
 

@@ -57,6 +57,8 @@ pub struct Raw {
     pub events: Vec<CoreEvent>,
     /// `/version` gitVersion.
     pub server_version: Option<String>,
+    /// What could not be read (e.g. Events forbidden), for `SourceInfo::partial`.
+    pub notes: Vec<String>,
 }
 
 /// A live read: the Snapshot the engine uses and the raw objects behind it.
@@ -240,7 +242,8 @@ pub async fn read(conn: &Connection, want: &Want) -> Result<(Raw, Option<String>
                 &format!("list endpointslices.discovery.k8s.io {scope}"),
             )
             .await?;
-            raw.events = best_effort_events(conn, &events, &event_fields, &scope).await?;
+            raw.events =
+                keep_note(&mut raw.notes, best_effort_events(conn, &events, &event_fields, &scope).await)?;
         }
     }
     Ok((raw, namespace))
@@ -267,8 +270,21 @@ async fn best_effort_events(
     let lp = ListParams::default().fields(fields);
     match list_all(conn, api, lp, &format!("list events {scope}")).await {
         Ok(events) => Ok(events),
-        Err(Error::Kube { source: kube::Error::Api(status), .. }) if status.code == 403 => Ok(Vec::new()),
+        Err(Error::Kube { source: kube::Error::Api(status), .. }) if status.code == 403 => {
+            Err(Error::Live(format!("events not shown: forbidden to list events {scope}")))
+        }
         Err(e) => Err(e),
+    }
+}
+
+/// A best-effort read's `Error::Live` becomes a note and an empty list.
+fn keep_note<T>(notes: &mut Vec<String>, result: Result<Vec<T>, Error>) -> Result<Vec<T>, Error> {
+    match result {
+        Err(Error::Live(note)) => {
+            notes.push(note);
+            Ok(Vec::new())
+        }
+        other => other,
     }
 }
 
@@ -369,6 +385,7 @@ pub fn to_snapshot(raw: &Raw) -> Snapshot {
         info: model::SourceInfo::default(),
     };
     snapshot.info.server_version = raw.server_version.clone();
+    snapshot.info.partial = raw.notes.clone();
     snapshot
 }
 
