@@ -11,7 +11,7 @@ use crate::exit::ExitStatus;
 use crate::model::{Behaviour, Service, Snapshot};
 use crate::render::{self, RenderOptions};
 use crate::report::Verdict;
-use crate::settings::{Job, Scope, Settings};
+use crate::settings::{Job, Settings};
 use crate::source;
 
 /// `kubectl topo` when invoked as a kubectl plugin (argv[0] `kubectl-…`), else the file name.
@@ -41,6 +41,7 @@ pub fn run(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Res
         Job::Zones => zones(settings, out, err),
         Job::Explain { name, fail_on } => explain(settings, name, *fail_on, out, err),
         Job::Check { fail_on } => check(settings, *fail_on, out, err),
+        Job::Dump { redact } => dump(settings, *redact, out, err),
     };
     match result {
         // A closed pipe (`| head`) is not an error.
@@ -61,15 +62,12 @@ fn behaviour(settings: &Settings, snapshot: &Snapshot) -> Behaviour {
         .unwrap_or_default()
 }
 
-fn namespace(settings: &Settings) -> Option<&str> {
-    match &settings.scope {
-        Scope::AllNamespaces => None,
-        Scope::Namespace(ns) => Some(ns.as_deref().unwrap_or("default")),
-    }
+fn request<'a>(settings: &'a Settings, service: Option<&'a str>, nodes_only: bool) -> source::Request<'a> {
+    source::Request { scope: &settings.scope, service, nodes_only }
 }
 
 fn zones(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitStatus, Error> {
-    let snapshot = source::load(&settings.source, err)?;
+    let snapshot = source::load(&settings.source, request(settings, None, true), err)?.snapshot;
     let report = analyze::zones(&snapshot, behaviour(settings, &snapshot));
     render::zones(&report, &options(settings), out).map_err(Error::Write)?;
     Ok(ExitStatus::Ok)
@@ -82,8 +80,9 @@ fn explain(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitStatus, Error> {
-    let snapshot = source::load(&settings.source, err)?;
-    let ns = namespace(settings).unwrap_or("default");
+    let loaded = source::load(&settings.source, request(settings, Some(name), false), err)?;
+    let snapshot = loaded.snapshot;
+    let ns = loaded.namespace.as_deref().unwrap_or("default");
     let service = find_service(&snapshot, ns, name)?;
     let report = analyze::explain(&snapshot, service, behaviour(settings, &snapshot));
     render::explain(&report, &options(settings), out).map_err(Error::Write)?;
@@ -100,8 +99,8 @@ fn check(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitStatus, Error> {
-    let snapshot = source::load(&settings.source, err)?;
-    let ns = namespace(settings);
+    let loaded = source::load(&settings.source, request(settings, None, false), err)?;
+    let (snapshot, ns) = (loaded.snapshot, loaded.namespace.as_deref());
     let services: Vec<&Service> = snapshot
         .services
         .iter()
@@ -113,6 +112,19 @@ fn check(
     let verdicts: Vec<Verdict> =
         report.services.iter().flat_map(|row| row.families.iter().map(|f| f.verdict)).collect();
     Ok(if fails(fail_on, &verdicts) { ExitStatus::Findings } else { ExitStatus::Ok })
+}
+
+/// `dump`: the raw objects of a live read as one YAML List (`--from-file` reads it back).
+fn dump(
+    settings: &Settings,
+    redact: bool,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus, Error> {
+    let loaded = source::load(&settings.source, request(settings, None, false), err)?;
+    let raw = loaded.raw.unwrap_or_default();
+    source::dump_write::write_dump(&raw, redact, out)?;
+    Ok(ExitStatus::Ok)
 }
 
 /// True when some verdict is at or above `level`.

@@ -34,6 +34,9 @@ pub enum Command {
     Explain(ExplainArgs),
     /// One row per Service with its verdict; exit code 1 on findings at or above --fail-on.
     Check(CheckArgs),
+    /// Write what the live cluster shows (Nodes, Services, EndpointSlices, Events, server version) as
+    /// one YAML List that --from-file reads back; attach it to bug reports.
+    Dump(DumpArgs),
     /// Print shell completion code (bash, zsh, fish, powershell, elvish).
     Completion(CompletionArgs),
     /// Print the plugin version.
@@ -59,6 +62,14 @@ pub struct CheckArgs {
     /// Severity that makes `check` exit with code 1.
     #[arg(long, value_enum, default_value_t = FailOn::Drift)]
     pub fail_on: FailOn,
+}
+
+/// `dump` arguments.
+#[derive(Debug, Args)]
+pub struct DumpArgs {
+    /// Replace names and addresses consistently (zones, CPU, conditions and hints are kept).
+    #[arg(long)]
+    pub redact: bool,
 }
 
 /// `completion` arguments.

@@ -41,6 +41,29 @@ pub enum Error {
     /// A live cluster is needed but none is configured / supported.
     #[error("{0}")]
     Live(String),
+    /// No usable kubeconfig (or in-cluster service account).
+    #[error("{0}")]
+    Kubeconfig(String),
+    /// An API request failed; the message names what we were doing (e.g. "list nodes at cluster scope").
+    #[error("{}", kube_message(action, server, source))]
+    Kube {
+        /// What we tried, as kubectl's RBAC words: verb, resource and scope.
+        action: String,
+        /// The API server URL.
+        server: String,
+        /// The cause.
+        source: kube::Error,
+    },
+    /// A request took longer than `--request-timeout`.
+    #[error("timed out after {}s trying to {action} on {server}", after.as_secs_f64())]
+    Timeout {
+        /// What we tried.
+        action: String,
+        /// The API server URL.
+        server: String,
+        /// The limit.
+        after: std::time::Duration,
+    },
     /// Writing the output failed (other than a broken pipe).
     #[error("cannot write output: {0}")]
     Write(std::io::Error),
@@ -52,7 +75,11 @@ impl Error {
         match self {
             Error::Settings(_) | Error::Read { .. } | Error::Dump(_) | Error::Write(_) => ExitStatus::Usage,
             Error::ServiceNotFound { live: false, .. } => ExitStatus::Usage,
-            Error::ServiceNotFound { live: true, .. } | Error::Live(_) => ExitStatus::Cluster,
+            Error::ServiceNotFound { live: true, .. }
+            | Error::Live(_)
+            | Error::Kubeconfig(_)
+            | Error::Kube { .. }
+            | Error::Timeout { .. } => ExitStatus::Cluster,
         }
     }
 
@@ -73,7 +100,141 @@ impl Error {
                     .to_string(),
             ),
             Error::Settings(_) => Some(format!("see `{bin_name} --help`")),
+            Error::Kubeconfig(_) => Some(
+                "pass --kubeconfig FILE, set KUBECONFIG, or pick a context with --context (kubectl config get-contexts)"
+                    .to_string(),
+            ),
+            Error::Timeout { .. } => Some(
+                "the API server did not answer in time: check the server address and network, or raise --request-timeout"
+                    .to_string(),
+            ),
+            Error::Kube { source, .. } => Some(kube_hint(&classify(source))),
             Error::Live(_) | Error::Write(_) => None,
         }
+    }
+}
+
+/// What kind of failure a `kube::Error` is, as a user would describe it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// 401.
+    Unauthorized(String),
+    /// 403.
+    Forbidden(String),
+    /// 404.
+    NotFound(String),
+    /// Another API status.
+    Status(u16, String),
+    /// Certificate or TLS handshake problem.
+    Tls(String),
+    /// Connection refused, DNS, no route.
+    Unreachable(String),
+    /// A timeout below us (connect/read timeout).
+    Timeout(String),
+    /// Credentials could not be obtained (exec plugin, token file, ...).
+    Auth(String),
+    /// Anything else.
+    Other(String),
+}
+
+/// The whole cause chain of an error on one line (`a: b: c`), without repeats.
+pub fn chain(error: &dyn std::error::Error) -> String {
+    let mut parts: Vec<String> = vec![error.to_string()];
+    let mut source = error.source();
+    while let Some(s) = source {
+        let text = s.to_string();
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+        source = s.source();
+    }
+    let text = parts.join(": ").replace('\n', " ");
+    // kube/hyper wrap the cause in layers that say nothing to a user.
+    let mut text = text.as_str();
+    for noise in
+        ["ServiceError: ", "HyperError: ", "client error (Connect): ", "client error (SendRequest): "]
+    {
+        while let Some(rest) = text.strip_prefix(noise) {
+            text = rest;
+        }
+    }
+    text.to_string()
+}
+
+/// Classify a kube error by its status code or its cause chain.
+pub fn classify(error: &kube::Error) -> Failure {
+    if let kube::Error::Api(status) = error {
+        let message = status.message.clone();
+        return match status.code {
+            401 => Failure::Unauthorized(message),
+            403 => Failure::Forbidden(message),
+            404 => Failure::NotFound(message),
+            code => Failure::Status(code, message),
+        };
+    }
+    let text = chain(error);
+    let lower = text.to_lowercase();
+    if matches!(error, kube::Error::Auth(_)) {
+        Failure::Auth(text)
+    } else if lower.contains("certificate") || lower.contains("tls") || lower.contains("handshake") {
+        Failure::Tls(text)
+    } else if lower.contains("timed out") || lower.contains("timeout") || lower.contains("deadline") {
+        Failure::Timeout(text)
+    } else if [
+        "connection refused",
+        "dns error",
+        "no route",
+        "unreachable",
+        "connection reset",
+        "tcp connect",
+        "failed to lookup",
+    ]
+    .iter()
+    .any(|k| lower.contains(k))
+    {
+        Failure::Unreachable(text)
+    } else {
+        Failure::Other(text)
+    }
+}
+
+/// The one-line message of an API failure.
+fn kube_message(action: &str, server: &str, source: &kube::Error) -> String {
+    match classify(source) {
+        Failure::Forbidden(_) => format!("forbidden: cannot {action}"),
+        Failure::Unauthorized(m) => {
+            format!("unauthorized: {server} rejected the credentials while trying to {action} ({m})")
+        }
+        Failure::NotFound(m) => format!("not found: cannot {action}: {m}"),
+        Failure::Status(code, m) => format!("cannot {action}: the API server answered {code}: {m}"),
+        Failure::Tls(m) => format!("TLS error talking to {server} (trying to {action}): {m}"),
+        Failure::Unreachable(m) => {
+            format!("cannot reach the API server at {server} (trying to {action}): {m}")
+        }
+        Failure::Timeout(m) => format!("timed out trying to {action} on {server}: {m}"),
+        Failure::Auth(m) => format!("cannot get credentials for {server} (trying to {action}): {m}"),
+        Failure::Other(m) => format!("cannot {action} on {server}: {m}"),
+    }
+}
+
+/// One line of remedy for an API failure.
+fn kube_hint(failure: &Failure) -> String {
+    match failure {
+        Failure::Forbidden(_) => {
+            "bind the ClusterRole in deploy/rbac.yaml (kubectl apply -f deploy/rbac.yaml): it grants get/list/watch on nodes, services, endpointslices and events".to_string()
+        }
+        Failure::Unauthorized(_) => {
+            "the credentials of the current context are missing or expired: log in again (e.g. aws eks update-kubeconfig, gcloud container clusters get-credentials, az aks get-credentials)".to_string()
+        }
+        Failure::NotFound(_) => "check the namespace (-n) and the name".to_string(),
+        Failure::Tls(_) => {
+            "the server certificate does not match the kubeconfig's certificate-authority-data or server name: check the context (--context) and refresh the kubeconfig".to_string()
+        }
+        Failure::Unreachable(_) => {
+            "check that the cluster is running and that the current context points at it (kubectl config current-context)".to_string()
+        }
+        Failure::Timeout(_) => "check the server address and network, or raise --request-timeout".to_string(),
+        Failure::Auth(_) => "check the exec credential plugin or token of the current user (kubectl config view --minify)".to_string(),
+        Failure::Status(..) | Failure::Other(_) => "retry; if it persists, check the API server's health (kubectl get --raw /readyz)".to_string(),
     }
 }

@@ -80,6 +80,11 @@ pub enum Job {
         /// `--fail-on`.
         fail_on: FailOn,
     },
+    /// `dump` (live cluster only).
+    Dump {
+        /// `--redact`.
+        redact: bool,
+    },
     /// `completion SHELL`.
     Completion(clap_complete::Shell),
     /// `version`.
@@ -126,6 +131,9 @@ pub enum SettingsError {
     /// Bad `--request-timeout`.
     #[error("--request-timeout {0:?}: use a duration like 30s, 1m or 0")]
     Timeout(String),
+    /// `dump --from-file`.
+    #[error("dump reads a live cluster: it cannot be combined with --from-file")]
+    DumpFromFile,
     /// `-n` with `-A`.
     #[error("-n and -A cannot be used together")]
     NamespaceConflict,
@@ -145,6 +153,12 @@ impl Settings {
                 fail_on: a.exit_code.then_some(a.fail_on),
             },
             Command::Check(a) => Job::Check { fail_on: a.fail_on },
+            Command::Dump(a) => {
+                if g.from_file.is_some() {
+                    return Err(SettingsError::DumpFromFile);
+                }
+                Job::Dump { redact: a.redact }
+            }
             Command::Completion(a) => Job::Completion(a.shell),
             Command::Version => Job::Version,
         };

@@ -1,0 +1,421 @@
+//! Live cluster access: kubeconfig loading as kubectl does it, paged reads of Nodes, Services,
+//! EndpointSlices and Events, and the server version. Read-only: only `get` and `list` are sent.
+//!
+//! This module only *lists*; turning k8s-openapi objects into the model is the pure functions of
+//! `source::convert` (style practice 2). The raw objects are kept for `kubectl topo dump`.
+
+use std::future::Future;
+use std::time::Duration;
+
+use k8s_openapi::api::core::v1::{Event as CoreEvent, Node, Service};
+use k8s_openapi::api::discovery::v1::EndpointSlice;
+use kube::api::{Api, ListParams};
+use kube::config::{KubeConfigOptions, Kubeconfig, KubeconfigError};
+use kube::{Client, Config};
+use serde::de::DeserializeOwned;
+
+use crate::error::Error;
+use crate::model::{self, LABEL_SERVICE_NAME, Snapshot};
+use crate::settings::LiveSpec;
+use crate::source::convert;
+
+/// Page size of every list call (kubectl uses 500 too).
+pub const PAGE_SIZE: u32 = 500;
+
+/// What a command needs from the cluster.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Want {
+    /// Namespace scope.
+    pub namespace: Namespace,
+    /// `explain NAME`: one Service and its slices (by the `kubernetes.io/service-name` label).
+    pub service: Option<String>,
+    /// `zones`: Nodes only.
+    pub nodes_only: bool,
+}
+
+/// The namespace scope of a read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Namespace {
+    /// `-A`.
+    All,
+    /// `-n NS`.
+    Named(String),
+    /// Neither: the kubeconfig context's namespace (`default` when it names none).
+    FromContext,
+}
+
+/// The objects as the API returned them, for `dump`.
+#[derive(Debug, Clone, Default)]
+pub struct Raw {
+    /// Nodes.
+    pub nodes: Vec<Node>,
+    /// Services.
+    pub services: Vec<Service>,
+    /// EndpointSlices.
+    pub slices: Vec<EndpointSlice>,
+    /// core/v1 Events on Services.
+    pub events: Vec<CoreEvent>,
+    /// `/version` gitVersion.
+    pub server_version: Option<String>,
+    /// What could not be read (e.g. Events forbidden), for `SourceInfo::partial`.
+    pub notes: Vec<String>,
+}
+
+/// A live read: the Snapshot the engine uses and the raw objects behind it.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// Same shape as a dump produces.
+    pub snapshot: Snapshot,
+    /// What was read, for `dump`.
+    pub raw: Raw,
+    /// The namespace the read resolved to (`None` for `-A`).
+    pub namespace: Option<String>,
+}
+
+/// Read what `want` asks for. Builds a current-thread runtime: `source` is the only place with I/O,
+/// and the rest of the program stays synchronous.
+pub fn load(spec: &LiveSpec, want: &Want) -> Result<Loaded, Error> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Live(format!("cannot start the I/O runtime: {e}")))?;
+    runtime.block_on(load_async(spec, want))
+}
+
+/// A connected client plus the facts shown in messages.
+pub struct Connection {
+    /// The client.
+    pub client: Client,
+    /// `https://host:port` of the API server.
+    pub server: String,
+    /// Context name (`in-cluster` inside a Pod).
+    pub context: String,
+    /// The context's namespace (`default` when unset).
+    pub default_namespace: String,
+    /// `--request-timeout` (None = no limit).
+    pub timeout: Option<Duration>,
+}
+
+/// Load the kubeconfig as kubectl does: `--kubeconfig` alone when given, else every file of
+/// `KUBECONFIG` merged (first value wins), else `~/.kube/config`, else the in-cluster service
+/// account. `--context`, `--cluster` and `--user` override the current context's parts.
+pub async fn connect(spec: &LiveSpec) -> Result<Connection, Error> {
+    let options = KubeConfigOptions {
+        context: spec.context.clone(),
+        cluster: spec.cluster.clone(),
+        user: spec.user.clone(),
+    };
+    let kubeconfig = match &spec.kubeconfig {
+        Some(path) => Some(Kubeconfig::read_from(path).map_err(|e| kubeconfig_error(&e, Some(path)))?),
+        None => match read_kubeconfig_env() {
+            Ok(k) => Some(k),
+            // No KUBECONFIG and no ~/.kube/config: in a Pod, use the service account (kubectl does too).
+            Err(KubeconfigError::FindPath | KubeconfigError::ReadConfig(..))
+                if std::env::var_os("KUBECONFIG").is_none() =>
+            {
+                None
+            }
+            Err(e) => return Err(kubeconfig_error(&e, None)),
+        },
+    };
+    let (mut config, context) = match kubeconfig {
+        Some(kc) => {
+            let context = spec.context.clone().or_else(|| kc.current_context.clone()).unwrap_or_default();
+            let config =
+                Config::from_custom_kubeconfig(kc, &options).await.map_err(|e| kubeconfig_error(&e, None))?;
+            (config, context)
+        }
+        None => {
+            let config = Config::incluster().map_err(|e| {
+                Error::Kubeconfig(format!(
+                    "no kubeconfig found (KUBECONFIG unset, ~/.kube/config missing) and not running in a Pod ({e})"
+                ))
+            })?;
+            (config, "in-cluster".to_string())
+        }
+    };
+    apply_timeout(&mut config, spec.request_timeout);
+    let server = config.cluster_url.to_string().trim_end_matches('/').to_string();
+    let default_namespace = config.default_namespace.clone();
+    let client = Client::try_from(config).map_err(|source| Error::Kube {
+        action: "connect to the API server".into(),
+        server: server.clone(),
+        source,
+    })?;
+    Ok(Connection { client, server, context, default_namespace, timeout: spec.request_timeout })
+}
+
+/// `--request-timeout` bounds connecting and reading too (each request is also wrapped in a timer).
+fn apply_timeout(config: &mut Config, timeout: Option<Duration>) {
+    if let Some(t) = timeout {
+        config.connect_timeout = Some(config.connect_timeout.map_or(t, |c| c.min(t)));
+        config.read_timeout = Some(t);
+        config.write_timeout = Some(t);
+    }
+}
+
+/// `KUBECONFIG` as kubectl reads it: every listed file merged (first value wins), files that do
+/// not exist skipped; unset or all missing → `~/.kube/config`.
+fn read_kubeconfig_env() -> Result<Kubeconfig, KubeconfigError> {
+    let Some(value) = std::env::var_os("KUBECONFIG") else { return Kubeconfig::read() };
+    let paths: Vec<std::path::PathBuf> =
+        std::env::split_paths(&value).filter(|p| !p.as_os_str().is_empty() && p.exists()).collect();
+    if paths.is_empty() {
+        return Err(KubeconfigError::FindPath);
+    }
+    paths.iter().try_fold(Kubeconfig::default(), |merged, p| merged.merge(Kubeconfig::read_from(p)?))
+}
+
+fn kubeconfig_error(e: &KubeconfigError, path: Option<&std::path::Path>) -> Error {
+    let text = crate::error::chain(e);
+    match path {
+        Some(p) => Error::Kubeconfig(format!("kubeconfig {}: {text}", p.display())),
+        None => Error::Kubeconfig(format!("kubeconfig: {text}")),
+    }
+}
+
+async fn load_async(spec: &LiveSpec, want: &Want) -> Result<Loaded, Error> {
+    let conn = connect(spec).await?;
+    let (raw, namespace) = read(&conn, want).await?;
+    let mut snapshot = to_snapshot(&raw);
+    snapshot.info.origin = format!("cluster:{}", conn.context);
+    Ok(Loaded { snapshot, raw, namespace })
+}
+
+/// Everything `want` asks for, as raw objects. Nodes are required (a 403 is an error naming the
+/// permission); Events are best effort (a 403 becomes a note, the verdicts do not depend on them).
+pub async fn read(conn: &Connection, want: &Want) -> Result<(Raw, Option<String>), Error> {
+    let namespace = match &want.namespace {
+        Namespace::All => None,
+        Namespace::Named(ns) => Some(ns.clone()),
+        Namespace::FromContext => Some(conn.default_namespace.clone()),
+    };
+    let mut raw = Raw { server_version: Some(server_version(conn).await?), ..Raw::default() };
+    raw.nodes = list_all(
+        conn,
+        &Api::<Node>::all(conn.client.clone()),
+        ListParams::default(),
+        "list nodes at cluster scope",
+    )
+    .await?;
+    if want.nodes_only {
+        return Ok((raw, namespace));
+    }
+    let scope = match &namespace {
+        Some(ns) => format!("in namespace {ns:?}"),
+        None => "at cluster scope".to_string(),
+    };
+    let services: Api<Service> = scoped(conn, namespace.as_deref());
+    let slices: Api<EndpointSlice> = scoped(conn, namespace.as_deref());
+    let events: Api<CoreEvent> = scoped(conn, namespace.as_deref());
+    let mut event_fields = "involvedObject.kind=Service".to_string();
+    match &want.service {
+        Some(name) => {
+            let ns = namespace.clone().unwrap_or_else(|| conn.default_namespace.clone());
+            let services: Api<Service> = Api::namespaced(conn.client.clone(), &ns);
+            let action = format!("get services {name:?} in namespace {ns:?}");
+            match timed(conn, &action, services.get_opt(name)).await? {
+                Some(svc) => raw.services.push(svc),
+                None => return Err(service_not_found(conn, &ns, name).await),
+            }
+            let slices: Api<EndpointSlice> = Api::namespaced(conn.client.clone(), &ns);
+            let lp = ListParams::default().labels(&format!("{LABEL_SERVICE_NAME}={name}"));
+            raw.slices = list_all(
+                conn,
+                &slices,
+                lp,
+                &format!("list endpointslices.discovery.k8s.io in namespace {ns:?}"),
+            )
+            .await?;
+            event_fields.push_str(&format!(",involvedObject.name={name}"));
+            let events: Api<CoreEvent> = Api::namespaced(conn.client.clone(), &ns);
+            raw.events =
+                best_effort_events(conn, &events, &event_fields, &format!("in namespace {ns:?}")).await?;
+        }
+        None => {
+            raw.services =
+                list_all(conn, &services, ListParams::default(), &format!("list services {scope}")).await?;
+            raw.slices = list_all(
+                conn,
+                &slices,
+                ListParams::default(),
+                &format!("list endpointslices.discovery.k8s.io {scope}"),
+            )
+            .await?;
+            raw.events =
+                keep_note(&mut raw.notes, best_effort_events(conn, &events, &event_fields, &scope).await)?;
+        }
+    }
+    Ok((raw, namespace))
+}
+
+fn scoped<K>(conn: &Connection, namespace: Option<&str>) -> Api<K>
+where
+    K: kube::Resource<Scope = k8s_openapi::NamespaceResourceScope>,
+    <K as kube::Resource>::DynamicType: Default,
+{
+    match namespace {
+        Some(ns) => Api::namespaced(conn.client.clone(), ns),
+        None => Api::all(conn.client.clone()),
+    }
+}
+
+/// Events only add context to a report: a missing `list events` permission must not stop it.
+async fn best_effort_events(
+    conn: &Connection,
+    api: &Api<CoreEvent>,
+    fields: &str,
+    scope: &str,
+) -> Result<Vec<CoreEvent>, Error> {
+    let lp = ListParams::default().fields(fields);
+    match list_all(conn, api, lp, &format!("list events {scope}")).await {
+        Ok(events) => Ok(events),
+        Err(Error::Kube { source: kube::Error::Api(status), .. }) if status.code == 403 => {
+            Err(Error::Live(format!("events not shown: forbidden to list events {scope}")))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// A best-effort read's `Error::Live` becomes a note and an empty list.
+fn keep_note<T>(notes: &mut Vec<String>, result: Result<Vec<T>, Error>) -> Result<Vec<T>, Error> {
+    match result {
+        Err(Error::Live(note)) => {
+            notes.push(note);
+            Ok(Vec::new())
+        }
+        other => other,
+    }
+}
+
+/// `/version` gitVersion, e.g. `v1.36.3`.
+pub async fn server_version(conn: &Connection) -> Result<String, Error> {
+    let info = timed(conn, "get the server version (/version)", conn.client.apiserver_version()).await?;
+    Ok(info.git_version)
+}
+
+/// Run one request under `--request-timeout`, mapping failures to one-line errors.
+async fn timed<T>(
+    conn: &Connection,
+    action: &str,
+    call: impl Future<Output = Result<T, kube::Error>>,
+) -> Result<T, Error> {
+    let result = match conn.timeout {
+        Some(limit) => match tokio::time::timeout(limit, call).await {
+            Ok(r) => r,
+            Err(_) => {
+                return Err(Error::Timeout {
+                    action: action.to_string(),
+                    server: conn.server.clone(),
+                    after: limit,
+                });
+            }
+        },
+        None => call.await,
+    };
+    result.map_err(|source| Error::Kube { action: action.to_string(), server: conn.server.clone(), source })
+}
+
+/// A complete list, 500 items per page, following `continue` tokens.
+pub async fn list_all<K>(
+    conn: &Connection,
+    api: &Api<K>,
+    params: ListParams,
+    action: &str,
+) -> Result<Vec<K>, Error>
+where
+    K: Clone + DeserializeOwned + std::fmt::Debug,
+{
+    list_paged(conn, api, params, action, PAGE_SIZE).await
+}
+
+/// [`list_all`] with a chosen page size (tests page through small lists).
+pub async fn list_paged<K>(
+    conn: &Connection,
+    api: &Api<K>,
+    params: ListParams,
+    action: &str,
+    page_size: u32,
+) -> Result<Vec<K>, Error>
+where
+    K: Clone + DeserializeOwned + std::fmt::Debug,
+{
+    let mut items = Vec::new();
+    let mut token: Option<String> = None;
+    loop {
+        let mut lp = params.clone().limit(page_size);
+        if let Some(t) = &token {
+            lp = lp.continue_token(t);
+        }
+        let page = timed(conn, action, api.list(&lp)).await?;
+        items.extend(page.items);
+        token = page.metadata.continue_.filter(|t| !t.is_empty());
+        if token.is_none() {
+            return Ok(items);
+        }
+    }
+}
+
+/// 404 on the Service: say where a Service of that name exists (when we may list Services).
+async fn service_not_found(conn: &Connection, namespace: &str, name: &str) -> Error {
+    let all: Api<Service> = Api::all(conn.client.clone());
+    let lp = ListParams::default().fields(&format!("metadata.name={name}"));
+    let mut found_in: Vec<String> = list_all(conn, &all, lp, "list services at cluster scope")
+        .await
+        .map(|v| v.into_iter().filter_map(|s| s.metadata.namespace).collect())
+        .unwrap_or_default();
+    found_in.sort();
+    found_in.dedup();
+    Error::ServiceNotFound {
+        namespace: namespace.to_string(),
+        name: name.to_string(),
+        origin: format!("cluster:{}", conn.context),
+        found_in,
+        live: true,
+    }
+}
+
+/// Raw objects → the engine's Snapshot, through the pure converters of `source::convert`.
+pub fn to_snapshot(raw: &Raw) -> Snapshot {
+    let mut notes = raw.notes.clone();
+    let mut nodes = Vec::with_capacity(raw.nodes.len());
+    for node in &raw.nodes {
+        match convert::node_from(node) {
+            Ok(n) => nodes.push(n),
+            // The API server validates quantities, so this needs a very odd server; say so, never guess.
+            Err(e) => notes.push(format!(
+                "node {:?} left out: {}: {}",
+                node.metadata.name.as_deref().unwrap_or(""),
+                e.field,
+                e.message
+            )),
+        }
+    }
+    let mut snapshot = Snapshot {
+        nodes,
+        services: raw.services.iter().map(convert::service_from).collect(),
+        slices: raw.slices.iter().map(convert::slice_from).collect(),
+        events: raw.events.iter().map(convert::event_from_core).collect(),
+        info: model::SourceInfo::default(),
+    };
+    snapshot.info.server_version = raw.server_version.clone();
+    snapshot.info.partial = notes;
+    snapshot
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn request_timeout_bounds_connect_read_and_write() {
+        let mut config = Config::new("https://127.0.0.1:6443".parse().unwrap());
+        apply_timeout(&mut config, Some(Duration::from_secs(5)));
+        assert_eq!(config.connect_timeout, Some(Duration::from_secs(5)));
+        assert_eq!(config.read_timeout, Some(Duration::from_secs(5)));
+        let mut config = Config::new("https://127.0.0.1:6443".parse().unwrap());
+        let before = config.clone();
+        apply_timeout(&mut config, None);
+        assert_eq!(config.read_timeout, before.read_timeout);
+    }
+}
