@@ -267,7 +267,9 @@ async fn three_equal_zones(ctx: &mut Ctx) {
         .await;
     ctx.cl.wait_slices("deprecated", "upper", "3 endpoints", WAIT, |s| s.endpoints == 3).await;
     let s = wait_unhinted(ctx, "deprecated", "upper", 3).await;
-    verify(ctx, "deprecated", "upper", &Expect { verdict: "NotEnabled", codes: &[] }, &s, true).await;
+    // The user asked for hints with a value the controller ignores: Blocked, not NotEnabled.
+    let ignored = Expect { verdict: "Blocked", codes: &["AnnotationValueIgnored"] };
+    verify(ctx, "deprecated", "upper", &ignored, &s, true).await;
 
     // trafficDistribution: PreferSameZone → own zone; PreferSameNode → own zone and own node.
     ctx.cl.namespace("traffic").await;
