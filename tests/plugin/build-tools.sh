@@ -25,7 +25,7 @@ fi
 
 hash="$(
   {
-    printf '%s\n' go.mod go.sum
+    printf '%s\n' build-tools.sh go.mod go.sum
     find . -name '*.go' | sed 's#^\./##' | LC_ALL=C sort
   } | while read -r f; do
     printf '%s\0' "$f"
@@ -35,13 +35,14 @@ hash="$(
 dir="${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-topo-plugin/$hash"
 mkdir -p "$dir"
 
-build() { # build NAME PACKAGE
+build() { # build NAME PACKAGE [GO BUILD FLAGS…]
   local name="$1" package="$2" tmp start
+  shift 2
   [[ -x "$dir/$name" ]] && return 0
   tmp="$(mktemp "$dir/$name.tmp.XXXXXX")"
   echo "build-tools.sh: building $name ($package) into $dir" >&2
   start=$SECONDS
-  if ! go build -trimpath -o "$tmp" "$package" >&2; then
+  if ! go build -trimpath "$@" -o "$tmp" "$package" >&2; then
     rm -f "$tmp"
     return 1
   fi
@@ -51,6 +52,14 @@ build() { # build NAME PACKAGE
 
 build validate-krew-manifest sigs.k8s.io/krew/cmd/validate-krew-manifest
 build krew sigs.k8s.io/krew/cmd/krew
-build kubectl ./cmd/kubectl
+# Stamp kubectl's version as the release build does (v0.36.3 of the staging module = v1.36.3);
+# krew stays a development build, which also skips its upgrade check (no network in tests).
+kubectl_module="$(go list -m -f '{{.Version}}' k8s.io/kubectl)" # v0.36.3
+kubectl_version="v1.${kubectl_module#v0.}"
+minor="${kubectl_version#v1.}"
+minor="${minor%%.*}"
+pkg=k8s.io/component-base/version
+build kubectl ./cmd/kubectl -ldflags \
+  "-X $pkg.gitVersion=$kubectl_version -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor -X $pkg.gitTreeState=clean"
 
 printf '%s\n' "$dir"
