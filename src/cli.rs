@@ -36,7 +36,7 @@ pub enum Command {
     Check(CheckArgs),
     /// Print shell completion code (bash, zsh, fish, powershell, elvish).
     Completion(CompletionArgs),
-    /// Print the plugin version.
+    /// Print the plugin version (and the server version when a cluster is reachable).
     Version,
 }
 

@@ -2,6 +2,7 @@
 
 pub mod convert;
 pub mod dump;
+pub mod probe;
 
 use std::io::{Read, Write};
 
