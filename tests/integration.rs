@@ -4,5 +4,6 @@
 mod support;
 
 mod cli;
+mod plugin;
 mod scenarios;
 mod snapshots;
