@@ -4,8 +4,9 @@
 //!
 //! Live-source hooks: until the live source is merged these answer "nothing" for a live cluster
 //! (no candidates, no server line), which is also what they must answer when no cluster is
-//! reachable. The live source fills them in with metadata-only lists (`Api<Service>`, `Api<Namespace>`)
-//! and `/version`, bounded by `LiveSpec::request_timeout`.
+//! reachable. The live source fills them in with a metadata-only Service list and `/version`,
+//! bounded by `LiveSpec::request_timeout`; namespaces are those holding Services, so completion
+//! needs no permission beyond `deploy/rbac.yaml` (no `list namespaces`).
 
 use crate::error::Error;
 use crate::settings::{LiveSpec, SourceSpec};
@@ -53,7 +54,7 @@ fn live_service_names(live: &LiveSpec, namespace: Option<&str>) -> Result<Vec<St
     Ok(Vec::new())
 }
 
-/// Live-source hook: list Namespace metadata.
+/// Live-source hook: the namespaces of a cluster-wide metadata-only Service list.
 fn live_namespaces(live: &LiveSpec) -> Result<Vec<String>, Error> {
     let _ = live;
     Ok(Vec::new())
