@@ -198,7 +198,7 @@ impl<'a> Walk<'a> {
             typed: Typed::default(),
             seen: Vec::new(),
         };
-        let mut words = words.iter().peekable();
+        let mut words = words.iter();
         while let Some(word) = words.next() {
             let (arg, attached) = match walk.flag(word) {
                 Some(found) => found,
@@ -208,7 +208,6 @@ impl<'a> Walk<'a> {
                 }
             };
             let Some(arg) = arg else { continue };
-            walk.seen.push(arg.get_id().to_string());
             if !takes_value(arg) {
                 continue;
             }
@@ -221,8 +220,9 @@ impl<'a> Walk<'a> {
     }
 
     /// A flag word → (the flag that takes or ends the word, its attached value). `None` for a word
-    /// that is not a flag; `Some((None, _))` for an unknown flag.
-    fn flag<'w>(&self, word: &'w str) -> Option<(Option<&'a Arg>, Option<&'w str>)> {
+    /// that is not a flag; `Some((None, _))` for an unknown flag. Every known flag in the word is
+    /// marked as seen.
+    fn flag<'w>(&mut self, word: &'w str) -> Option<(Option<&'a Arg>, Option<&'w str>)> {
         if self.after_dashdash || word == "-" || !word.starts_with('-') || word == "--" {
             return None;
         }
@@ -231,12 +231,15 @@ impl<'a> Walk<'a> {
                 Some((name, value)) => (name, Some(value)),
                 None => (long, None),
             };
-            return Some((find_long(self.command, name), value));
+            let arg = find_long(self.command, name);
+            self.seen.extend(arg.map(|a| a.get_id().to_string()));
+            return Some((arg, value));
         }
         // A cluster of shorts (`-An`, `-ndemo`, `-n=demo`): the first one that takes a value ends it.
         let shorts = &word[1..];
         for (at, c) in shorts.char_indices() {
             let arg = self.command.get_arguments().find(|a| a.get_short() == Some(c));
+            self.seen.extend(arg.map(|a| a.get_id().to_string()));
             match arg {
                 Some(arg) if takes_value(arg) => {
                     let rest = &shorts[at + c.len_utf8()..];

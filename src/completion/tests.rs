@@ -62,10 +62,11 @@ fn flags_of_the_subcommand_including_globals() {
 
 #[test]
 fn flags_given_once_are_not_offered_again() {
-    let flags = values(&["check", "-A", "--no-headers", "--"]);
+    let flags = values(&["check", "-Ao", "json", "--no-headers", "--"]);
     assert!(!flags.contains(&"--all-namespaces".to_string()));
     assert!(!flags.contains(&"--no-headers".to_string()));
-    assert!(flags.contains(&"--output".to_string()));
+    assert!(!flags.contains(&"--output".to_string()), "-o in a cluster of shorts");
+    assert!(flags.contains(&"--selector".to_string()));
 }
 
 #[test]
