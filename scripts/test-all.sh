@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite, exactly as CI runs it (.ci/run calls this script).
-# Tiers: fmt + clippy → unit + snapshot + CLI tests (cargo test) → upstream differential (Go oracle).
-# Go builds are cached under ${XDG_CACHE_HOME:-~/.cache}/kubectl-topo, never in the repo.
+# Tiers: fmt + clippy → unit + snapshot + CLI tests (cargo test) → upstream differential (Go oracle)
+# → plugin packaging (tests/plugin.rs: krew's validator, krew and kubectl built from the module proxy).
+# Go builds are cached under ${XDG_CACHE_HOME:-~/.cache}/kubectl-topo and …/kubectl-topo-plugin,
+# never in the repo.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,7 +18,7 @@ cargo fmt --all -- --check
 step "cargo clippy --all-targets -- -D warnings"
 cargo clippy --all-targets --locked -- -D warnings
 
-step "cargo test (unit, snapshot, CLI, upstream differential)"
+step "cargo test (unit, snapshot, CLI, upstream differential, krew + kubectl plugin)"
 # The differential test builds the Go oracle (cached) and compares ORACLE_CASES random cases.
 export ORACLE_CASES="${ORACLE_CASES:-20000}"
 export ORACLE_SEED="${ORACLE_SEED:-$(date +%s)}"

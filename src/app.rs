@@ -9,10 +9,12 @@ use crate::core::analyze;
 use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::model::{Behaviour, Service, Snapshot};
+use crate::progress::Progress;
 use crate::render::{self, RenderOptions};
 use crate::report::Verdict;
-use crate::settings::{Job, Settings};
+use crate::settings::{DumpPath, Job, Settings, SourceSpec};
 use crate::source;
+use crate::version::VersionReport;
 
 /// `kubectl topo` when invoked as a kubectl plugin (argv[0] `kubectl-…`), else the file name.
 pub fn display_name(argv0: &str) -> String {
@@ -35,7 +37,11 @@ pub fn run(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Res
             Ok(ExitStatus::Ok)
         }
         Job::Version => {
-            writeln!(out, "kubectl-topo {}", env!("CARGO_PKG_VERSION")).map_err(Error::Write)?;
+            let server = match &settings.source {
+                SourceSpec::Live(live) => source::probe::server_version(live),
+                SourceSpec::Dump(_) => None,
+            };
+            VersionReport::new(server).write(settings.output, out).map_err(Error::Write)?;
             Ok(ExitStatus::Ok)
         }
         Job::Zones => zones(settings, out, err),
@@ -48,6 +54,23 @@ pub fn run(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Res
         Err(Error::Write(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitStatus::Ok),
         other => other,
     }
+}
+
+/// `source::load` behind a progress indicator (stderr, TTY only, after a moment). Notes from the
+/// source are held back until the indicator has erased its line.
+/// `source::load` with a progress indicator on stderr (TTY only) while it runs.
+fn load(settings: &Settings, request: source::Request, err: &mut dyn Write) -> Result<source::Loaded, Error> {
+    let message = match &settings.source {
+        SourceSpec::Live(_) => "listing Nodes, Services and EndpointSlices…".to_string(),
+        SourceSpec::Dump(DumpPath::Stdin) => "reading stdin…".to_string(),
+        SourceSpec::Dump(DumpPath::File(path)) => format!("reading {}…", path.display()),
+    };
+    let mut notes = Vec::new();
+    let progress = Progress::start(settings.progress, &message);
+    let loaded = source::load(&settings.source, request, &mut notes);
+    drop(progress);
+    let _ = err.write_all(&notes);
+    loaded
 }
 
 fn options(settings: &Settings) -> RenderOptions {
@@ -67,7 +90,7 @@ fn request<'a>(settings: &'a Settings, service: Option<&'a str>, nodes_only: boo
 }
 
 fn zones(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitStatus, Error> {
-    let snapshot = source::load(&settings.source, request(settings, None, true), err)?.snapshot;
+    let snapshot = load(settings, request(settings, None, true), err)?.snapshot;
     let report = analyze::zones(&snapshot, behaviour(settings, &snapshot));
     render::zones(&report, &options(settings), out).map_err(Error::Write)?;
     Ok(ExitStatus::Ok)
@@ -80,7 +103,7 @@ fn explain(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitStatus, Error> {
-    let loaded = source::load(&settings.source, request(settings, Some(name), false), err)?;
+    let loaded = load(settings, request(settings, Some(name), false), err)?;
     let snapshot = loaded.snapshot;
     let ns = loaded.namespace.as_deref().unwrap_or("default");
     let service = find_service(&snapshot, ns, name)?;
@@ -99,7 +122,7 @@ fn check(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitStatus, Error> {
-    let loaded = source::load(&settings.source, request(settings, None, false), err)?;
+    let loaded = load(settings, request(settings, None, false), err)?;
     let (snapshot, ns) = (loaded.snapshot, loaded.namespace.as_deref());
     let services: Vec<&Service> = snapshot
         .services
@@ -121,7 +144,7 @@ fn dump(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitStatus, Error> {
-    let loaded = source::load(&settings.source, request(settings, None, false), err)?;
+    let loaded = load(settings, request(settings, None, false), err)?;
     let raw = loaded.raw.unwrap_or_default();
     source::dump_write::write_dump(&raw, redact, out)?;
     Ok(ExitStatus::Ok)

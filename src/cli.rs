@@ -39,7 +39,7 @@ pub enum Command {
     Dump(DumpArgs),
     /// Print shell completion code (bash, zsh, fish, powershell, elvish).
     Completion(CompletionArgs),
-    /// Print the plugin version.
+    /// Print the plugin version (and the server version when a cluster is reachable).
     Version,
 }
 

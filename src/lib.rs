@@ -6,12 +6,16 @@
 
 pub mod app;
 pub mod cli;
+pub mod completion;
 pub mod core;
 pub mod error;
 pub mod exit;
+pub mod internal;
 pub mod model;
+pub mod progress;
 pub mod prose;
 pub mod render;
 pub mod report;
 pub mod settings;
 pub mod source;
+pub mod version;

@@ -12,6 +12,10 @@ use kubectl_topo::settings::{Ambient, Settings};
 fn main() -> ExitCode {
     let argv0 = std::env::args_os().next().map(|a| a.to_string_lossy().into_owned()).unwrap_or_default();
     let bin_name = kubectl_topo::app::display_name(&argv0);
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    if let Some(status) = kubectl_topo::internal::run(&args, &mut std::io::stdout().lock()) {
+        return status.into();
+    }
     let matches = Cli::command().bin_name(bin_name.clone()).get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let ambient = Ambient {
@@ -20,7 +24,8 @@ fn main() -> ExitCode {
         no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
         term_dumb: std::env::var("TERM").is_ok_and(|t| t == "dumb"),
     };
-    let mut stderr = std::io::stderr().lock();
+    // Not locked for the whole run: the progress indicator writes to stderr from its own thread.
+    let mut stderr = std::io::stderr();
     let status = match Settings::resolve(cli, &ambient, &bin_name) {
         Ok(settings) => kubectl_topo::app::run(&settings, &mut std::io::stdout().lock(), &mut stderr),
         Err(e) => Err(e.into()),

@@ -4,5 +4,7 @@
 mod support;
 
 mod cli;
+mod manners;
+mod plugin;
 mod scenarios;
 mod snapshots;

@@ -4,6 +4,7 @@ pub mod convert;
 pub mod dump;
 pub mod dump_write;
 pub mod live;
+pub mod probe;
 
 use std::io::{Read, Write};
 

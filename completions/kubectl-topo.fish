@@ -1,0 +1,182 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_kubectl_topo_global_optspecs
+    string join \n f/from-file= k8s-version= n/namespace= A/all-namespaces l/selector= o/output= no-headers color= kubeconfig= context= cluster= user= request-timeout= h/help V/version
+end
+
+function __fish_kubectl_topo_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_kubectl_topo_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_kubectl_topo_using_subcommand
+    set -l cmd (__fish_kubectl_topo_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin' -r -F
+complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -s n -l namespace -d 'Namespace of the Service(s)' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -s l -l selector -d 'Label selector for Services (`check`), e.g. `app=web,tier!=db`' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
+wide\t'Tables with more columns'
+json\t'The report model as JSON (versioned envelope)'
+yaml\t'The report model as YAML (versioned envelope)'"
+complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -l color -d 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour table output'
+never\t'Never colour'"
+complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -l kubeconfig -d 'Path to the kubeconfig file' -r -F
+complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -l request-timeout -d 'Timeout for each API request, e.g. `10s`, `1m` (0 = none)' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -s A -l all-namespaces -d 'All namespaces'
+complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -l no-headers -d 'Omit table headers'
+complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -s V -l version -d 'Print version'
+complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "zones" -d 'Zone CPU weights exactly as the EndpointSlice controller counts them, and the nodes left out'
+complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "explain" -d 'Explain one Service: expected vs actual hints, the safeguard that blocks them, kube-proxy\'s view'
+complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "check" -d 'One row per Service with its verdict; exit code 1 on findings at or above --fail-on'
+complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "dump" -d 'Write what the live cluster shows (Nodes, Services, EndpointSlices, Events, server version) as one YAML List that --from-file reads back; attach it to bug reports'
+complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "completion" -d 'Print shell completion code (bash, zsh, fish, powershell, elvish)'
+complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "version" -d 'Print the plugin version (and the server version when a cluster is reachable)'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin' -r -F
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -s n -l namespace -d 'Namespace of the Service(s)' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -s l -l selector -d 'Label selector for Services (`check`), e.g. `app=web,tier!=db`' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
+wide\t'Tables with more columns'
+json\t'The report model as JSON (versioned envelope)'
+yaml\t'The report model as YAML (versioned envelope)'"
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -l color -d 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour table output'
+never\t'Never colour'"
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -l kubeconfig -d 'Path to the kubeconfig file' -r -F
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -l request-timeout -d 'Timeout for each API request, e.g. `10s`, `1m` (0 = none)' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -s A -l all-namespaces -d 'All namespaces'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -l no-headers -d 'Omit table headers'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -s V -l version -d 'Print version'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -l fail-on -d 'Severity that makes --exit-code fail' -r -f -a "none\t'Never fail on findings'
+drift\t'Fail when live hints differ from what the controller would keep or write'
+blocked\t'Also fail when a safeguard or constraint blocks hints that were asked for'
+any\t'Also fail on Unmanaged Services'"
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin' -r -F
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -s n -l namespace -d 'Namespace of the Service(s)' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -s l -l selector -d 'Label selector for Services (`check`), e.g. `app=web,tier!=db`' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
+wide\t'Tables with more columns'
+json\t'The report model as JSON (versioned envelope)'
+yaml\t'The report model as YAML (versioned envelope)'"
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -l color -d 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour table output'
+never\t'Never colour'"
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -l kubeconfig -d 'Path to the kubeconfig file' -r -F
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -l request-timeout -d 'Timeout for each API request, e.g. `10s`, `1m` (0 = none)' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -l exit-code -d 'Exit with code 1 when the Service\'s verdict is at or above --fail-on'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -s A -l all-namespaces -d 'All namespaces'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -l no-headers -d 'Omit table headers'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -s V -l version -d 'Print version'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l fail-on -d 'Severity that makes `check` exit with code 1' -r -f -a "none\t'Never fail on findings'
+drift\t'Fail when live hints differ from what the controller would keep or write'
+blocked\t'Also fail when a safeguard or constraint blocks hints that were asked for'
+any\t'Also fail on Unmanaged Services'"
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin' -r -F
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -s n -l namespace -d 'Namespace of the Service(s)' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -s l -l selector -d 'Label selector for Services (`check`), e.g. `app=web,tier!=db`' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
+wide\t'Tables with more columns'
+json\t'The report model as JSON (versioned envelope)'
+yaml\t'The report model as YAML (versioned envelope)'"
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l color -d 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour table output'
+never\t'Never colour'"
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l kubeconfig -d 'Path to the kubeconfig file' -r -F
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l request-timeout -d 'Timeout for each API request, e.g. `10s`, `1m` (0 = none)' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -s A -l all-namespaces -d 'All namespaces'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l no-headers -d 'Omit table headers'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -s V -l version -d 'Print version'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin' -r -F
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -s n -l namespace -d 'Namespace of the Service(s)' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -s l -l selector -d 'Label selector for Services (`check`), e.g. `app=web,tier!=db`' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
+wide\t'Tables with more columns'
+json\t'The report model as JSON (versioned envelope)'
+yaml\t'The report model as YAML (versioned envelope)'"
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -l color -d 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour table output'
+never\t'Never colour'"
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -l kubeconfig -d 'Path to the kubeconfig file' -r -F
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -l request-timeout -d 'Timeout for each API request, e.g. `10s`, `1m` (0 = none)' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -l redact -d 'Replace names and addresses consistently (zones, CPU, conditions and hints are kept)'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -s A -l all-namespaces -d 'All namespaces'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -l no-headers -d 'Omit table headers'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -s V -l version -d 'Print version'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin' -r -F
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s n -l namespace -d 'Namespace of the Service(s)' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s l -l selector -d 'Label selector for Services (`check`), e.g. `app=web,tier!=db`' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
+wide\t'Tables with more columns'
+json\t'The report model as JSON (versioned envelope)'
+yaml\t'The report model as YAML (versioned envelope)'"
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -l color -d 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour table output'
+never\t'Never colour'"
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -l kubeconfig -d 'Path to the kubeconfig file' -r -F
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -l request-timeout -d 'Timeout for each API request, e.g. `10s`, `1m` (0 = none)' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s A -l all-namespaces -d 'All namespaces'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -l no-headers -d 'Omit table headers'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s V -l version -d 'Print version'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin' -r -F
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -s n -l namespace -d 'Namespace of the Service(s)' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -s l -l selector -d 'Label selector for Services (`check`), e.g. `app=web,tier!=db`' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
+wide\t'Tables with more columns'
+json\t'The report model as JSON (versioned envelope)'
+yaml\t'The report model as YAML (versioned envelope)'"
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -l color -d 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour table output'
+never\t'Never colour'"
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -l kubeconfig -d 'Path to the kubeconfig file' -r -F
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -l request-timeout -d 'Timeout for each API request, e.g. `10s`, `1m` (0 = none)' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -s A -l all-namespaces -d 'All namespaces'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -l no-headers -d 'Omit table headers'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -s V -l version -d 'Print version'

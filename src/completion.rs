@@ -1,0 +1,379 @@
+//! kubectl's plugin completion: `kubectl topo <TAB>` makes kubectl (≥ 1.26) run
+//! `kubectl_complete-topo WORD… CURRENT` (k8s.io/kubectl `pkg/cmd/plugin/plugin_completion.go`:
+//! `pluginCompletion`), and that shim runs `kubectl-topo __complete WORD… CURRENT`. The reply is
+//! Cobra's `__complete` format: one candidate per line (`value<TAB>description`), then
+//! `:<directive>`.
+//!
+//! [`complete`] walks the clap parser (subcommands, flags, value enums), so it never drifts from the
+//! CLI. Service names and namespaces come through a [`Lookup`]: a dump named by `--from-file`, or the
+//! live cluster with a short timeout; anything that fails yields no candidates.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Arg, ArgAction, Command};
+
+use crate::model::version::{NEWEST_MINOR, OLDEST_MINOR};
+use crate::settings::{DumpPath, LiveSpec, SourceSpec};
+use crate::source;
+
+/// How long completion may wait for a live cluster before it answers with nothing.
+pub const LIVE_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// Cobra's `ShellCompDirective` bits (spf13/cobra `completions.go`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Directive {
+    /// `ShellCompDirectiveDefault` (0): the shell may fall back to file names.
+    Default = 0,
+    /// `ShellCompDirectiveNoFileComp` (4): no file-name fallback.
+    NoFileComp = 4,
+}
+
+/// One completion candidate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Candidate {
+    /// The word the shell inserts.
+    pub value: String,
+    /// Shown next to it by shells that support descriptions (Cobra strips it for `__completeNoDesc`).
+    pub help: Option<String>,
+}
+
+/// The whole answer: candidates, then the directive.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reply {
+    /// Candidates, in the order to show them.
+    pub candidates: Vec<Candidate>,
+    /// What the shell does besides.
+    pub directive: Directive,
+}
+
+impl Reply {
+    fn none() -> Reply {
+        Reply { candidates: Vec::new(), directive: Directive::NoFileComp }
+    }
+
+    fn files() -> Reply {
+        Reply { candidates: Vec::new(), directive: Directive::Default }
+    }
+
+    /// Write in Cobra's format. Candidates that would break the line protocol (whitespace or control
+    /// characters, possible in names read from a dump) are dropped.
+    pub fn write(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        for candidate in &self.candidates {
+            if candidate.value.is_empty()
+                || candidate.value.chars().any(|c| c.is_whitespace() || c.is_control())
+            {
+                continue;
+            }
+            match &candidate.help {
+                Some(help) => {
+                    let help: String = help.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+                    writeln!(out, "{}\t{}", candidate.value, help.lines().next().unwrap_or_default())?
+                }
+                None => writeln!(out, "{}", candidate.value)?,
+            }
+        }
+        writeln!(out, ":{}", self.directive as u8)
+    }
+}
+
+/// The flags typed so far that say where objects come from.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Typed {
+    /// `--from-file`.
+    pub from_file: Option<String>,
+    /// `-n`.
+    pub namespace: Option<String>,
+    /// `--kubeconfig`.
+    pub kubeconfig: Option<String>,
+    /// `--context`.
+    pub context: Option<String>,
+    /// `--cluster`.
+    pub cluster: Option<String>,
+    /// `--user`.
+    pub user: Option<String>,
+}
+
+impl Typed {
+    fn record(&mut self, id: &str, value: &str) {
+        let slot = match id {
+            "from_file" => &mut self.from_file,
+            "namespace" => &mut self.namespace,
+            "kubeconfig" => &mut self.kubeconfig,
+            "context" => &mut self.context,
+            "cluster" => &mut self.cluster,
+            "user" => &mut self.user,
+            _ => return,
+        };
+        *slot = Some(value.to_string());
+    }
+
+    /// Where to look names up: the dump, or the live cluster with [`LIVE_TIMEOUT`]. None for stdin,
+    /// which completion must not read.
+    pub fn source(&self) -> Option<SourceSpec> {
+        match self.from_file.as_deref() {
+            Some("-") => None,
+            Some(path) => Some(SourceSpec::Dump(DumpPath::File(PathBuf::from(path)))),
+            None => Some(SourceSpec::Live(LiveSpec {
+                kubeconfig: self.kubeconfig.as_ref().map(PathBuf::from),
+                context: self.context.clone(),
+                cluster: self.cluster.clone(),
+                user: self.user.clone(),
+                request_timeout: Some(LIVE_TIMEOUT),
+            })),
+        }
+    }
+}
+
+/// Names from a cluster or dump.
+pub trait Lookup {
+    /// Service names in `typed.namespace` (or the default namespace), sorted.
+    fn services(&mut self, typed: &Typed) -> Vec<String>;
+    /// Namespaces, sorted.
+    fn namespaces(&mut self, typed: &Typed) -> Vec<String>;
+}
+
+/// The real lookup, through `source` (a dump, or the live cluster with a short timeout).
+#[derive(Debug, Default)]
+pub struct SourceLookup;
+
+impl Lookup for SourceLookup {
+    fn services(&mut self, typed: &Typed) -> Vec<String> {
+        let Some(spec) = typed.source() else { return Vec::new() };
+        source::probe::service_names(&spec, typed.namespace.as_deref()).unwrap_or_default()
+    }
+
+    fn namespaces(&mut self, typed: &Typed) -> Vec<String> {
+        let Some(spec) = typed.source() else { return Vec::new() };
+        source::probe::namespaces(&spec).unwrap_or_default()
+    }
+}
+
+/// Answer `__complete WORDS…` for the parser `root` (the last word is the one being completed).
+pub fn complete(root: &Command, words: &[String], lookup: &mut dyn Lookup) -> Reply {
+    let mut root = root.clone();
+    root.build();
+    let (current, typed_words) = match words.split_last() {
+        Some((current, rest)) => (current.as_str(), rest),
+        None => ("", &[][..]),
+    };
+    let walk = Walk::over(&root, typed_words);
+    if let Some(arg) = walk.pending {
+        return values(arg, current, "", &walk.typed, lookup);
+    }
+    if !walk.after_dashdash
+        && current.starts_with("--")
+        && let Some((name, value)) = current.split_once('=')
+    {
+        return match find_long(walk.command, &name[2..]) {
+            Some(arg) if takes_value(arg) => values(arg, value, &format!("{name}="), &walk.typed, lookup),
+            _ => Reply::none(),
+        };
+    }
+    if !walk.after_dashdash && current.starts_with('-') {
+        return flags(walk.command, current, &walk.seen);
+    }
+    positional(&walk, current, lookup)
+}
+
+/// The state after the words before the current one.
+struct Walk<'a> {
+    command: &'a Command,
+    positionals: usize,
+    after_dashdash: bool,
+    /// A flag whose value is the current word.
+    pending: Option<&'a Arg>,
+    typed: Typed,
+    seen: Vec<String>,
+}
+
+impl<'a> Walk<'a> {
+    fn over(root: &'a Command, words: &[String]) -> Walk<'a> {
+        let mut walk = Walk {
+            command: root,
+            positionals: 0,
+            after_dashdash: false,
+            pending: None,
+            typed: Typed::default(),
+            seen: Vec::new(),
+        };
+        let mut words = words.iter();
+        while let Some(word) = words.next() {
+            let (arg, attached) = match walk.flag(word) {
+                Some(found) => found,
+                None => {
+                    walk.word(word);
+                    continue;
+                }
+            };
+            let Some(arg) = arg else { continue };
+            if !takes_value(arg) {
+                continue;
+            }
+            match attached.or_else(|| words.next().map(String::as_str)) {
+                Some(value) => walk.typed.record(arg.get_id().as_str(), value),
+                None => walk.pending = Some(arg),
+            }
+        }
+        walk
+    }
+
+    /// A flag word → (the flag that takes or ends the word, its attached value). `None` for a word
+    /// that is not a flag; `Some((None, _))` for an unknown flag. Every known flag in the word is
+    /// marked as seen.
+    fn flag<'w>(&mut self, word: &'w str) -> Option<(Option<&'a Arg>, Option<&'w str>)> {
+        if self.after_dashdash || word == "-" || !word.starts_with('-') || word == "--" {
+            return None;
+        }
+        if let Some(long) = word.strip_prefix("--") {
+            let (name, value) = match long.split_once('=') {
+                Some((name, value)) => (name, Some(value)),
+                None => (long, None),
+            };
+            let arg = find_long(self.command, name);
+            self.seen.extend(arg.map(|a| a.get_id().to_string()));
+            return Some((arg, value));
+        }
+        // A cluster of shorts (`-An`, `-ndemo`, `-n=demo`): the first one that takes a value ends it.
+        let shorts = &word[1..];
+        for (at, c) in shorts.char_indices() {
+            let arg = self.command.get_arguments().find(|a| a.get_short() == Some(c));
+            self.seen.extend(arg.map(|a| a.get_id().to_string()));
+            match arg {
+                Some(arg) if takes_value(arg) => {
+                    let rest = &shorts[at + c.len_utf8()..];
+                    let rest = rest.strip_prefix('=').unwrap_or(rest);
+                    return Some((Some(arg), (!rest.is_empty()).then_some(rest)));
+                }
+                Some(_) if at + c.len_utf8() == shorts.len() => return Some((arg, None)),
+                Some(_) => {}
+                None => return Some((None, None)),
+            }
+        }
+        Some((None, None))
+    }
+
+    fn word(&mut self, word: &str) {
+        if word == "--" && !self.after_dashdash {
+            self.after_dashdash = true;
+            return;
+        }
+        if self.positionals == 0
+            && let Some(sub) = self.command.find_subcommand(word)
+        {
+            self.command = sub;
+            return;
+        }
+        self.positionals += 1;
+    }
+}
+
+fn takes_value(arg: &Arg) -> bool {
+    matches!(arg.get_action(), ArgAction::Set | ArgAction::Append)
+}
+
+fn find_long<'a>(command: &'a Command, name: &str) -> Option<&'a Arg> {
+    command
+        .get_arguments()
+        .find(|a| a.get_long() == Some(name) || a.get_all_aliases().is_some_and(|v| v.contains(&name)))
+}
+
+/// Flags of `command` starting with `current`; short forms only for a bare `-`. Flags already given
+/// once are left out unless they can repeat.
+fn flags(command: &Command, current: &str, seen: &[String]) -> Reply {
+    let mut candidates = Vec::new();
+    for arg in command.get_arguments().filter(|a| !a.is_hide_set() && !a.is_positional()) {
+        let repeats = matches!(arg.get_action(), ArgAction::Append | ArgAction::Count);
+        if !repeats && seen.iter().any(|id| id == arg.get_id().as_str()) {
+            continue;
+        }
+        let help = arg.get_help().map(|h| h.to_string());
+        if let Some(long) = arg.get_long() {
+            candidates.push(Candidate { value: format!("--{long}"), help: help.clone() });
+        }
+        if let (Some(short), "-") = (arg.get_short(), current) {
+            candidates.push(Candidate { value: format!("-{short}"), help });
+        }
+    }
+    candidates.retain(|c| c.value.starts_with(current));
+    Reply { candidates, directive: Directive::NoFileComp }
+}
+
+/// Subcommands (before the first positional), else the positional argument's values.
+fn positional(walk: &Walk<'_>, current: &str, lookup: &mut dyn Lookup) -> Reply {
+    let command = walk.command;
+    if walk.positionals == 0 && command.has_subcommands() {
+        let candidates = command
+            .get_subcommands()
+            .filter(|s| !s.is_hide_set() && s.get_name().starts_with(current))
+            .map(|s| Candidate {
+                value: s.get_name().to_string(),
+                help: s.get_about().map(|a| a.to_string()),
+            })
+            .collect();
+        return Reply { candidates, directive: Directive::NoFileComp };
+    }
+    match command.get_positionals().nth(walk.positionals) {
+        Some(arg) => values(arg, current, "", &walk.typed, lookup),
+        None => Reply::none(),
+    }
+}
+
+/// Values of `arg` starting with `current`, each written after `prefix` (`--flag=`).
+fn values(arg: &Arg, current: &str, prefix: &str, typed: &Typed, lookup: &mut dyn Lookup) -> Reply {
+    let possible = arg.get_possible_values();
+    let candidates: Vec<Candidate> = if !possible.is_empty() {
+        possible
+            .iter()
+            .filter(|v| !v.is_hide_set())
+            .map(|v| Candidate { value: v.get_name().to_string(), help: v.get_help().map(|h| h.to_string()) })
+            .collect()
+    } else {
+        match arg.get_id().as_str() {
+            "from_file" | "kubeconfig" => return Reply::files(),
+            "namespace" => plain(lookup.namespaces(typed)),
+            "service" => return services(current, typed, lookup),
+            "k8s_version" => plain((OLDEST_MINOR..=NEWEST_MINOR).rev().map(|m| format!("1.{m}")).collect()),
+            _ => Vec::new(),
+        }
+    };
+    let candidates = candidates
+        .into_iter()
+        .filter(|c| c.value.starts_with(current))
+        .map(|c| Candidate { value: format!("{prefix}{}", c.value), ..c })
+        .collect();
+    Reply { candidates, directive: Directive::NoFileComp }
+}
+
+fn plain(values: Vec<String>) -> Vec<Candidate> {
+    values.into_iter().map(plain_one).collect()
+}
+
+/// `explain`'s Service: `svc/NAME` while nothing or part of `svc/` is typed, `KIND/NAME` after a
+/// kind, and bare names matching what is typed (both forms are accepted, see
+/// `settings::parse_service_ref`).
+fn services(current: &str, typed: &Typed, lookup: &mut dyn Lookup) -> Reply {
+    let names = lookup.services(typed);
+    let with_kind = |kind: &str, partial: &str| -> Vec<Candidate> {
+        names.iter().filter(|n| n.starts_with(partial)).map(|n| plain_one(format!("{kind}/{n}"))).collect()
+    };
+    let candidates = match current.split_once('/') {
+        Some((kind @ ("svc" | "service" | "services" | "service.v1"), partial)) => with_kind(kind, partial),
+        Some(_) => Vec::new(),
+        None if current.is_empty() => with_kind("svc", ""),
+        None => {
+            let mut candidates = if "svc/".starts_with(current) { with_kind("svc", "") } else { Vec::new() };
+            candidates.extend(names.iter().filter(|n| n.starts_with(current)).map(|n| plain_one(n.clone())));
+            candidates
+        }
+    };
+    Reply { candidates, directive: Directive::NoFileComp }
+}
+
+fn plain_one(value: String) -> Candidate {
+    Candidate { value, help: None }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,166 @@
+//! `__complete` over the real parser, with a fake [`Lookup`].
+
+use clap::CommandFactory;
+
+use super::*;
+use crate::cli::Cli;
+
+/// Names as a cluster with Services in `default` and `demo` would return them.
+#[derive(Default)]
+struct Fake {
+    asked: Vec<Typed>,
+}
+
+impl Lookup for Fake {
+    fn services(&mut self, typed: &Typed) -> Vec<String> {
+        self.asked.push(typed.clone());
+        match typed.namespace.as_deref().unwrap_or("default") {
+            "demo" => vec!["demo-service".into(), "demo-service-4".into(), "other".into()],
+            "default" => vec!["kubernetes".into()],
+            _ => vec![],
+        }
+    }
+    fn namespaces(&mut self, typed: &Typed) -> Vec<String> {
+        self.asked.push(typed.clone());
+        vec!["default".into(), "demo".into()]
+    }
+}
+
+fn run(words: &[&str]) -> (Vec<String>, u8) {
+    let words: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+    let reply = complete(&Cli::command(), &words, &mut Fake::default());
+    (reply.candidates.iter().map(|c| c.value.clone()).collect(), reply.directive as u8)
+}
+
+fn values(words: &[&str]) -> Vec<String> {
+    run(words).0
+}
+
+#[test]
+fn subcommands_without_the_hidden_ones() {
+    assert_eq!(
+        run(&[""]),
+        (["zones", "explain", "check", "dump", "completion", "version"].iter().map(|s| s.to_string()).collect(), 4)
+    );
+    assert_eq!(values(&["c"]), ["check", "completion"]);
+    assert_eq!(values(&["__"]), Vec::<String>::new());
+}
+
+#[test]
+fn flags_of_the_subcommand_including_globals() {
+    let flags = values(&["check", "--"]);
+    for flag in
+        ["--fail-on", "--from-file", "--namespace", "--all-namespaces", "--output", "--color", "--help"]
+    {
+        assert!(flags.contains(&flag.to_string()), "{flag} missing from {flags:?}");
+    }
+    assert!(!flags.contains(&"--exit-code".to_string()), "explain's flag offered for check");
+    assert_eq!(values(&["explain", "--ex"]), ["--exit-code"]);
+    assert!(values(&["zones", "-"]).contains(&"-n".to_string()), "short forms for a bare -");
+    assert!(!values(&["zones", "--"]).iter().any(|f| !f.starts_with("--")));
+}
+
+#[test]
+fn flags_given_once_are_not_offered_again() {
+    let flags = values(&["check", "-Ao", "json", "--no-headers", "--"]);
+    assert!(!flags.contains(&"--all-namespaces".to_string()));
+    assert!(!flags.contains(&"--no-headers".to_string()));
+    assert!(!flags.contains(&"--output".to_string()), "-o in a cluster of shorts");
+    assert!(flags.contains(&"--selector".to_string()));
+}
+
+#[test]
+fn value_enums_with_descriptions() {
+    assert_eq!(
+        run(&["zones", "-o", ""]),
+        (["table", "wide", "json", "yaml"].iter().map(|s| s.to_string()).collect(), 4)
+    );
+    assert_eq!(values(&["zones", "--output", "j"]), ["json"]);
+    assert_eq!(values(&["zones", "--color="]), ["--color=auto", "--color=always", "--color=never"]);
+    assert_eq!(values(&["check", "--fail-on", "b"]), ["blocked"]);
+    assert_eq!(values(&["completion", "p"]), ["powershell"]);
+    let reply = complete(&Cli::command(), &["zones".into(), "-o".into(), "w".into()], &mut Fake::default());
+    assert_eq!(reply.candidates[0].help.as_deref(), Some("Tables with more columns"));
+}
+
+#[test]
+fn paths_fall_back_to_the_shells_file_completion() {
+    assert_eq!(run(&["zones", "--from-file", ""]), (vec![], 0));
+    assert_eq!(run(&["zones", "-f", "exa"]), (vec![], 0));
+    assert_eq!(run(&["zones", "--kubeconfig", ""]), (vec![], 0));
+    assert_eq!(run(&["zones", "--context", ""]), (vec![], 4), "no file names for a context");
+}
+
+#[test]
+fn services_as_svc_slash_name_in_the_typed_namespace() {
+    assert_eq!(
+        values(&["explain", "-n", "demo", ""]),
+        ["svc/demo-service", "svc/demo-service-4", "svc/other"]
+    );
+    assert_eq!(values(&["explain", "-n", "demo", "svc/demo-service-"]), ["svc/demo-service-4"]);
+    assert_eq!(values(&["-ndemo", "explain", "service/o"]), ["service/other"]);
+    assert_eq!(values(&["explain", "--namespace=demo", "de"]), ["demo-service", "demo-service-4"]);
+    assert_eq!(values(&["explain", "s"]), ["svc/kubernetes"]);
+    assert_eq!(values(&["explain", "deploy/"]), Vec::<String>::new());
+    assert_eq!(values(&["explain", "svc/kubernetes", ""]), Vec::<String>::new(), "one Service only");
+}
+
+#[test]
+fn namespaces_and_versions() {
+    assert_eq!(values(&["check", "-n", "d"]), ["default", "demo"]);
+    assert_eq!(values(&["explain", "--namespace=de"]), ["--namespace=default", "--namespace=demo"]);
+    assert_eq!(values(&["zones", "--k8s-version", "1.3"])[0], "1.37");
+}
+
+#[test]
+fn the_lookup_sees_the_source_flags_typed_so_far() {
+    let words: Vec<String> =
+        ["--context", "prod", "explain", "--kubeconfig=/k", "-f", "d.yaml", "-n", "demo", ""]
+            .map(String::from)
+            .into();
+    let mut fake = Fake::default();
+    complete(&Cli::command(), &words, &mut fake);
+    let expected = Typed {
+        from_file: Some("d.yaml".into()),
+        namespace: Some("demo".into()),
+        kubeconfig: Some("/k".into()),
+        context: Some("prod".into()),
+        cluster: None,
+        user: None,
+    };
+    assert_eq!(fake.asked, [expected]);
+}
+
+#[test]
+fn live_lookups_use_the_short_timeout_and_stdin_is_never_read() {
+    let live = Typed { context: Some("prod".into()), ..Typed::default() };
+    match live.source() {
+        Some(SourceSpec::Live(spec)) => {
+            assert_eq!(spec.request_timeout, Some(LIVE_TIMEOUT));
+            assert_eq!(spec.context.as_deref(), Some("prod"));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(Typed { from_file: Some("-".into()), ..Typed::default() }.source(), None);
+}
+
+#[test]
+fn reply_is_cobras_format_and_drops_unsafe_candidates() {
+    let reply = Reply {
+        candidates: vec![
+            Candidate { value: "json".into(), help: Some("The report\tas JSON.".into()) },
+            Candidate { value: "bad\u{1b}[2J".into(), help: None },
+            Candidate { value: "two words".into(), help: None },
+            Candidate { value: "svc/a".into(), help: None },
+        ],
+        directive: Directive::NoFileComp,
+    };
+    let mut out = Vec::new();
+    reply.write(&mut out).unwrap();
+    assert_eq!(String::from_utf8(out).unwrap(), "json\tThe report as JSON.\nsvc/a\n:4\n");
+}
+
+#[test]
+fn after_dashdash_nothing_is_a_flag() {
+    assert_eq!(run(&["explain", "--", "--"]).0, Vec::<String>::new());
+}

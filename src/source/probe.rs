@@ -1,0 +1,101 @@
+//! Short, best-effort questions for shell completion and `version`: Service names, namespaces and
+//! the server version. A dump is read as usual; a live cluster is asked with the short timeout the
+//! caller put in its `LiveSpec`.
+//!
+//! A live cluster is asked through `source::live` with the caller's `LiveSpec::request_timeout`;
+//! when no cluster is configured or reachable the answer is "nothing" (no candidates, no server
+//! line). Namespaces are those holding Services, so completion needs no permission beyond
+//! `deploy/rbac.yaml` (no `list namespaces`).
+
+use k8s_openapi::api::core::v1::Service;
+use kube::Api;
+use kube::api::ListParams;
+
+use crate::error::Error;
+use crate::settings::{LiveSpec, SourceSpec};
+
+fn dump_snapshot(spec: &SourceSpec) -> Result<crate::model::Snapshot, Error> {
+    let all = crate::settings::Scope::AllNamespaces;
+    let request = super::Request { scope: &all, service: None, nodes_only: false };
+    Ok(super::load(spec, request, &mut std::io::sink())?.snapshot)
+}
+
+/// Names of the Services in `namespace` (`None`: the default namespace of the source), sorted.
+pub fn service_names(spec: &SourceSpec, namespace: Option<&str>) -> Result<Vec<String>, Error> {
+    match spec {
+        SourceSpec::Dump(_) => {
+            let snapshot = dump_snapshot(spec)?;
+            let namespace = namespace.unwrap_or("default");
+            let mut names: Vec<String> =
+                snapshot.services.into_iter().filter(|s| s.namespace == namespace).map(|s| s.name).collect();
+            names.sort();
+            names.dedup();
+            Ok(names)
+        }
+        SourceSpec::Live(live) => live_service_names(live, namespace),
+    }
+}
+
+/// Namespaces that hold Services, sorted.
+pub fn namespaces(spec: &SourceSpec) -> Result<Vec<String>, Error> {
+    match spec {
+        SourceSpec::Dump(_) => {
+            let snapshot = dump_snapshot(spec)?;
+            let mut names: Vec<String> = snapshot.services.into_iter().map(|s| s.namespace).collect();
+            names.sort();
+            names.dedup();
+            Ok(names)
+        }
+        SourceSpec::Live(live) => live_namespaces(live),
+    }
+}
+
+/// The server's `gitVersion` (e.g. `v1.36.3`), or `None` when no cluster is configured or
+/// reachable within the request timeout.
+pub fn server_version(live: &LiveSpec) -> Option<String> {
+    block_on(async {
+        let conn = super::live::connect(live).await?;
+        super::live::server_version(&conn).await
+    })
+    .ok()
+}
+
+/// Names of the Services in `namespace` (the kubeconfig context's namespace when `None`).
+fn live_service_names(live: &LiveSpec, namespace: Option<&str>) -> Result<Vec<String>, Error> {
+    block_on(async {
+        let conn = super::live::connect(live).await?;
+        let namespace = namespace.unwrap_or(&conn.default_namespace).to_string();
+        let api: Api<Service> = Api::namespaced(conn.client.clone(), &namespace);
+        let action = format!("list services in namespace {namespace}");
+        let services = super::live::list_all(&conn, &api, ListParams::default(), &action).await?;
+        Ok(sorted(services.into_iter().filter_map(|s| s.metadata.name)))
+    })
+}
+
+/// The namespaces of a cluster-wide Service list (no `list namespaces` permission needed).
+fn live_namespaces(live: &LiveSpec) -> Result<Vec<String>, Error> {
+    block_on(async {
+        let conn = super::live::connect(live).await?;
+        let api: Api<Service> = Api::all(conn.client.clone());
+        let services =
+            super::live::list_all(&conn, &api, ListParams::default(), "list services at cluster scope")
+                .await?;
+        Ok(sorted(services.into_iter().filter_map(|s| s.metadata.namespace)))
+    })
+}
+
+fn sorted(items: impl Iterator<Item = String>) -> Vec<String> {
+    let mut items: Vec<String> = items.collect();
+    items.sort();
+    items.dedup();
+    items
+}
+
+/// Run one probe on a current-thread runtime (the probes are short and sequential).
+fn block_on<T>(future: impl std::future::Future<Output = Result<T, Error>>) -> Result<T, Error> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Live(format!("cannot start the I/O runtime: {e}")))?
+        .block_on(future)
+}

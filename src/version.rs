@@ -1,0 +1,84 @@
+//! `kubectl topo version`: the plugin's version and, when a cluster is reachable, the server's
+//! (kubectl prints `Client Version` / `Server Version` the same way). `-o json|yaml` gives the
+//! versioned envelope like every other report.
+
+use std::io::Write;
+
+use serde::Serialize;
+
+use crate::cli::OutputFormat;
+use crate::render::structured::{self, Structured};
+use crate::report::Kind;
+
+/// The plugin's own version, `v` + the crate version (as in the krew manifest).
+pub const PLUGIN_VERSION: &str = concat!("v", env!("CARGO_PKG_VERSION"));
+
+/// What `version` reports.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VersionReport {
+    /// [`PLUGIN_VERSION`].
+    pub plugin_version: String,
+    /// The server's `gitVersion`; absent when no cluster was reachable.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server_version: Option<String>,
+}
+
+impl Kind for VersionReport {
+    const KIND: &'static str = "Version";
+}
+
+impl VersionReport {
+    /// The report for this build and the server version found (if any).
+    pub fn new(server_version: Option<String>) -> Self {
+        VersionReport { plugin_version: PLUGIN_VERSION.to_string(), server_version }
+    }
+
+    /// Write it in `format`.
+    pub fn write(&self, format: OutputFormat, out: &mut dyn Write) -> std::io::Result<()> {
+        match format {
+            OutputFormat::Json => structured::write(self, Structured::Json, out),
+            OutputFormat::Yaml => structured::write(self, Structured::Yaml, out),
+            OutputFormat::Table | OutputFormat::Wide => {
+                writeln!(out, "Plugin Version: {}", self.plugin_version)?;
+                match &self.server_version {
+                    Some(server) => {
+                        writeln!(out, "Server Version: {}", crate::render::style::sanitize(server))
+                    }
+                    None => Ok(()),
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(report: &VersionReport, format: OutputFormat) -> String {
+        let mut out = Vec::new();
+        report.write(format, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn plugin_line_always_server_line_when_known() {
+        let plugin = format!("Plugin Version: v{}\n", env!("CARGO_PKG_VERSION"));
+        assert_eq!(text(&VersionReport::new(None), OutputFormat::Table), plugin);
+        let both = text(&VersionReport::new(Some("v1.36.3".into())), OutputFormat::Table);
+        assert_eq!(both, format!("{plugin}Server Version: v1.36.3\n"));
+        let escaped = text(&VersionReport::new(Some("v1\u{1b}[2J".into())), OutputFormat::Table);
+        assert!(!escaped.contains('\u{1b}'), "{escaped:?}");
+    }
+
+    #[test]
+    fn json_is_the_versioned_envelope() {
+        let json: serde_json::Value =
+            serde_json::from_str(&text(&VersionReport::new(None), OutputFormat::Json)).unwrap();
+        assert_eq!(json["apiVersion"], "kubectl-topo/v1alpha1");
+        assert_eq!(json["kind"], "Version");
+        assert_eq!(json["pluginVersion"], PLUGIN_VERSION);
+        assert!(json.get("serverVersion").is_none());
+    }
+}
