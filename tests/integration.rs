@@ -4,5 +4,6 @@
 mod support;
 
 mod cli;
+mod differential;
 mod scenarios;
 mod snapshots;
