@@ -32,6 +32,8 @@ type CaseResult struct {
 	Seen []int `json:"seen"`
 	// Proxy: family → node → {zone, ports: port → distinct ProxyPort results}.
 	Proxy map[string]map[string]*ProxyNodeOut `json:"proxy"`
+	// ProxyNote: why Proxy is null although this build links kube-proxy.
+	ProxyNote string `json:"proxyNote,omitempty"`
 }
 
 // RunCase decodes and runs one case `runs` times.
@@ -58,6 +60,14 @@ func RunCase(c *Case) *CaseResult {
 	}
 	res.Outcomes, res.Seen = outcomes.sorted()
 	if !proxyAvailable {
+		return res
+	}
+	if b.Minor < 36 && hasDuplicateAddresses(cl) {
+		// The linked kube-proxy is v1.36.3; its duplicate merge is 1.36's code, which no gate
+		// emulates: v1.36.0 pkg/proxy/endpointslicecache.go:247 keeps a copy unless a later one is
+		// not terminating (`!exists || !terminating`), v1.33.0-v1.35.0 :238 unless a later one is
+		// local (`!exists || isLocal`). With a duplicate address the answer would be 1.36's.
+		res.ProxyNote = "duplicate addresses: the linked kube-proxy merges them as 1.36 does, not as 1." + itoa(b.Minor)
 		return res
 	}
 	// kube-proxy reads process-wide feature gates, set per case from its version: one case's
