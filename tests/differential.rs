@@ -68,6 +68,11 @@ impl Line {
 
 /// Path of the oracle binary of a line (built on first use, cached outside the repository).
 fn oracle_bin(line: Line) -> PathBuf {
+    static BINS: [std::sync::OnceLock<PathBuf>; 2] = [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
+    BINS[line as usize].get_or_init(|| build_oracle(line)).clone()
+}
+
+fn build_oracle(line: Line) -> PathBuf {
     let out = Command::new("bash")
         .arg(support::path("tests/upstream/run-oracle.sh"))
         .args(["--line", line.arg()])
@@ -374,6 +379,8 @@ struct Tally {
     mismatches: Vec<String>,
     /// Cases whose first comparison failed but matched with more oracle runs.
     rare: usize,
+    /// Time spent in the engine and the comparison (the rest is waiting for the oracle).
+    engine: std::time::Duration,
 }
 
 /// Stream `count` generated cases of `seed` through the oracle (one process, `--jobs 2`) and
@@ -398,7 +405,7 @@ fn run_generated(line: Line, seed: u64, start: u64, count: u64, tally: &mut Tall
         .spawn()
         .expect("oracle gen");
     let mut batch = Command::new(&bin)
-        .args(["--jobs", "2"])
+        .args(["--jobs", "2", "--adaptive-runs"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -428,7 +435,9 @@ fn run_generated(line: Line, seed: u64, start: u64, count: u64, tally: &mut Tall
         if tally.compared % 2000 == 0 {
             eprintln!("differential: {} line: {} cases, {:.0?}", line.arg(), tally.compared, began.elapsed());
         }
+        let t = Instant::now();
         let errors = check(&case, &result);
+        tally.engine += t.elapsed();
         if errors.is_empty() {
             continue;
         }
@@ -536,11 +545,12 @@ fn differential() {
     let summary = format!(
         "differential: compared {} cases (1.36 line) + {} (1.30 line), seed {seed}, mismatches {mismatches}; \
          {regressions} regression fixtures; {} rare tie outcomes confirmed with {CONFIRM_RUNS} runs; \
-         {secs:.0} s ({:.0} cases/s)",
+         {secs:.0} s ({:.0} cases/s, engine {:.0} s)",
         t136.compared,
         t130.compared,
         t136.rare + t130.rare,
         compared as f64 / secs.max(0.001),
+        (t136.engine + t130.engine).as_secs_f64(),
     );
     println!("{summary}");
     let _ = std::fs::write(target_dir().join("differential-summary.txt"), format!("{summary}\n"));

@@ -20,6 +20,7 @@ const usage = `usage:
   oracle [--runs N] [--jobs J]      read cases as JSON Lines on stdin, write one result line each
                                     (in input order; J cases run in parallel, default 1)
   oracle --case FILE [--runs N]     run one case file (a Case object, or a bare v1 List dump)
+  --adaptive-runs                   (both) run once when the path is not the annotation path
   oracle gen --seed S --count N [--start I]
                                     write N generated cases (JSON Lines) to stdout
   oracle gen-and-run --seed S --count N [--runs R] [--start I] [--fail-dir DIR]
@@ -48,6 +49,7 @@ func cmdRun(args []string) int {
 	caseFile := fs.String("case", "", "run one case file")
 	runs := fs.Int("runs", 0, "override every case's runs (0: the case's own, default 64)")
 	jobs := fs.Int("jobs", 1, "batch mode: cases run in parallel (results stay in input order)")
+	adaptive := fs.Bool("adaptive-runs", false, "run a case once when its path is not the annotation path (the only one whose outcome depends on Go map order)")
 	fs.Usage = func() { fmt.Fprint(os.Stderr, usage) }
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -65,6 +67,7 @@ func cmdRun(args []string) int {
 		if *runs > 0 {
 			c.Runs = *runs
 		}
+		c.AdaptiveRuns = *adaptive
 		res := RunCase(c)
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(res)
@@ -97,6 +100,7 @@ func cmdRun(args []string) int {
 			if *runs > 0 {
 				c.Runs = *runs
 			}
+			c.AdaptiveRuns = *adaptive
 			done := make(chan *CaseResult, 1)
 			pending <- done
 			slots <- struct{}{}

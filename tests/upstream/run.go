@@ -54,9 +54,19 @@ func RunCase(c *Case) *CaseResult {
 		return res
 	}
 	logger := logr.Discard()
+	requested := res.Runs
 	outcomes := outcomeSet{}
 	for i := 0; i < res.Runs; i++ {
-		outcomes.add(runController(logger, b, cl))
+		o := runController(logger, b, cl)
+		outcomes.add(o)
+		if c.AdaptiveRuns && o.Path != PathAnnotation {
+			// Only the annotation path ranges over Go maps (AddHints: getMost ties, the receiving
+			// zone per moved endpoint, the per-Service Enabled flag across families). trafficdist,
+			// RemoveHintsFromSlices and the none path are plain loops over slices and endpoints,
+			// so one run is every outcome.
+			res.Runs = i + 1
+			break
+		}
 	}
 	res.Outcomes, res.Seen = outcomes.sorted()
 	if !proxyAvailable {
@@ -82,7 +92,7 @@ func RunCase(c *Case) *CaseResult {
 	nodes := proxyNodes(cl)
 	proxyRuns := 1
 	if hasDuplicateAddresses(cl) {
-		proxyRuns = res.Runs
+		proxyRuns = requested
 	}
 	for i := 0; i < proxyRuns; i++ {
 		runProxy(cl, nodes, proxyCells)
