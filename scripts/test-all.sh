@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, exactly as CI runs it (.ci/run calls this script).
-# Tiers: fmt + clippy → unit + snapshot + CLI tests (cargo test) → upstream differential (Go oracle).
+# Tiers: fmt + clippy → oracle go test → unit + snapshot + CLI tests (cargo test) → upstream
+# differential (Rust engine vs Go oracle, its own cargo invocation so its summary is printed).
 # Go builds are cached under ${XDG_CACHE_HOME:-~/.cache}/kubectl-topo, never in the repo.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,9 +17,18 @@ cargo fmt --all -- --check
 step "cargo clippy --all-targets -- -D warnings"
 cargo clippy --all-targets --locked -- -D warnings
 
-step "cargo test (unit, snapshot, CLI, upstream differential)"
-# The differential test builds the Go oracle (cached) and compares ORACLE_CASES random cases.
+step "go test: the oracle's own tests (1.36 line, then 1.30 line)"
+(cd tests/upstream && go test ./... && go test -modfile go130.mod -tags oracle130 ./...)
+
+step "cargo test (unit, snapshot, CLI, differential comparison unit tests)"
+# The differential test itself runs next, on its own, so that its summary line is printed.
+cargo test --locked --all-targets -- --test-threads 2 --skip differential::differential
+
+step "upstream differential: Rust engine vs the Go oracle (real upstream code)"
+# Builds the oracle (cached), compares ORACLE_CASES random cases of the 1.36 line and a tenth as
+# many of the 1.30 line, plus every tests/upstream/regressions/*.json, and prints
+# "differential: compared N cases (1.36 line) + M (1.30 line), seed S, mismatches K".
 export ORACLE_CASES="${ORACLE_CASES:-20000}"
 export ORACLE_SEED="${ORACLE_SEED:-$(date +%s)}"
 echo "differential: ${ORACLE_CASES} cases, seed ${ORACLE_SEED} (replay: ORACLE_SEED=${ORACLE_SEED} scripts/test-all.sh)"
-cargo test --locked --all-targets -- --test-threads 2
+cargo test --locked --test integration differential::differential -- --nocapture
