@@ -269,11 +269,53 @@ fn proxy(
         .collect()
 }
 
-/// The comparison of one case; `Err` when the engine could not run it.
+/// The comparison of one case (an engine that cannot run the case is a mismatch).
 fn check(case: &Value, result: &OracleResult) -> Vec<String> {
+    check_counting(case, result, &mut Coverage::default())
+}
+
+fn check_counting(case: &Value, result: &OracleResult, coverage: &mut Coverage) -> Vec<String> {
     match engine(case) {
-        Ok(ours) => compare::compare(&ours, result),
+        Ok(ours) => {
+            coverage.add(&ours, result);
+            compare::compare(&ours, result)
+        }
         Err(e) => vec![e],
+    }
+}
+
+/// What the compared cases exercised (printed with the summary, so a vacuous run shows).
+#[derive(Default)]
+struct Coverage {
+    annotation: usize,
+    several_outcomes: usize,
+    steady_writes: usize,
+    overload_compared: usize,
+    overloaded: usize,
+    proxy_cells: usize,
+}
+
+impl Coverage {
+    fn add(&mut self, ours: &Ours, result: &OracleResult) {
+        let annotation = ours.path == "annotation";
+        self.annotation += usize::from(annotation);
+        self.several_outcomes += usize::from(result.outcomes.len() > 1);
+        self.steady_writes += usize::from(ours.steady.iter().any(|f| !f.changed.is_empty()));
+        if annotation && compare::overload_comparable(&ours.steady) {
+            self.overload_compared += 1;
+            self.overloaded += usize::from(result.outcomes.iter().any(|o| o.overloaded));
+        }
+        self.proxy_cells +=
+            result.proxy.iter().flat_map(|p| p.values()).map(|nodes| nodes.len()).sum::<usize>();
+    }
+
+    fn merge(&mut self, other: &Coverage) {
+        self.annotation += other.annotation;
+        self.several_outcomes += other.several_outcomes;
+        self.steady_writes += other.steady_writes;
+        self.overload_compared += other.overload_compared;
+        self.overloaded += other.overloaded;
+        self.proxy_cells += other.proxy_cells;
     }
 }
 
@@ -381,6 +423,7 @@ struct Tally {
     rare: usize,
     /// Time spent in the engine and the comparison (the rest is waiting for the oracle).
     engine: std::time::Duration,
+    coverage: Coverage,
 }
 
 /// Stream `count` generated cases of `seed` through the oracle (one process, `--jobs 2`) and
@@ -432,11 +475,11 @@ fn run_generated(line: Line, seed: u64, start: u64, count: u64, tally: &mut Tall
         let result: OracleResult = serde_json::from_str(&text).expect("result JSON");
         assert_eq!(case["id"].as_str(), Some(result.id.as_str()), "results stay in input order");
         tally.compared += 1;
-        if tally.compared % 2000 == 0 {
+        if tally.compared.is_multiple_of(2000) {
             eprintln!("differential: {} line: {} cases, {:.0?}", line.arg(), tally.compared, began.elapsed());
         }
         let t = Instant::now();
-        let errors = check(&case, &result);
+        let errors = check_counting(&case, &result, &mut tally.coverage);
         tally.engine += t.elapsed();
         if errors.is_empty() {
             continue;
@@ -551,6 +594,14 @@ fn differential() {
         t136.rare + t130.rare,
         compared as f64 / secs.max(0.001),
         (t136.engine + t130.engine).as_secs_f64(),
+    );
+    let mut c = Coverage::default();
+    c.merge(&t136.coverage);
+    c.merge(&t130.coverage);
+    println!(
+        "differential coverage: {} annotation-path cases, {} with several upstream outcomes, {} where the \
+         steady sync writes, overload compared in {} ({} overloaded), {} kube-proxy node results",
+        c.annotation, c.several_outcomes, c.steady_writes, c.overload_compared, c.overloaded, c.proxy_cells
     );
     println!("{summary}");
     let _ = std::fs::write(target_dir().join("differential-summary.txt"), format!("{summary}\n"));

@@ -547,7 +547,7 @@ mod tests {
 
     #[test]
     fn a_move_out_of_a_zone_that_does_not_give_is_a_mismatch() {
-        // Same counts (a:2, b:1 vs a:2, b:1) but ours moves b's endpoint to a and keeps both a's.
+        // Ours moves zone b's endpoint to a; upstream moves one of a's to b.
         let mine = family([zone("a"), zone("a"), zone("a")]);
         let theirs = family([zone("a"), zone("b"), zone("b")]);
         let o = oracle(vec![OracleFamily {
