@@ -25,6 +25,8 @@ use std::time::Instant;
 use kubectl_topo::core::analyze;
 use kubectl_topo::core::mode::{self, ModePath};
 use kubectl_topo::core::proxy::proxy_view;
+use kubectl_topo::core::topologycache::service_overloaded;
+use kubectl_topo::core::zones::set_nodes;
 use kubectl_topo::model::{Behaviour, EndpointSlice, LABEL_ZONE, Node, Service, Snapshot};
 use kubectl_topo::report::FamilyReport;
 use kubectl_topo::source::dump::parse_dump;
@@ -175,6 +177,9 @@ fn ready_counts(slices: &[EndpointSlice]) -> compare::Counts {
 
 fn families(snapshot: &Snapshot, service: &Service, behaviour: Behaviour) -> Vec<OurFamily> {
     let report = analyze::explain(snapshot, service, behaviour);
+    let ratios = set_nodes(&snapshot.nodes).ratios;
+    let annotation = matches!(mode::select_mode(service, behaviour).path, ModePath::Annotation)
+        && mode::controller_reconciles(service).is_none();
     let mut expected = analyze::expected_slices(snapshot, service, behaviour);
     report
         .families
@@ -204,6 +209,7 @@ fn families(snapshot: &Snapshot, service: &Service, behaviour: Behaviour) -> Vec
             }
             let mut changed = f.rewritten_slices.clone();
             changed.sort();
+            let counts = ready_counts(&expected);
             OurFamily {
                 family: f.address_type.clone(),
                 no_managed_slices: live.is_empty(),
@@ -213,7 +219,8 @@ fn families(snapshot: &Snapshot, service: &Service, behaviour: Behaviour) -> Vec
                     reason: e.reason.clone(),
                     message: e.message.clone(),
                 }),
-                counts: ready_counts(&expected),
+                overloaded_after_sync: annotation.then(|| service_overloaded(&counts, &ratios)),
+                counts,
                 live_counts: ready_counts(&live),
                 count_outcomes: f.count_outcomes.clone(),
                 hints,
@@ -600,7 +607,8 @@ fn differential() {
     c.merge(&t130.coverage);
     println!(
         "differential coverage: {} annotation-path cases, {} with several upstream outcomes, {} where the \
-         steady sync writes, overload compared in {} ({} overloaded), {} kube-proxy node results",
+         steady sync writes, report's overload compared in {} ({} overloaded; the recheck after the sync in \
+         every annotation case), {} kube-proxy node results",
         c.annotation, c.several_outcomes, c.steady_writes, c.overload_compared, c.overloaded, c.proxy_cells
     );
     println!("{summary}");

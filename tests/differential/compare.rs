@@ -131,6 +131,9 @@ pub struct OurFamily {
     /// Own zone and readiness per endpoint key.
     pub endpoints: BTreeMap<String, EndpointMeta>,
     pub overloaded: Option<bool>,
+    /// The engine's `serviceOverloaded` on the counts this sync leaves (what the oracle's cache
+    /// holds after its sync); `None` off the annotation path.
+    pub overloaded_after_sync: Option<bool>,
 }
 
 /// kube-proxy per family as the engine sees it.
@@ -239,10 +242,16 @@ fn match_outcome(ours: &Ours, families: &[OurFamily], o: &OracleOutcome, phase: 
                 .push(format!("{}: reported by the engine, not a family of the Service upstream", m.family));
         }
     }
-    if phase == Phase::Steady && ours.path == "annotation" && overload_comparable(families) {
+    if phase == Phase::Steady && ours.path == "annotation" {
+        // The report's value, where its basis is the oracle's; the recheck on the counts after
+        // the sync always.
         let mine = families.iter().any(|f| f.overloaded == Some(true));
-        if mine != o.overloaded {
-            errors.push(format!("overloaded: ours {mine}, oracle {}", o.overloaded));
+        if overload_comparable(families) && mine != o.overloaded {
+            errors.push(format!("overloaded (report): ours {mine}, oracle {}", o.overloaded));
+        }
+        let after = families.iter().any(|f| f.overloaded_after_sync == Some(true));
+        if after != o.overloaded {
+            errors.push(format!("overloaded after the sync: ours {after}, oracle {}", o.overloaded));
         }
     }
     errors
@@ -497,6 +506,7 @@ mod tests {
                 .map(|(k, z)| (k.to_string(), EndpointMeta { zone: Some(z.into()), ready: true }))
                 .collect(),
             overloaded: Some(false),
+            overloaded_after_sync: Some(false),
         }
     }
 
