@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # The whole test suite, exactly as CI runs it (.ci/run calls this script).
-# Tiers: fmt + clippy → unit + snapshot + CLI tests (cargo test) → upstream differential (Go oracle)
-# → plugin packaging (tests/plugin.rs: krew's validator, krew and kubectl built from the module proxy).
-# Go builds are cached under ${XDG_CACHE_HOME:-~/.cache}/kubectl-topo and …/kubectl-topo-plugin,
-# never in the repo.
+# Tiers: fmt + clippy → oracle go test → unit + snapshot + CLI + plugin packaging tests + the real
+# control plane (cargo test) → upstream differential (Rust engine vs Go oracle, its own cargo
+# invocation so its summary is printed).
+# Go builds are cached under ${XDG_CACHE_HOME:-~/.cache}/kubectl-topo* (oracle, control plane,
+# kubectl + krew), never in the repo. etcd comes from Debian's etcd-server (installed if missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
 
 command -v cargo >/dev/null || { echo "error: cargo not found: install Rust (https://rustup.rs)"; exit 2; }
-command -v go >/dev/null || { echo "error: go not found: the upstream differential tier needs Go >= 1.24"; exit 2; }
+command -v go >/dev/null || { echo "error: go not found: the Go test tiers need Go >= 1.24"; exit 2; }
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
@@ -18,9 +19,18 @@ cargo fmt --all -- --check
 step "cargo clippy --all-targets -- -D warnings"
 cargo clippy --all-targets --locked -- -D warnings
 
-step "cargo test (unit, snapshot, CLI, upstream differential, krew + kubectl plugin)"
-# The differential test builds the Go oracle (cached) and compares ORACLE_CASES random cases.
+step "go test: the oracle's own tests (1.36 line, then 1.30 line)"
+(cd tests/upstream && go test ./... && go test -modfile go130.mod -tags oracle130 ./...)
+
+step "cargo test (unit, snapshot, CLI, krew + kubectl plugin, real control plane e2e)"
+# The differential test itself runs next, on its own, so that its summary line is printed.
+cargo test --locked --all-targets -- --test-threads 2 --skip differential::differential
+
+step "upstream differential: Rust engine vs the Go oracle (real upstream code)"
+# Builds the oracle (cached), compares ORACLE_CASES random cases of the 1.36 line and a tenth as
+# many of the 1.30 line, plus every tests/upstream/regressions/*.json, and prints
+# "differential: compared N cases (1.36 line) + M (1.30 line), seed S, mismatches K".
 export ORACLE_CASES="${ORACLE_CASES:-20000}"
 export ORACLE_SEED="${ORACLE_SEED:-$(date +%s)}"
 echo "differential: ${ORACLE_CASES} cases, seed ${ORACLE_SEED} (replay: ORACLE_SEED=${ORACLE_SEED} scripts/test-all.sh)"
-cargo test --locked --all-targets -- --test-threads 2
+cargo test --locked --test integration differential::differential -- --nocapture

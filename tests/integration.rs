@@ -1,9 +1,11 @@
-//! The single integration test binary (tiers: CLI, fixture scenarios, snapshots, upstream
-//! differential). Unit tests of `core` live next to the code.
+//! The single integration test binary (tiers: CLI, fixture scenarios, snapshots, plugin packaging,
+//! upstream differential). Unit tests of `core` live next to the code; the real control plane is
+//! its own target (`tests/e2e`).
 
 mod support;
 
 mod cli;
+mod differential;
 mod manners;
 mod plugin;
 mod scenarios;

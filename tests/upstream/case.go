@@ -27,6 +27,9 @@ type Case struct {
 	K8sVersion string          `json:"k8sVersion"`
 	Runs       int             `json:"runs"`
 	Dump       json.RawMessage `json:"dump"`
+	// AdaptiveRuns (set by --adaptive-runs, never read from the case): stop after one run when
+	// the path is not the annotation path.
+	AdaptiveRuns bool `json:"-"`
 }
 
 // kubeList is a `v1 List` with its items left raw until their kind is known.

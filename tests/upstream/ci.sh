@@ -6,7 +6,8 @@
 #   ORACLE_SEED=123 bash tests/upstream/ci.sh      # replay a seed (default: a fresh one, printed)
 #
 # Cases that make the oracle fail are written to ${ORACLE_FAIL_DIR:-/tmp/kubectl-topo-oracle-fail}.
-# When the Rust engine exists, its comparison plugs in where the cases are generated.
+# The Rust engine's comparison on the same generator is tests/differential.rs (scripts/test-all.sh
+# runs it; scripts/differential-release.sh runs 1,000,000 cases).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 count=20000

@@ -17,8 +17,10 @@ import (
 )
 
 const usage = `usage:
-  oracle [--runs N]                 read cases as JSON Lines on stdin, write one result line each
+  oracle [--runs N] [--jobs J]      read cases as JSON Lines on stdin, write one result line each
+                                    (in input order; J cases run in parallel, default 1)
   oracle --case FILE [--runs N]     run one case file (a Case object, or a bare v1 List dump)
+  --adaptive-runs                   (both) run once when the path is not the annotation path
   oracle gen --seed S --count N [--start I]
                                     write N generated cases (JSON Lines) to stdout
   oracle gen-and-run --seed S --count N [--runs R] [--start I] [--fail-dir DIR]
@@ -46,6 +48,8 @@ func cmdRun(args []string) int {
 	fs := flag.NewFlagSet("oracle", flag.ContinueOnError)
 	caseFile := fs.String("case", "", "run one case file")
 	runs := fs.Int("runs", 0, "override every case's runs (0: the case's own, default 64)")
+	jobs := fs.Int("jobs", 1, "batch mode: cases run in parallel (results stay in input order)")
+	adaptive := fs.Bool("adaptive-runs", false, "run a case once when its path is not the annotation path (the only one whose outcome depends on Go map order)")
 	fs.Usage = func() { fmt.Fprint(os.Stderr, usage) }
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -63,6 +67,7 @@ func cmdRun(args []string) int {
 		if *runs > 0 {
 			c.Runs = *runs
 		}
+		c.AdaptiveRuns = *adaptive
 		res := RunCase(c)
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(res)
@@ -71,25 +76,52 @@ func cmdRun(args []string) int {
 		}
 		return 0
 	}
-	in := bufio.NewReader(os.Stdin)
-	dec := json.NewDecoder(in)
+	if *jobs < 1 {
+		*jobs = 1
+	}
+	// Batch: a reader decodes cases, up to `jobs` run at once, and results are written in input
+	// order (each case gets a one-slot channel queued in order). The writer flushes after every
+	// line so a caller streaming cases in and results out never waits on a full buffer.
+	dec := json.NewDecoder(bufio.NewReader(os.Stdin))
+	pending := make(chan chan *CaseResult, 4*(*jobs))
+	slots := make(chan struct{}, *jobs)
+	readErr := make(chan error, 1)
+	go func() {
+		defer close(pending)
+		for {
+			var c Case
+			if err := dec.Decode(&c); err == io.EOF {
+				readErr <- nil
+				return
+			} else if err != nil {
+				readErr <- err
+				return
+			}
+			if *runs > 0 {
+				c.Runs = *runs
+			}
+			c.AdaptiveRuns = *adaptive
+			done := make(chan *CaseResult, 1)
+			pending <- done
+			slots <- struct{}{}
+			go func(c *Case) {
+				done <- RunCase(c)
+				<-slots
+			}(&c)
+		}
+	}()
 	failed := 0
-	for {
-		var c Case
-		if err := dec.Decode(&c); err == io.EOF {
-			break
-		} else if err != nil {
-			fmt.Fprintln(os.Stderr, "reading case:", err)
-			return 1
-		}
-		if *runs > 0 {
-			c.Runs = *runs
-		}
-		res := RunCase(&c)
+	for done := range pending {
+		res := <-done
 		if res.Error != "" {
 			failed++
 		}
 		_ = enc.Encode(res)
+		_ = out.Flush()
+	}
+	if err := <-readErr; err != nil {
+		fmt.Fprintln(os.Stderr, "reading case:", err)
+		return 1
 	}
 	if failed > 0 {
 		fmt.Fprintf(os.Stderr, "%d case(s) had errors\n", failed)

@@ -39,6 +39,34 @@ pub(super) struct Outcome {
     pub auto_path: bool,
 }
 
+/// The live managed slices of one family and what the controller's next sync does to them; the
+/// reason when the controller does not reconcile them at all.
+pub(super) fn outcome(
+    cluster: &Cluster<'_>,
+    service: &Service,
+    address_type: &str,
+    decision: &ModeDecision,
+    skip: Option<&Reason>,
+) -> (Vec<EndpointSlice>, Outcome, Option<Reason>) {
+    let managed: Vec<EndpointSlice> = cluster
+        .slices_of(service)
+        .iter()
+        .filter(|s| s.address_type == address_type && s.is_controller_managed())
+        .map(|s| (*s).clone())
+        .collect();
+    let unmanaged = skip.cloned().or_else(|| managed.is_empty().then(|| Reason::new(C::NoManagedSlices)));
+    if let Some(reason) = unmanaged {
+        let outcome = Outcome { expected: managed.clone(), ..Outcome::default() };
+        return (managed, outcome, Some(reason));
+    }
+    let outcome = match &decision.path {
+        Path::Annotation => auto_outcome(cluster, address_type, &managed),
+        Path::TrafficDistribution { .. } => td_outcome(cluster, service, address_type, &managed),
+        Path::RemoveHints => remove_outcome(address_type, &managed),
+    };
+    (managed, outcome, None)
+}
+
 /// Analyse one address family of `service`.
 pub(super) fn analyze(
     cluster: &Cluster<'_>,
@@ -49,19 +77,11 @@ pub(super) fn analyze(
 ) -> FamilyReport {
     let all: Vec<&EndpointSlice> =
         cluster.slices_of(service).iter().copied().filter(|s| s.address_type == address_type).collect();
-    let managed: Vec<EndpointSlice> =
-        all.iter().filter(|s| s.is_controller_managed()).map(|s| (*s).clone()).collect();
     let proxy = proxy::proxy_view(service, &all, &cluster.snapshot.nodes, cluster.behaviour).zones;
-    let unmanaged = skip.cloned().or_else(|| managed.is_empty().then(|| Reason::new(C::NoManagedSlices)));
+    let (managed, outcome, unmanaged) = outcome(cluster, service, address_type, decision, skip);
     if let Some(reason) = unmanaged {
-        let outcome = Outcome { expected: managed.clone(), ..Outcome::default() };
         return finish(cluster, address_type, &managed, outcome, Verdict::Unmanaged, vec![reason], proxy);
     }
-    let outcome = match &decision.path {
-        Path::Annotation => auto_outcome(cluster, address_type, &managed),
-        Path::TrafficDistribution { .. } => td_outcome(cluster, service, address_type, &managed),
-        Path::RemoveHints => remove_outcome(address_type, &managed),
-    };
     let (verdict, reasons) = verdict(cluster, decision, &managed, &outcome);
     finish(cluster, address_type, &managed, outcome, verdict, reasons, proxy)
 }

@@ -124,6 +124,27 @@ pub fn service_report(cluster: &Cluster<'_>, service: &Service) -> ServiceReport
     }
 }
 
+/// The managed slices of every reported address family as the controller's next sync leaves them
+/// (the "expected" side of `FamilyReport.endpoints`, with `hints` objects intact: absent vs `{}`),
+/// by address type. When the live state is an equivalent outcome (spec §2.9 step 4) these are the
+/// live slices. Used by the upstream differential test.
+pub fn expected_slices(
+    snapshot: &Snapshot,
+    service: &Service,
+    behaviour: Behaviour,
+) -> BTreeMap<String, Vec<EndpointSlice>> {
+    let cluster = Cluster::new(snapshot, behaviour);
+    let decision = mode::select_mode(service, behaviour);
+    let skip = mode::controller_reconciles(service);
+    address_types(service, cluster.slices_of(service))
+        .into_iter()
+        .map(|t| {
+            let (_, outcome, _) = family::outcome(&cluster, service, &t, &decision, skip.as_ref());
+            (t, outcome.expected)
+        })
+        .collect()
+}
+
 /// Address types of a Service (spec §2.1 item 2; mirrors endpointslice utils.go: getAddressTypesForService).
 /// A legacy headless Service without families gets both upstream; we show only the families that
 /// have slices (IPv4 when none has), so a single-stack dump does not grow an empty IPv6 section.

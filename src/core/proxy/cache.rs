@@ -100,9 +100,11 @@ fn proxy_endpoint(endpoint: &Endpoint, port: i32, node_name: &str, behaviour: Be
 /// duplicates (same first address and port) are merged, and the result is sorted by identity
 /// (`byEndpoint`).
 ///
-/// Upstream visits slices in Go map order, so which duplicate survives is arbitrary; here the
-/// outcome is fixed: the first copy in slice order wins, except that (1.36+) a non-terminating copy
-/// replaces a terminating one, or (≤1.35) a local copy replaces a non-local one.
+/// Duplicates are merged as `addEndpoints` does, endpoint by endpoint: a copy replaces the one
+/// already held when it is not terminating (1.36+, k/k v1.36.0 endpointslicecache.go:247
+/// `!exists || !terminating`) or when it is local (≤1.35, v1.35.0:238 `!exists || isLocal`). So
+/// within one slice the last such copy wins. Upstream visits slices in Go map order, so across
+/// slices the survivor is arbitrary; here slices are visited in the given order.
 pub fn endpoints_for_port(
     slices: &[&EndpointSlice],
     port_name: &str,
@@ -120,13 +122,8 @@ pub fn endpoints_for_port(
             }
             for endpoint in slice.endpoints.iter().filter(|endpoint| !endpoint.addresses.is_empty()) {
                 let info = proxy_endpoint(endpoint, number, node_name, behaviour);
-                let replace = match by_identity.get(&info.identity()) {
-                    None => true,
-                    Some(existing) if prefers_non_terminating(behaviour) => {
-                        existing.terminating && !info.terminating
-                    }
-                    Some(existing) => info.is_local && !existing.is_local,
-                };
+                let replace = !by_identity.contains_key(&info.identity())
+                    || if prefers_non_terminating(behaviour) { !info.terminating } else { info.is_local };
                 if replace {
                     by_identity.insert(info.identity(), info);
                 }
