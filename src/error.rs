@@ -41,6 +41,9 @@ pub enum Error {
     /// A live cluster is needed but none is configured / supported.
     #[error("{0}")]
     Live(String),
+    /// A `simulate` change does not fit the cluster (unknown node, zone without nodes, …).
+    #[error("{0}")]
+    Simulate(#[from] crate::core::whatif::simulate::SimulateError),
     /// Writing the output failed (other than a broken pipe).
     #[error("cannot write output: {0}")]
     Write(std::io::Error),
@@ -51,6 +54,7 @@ impl Error {
     pub fn exit_status(&self) -> ExitStatus {
         match self {
             Error::Settings(_) | Error::Read { .. } | Error::Dump(_) | Error::Write(_) => ExitStatus::Usage,
+            Error::Simulate(_) => ExitStatus::Usage,
             Error::ServiceNotFound { live: false, .. } => ExitStatus::Usage,
             Error::ServiceNotFound { live: true, .. } | Error::Live(_) => ExitStatus::Cluster,
         }
@@ -73,6 +77,7 @@ impl Error {
                     .to_string(),
             ),
             Error::Settings(_) => Some(format!("see `{bin_name} --help`")),
+            Error::Simulate(_) => Some(format!("check the node and zone names; `{bin_name} zones` lists the zones")),
             Error::Live(_) | Error::Write(_) => None,
         }
     }

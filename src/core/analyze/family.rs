@@ -11,6 +11,7 @@ use crate::core::proxy;
 use crate::core::reason::{Facts, Reason, ReasonCode as C};
 use crate::core::topologycache::{self, Allocation, Disabled, SliceInfo};
 use crate::core::trafficdist;
+use crate::core::whatif;
 use crate::core::zones::Ratios;
 use crate::model::{EndpointSlice, Service};
 use crate::prose;
@@ -63,7 +64,10 @@ pub(super) fn analyze(
         Path::RemoveHints => remove_outcome(address_type, &managed),
     };
     let (verdict, reasons) = verdict(cluster, decision, &managed, &outcome);
-    finish(cluster, address_type, &managed, outcome, verdict, reasons, proxy)
+    let extras = whatif::family_extras(cluster, service, &all, &managed, &outcome.expected, decision);
+    let mut report = finish(cluster, address_type, &managed, outcome, verdict, reasons, proxy);
+    extras.apply(&mut report);
+    report
 }
 
 fn finish(
@@ -95,6 +99,8 @@ fn finish(
         zones,
         endpoints: endpoint_rows(managed, &outcome.expected),
         proxy,
+        replicas: None,
+        cross_zone: None,
     }
 }
 
