@@ -35,9 +35,9 @@ pub fn render(
 fn controller(report: &SimulationReport, p: &Palette, out: &mut dyn Write) -> std::io::Result<()> {
     let s = &report.sync;
     let headline = if s.synced {
-        "the controller syncs the Service: the new state is reached"
+        "syncs the Service — the state below is reached"
     } else {
-        "the new state is NOT reached on its own"
+        "does not sync the Service — the state below is NOT reached on its own"
     };
     writeln!(out, "\n{} {headline}", p.heading("Controller:"))?;
     for note in &s.notes {

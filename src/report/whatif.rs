@@ -144,7 +144,7 @@ pub enum SyncNote {
 }
 
 /// What the controller does about the change.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SyncView {
     /// The Service is synced (the after state is reached without another change).

@@ -80,8 +80,7 @@ impl Changes {
         out.extend(self.remove_zones.iter().map(|z| format!("--remove-zone {z}")));
         out.extend(self.not_ready.iter().map(|n| format!("--not-ready {n}")));
         for n in &self.add_nodes {
-            let mut spec = format!("zone={},cpu={}", n.zone, n.cpu.milli_value());
-            spec.push_str("m");
+            let mut spec = format!("zone={},cpu={}m", n.zone, n.cpu.milli_value());
             if n.control_plane {
                 spec.push_str(",control-plane");
             }

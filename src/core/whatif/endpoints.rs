@@ -172,13 +172,16 @@ fn remove_ready(slices: &mut [(EndpointSlice, bool)], zone: &str, mut count: usi
     }
 }
 
+/// Where a new endpoint goes: (node name, zone).
+type Placement = (Option<String>, Option<String>);
+
 /// (node, zone) for new endpoints in `zone`: the nodes today's ready endpoints there run on, else
 /// the zone's counted nodes, else any node labelled with it.
 fn templates(
     ctx: &EndpointContext<'_>,
     slices: &[(EndpointSlice, bool)],
     zone: &str,
-) -> Result<Vec<(Option<String>, Option<String>)>, SimulateError> {
+) -> Result<Vec<Placement>, SimulateError> {
     let from_endpoints: Vec<_> = slices
         .iter()
         .flat_map(|(s, _)| &s.endpoints)

@@ -6,12 +6,12 @@ use std::collections::BTreeMap;
 use super::changes::{Changes, ModeChoice};
 use super::crosszone::TrafficModel;
 use super::endpoints::{EndpointContext, FamilyPlan, plan_family};
-use super::nodes::apply_nodes;
+use super::nodes::{NodeChange, apply_nodes};
 use super::sync::{FamilySync, SyncInput, Triggers, decide, run_sync};
 use crate::core::analyze::{address_types, explain_with};
 use crate::core::mode::{self, ModePath};
 use crate::core::topologycache::ZoneCounts;
-use crate::core::zones::set_nodes;
+use crate::core::zones::{NodeTopology, set_nodes};
 use crate::model::{
     ANNOTATION_TOPOLOGY_AWARE_HINTS, ANNOTATION_TOPOLOGY_MODE, Behaviour, EndpointSlice, Service, Snapshot,
 };
@@ -32,6 +32,41 @@ pub fn simulate(
     traffic: &TrafficModel,
 ) -> Result<SimulationReport, SimulateError> {
     let before = explain_with(snapshot, service, behaviour, traffic);
+    let changed = change(snapshot, service, changes)?;
+    let (sync, after_slices) = react(snapshot, service, behaviour, &changed);
+    let after_snapshot = Snapshot {
+        nodes: changed.nodes.nodes.clone(),
+        services: snapshot
+            .services
+            .iter()
+            .map(|s| if s == service { changed.service.clone() } else { s.clone() })
+            .collect(),
+        slices: replace_slices(snapshot, service, after_slices),
+        ..snapshot.clone()
+    };
+    let after = explain_with(&after_snapshot, &changed.service, behaviour, traffic);
+    Ok(SimulationReport {
+        service: ServiceRef { namespace: service.namespace.clone(), name: service.name.clone() },
+        kubernetes_version: behaviour.to_string(),
+        changes: changes.describe(),
+        sync,
+        summary: super::summary::deltas(&before, &after),
+        before,
+        after,
+    })
+}
+
+/// The cluster after the changes, before the controller reacts.
+struct Changed {
+    nodes: NodeChange,
+    service: Service,
+    /// `SetNodes` over the changed nodes.
+    topology: NodeTopology,
+    /// Per address family: its live managed slices and the reconciler's plan for them.
+    plans: Vec<(String, Vec<EndpointSlice>, FamilyPlan)>,
+}
+
+fn change(snapshot: &Snapshot, service: &Service, changes: &Changes) -> Result<Changed, SimulateError> {
     let nodes = apply_nodes(&snapshot.nodes, changes)?;
     let changed_service = with_mode(service, changes.mode);
     let topology = set_nodes(&nodes.nodes);
@@ -42,80 +77,64 @@ pub fn simulate(
         removed: &nodes.removed,
         changes,
     };
-    let families = address_types(&changed_service, &own_slices(snapshot, service, None));
-    let mut plans: Vec<(String, Vec<EndpointSlice>, FamilyPlan)> = Vec::new();
-    for family in &families {
+    let mut plans = Vec::new();
+    for family in address_types(&changed_service, &own_slices(snapshot, service, None)) {
         let managed: Vec<EndpointSlice> =
-            own_slices(snapshot, service, Some(family)).into_iter().cloned().collect();
+            own_slices(snapshot, service, Some(&family)).into_iter().cloned().collect();
         let plan = plan_family(&ctx, &managed)?;
-        plans.push((family.clone(), managed, plan));
+        plans.push((family, managed, plan));
     }
+    Ok(Changed { nodes, service: changed_service, topology, plans })
+}
+
+/// Whether and how the controller syncs the changed Service; the managed slices per family after.
+fn react(
+    snapshot: &Snapshot,
+    service: &Service,
+    behaviour: Behaviour,
+    changed: &Changed,
+) -> (SyncView, BTreeMap<String, Vec<EndpointSlice>>) {
     let before_path = mode::select_mode(service, behaviour).path;
-    let reconciled = mode::controller_reconciles(&changed_service).is_none();
+    let reconciled = mode::controller_reconciles(&changed.service).is_none();
     let triggers = Triggers {
-        node_event: nodes.node_event,
-        cpu_changed: nodes.cpu_changed,
-        endpoints_changed: reconciled && plans.iter().any(|(_, _, p)| p.changed()),
-        service_changed: changed_service != *service,
+        node_event: changed.nodes.node_event,
+        cpu_changed: changed.nodes.cpu_changed,
+        endpoints_changed: reconciled && changed.plans.iter().any(|(_, _, p)| p.changed()),
+        service_changed: changed.service != *service,
     };
-    let cached: Vec<ZoneCounts> = plans
+    // What the controller caches: hint counts of Services on the annotation path.
+    let cached: Vec<ZoneCounts> = changed
+        .plans
         .iter()
         .filter(|_| before_path == ModePath::Annotation)
         .map(|(_, managed, _)| hinted_counts(managed))
         .collect();
-    let (synced, requeued, notes) = decide(triggers, &cached, &topology.ratios);
+    let (synced, requeued, notes) = decide(triggers, &cached, &changed.topology.ratios);
     // The weights the controller holds at the sync: recomputed only on a node event.
-    let ratios = if nodes.node_event { topology.ratios.clone() } else { set_nodes(&snapshot.nodes).ratios };
-    let decision = mode::select_mode(&changed_service, behaviour);
+    let ratios =
+        if triggers.node_event { changed.topology.ratios.clone() } else { set_nodes(&snapshot.nodes).ratios };
     let input = SyncInput {
-        path: decision.path,
-        traffic_distribution: changed_service.traffic_distribution.as_deref(),
+        path: mode::select_mode(&changed.service, behaviour).path,
+        traffic_distribution: changed.service.traffic_distribution.as_deref(),
         ratios: &ratios,
         behaviour,
         was_populated: before_path == ModePath::Annotation && cached.iter().any(|c| !c.is_empty()),
     };
-    let mut sync = SyncView {
-        synced,
-        requeued,
-        notes,
-        events: vec![],
-        created_slices: vec![],
-        updated_slices: vec![],
-        deleted_slices: vec![],
-    };
-    let mut after_slices: BTreeMap<String, Vec<EndpointSlice>> = BTreeMap::new();
-    for (family, managed, plan) in plans {
+    let mut sync = SyncView { synced, requeued, notes, ..SyncView::default() };
+    let mut after = BTreeMap::new();
+    for (family, managed, plan) in &changed.plans {
         let result = if synced && reconciled {
             sync.deleted_slices.extend(plan.deleted.iter().cloned());
-            run_sync(&input, &family, &managed, plan)
+            run_sync(&input, family, managed, plan.clone())
         } else {
-            FamilySync { slices: managed, ..FamilySync::default() }
+            FamilySync { slices: managed.clone(), ..FamilySync::default() }
         };
         sync.events.extend(result.event);
         sync.created_slices.extend(result.created);
         sync.updated_slices.extend(result.updated);
-        after_slices.insert(family, result.slices);
+        after.insert(family.clone(), result.slices);
     }
-    let after_snapshot = Snapshot {
-        nodes: nodes.nodes.clone(),
-        services: snapshot
-            .services
-            .iter()
-            .map(|s| if s == service { changed_service.clone() } else { s.clone() })
-            .collect(),
-        slices: replace_slices(snapshot, service, after_slices),
-        ..snapshot.clone()
-    };
-    let after = explain_with(&after_snapshot, &changed_service, behaviour, traffic);
-    Ok(SimulationReport {
-        service: ServiceRef { namespace: service.namespace.clone(), name: service.name.clone() },
-        kubernetes_version: behaviour.to_string(),
-        changes: changes.describe(),
-        sync,
-        summary: super::summary::deltas(&before, &after),
-        before,
-        after,
-    })
+    (sync, after)
 }
 
 /// The Service's controller-managed slices (of one family, or all).
@@ -157,10 +176,10 @@ fn replace_slices(
     for slice in &snapshot.slices {
         if !own(slice) {
             out.push(slice.clone());
-        } else if let Some(replacement) = families.get_mut(&slice.address_type) {
-            if let Some(i) = replacement.iter().position(|r| r.name == slice.name) {
-                out.push(replacement.remove(i));
-            }
+        } else if let Some(replacement) = families.get_mut(&slice.address_type)
+            && let Some(i) = replacement.iter().position(|r| r.name == slice.name)
+        {
+            out.push(replacement.remove(i));
         }
     }
     out.extend(families.into_values().flatten());

@@ -34,8 +34,9 @@ pub struct SyncInput<'a> {
     pub ratios: &'a Ratios,
     /// Behaviour modelled.
     pub behaviour: Behaviour,
-    /// The annotation path ran before and hints were on the slices: leaving it emits
-    /// "Topology Aware Hints has been disabled".
+    /// The annotation path ran before and hints were on the slices (the controller's "populated"
+    /// flag is set): leaving the path emits "Topology Aware Hints has been disabled", staying on it
+    /// emits no second "enabled".
     pub was_populated: bool,
 }
 
@@ -47,7 +48,25 @@ pub fn run_sync(
     live: &[EndpointSlice],
     plan: FamilyPlan,
 ) -> FamilySync {
-    let (to_create, to_update, unchanged, event) = match input.path {
+    let (to_create, to_update, unchanged, event) = hint_path(input, address_type, plan);
+    let mut slices: Vec<EndpointSlice> = live
+        .iter()
+        .filter_map(|s| to_update.iter().chain(&unchanged).find(|o| o.name == s.name).cloned())
+        .collect();
+    slices.extend(to_create.iter().cloned());
+    FamilySync {
+        slices,
+        event,
+        created: to_create.iter().map(|s| s.name.clone()).collect(),
+        updated: to_update.iter().map(|s| s.name.clone()).collect(),
+    }
+}
+
+/// The reconciler's lists after the mode's hint path, and the Event it emits.
+type Written = (Vec<EndpointSlice>, Vec<EndpointSlice>, Vec<EndpointSlice>, Option<ControllerEvent>);
+
+fn hint_path(input: &SyncInput<'_>, address_type: &str, plan: FamilyPlan) -> Written {
+    match input.path {
         ModePath::Annotation => {
             let info = SliceInfo {
                 address_type: address_type.to_string(),
@@ -57,8 +76,13 @@ pub fn run_sync(
             };
             let out = topologycache::add_hints(input.ratios, info);
             let e = out.event;
-            let event = ControllerEvent { event_type: e.event_type, reason: e.reason, message: e.message };
-            (out.slices.to_create, out.slices.to_update, out.slices.unchanged, Some(event))
+            // "enabled" is emitted only when the Service's populated flag was not set already.
+            let event = (out.disabled.is_some() || !input.was_populated).then_some(ControllerEvent {
+                event_type: e.event_type,
+                reason: e.reason,
+                message: e.message,
+            });
+            (out.slices.to_create, out.slices.to_update, out.slices.unchanged, event)
         }
         ModePath::TrafficDistribution { .. } => {
             let slices =
@@ -76,17 +100,6 @@ pub fn run_sync(
             let out = topologycache::remove_hints_from_slices(info);
             (out.to_create, out.to_update, out.unchanged, disabled_event(input, address_type))
         }
-    };
-    let mut slices: Vec<EndpointSlice> = live
-        .iter()
-        .filter_map(|s| to_update.iter().chain(&unchanged).find(|o| o.name == s.name).cloned())
-        .collect();
-    slices.extend(to_create.iter().cloned());
-    FamilySync {
-        slices,
-        event,
-        created: to_create.iter().map(|s| s.name.clone()).collect(),
-        updated: to_update.iter().map(|s| s.name.clone()).collect(),
     }
 }
 
