@@ -4,5 +4,8 @@
 mod support;
 
 mod cli;
+mod replicas_property;
 mod scenarios;
+mod simulate;
 mod snapshots;
+mod whatif_explain;
