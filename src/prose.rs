@@ -245,8 +245,8 @@ pub fn remedy(reason: Option<&Reason>) -> String {
             format!("Run at least {} ready endpoints (one per zone).", f.zones.unwrap_or(0))
         }
         C::OverloadThreshold => {
-            "Scale so every zone can get its minimum (see the MIN column), or spread the \
-             pods in proportion to zone CPU."
+            "Scale to a count where hints hold (see Replicas below), or spread the pods in \
+             proportion to zone CPU."
                 .into()
         }
         C::EndpointMissingZone => "Give every endpoint's node a topology.kubernetes.io/zone label.".into(),
