@@ -7,7 +7,7 @@ use super::style::{Palette, sanitize};
 use super::table::table;
 use crate::prose::whatif::{replicas_lines, traffic_model};
 use crate::report::FamilyReport;
-use crate::report::whatif::{Outcomes, Share};
+use crate::report::whatif::{CrossZone, Outcomes, Share};
 
 /// Replicas needed (Auto mode only).
 pub fn replicas(f: &FamilyReport, p: &Palette, out: &mut dyn Write) -> std::io::Result<()> {
@@ -70,23 +70,28 @@ pub fn cross_zone(
         load(m.without_hints)
     )?;
     if o.wide() {
-        let rows = c
-            .endpoints
-            .iter()
-            .map(|e| {
-                let zone = if e.zone.is_empty() { "<none>" } else { &e.zone };
-                vec![
-                    sanitize(&e.address).into_owned(),
-                    sanitize(zone).into_owned(),
-                    load(Some(e.load.now)),
-                    load(Some(e.load.expected)),
-                    load(Some(e.load.without_hints)),
-                ]
-            })
-            .collect();
-        let headers = ["ENDPOINT", "ZONE", "LOAD NOW", "AFTER SYNC", "WITHOUT HINTS"];
-        writeln!(out)?;
-        out.write_all(table(&headers, rows, o.no_headers).as_bytes())?;
+        endpoint_loads(c, o, out)?;
     }
     Ok(())
+}
+
+/// Per-endpoint load relative to an even share (-o wide).
+fn endpoint_loads(c: &CrossZone, o: &RenderOptions, out: &mut dyn Write) -> std::io::Result<()> {
+    let rows = c
+        .endpoints
+        .iter()
+        .map(|e| {
+            let zone = if e.zone.is_empty() { "<none>" } else { &e.zone };
+            vec![
+                sanitize(&e.address).into_owned(),
+                sanitize(zone).into_owned(),
+                load(Some(e.load.now)),
+                load(Some(e.load.expected)),
+                load(Some(e.load.without_hints)),
+            ]
+        })
+        .collect();
+    let headers = ["ENDPOINT", "ZONE", "LOAD NOW", "AFTER SYNC", "WITHOUT HINTS"];
+    writeln!(out)?;
+    out.write_all(table(&headers, rows, o.no_headers).as_bytes())
 }

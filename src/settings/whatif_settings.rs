@@ -47,3 +47,33 @@ fn changes_of(a: &SimulateArgs) -> Result<Changes, String> {
         mode: a.mode.as_deref().map(parse_mode).transpose()?,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use crate::cli::Cli;
+    use crate::core::whatif::TrafficModel;
+    use crate::settings::{Ambient, Job, Settings, SettingsError};
+
+    fn resolve(args: &[&str]) -> Result<Settings, SettingsError> {
+        let cli = Cli::try_parse_from(std::iter::once("kubectl-topo").chain(args.iter().copied())).unwrap();
+        Settings::resolve(cli, &Ambient::default(), "kubectl topo")
+    }
+
+    #[test]
+    fn simulate_resolves_its_changes_and_the_traffic_model() {
+        let s = resolve(&["simulate", "svc/web", "--remove-zone", "b", "--traffic", "a=3,b=1"]).unwrap();
+        let Job::Simulate { name, changes } = &s.job else { panic!("{:?}", s.job) };
+        assert_eq!((name.as_str(), changes.remove_zones.clone()), ("web", vec!["b".to_string()]));
+        assert!(matches!(&s.traffic, TrafficModel::Given(w) if w.len() == 2));
+        let s = resolve(&["explain", "web"]).unwrap();
+        assert_eq!(s.traffic, TrafficModel::ZoneCpu);
+    }
+
+    #[test]
+    fn simulate_without_a_change_is_refused() {
+        let err = resolve(&["simulate", "web"]).unwrap_err();
+        assert!(err.to_string().starts_with("simulate needs a change"), "{err}");
+    }
+}
