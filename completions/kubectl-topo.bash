@@ -28,6 +28,9 @@ _kubectl__topo() {
             kubectl__topo,explain)
                 cmd="kubectl__topo__subcmd__explain"
                 ;;
+            kubectl__topo,simulate)
+                cmd="kubectl__topo__subcmd__simulate"
+                ;;
             kubectl__topo,version)
                 cmd="kubectl__topo__subcmd__version"
                 ;;
@@ -41,7 +44,7 @@ _kubectl__topo() {
 
     case "${cmd}" in
         kubectl__topo)
-            opts="-f -n -A -l -o -h -V --from-file --k8s-version --namespace --all-namespaces --selector --output --no-headers --color --kubeconfig --context --cluster --user --request-timeout --help --version zones explain check dump completion version"
+            opts="-f -n -A -l -o -h -V --from-file --k8s-version --namespace --all-namespaces --selector --output --no-headers --color --kubeconfig --context --cluster --user --request-timeout --help --version zones explain check dump simulate completion version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -115,7 +118,7 @@ _kubectl__topo() {
             return 0
             ;;
         kubectl__subcmd__topo__subcmd__check)
-            opts="-f -n -A -l -o -h -V --fail-on --from-file --k8s-version --namespace --all-namespaces --selector --output --no-headers --color --kubeconfig --context --cluster --user --request-timeout --help --version"
+            opts="-f -n -A -l -o -h -V --fail-on --traffic --from-file --k8s-version --namespace --all-namespaces --selector --output --no-headers --color --kubeconfig --context --cluster --user --request-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -123,6 +126,10 @@ _kubectl__topo() {
             case "${prev}" in
                 --fail-on)
                     COMPREPLY=($(compgen -W "none drift blocked any" -- "${cur}"))
+                    return 0
+                    ;;
+                --traffic)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --from-file)
@@ -341,7 +348,7 @@ _kubectl__topo() {
             return 0
             ;;
         kubectl__subcmd__topo__subcmd__explain)
-            opts="-f -n -A -l -o -h -V --exit-code --fail-on --from-file --k8s-version --namespace --all-namespaces --selector --output --no-headers --color --kubeconfig --context --cluster --user --request-timeout --help --version"
+            opts="-f -n -A -l -o -h -V --exit-code --fail-on --traffic --from-file --k8s-version --namespace --all-namespaces --selector --output --no-headers --color --kubeconfig --context --cluster --user --request-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -349,6 +356,120 @@ _kubectl__topo() {
             case "${prev}" in
                 --fail-on)
                     COMPREPLY=($(compgen -W "none drift blocked any" -- "${cur}"))
+                    return 0
+                    ;;
+                --traffic)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --k8s-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --selector)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -l)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__subcmd__topo__subcmd__simulate)
+            opts="-f -n -A -l -o -h -V --replicas --spread --remove-node --remove-zone --not-ready --add-node --set-cpu --mode --traffic --from-file --k8s-version --namespace --all-namespaces --selector --output --no-headers --color --kubeconfig --context --cluster --user --request-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --replicas)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --spread)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remove-node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remove-zone)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --not-ready)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --add-node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set-cpu)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mode)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --traffic)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --from-file)

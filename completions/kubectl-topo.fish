@@ -48,6 +48,7 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "zones" -d
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "explain" -d 'Explain one Service: expected vs actual hints, the safeguard that blocks them, kube-proxy\'s view'
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "check" -d 'One row per Service with its verdict; exit code 1 on findings at or above --fail-on'
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "dump" -d 'Write what the live cluster shows (Nodes, Services, EndpointSlices, Events, server version) as one YAML List that --from-file reads back; attach it to bug reports'
+complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "simulate" -d 'What-if: explain one Service in a changed cluster (replicas, nodes, zones, CPU, mode)'
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "completion" -d 'Print shell completion code (bash, zsh, fish, powershell, elvish)'
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "version" -d 'Print the plugin version (and the server version when a cluster is reachable)'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin' -r -F
@@ -74,6 +75,7 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -l fa
 drift\t'Fail when live hints differ from what the controller would keep or write'
 blocked\t'Also fail when a safeguard or constraint blocks hints that were asked for'
 any\t'Also fail on Unmanaged Services'"
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -l traffic -d 'Relative requests per zone, e.g. `zone-a=50,zone-b=30` (default: in proportion to zone CPU)' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin' -r -F
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -s n -l namespace -d 'Namespace of the Service(s)' -r
@@ -99,6 +101,7 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l fail
 drift\t'Fail when live hints differ from what the controller would keep or write'
 blocked\t'Also fail when a safeguard or constraint blocks hints that were asked for'
 any\t'Also fail on Unmanaged Services'"
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l traffic -d 'Relative requests per zone, e.g. `zone-a=50,zone-b=30` (default: in proportion to zone CPU)' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin' -r -F
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -s n -l namespace -d 'Namespace of the Service(s)' -r
@@ -140,6 +143,35 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -s A -l 
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -l no-headers -d 'Omit table headers'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -s V -l version -d 'Print version'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l replicas -d 'Ready endpoints per address family afterwards (spread as the pods are spread today unless --spread says otherwise)' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l spread -d 'How --replicas spreads endpoints: `even` over the zones, or `zone=A:N,B:N` exactly' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l remove-node -d 'Delete a node (its pods\' endpoints disappear)' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l remove-zone -d 'Delete every node of a zone' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l not-ready -d 'Turn a node\'s Ready condition False (its endpoints stay as they are)' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l add-node -d 'Add a node' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l set-cpu -d 'Set a node\'s allocatable CPU' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l mode -d 'Switch the Service\'s mode: Auto, PreferSameZone, PreferSameNode or none' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l traffic -d 'Relative requests per zone, e.g. `zone-a=50,zone-b=30` (default: in proportion to zone CPU)' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin' -r -F
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s n -l namespace -d 'Namespace of the Service(s)' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s l -l selector -d 'Label selector for Services (`check`), e.g. `app=web,tier!=db`' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
+wide\t'Tables with more columns'
+json\t'The report model as JSON (versioned envelope)'
+yaml\t'The report model as YAML (versioned envelope)'"
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l color -d 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour table output'
+never\t'Never colour'"
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l kubeconfig -d 'Path to the kubeconfig file' -r -F
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l request-timeout -d 'Timeout for each API request, e.g. `10s`, `1m` (0 = none)' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s A -l all-namespaces -d 'All namespaces'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l no-headers -d 'Omit table headers'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s V -l version -d 'Print version'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin' -r -F
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s n -l namespace -d 'Namespace of the Service(s)' -r

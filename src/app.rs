@@ -6,13 +6,14 @@ use clap::CommandFactory;
 
 use crate::cli::{Cli, FailOn};
 use crate::core::analyze;
+use crate::core::whatif::{self, changes::Changes};
 use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::model::{Behaviour, Service, Snapshot};
 use crate::progress::Progress;
 use crate::render::{self, RenderOptions};
 use crate::report::Verdict;
-use crate::settings::{DumpPath, Job, Settings, SourceSpec};
+use crate::settings::{DumpPath, Job, Settings, SettingsError, SourceSpec};
 use crate::source;
 use crate::version::VersionReport;
 
@@ -48,6 +49,7 @@ pub fn run(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Res
         Job::Explain { name, fail_on } => explain(settings, name, *fail_on, out, err),
         Job::Check { fail_on } => check(settings, *fail_on, out, err),
         Job::Dump { redact } => dump(settings, *redact, out, err),
+        Job::Simulate { name, changes } => simulate(settings, name, changes, out, err),
     };
     match result {
         // A closed pipe (`| head`) is not an error.
@@ -107,7 +109,8 @@ fn explain(
     let snapshot = loaded.snapshot;
     let ns = loaded.namespace.as_deref().unwrap_or("default");
     let service = find_service(&snapshot, ns, name)?;
-    let report = analyze::explain(&snapshot, service, behaviour(settings, &snapshot));
+    check_traffic(settings, &snapshot)?;
+    let report = analyze::explain_with(&snapshot, service, behaviour(settings, &snapshot), &settings.traffic);
     render::explain(&report, &options(settings), out).map_err(Error::Write)?;
     let verdicts: Vec<Verdict> = report.families.iter().map(|f| f.verdict).collect();
     Ok(match fail_on {
@@ -130,7 +133,8 @@ fn check(
         .filter(|s| ns.is_none_or(|ns| s.namespace == ns))
         .filter(|s| settings.selector.as_ref().is_none_or(|sel| sel.matches(&s.labels)))
         .collect();
-    let report = analyze::check(&snapshot, &services, behaviour(settings, &snapshot));
+    check_traffic(settings, &snapshot)?;
+    let report = analyze::check_with(&snapshot, &services, behaviour(settings, &snapshot), &settings.traffic);
     render::check(&report, &options(settings), out).map_err(Error::Write)?;
     let verdicts: Vec<Verdict> =
         report.services.iter().flat_map(|row| row.families.iter().map(|f| f.verdict)).collect();
@@ -148,6 +152,33 @@ fn dump(
     let raw = loaded.raw.unwrap_or_default();
     source::dump_write::write_dump(&raw, redact, out)?;
     Ok(ExitStatus::Ok)
+}
+
+fn simulate(
+    settings: &Settings,
+    name: &str,
+    changes: &Changes,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus, Error> {
+    let loaded = load(settings, request(settings, Some(name), false), err)?;
+    let snapshot = loaded.snapshot;
+    let service = find_service(&snapshot, loaded.namespace.as_deref().unwrap_or("default"), name)?;
+    check_traffic(settings, &snapshot)?;
+    let behaviour = behaviour(settings, &snapshot);
+    let report = whatif::simulate(&snapshot, service, behaviour, changes, &settings.traffic)?;
+    render::simulate(&report, &options(settings), out).map_err(Error::Write)?;
+    Ok(ExitStatus::Ok)
+}
+
+/// `--traffic` may only name zones that have nodes.
+fn check_traffic(settings: &Settings, snapshot: &Snapshot) -> Result<(), Error> {
+    match whatif::crosszone::unknown_zones(&settings.traffic, &snapshot.nodes).first() {
+        Some(zone) => {
+            Err(Error::Settings(SettingsError::WhatIf(format!("--traffic: no node is in zone {zone:?}"))))
+        }
+        None => Ok(()),
+    }
 }
 
 /// True when some verdict is at or above `level`.

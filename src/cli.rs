@@ -37,6 +37,8 @@ pub enum Command {
     /// Write what the live cluster shows (Nodes, Services, EndpointSlices, Events, server version) as
     /// one YAML List that --from-file reads back; attach it to bug reports.
     Dump(DumpArgs),
+    /// What-if: explain one Service in a changed cluster (replicas, nodes, zones, CPU, mode).
+    Simulate(SimulateArgs),
     /// Print shell completion code (bash, zsh, fish, powershell, elvish).
     Completion(CompletionArgs),
     /// Print the plugin version (and the server version when a cluster is reachable).
@@ -54,6 +56,9 @@ pub struct ExplainArgs {
     /// Severity that makes --exit-code fail.
     #[arg(long, value_enum, default_value_t = FailOn::Drift)]
     pub fail_on: FailOn,
+    /// Traffic model of the cross-zone share.
+    #[command(flatten)]
+    pub traffic: TrafficArgs,
 }
 
 /// `check` arguments.
@@ -62,6 +67,52 @@ pub struct CheckArgs {
     /// Severity that makes `check` exit with code 1.
     #[arg(long, value_enum, default_value_t = FailOn::Drift)]
     pub fail_on: FailOn,
+    /// Traffic model of the cross-zone share.
+    #[command(flatten)]
+    pub traffic: TrafficArgs,
+}
+
+/// `simulate` arguments: changes are repeatable and combinable.
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    /// The Service: `svc/NAME`, `service/NAME`, `services/NAME` or `NAME`.
+    pub service: String,
+    /// Ready endpoints per address family afterwards (spread as the pods are spread today unless
+    /// --spread says otherwise).
+    #[arg(long, value_name = "N")]
+    pub replicas: Option<String>,
+    /// How --replicas spreads endpoints: `even` over the zones, or `zone=A:N,B:N` exactly.
+    #[arg(long, value_name = "even|zone=A:N,…")]
+    pub spread: Option<String>,
+    /// Delete a node (its pods' endpoints disappear).
+    #[arg(long, value_name = "NODE")]
+    pub remove_node: Vec<String>,
+    /// Delete every node of a zone.
+    #[arg(long, value_name = "ZONE")]
+    pub remove_zone: Vec<String>,
+    /// Turn a node's Ready condition False (its endpoints stay as they are).
+    #[arg(long, value_name = "NODE")]
+    pub not_ready: Vec<String>,
+    /// Add a node.
+    #[arg(long, value_name = "zone=Z,cpu=Q[,control-plane][,not-ready][,name=N]")]
+    pub add_node: Vec<String>,
+    /// Set a node's allocatable CPU.
+    #[arg(long, value_name = "NODE=Q")]
+    pub set_cpu: Vec<String>,
+    /// Switch the Service's mode: Auto, PreferSameZone, PreferSameNode or none.
+    #[arg(long, value_name = "MODE")]
+    pub mode: Option<String>,
+    /// Traffic model of the cross-zone share.
+    #[command(flatten)]
+    pub traffic: TrafficArgs,
+}
+
+/// Where requests originate, for the cross-zone share.
+#[derive(Debug, Args)]
+pub struct TrafficArgs {
+    /// Relative requests per zone, e.g. `zone-a=50,zone-b=30` (default: in proportion to zone CPU).
+    #[arg(long, value_name = "ZONE=W,…")]
+    pub traffic: Option<String>,
 }
 
 /// `dump` arguments.

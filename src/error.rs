@@ -64,6 +64,9 @@ pub enum Error {
         /// The limit.
         after: std::time::Duration,
     },
+    /// A `simulate` change does not fit the cluster (unknown node, zone without nodes, …).
+    #[error("{0}")]
+    Simulate(#[from] crate::core::whatif::simulate::SimulateError),
     /// Writing the output failed (other than a broken pipe).
     #[error("cannot write output: {0}")]
     Write(std::io::Error),
@@ -74,6 +77,7 @@ impl Error {
     pub fn exit_status(&self) -> ExitStatus {
         match self {
             Error::Settings(_) | Error::Read { .. } | Error::Dump(_) | Error::Write(_) => ExitStatus::Usage,
+            Error::Simulate(_) => ExitStatus::Usage,
             Error::ServiceNotFound { live: false, .. } => ExitStatus::Usage,
             Error::ServiceNotFound { live: true, .. }
             | Error::Live(_)
@@ -109,6 +113,7 @@ impl Error {
                     .to_string(),
             ),
             Error::Kube { source, .. } => Some(kube_hint(&classify(source))),
+            Error::Simulate(_) => Some(format!("check the node and zone names; `{bin_name} zones` lists the zones")),
             Error::Live(_) | Error::Write(_) => None,
         }
     }

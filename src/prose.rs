@@ -1,6 +1,8 @@
 //! The only English in the crate's findings: one sentence per reason code, the controller's exact
 //! Event text for it (spec §2.8), and the safeguard name from the Kubernetes docs.
 
+pub mod whatif;
+
 use crate::core::reason::{Reason, ReasonCode as C};
 use crate::report::ReasonView;
 
@@ -104,6 +106,13 @@ pub fn sentence(reason: &Reason) -> String {
         C::TrafficPolicyLocal => format!(
             "{} is Local: kube-proxy sends that traffic only to endpoints on the same node and ignores hints.",
             f.key.as_deref().unwrap_or("traffic policy")
+        ),
+        C::HeadlessService => "The Service is headless (no ClusterIP): kube-proxy does not proxy it, so \
+             hints change no routing; clients connect to the pod addresses from DNS directly."
+            .into(),
+        C::WindowsNodes => format!(
+            "Node(s) {} run Windows: their kube-proxy ignores topology hints and routes to all endpoints.",
+            list(&f.nodes)
         ),
         _ => safeguard_sentence(reason, n, z),
     }
@@ -236,8 +245,8 @@ pub fn remedy(reason: Option<&Reason>) -> String {
             format!("Run at least {} ready endpoints (one per zone).", f.zones.unwrap_or(0))
         }
         C::OverloadThreshold => {
-            "Scale so every zone can get its minimum (see the MIN column), or spread the \
-             pods in proportion to zone CPU."
+            "Scale to a count where hints hold (see Replicas below), or spread the pods in \
+             proportion to zone CPU."
                 .into()
         }
         C::EndpointMissingZone => "Give every endpoint's node a topology.kubernetes.io/zone label.".into(),

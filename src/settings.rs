@@ -5,6 +5,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::cli::{Cli, ColorChoice, Command, FailOn, OutputFormat};
+use crate::core::whatif::TrafficModel;
+use crate::core::whatif::changes::Changes;
 use crate::model::Behaviour;
 use crate::model::selector::Selector;
 
@@ -85,6 +87,13 @@ pub enum Job {
         /// `--redact`.
         redact: bool,
     },
+    /// `simulate` one Service.
+    Simulate {
+        /// Service name (the `svc/` prefix removed).
+        name: String,
+        /// The changes.
+        changes: Changes,
+    },
     /// `completion SHELL`.
     Completion(clap_complete::Shell),
     /// `version`.
@@ -114,6 +123,8 @@ pub struct Settings {
     pub progress: bool,
     /// Name to show in messages: `kubectl topo` or `kubectl-topo`.
     pub bin_name: String,
+    /// `--traffic`: where requests originate for the cross-zone share.
+    pub traffic: TrafficModel,
 }
 
 /// A flag value that does not make sense; exit code 2.
@@ -137,6 +148,9 @@ pub enum SettingsError {
     /// `-n` with `-A`.
     #[error("-n and -A cannot be used together")]
     NamespaceConflict,
+    /// A bad `simulate` change or `--traffic` value (the message names the flag).
+    #[error("{0}")]
+    WhatIf(String),
 }
 
 impl Settings {
@@ -146,6 +160,7 @@ impl Settings {
         if g.all_namespaces && g.namespace.is_some() {
             return Err(SettingsError::NamespaceConflict);
         }
+        let traffic = resolve_traffic(&cli.command)?;
         let job = match cli.command {
             Command::Zones => Job::Zones,
             Command::Explain(a) => Job::Explain {
@@ -158,6 +173,9 @@ impl Settings {
                     return Err(SettingsError::DumpFromFile);
                 }
                 Job::Dump { redact: a.redact }
+            }
+            Command::Simulate(a) => {
+                Job::Simulate { name: parse_service_ref(&a.service)?, changes: whatif_settings::changes(&a)? }
             }
             Command::Completion(a) => Job::Completion(a.shell),
             Command::Version => Job::Version,
@@ -194,6 +212,7 @@ impl Settings {
             no_headers: g.no_headers,
             progress: ambient.stderr_is_tty && !ambient.term_dumb,
             bin_name: bin_name.to_string(),
+            traffic,
         })
     }
 }
@@ -242,6 +261,9 @@ pub fn parse_timeout(text: &str) -> Result<Option<Duration>, SettingsError> {
     }
     Ok((total > 0).then(|| Duration::from_secs(total)))
 }
+
+mod whatif_settings;
+use whatif_settings::resolve_traffic;
 
 #[cfg(test)]
 mod tests;

@@ -8,5 +8,8 @@ mod cli;
 mod differential;
 mod manners;
 mod plugin;
+mod replicas_property;
 mod scenarios;
+mod simulate;
 mod snapshots;
+mod whatif_explain;

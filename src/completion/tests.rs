@@ -40,7 +40,13 @@ fn values(words: &[&str]) -> Vec<String> {
 fn subcommands_without_the_hidden_ones() {
     assert_eq!(
         run(&[""]),
-        (["zones", "explain", "check", "dump", "completion", "version"].iter().map(|s| s.to_string()).collect(), 4)
+        (
+            ["zones", "explain", "check", "dump", "simulate", "completion", "version"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            4
+        )
     );
     assert_eq!(values(&["c"]), ["check", "completion"]);
     assert_eq!(values(&["__"]), Vec::<String>::new());

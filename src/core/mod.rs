@@ -13,4 +13,5 @@ pub(crate) mod testkit_tc;
 pub(crate) mod testkit_td;
 pub mod topologycache;
 pub mod trafficdist;
+pub mod whatif;
 pub mod zones;

@@ -29,6 +29,10 @@ pub enum ReasonCode {
     // --- data-plane constraints (spec §4.2)
     /// iTP/eTP `Local`: kube-proxy uses node-local endpoints and ignores hints for that traffic.
     TrafficPolicyLocal,
+    /// No ClusterIP (headless): kube-proxy does not proxy the Service, so hints change no routing.
+    HeadlessService,
+    /// Some nodes run Windows: their kube-proxy ignores hints (spec §4.1, k/k #137953).
+    WindowsNodes,
     // --- safeguards (spec §2.3, §2.4 Step A, Step C, Step F)
     /// Node information unavailable (Nodes could not be read).
     NodesUnknown,
@@ -78,7 +82,7 @@ pub enum ReasonCode {
 
 impl ReasonCode {
     /// Every code, in declaration order (for documentation and exhaustive tests).
-    pub const ALL: [ReasonCode; 31] = {
+    pub const ALL: [ReasonCode; 33] = {
         use ReasonCode::*;
         [
             NotEnabled,
@@ -91,6 +95,8 @@ impl ReasonCode {
             ExternalName,
             NoManagedSlices,
             TrafficPolicyLocal,
+            HeadlessService,
+            WindowsNodes,
             NodesUnknown,
             NodeMissingZone,
             NodeMissingCPU,

@@ -1,4 +1,6 @@
-//! `check` as one row per Service and a summary line.
+//! `check` as one row per Service and a summary line; REPLICAS is the nearest ready-endpoint count
+//! at which a Blocked Auto Service gets hints, CROSS-ZONE the share of requests leaving their zone
+//! with the hints after the next sync.
 
 use std::io::Write;
 
@@ -42,6 +44,8 @@ pub fn render(report: &CheckReport, options: &RenderOptions, out: &mut dyn Write
                 format!("{:?}", row.mode),
                 verdicts.join(" "),
                 if reasons.is_empty() { "-".into() } else { dedup(reasons).join(",") },
+                joined(row.families.iter().map(|f| f.replicas_needed.map(|n| n.to_string()))),
+                joined(row.families.iter().map(|f| f.cross_zone.map(|c| format!("{:.1}%", c * 100.0)))),
             ];
             if wide {
                 cells
@@ -50,7 +54,7 @@ pub fn render(report: &CheckReport, options: &RenderOptions, out: &mut dyn Write
             cells
         })
         .collect();
-    let mut headers = vec!["NAMESPACE", "NAME", "MODE", "VERDICT", "REASON"];
+    let mut headers = vec!["NAMESPACE", "NAME", "MODE", "VERDICT", "REASON", "REPLICAS", "CROSS-ZONE"];
     if wide {
         headers.push("FAMILIES");
     }
@@ -77,6 +81,15 @@ fn shown(family: &CheckFamily) -> usize {
         matches!(code, ReasonCode::HintsMissing | ReasonCode::HintsUnexpected | ReasonCode::HintsInvalid)
     };
     1 + family.reasons.iter().take_while(|r| diff(r.reason.code)).count()
+}
+
+/// One value per family joined with `/`, or `-` when no family has one.
+fn joined(values: impl Iterator<Item = Option<String>>) -> String {
+    let values: Vec<Option<String>> = values.collect();
+    if values.iter().all(Option::is_none) {
+        return "-".into();
+    }
+    values.into_iter().map(|v| v.unwrap_or_else(|| "-".into())).collect::<Vec<_>>().join("/")
 }
 
 fn dedup(mut items: Vec<String>) -> Vec<String> {

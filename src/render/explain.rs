@@ -76,8 +76,10 @@ fn family_section(
         writeln!(out, "  Tie: the controller may end in any of {{{}}}", outcomes.join("} or {"))?;
     }
     zones(f, o, out)?;
+    super::whatif::replicas(f, p, out)?;
     endpoints(f, o, out)?;
-    proxy(f, o, p, out)
+    proxy(f, o, p, out)?;
+    super::whatif::cross_zone(f, o, p, out)
 }
 
 fn zones(f: &FamilyReport, o: &RenderOptions, out: &mut dyn Write) -> std::io::Result<()> {

@@ -4,13 +4,16 @@
 use std::io::Write;
 
 use crate::cli::OutputFormat;
+use crate::report::whatif::SimulationReport;
 use crate::report::{CheckReport, Kind, ServiceReport, ZoneReport};
 
 mod check;
 mod explain;
+mod simulate;
 pub mod structured;
 pub mod style;
 mod table;
+mod whatif;
 mod zones;
 
 /// How to render.
@@ -63,4 +66,13 @@ pub fn check(report: &CheckReport, options: &RenderOptions, out: &mut dyn Write)
 /// Render `explain`.
 pub fn explain(report: &ServiceReport, options: &RenderOptions, out: &mut dyn Write) -> std::io::Result<()> {
     dispatch(report, options, out, explain::render)
+}
+
+/// Render `simulate`.
+pub fn simulate(
+    report: &SimulationReport,
+    options: &RenderOptions,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    dispatch(report, options, out, simulate::render)
 }

@@ -17,6 +17,12 @@ pub struct CheckFamily {
     pub verdict: Verdict,
     /// Reasons, most important first.
     pub reasons: Vec<ReasonView>,
+    /// Blocked in Auto mode: the nearest ready-endpoint count (≥ today's) for which hints are written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replicas_needed: Option<i64>,
+    /// Share (0–1) of all requests leaving their zone with the hints after the controller's next sync.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cross_zone: Option<f64>,
 }
 
 /// One Service.

@@ -10,6 +10,7 @@ use crate::core::proxy::ProxyZoneView;
 use crate::core::reason::Reason;
 
 pub mod check;
+pub mod whatif;
 pub mod zones;
 
 pub use check::{CheckReport, CheckRow, CheckSummary};
@@ -179,6 +180,12 @@ pub struct FamilyReport {
     pub endpoints: Vec<EndpointRow>,
     /// kube-proxy's view per zone (all slices of the Service, any manager).
     pub proxy: Vec<ProxyZoneView>,
+    /// Auto mode: for which ready-endpoint counts hints are written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replicas: Option<whatif::ReplicasNeeded>,
+    /// Expected share of requests leaving their zone (None when kube-proxy does not proxy the Service).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cross_zone: Option<whatif::CrossZone>,
 }
 
 /// `explain` for one Service.

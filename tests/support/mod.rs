@@ -1,6 +1,7 @@
 //! Hermetic command builder and fixture helpers shared by the integration tests.
 
 pub mod dump;
+pub mod model;
 
 use std::path::{Path, PathBuf};
 

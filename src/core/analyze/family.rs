@@ -11,6 +11,7 @@ use crate::core::proxy;
 use crate::core::reason::{Facts, Reason, ReasonCode as C};
 use crate::core::topologycache::{self, Allocation, Disabled, SliceInfo};
 use crate::core::trafficdist;
+use crate::core::whatif;
 use crate::core::zones::Ratios;
 use crate::model::{EndpointSlice, Service};
 use crate::prose;
@@ -83,7 +84,10 @@ pub(super) fn analyze(
         return finish(cluster, address_type, &managed, outcome, Verdict::Unmanaged, vec![reason], proxy);
     }
     let (verdict, reasons) = verdict(cluster, decision, &managed, &outcome);
-    finish(cluster, address_type, &managed, outcome, verdict, reasons, proxy)
+    let extras = whatif::family_extras(cluster, service, &all, &managed, &outcome.expected, decision);
+    let mut report = finish(cluster, address_type, &managed, outcome, verdict, reasons, proxy);
+    extras.apply(&mut report);
+    report
 }
 
 fn finish(
@@ -115,6 +119,8 @@ fn finish(
         zones,
         endpoints: endpoint_rows(managed, &outcome.expected),
         proxy,
+        replicas: None,
+        cross_zone: None,
     }
 }
 

@@ -2,6 +2,7 @@
 //! state (every live managed slice "Unchanged", spec §2.9) and turns their outcome into verdicts,
 //! reasons and diffs. Pure.
 
+mod caveats;
 mod equivalence;
 mod family;
 mod rows;
@@ -11,6 +12,7 @@ use std::collections::BTreeMap;
 
 use crate::core::mode::{self, ModeDecision};
 use crate::core::reason::Reason;
+use crate::core::whatif::TrafficModel;
 use crate::core::zones::{NodeTopology, set_nodes};
 use crate::model::{Behaviour, EndpointSlice, Event, Service, Snapshot};
 use crate::prose;
@@ -27,6 +29,8 @@ pub struct Cluster<'a> {
     pub behaviour: Behaviour,
     /// `SetNodes` over all nodes.
     pub topology: NodeTopology,
+    /// Where requests originate, for the cross-zone share.
+    pub traffic: TrafficModel,
     /// Slices by (namespace, service name), in snapshot order.
     slices: BTreeMap<(String, String), Vec<&'a EndpointSlice>>,
 }
@@ -40,7 +44,13 @@ impl<'a> Cluster<'a> {
                 slices.entry((s.namespace.clone(), svc.clone())).or_default().push(s);
             }
         }
-        Cluster { snapshot, behaviour, topology: set_nodes(&snapshot.nodes), slices }
+        Cluster {
+            snapshot,
+            behaviour,
+            topology: set_nodes(&snapshot.nodes),
+            traffic: TrafficModel::default(),
+            slices,
+        }
     }
 
     /// Every slice labelled with this Service's name (any manager, any address type).
@@ -56,12 +66,33 @@ pub fn zones(snapshot: &Snapshot, behaviour: Behaviour) -> ZoneReport {
 
 /// `explain` for one Service.
 pub fn explain(snapshot: &Snapshot, service: &Service, behaviour: Behaviour) -> ServiceReport {
-    service_report(&Cluster::new(snapshot, behaviour), service)
+    explain_with(snapshot, service, behaviour, &TrafficModel::default())
+}
+
+/// `explain` with a traffic model for the cross-zone share.
+pub fn explain_with(
+    snapshot: &Snapshot,
+    service: &Service,
+    behaviour: Behaviour,
+    traffic: &TrafficModel,
+) -> ServiceReport {
+    let cluster = Cluster { traffic: traffic.clone(), ..Cluster::new(snapshot, behaviour) };
+    service_report(&cluster, service)
 }
 
 /// `check` over the given Services (sorted by namespace, name in the output).
 pub fn check(snapshot: &Snapshot, services: &[&Service], behaviour: Behaviour) -> CheckReport {
-    let cluster = Cluster::new(snapshot, behaviour);
+    check_with(snapshot, services, behaviour, &TrafficModel::default())
+}
+
+/// `check` with a traffic model for the cross-zone column.
+pub fn check_with(
+    snapshot: &Snapshot,
+    services: &[&Service],
+    behaviour: Behaviour,
+    traffic: &TrafficModel,
+) -> CheckReport {
+    let cluster = Cluster { traffic: traffic.clone(), ..Cluster::new(snapshot, behaviour) };
     let mut rows: Vec<CheckRow> = services.iter().map(|s| check_row(service_report(&cluster, s))).collect();
     rows.sort_by(|a, b| a.service.cmp(&b.service));
     let mut summary = CheckSummary { services: rows.len(), ..CheckSummary::default() };
@@ -96,7 +127,15 @@ fn check_row(report: ServiceReport) -> CheckRow {
         families: report
             .families
             .into_iter()
-            .map(|f| CheckFamily { address_type: f.address_type, verdict: f.verdict, reasons: f.reasons })
+            .map(|f| CheckFamily {
+                replicas_needed: (f.verdict == Verdict::Blocked)
+                    .then(|| f.replicas.as_ref().and_then(|r| r.nearest))
+                    .flatten(),
+                cross_zone: f.cross_zone.as_ref().map(|c| c.overall.expected.cross_zone),
+                address_type: f.address_type,
+                verdict: f.verdict,
+                reasons: f.reasons,
+            })
             .collect(),
     }
 }
@@ -108,6 +147,7 @@ pub fn service_report(cluster: &Cluster<'_>, service: &Service) -> ServiceReport
     // Mode notes only matter when the controller reconciles the Service at all.
     let mut notes: Vec<Reason> = if skip.is_some() { vec![] } else { decision.notes.clone() };
     notes.extend(family::traffic_policy_notes(service));
+    notes.extend(caveats::data_plane_notes(cluster, service, &decision));
     let families = address_types(service, cluster.slices_of(service))
         .into_iter()
         .map(|t| family::analyze(cluster, service, &t, &decision, skip.as_ref()))

@@ -1,0 +1,232 @@
+//! Expected share of requests that leave their zone, from kube-proxy's routing (spec §4).
+//!
+//! Model, stated so it can be argued with:
+//! * Requests originate per zone in proportion to the zone's CPU (allocatable CPU of the nodes the
+//!   controller counts — its own assumption, spec §2.3), or as given by `--traffic`.
+//! * Within a zone they originate per node in proportion to node CPU (the same assumption one level
+//!   down), over the nodes the controller counts (Ready, not control-plane, CPU > 0); a zone with
+//!   no such node spreads its share evenly over the nodes carrying its label.
+//! * kube-proxy on a node sends ClusterIP requests uniformly over the endpoint set
+//!   [`crate::core::proxy::proxy_view`] gives for that node (the routing truth); an empty set drops
+//!   them. An endpoint without a zone (and whose node has none) counts as cross-zone.
+
+use std::collections::BTreeMap;
+
+use crate::core::proxy::{ProxyView, proxy_view};
+use crate::core::zones::{LABEL_CONTROL_PLANE, LABEL_MASTER, NodeTopology};
+use crate::model::{Behaviour, EndpointSlice, LABEL_ZONE, Node, Service};
+use crate::report::whatif::{CrossZone, CrossZoneRow, EndpointLoad, Outcomes, Share, TrafficSource};
+
+/// Where requests originate.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub enum TrafficModel {
+    /// In proportion to zone CPU.
+    #[default]
+    ZoneCpu,
+    /// Relative weights per zone (`--traffic zone=weight,…`); zones without nodes are ignored.
+    Given(BTreeMap<String, f64>),
+}
+
+/// Zones named by `--traffic` that no node carries (their requests could not be placed).
+pub fn unknown_zones(model: &TrafficModel, nodes: &[Node]) -> Vec<String> {
+    match model {
+        TrafficModel::ZoneCpu => vec![],
+        TrafficModel::Given(given) => given
+            .keys()
+            .filter(|zone| !nodes.iter().any(|n| zone_of_node(n) == Some(zone.as_str())))
+            .cloned()
+            .collect(),
+    }
+}
+
+/// A node's share of all requests: (node, zone, fraction).
+type Origin = (String, String, f64);
+
+fn counted(node: &Node) -> bool {
+    node.ready.as_deref() == Some("True")
+        && !node.labels.contains_key(LABEL_CONTROL_PLANE)
+        && !node.labels.contains_key(LABEL_MASTER)
+        && node.allocatable_cpu.is_some_and(|c| c.milli_value() > 0)
+}
+
+fn zone_of_node(node: &Node) -> Option<&str> {
+    node.labels.get(LABEL_ZONE).map(String::as_str).filter(|z| !z.is_empty())
+}
+
+/// Zone shares of requests (sum 1), zones sorted.
+fn zone_shares(nodes: &[Node], topology: &NodeTopology, model: &TrafficModel) -> BTreeMap<String, f64> {
+    let weights: BTreeMap<String, f64> = match model {
+        TrafficModel::ZoneCpu => topology
+            .zones
+            .iter()
+            .filter(|(zone, z)| !zone.is_empty() && z.nodes_counted > 0 && z.cpu_millis > 0)
+            .map(|(zone, z)| (zone.clone(), z.cpu_millis as f64))
+            .collect(),
+        TrafficModel::Given(given) => given
+            .iter()
+            .filter(|(zone, w)| **w > 0.0 && nodes.iter().any(|n| zone_of_node(n) == Some(zone.as_str())))
+            .map(|(zone, w)| (zone.clone(), *w))
+            .collect(),
+    };
+    let total: f64 = weights.values().sum();
+    weights.into_iter().map(|(zone, w)| (zone, w / total)).collect()
+}
+
+/// Every node's share of all requests (module docs).
+pub fn origins(nodes: &[Node], topology: &NodeTopology, model: &TrafficModel) -> Vec<Origin> {
+    let mut out = Vec::new();
+    for (zone, share) in zone_shares(nodes, topology, model) {
+        let members: Vec<&Node> = nodes.iter().filter(|n| zone_of_node(n) == Some(zone.as_str())).collect();
+        let cpu: Vec<(&Node, f64)> = members.iter().filter(|n| counted(n)).map(|n| (*n, cpu_of(n))).collect();
+        let total: f64 = cpu.iter().map(|(_, c)| c).sum();
+        if total > 0.0 {
+            out.extend(cpu.into_iter().map(|(n, c)| (n.name.clone(), zone.clone(), share * c / total)));
+        } else {
+            let each = share / members.len() as f64;
+            out.extend(members.into_iter().map(|n| (n.name.clone(), zone.clone(), each)));
+        }
+    }
+    out
+}
+
+fn cpu_of(node: &Node) -> f64 {
+    node.allocatable_cpu.map_or(0.0, |c| c.milli_value() as f64)
+}
+
+/// Requests routed under one proxy view: per origin zone (total, cross, dropped) and per endpoint.
+#[derive(Debug, Default)]
+struct Routed {
+    zones: BTreeMap<String, (f64, f64, f64)>,
+    loads: BTreeMap<String, f64>,
+}
+
+fn route(view: &ProxyView, origins: &[Origin], zone_of: &BTreeMap<String, String>) -> Routed {
+    let mut routed = Routed::default();
+    for (node, zone, weight) in origins {
+        let targets = view.zones.iter().find(|g| g.nodes.contains(node)).map(|g| &g.endpoints[..]);
+        let entry = routed.zones.entry(zone.clone()).or_default();
+        entry.0 += weight;
+        match targets {
+            Some(targets) if !targets.is_empty() => {
+                let each = weight / targets.len() as f64;
+                for address in targets {
+                    *routed.loads.entry(address.clone()).or_default() += each;
+                    if zone_of.get(address).is_none_or(|z| z != zone) {
+                        entry.1 += each;
+                    }
+                }
+            }
+            _ => entry.2 += weight,
+        }
+    }
+    routed
+}
+
+/// First address → zone of every endpoint (its `zone`, else its node's zone label).
+fn endpoint_zones(slices: &[&EndpointSlice], nodes: &[Node]) -> BTreeMap<String, String> {
+    let node_zone = |name: &str| nodes.iter().find(|n| n.name == name).and_then(zone_of_node);
+    let mut out = BTreeMap::new();
+    for e in slices.iter().flat_map(|s| &s.endpoints) {
+        let Some(address) = e.addresses.first() else { continue };
+        let zone = e
+            .zone
+            .as_deref()
+            .filter(|z| !z.is_empty())
+            .or_else(|| e.node_name.as_deref().and_then(node_zone));
+        out.entry(address.clone()).or_insert_with(|| zone.unwrap_or_default().to_string());
+    }
+    out
+}
+
+fn without_hints(slices: &[&EndpointSlice]) -> Vec<EndpointSlice> {
+    let mut out: Vec<EndpointSlice> = slices.iter().map(|s| (*s).clone()).collect();
+    out.iter_mut().flat_map(|s| &mut s.endpoints).for_each(|e| e.hints = None);
+    out
+}
+
+/// Inputs of one family's cross-zone computation.
+pub struct CrossZoneInput<'a> {
+    /// The Service.
+    pub service: &'a Service,
+    /// All nodes.
+    pub nodes: &'a [Node],
+    /// `SetNodes` over them.
+    pub topology: &'a NodeTopology,
+    /// Behaviour modelled.
+    pub behaviour: Behaviour,
+    /// Traffic model.
+    pub model: &'a TrafficModel,
+    /// The family's slices today (any manager).
+    pub now: &'a [&'a EndpointSlice],
+    /// The family's slices after the controller's next sync.
+    pub expected: &'a [&'a EndpointSlice],
+}
+
+/// The cross-zone share; None when kube-proxy does not proxy the Service, nodes are unknown, or no
+/// zone originates requests.
+pub fn cross_zone(input: &CrossZoneInput<'_>) -> Option<CrossZone> {
+    let origins = origins(input.nodes, input.topology, input.model);
+    if origins.is_empty() || input.nodes.is_empty() {
+        return None;
+    }
+    let bare = without_hints(input.now);
+    let bare_refs: Vec<&EndpointSlice> = bare.iter().collect();
+    let view = |slices: &[&EndpointSlice]| proxy_view(input.service, slices, input.nodes, input.behaviour);
+    let views = [view(input.now), view(input.expected), view(&bare_refs)];
+    if views[0].skipped.is_some() {
+        return None;
+    }
+    let zone_of = endpoint_zones(input.now, input.nodes);
+    let [now, expected, bare] = views.map(|v| route(&v, &origins, &zone_of));
+    Some(assemble(input.model, &zone_of, [now, expected, bare]))
+}
+
+fn assemble(model: &TrafficModel, zone_of: &BTreeMap<String, String>, r: [Routed; 3]) -> CrossZone {
+    let share = |routed: &Routed, zone: Option<&str>| {
+        let (t, c, d) = routed
+            .zones
+            .iter()
+            .filter(|(z, _)| zone.is_none_or(|want| want == z.as_str()))
+            .fold((0.0, 0.0, 0.0), |acc, (_, v)| (acc.0 + v.0, acc.1 + v.1, acc.2 + v.2));
+        if t > 0.0 { Share { cross_zone: c / t, dropped: d / t } } else { Share::default() }
+    };
+    let outcomes = |zone: Option<&str>| Outcomes {
+        now: share(&r[0], zone),
+        expected: share(&r[1], zone),
+        without_hints: share(&r[2], zone),
+    };
+    let zones = r[0]
+        .zones
+        .iter()
+        .map(|(zone, v)| CrossZoneRow { zone: zone.clone(), traffic_share: v.0, share: outcomes(Some(zone)) })
+        .collect();
+    // Even share: 1/n over the endpoints kube-proxy uses without hints.
+    let n = r[2].loads.len() as f64;
+    let mut addresses: Vec<&String> = r.iter().flat_map(|x| x.loads.keys()).collect();
+    addresses.sort_by_key(|a| (zone_of.get(*a), *a));
+    addresses.dedup();
+    let load = |i: usize, a: &String| r[i].loads.get(a).copied().unwrap_or(0.0) * n;
+    let endpoints: Vec<EndpointLoad> = addresses
+        .into_iter()
+        .map(|a| EndpointLoad {
+            address: a.clone(),
+            zone: zone_of.get(a).cloned().unwrap_or_default(),
+            load: Outcomes { now: load(0, a), expected: load(1, a), without_hints: load(2, a) },
+        })
+        .collect();
+    let max = |f: fn(&Outcomes<f64>) -> f64| endpoints.iter().map(|e| f(&e.load)).reduce(f64::max);
+    CrossZone {
+        traffic_source: match model {
+            TrafficModel::ZoneCpu => TrafficSource::ZoneCpu,
+            TrafficModel::Given(_) => TrafficSource::Given,
+        },
+        zones,
+        overall: outcomes(None),
+        max_load: Outcomes {
+            now: max(|o| o.now),
+            expected: max(|o| o.expected),
+            without_hints: max(|o| o.without_hints),
+        },
+        endpoints,
+    }
+}

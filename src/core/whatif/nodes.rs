@@ -1,0 +1,94 @@
+//! Node changes of `simulate` and whether the controller notices them (spec §2.3): a node add or
+//! delete and a Ready flip recompute the zone weights (`SetNodes`); a change of allocatable CPU
+//! alone does not.
+
+use std::collections::BTreeSet;
+
+use super::changes::{Changes, NewNode};
+use super::simulate::SimulateError;
+use crate::core::zones::LABEL_CONTROL_PLANE;
+use crate::model::{LABEL_ZONE, Node};
+
+/// The nodes after the change and what the controller sees of it.
+#[derive(Debug, Clone, Default)]
+pub struct NodeChange {
+    /// Nodes afterwards, in input order, added ones last.
+    pub nodes: Vec<Node>,
+    /// Names of deleted nodes (their pods' endpoints disappear).
+    pub removed: BTreeSet<String>,
+    /// A node add/delete or Ready flip: `SetNodes` runs again.
+    pub node_event: bool,
+    /// Some allocatable CPU changed.
+    pub cpu_changed: bool,
+}
+
+/// Apply the node changes; unknown names and zones without nodes are errors.
+pub fn apply_nodes(nodes: &[Node], changes: &Changes) -> Result<NodeChange, SimulateError> {
+    let mut out = NodeChange { nodes: nodes.to_vec(), ..NodeChange::default() };
+    for name in &changes.remove_nodes {
+        find(&out.nodes, name, "--remove-node")?;
+        out.removed.insert(name.clone());
+    }
+    for zone in &changes.remove_zones {
+        let members: Vec<String> = out
+            .nodes
+            .iter()
+            .filter(|n| n.labels.get(LABEL_ZONE) == Some(zone))
+            .map(|n| n.name.clone())
+            .collect();
+        if members.is_empty() {
+            return Err(SimulateError(format!("--remove-zone {zone}: no node has {LABEL_ZONE}={zone}")));
+        }
+        out.removed.extend(members);
+    }
+    out.nodes.retain(|n| !out.removed.contains(&n.name));
+    out.node_event = !out.removed.is_empty();
+    for name in &changes.not_ready {
+        let i = find(&out.nodes, name, "--not-ready")?;
+        out.node_event |= out.nodes[i].ready.as_deref() == Some("True");
+        out.nodes[i].ready = Some("False".into());
+    }
+    for (k, new) in changes.add_nodes.iter().enumerate() {
+        let node = new_node(new, k, &out.nodes)?;
+        out.nodes.push(node);
+        out.node_event = true;
+    }
+    for (name, cpu) in &changes.set_cpu {
+        let i = find(&out.nodes, name, "--set-cpu")?;
+        out.cpu_changed |= out.nodes[i].allocatable_cpu != Some(*cpu);
+        out.nodes[i].allocatable_cpu = Some(*cpu);
+    }
+    Ok(out)
+}
+
+fn find(nodes: &[Node], name: &str, flag: &str) -> Result<usize, SimulateError> {
+    nodes
+        .iter()
+        .position(|n| n.name == name)
+        .ok_or_else(|| SimulateError(format!("{flag} {name}: no such node (after the removals)")))
+}
+
+fn new_node(spec: &NewNode, k: usize, existing: &[Node]) -> Result<Node, SimulateError> {
+    let name = match &spec.name {
+        Some(name) if existing.iter().any(|n| &n.name == name) => {
+            return Err(SimulateError(format!("--add-node name={name}: a node of that name exists")));
+        }
+        Some(name) => name.clone(),
+        None => (k + 1..)
+            .map(|i| format!("sim-node-{i}"))
+            .find(|c| existing.iter().all(|n| &n.name != c))
+            .unwrap(),
+    };
+    let mut labels = std::collections::BTreeMap::new();
+    labels.insert(LABEL_ZONE.to_string(), spec.zone.clone());
+    labels.insert("kubernetes.io/os".to_string(), "linux".to_string());
+    if spec.control_plane {
+        labels.insert(LABEL_CONTROL_PLANE.to_string(), String::new());
+    }
+    Ok(Node {
+        name,
+        labels,
+        allocatable_cpu: Some(spec.cpu),
+        ready: Some(if spec.not_ready { "False" } else { "True" }.to_string()),
+    })
+}

@@ -1,0 +1,7 @@
+//! Unit tests of the what-if engine: replicas needed, the traffic origins of the cross-zone share,
+//! the parsing of changes, and the sync decision.
+
+mod changes;
+mod crosszone;
+mod replicas;
+mod sync;

@@ -1,0 +1,105 @@
+//! `simulate`: the changes, whether the controller reaches the new state, a before → after
+//! summary, then the full `explain` of the changed cluster.
+
+use std::io::Write;
+
+use super::RenderOptions;
+use super::style::{Palette, sanitize};
+use super::table::{percent, table};
+use crate::prose::whatif::sync_note;
+use crate::report::whatif::{BeforeAfter, FamilyDelta, ProxyBrief, SimulationReport};
+
+/// Render a simulation.
+pub fn render(
+    report: &SimulationReport,
+    options: &RenderOptions,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let p = Palette::new(options.color);
+    let name = format!(
+        "Simulate Service {}/{}",
+        sanitize(&report.service.namespace),
+        sanitize(&report.service.name)
+    );
+    writeln!(out, "{}  · Kubernetes {} behaviour", p.heading(&name), report.kubernetes_version)?;
+    writeln!(out, "  changes: {}", sanitize(&report.changes.join(" ")))?;
+    controller(report, &p, out)?;
+    for family in &report.summary {
+        writeln!(out)?;
+        delta(family, options, &p, out)?;
+    }
+    writeln!(out, "\n{}\n", p.heading("After — explain of the changed cluster"))?;
+    super::explain::render(&report.after, options, out)
+}
+
+fn controller(report: &SimulationReport, p: &Palette, out: &mut dyn Write) -> std::io::Result<()> {
+    let s = &report.sync;
+    let headline = if s.synced {
+        "syncs the Service — the state below is reached"
+    } else {
+        "does not sync the Service — the state below is NOT reached on its own"
+    };
+    writeln!(out, "\n{} {headline}", p.heading("Controller:"))?;
+    for note in &s.notes {
+        writeln!(out, "  - {}", sync_note(*note))?;
+    }
+    for e in &s.events {
+        writeln!(out, "  {} {} {} {}", p.dim("event:"), e.event_type, e.reason, sanitize(&e.message))?;
+    }
+    let lists =
+        [("created", &s.created_slices), ("updated", &s.updated_slices), ("deleted", &s.deleted_slices)];
+    let parts: Vec<String> = lists
+        .iter()
+        .filter(|(_, l)| !l.is_empty())
+        .map(|(what, l)| format!("{what} {}", l.join(",")))
+        .collect();
+    if !parts.is_empty() {
+        writeln!(out, "  {} {}", p.dim("slices:"), sanitize(&parts.join("; ")))?;
+    }
+    Ok(())
+}
+
+fn arrow<T: PartialEq>(v: &BeforeAfter<T>, show: impl Fn(&T) -> String) -> String {
+    if v.before == v.after { show(&v.before) } else { format!("{} → {}", show(&v.before), show(&v.after)) }
+}
+
+fn codes(list: &[crate::core::reason::ReasonCode]) -> String {
+    if list.is_empty() {
+        "-".into()
+    } else {
+        list.iter().map(|c| format!("{c:?}")).collect::<Vec<_>>().join(",")
+    }
+}
+
+fn proxy(list: &[ProxyBrief]) -> String {
+    if list.is_empty() {
+        return "-".into();
+    }
+    list.iter().map(|b| format!("{:?} {}", b.mode, b.endpoints)).collect::<Vec<_>>().join(" / ")
+}
+
+fn delta(f: &FamilyDelta, o: &RenderOptions, p: &Palette, out: &mut dyn Write) -> std::io::Result<()> {
+    let verdict = arrow(&f.verdict, |v| v.map_or_else(|| "-".into(), |v| format!("{v:?}")));
+    writeln!(out, "{}  {}", p.heading(&f.address_type), verdict)?;
+    writeln!(out, "  reasons: {}", arrow(&f.reasons, |r| codes(r)))?;
+    let pct = |v: &Option<f64>| v.map_or_else(|| "-".into(), |v| format!("{:.1}%", v * 100.0));
+    writeln!(out, "  requests leaving their zone: {}", arrow(&f.cross_zone, pct))?;
+    let rows = f
+        .zones
+        .iter()
+        .map(|z| {
+            vec![
+                if z.zone.is_empty() { "<none>".into() } else { sanitize(&z.zone).into_owned() },
+                arrow(&z.cpu_share, |s| percent(*s)),
+                arrow(&z.ready, i64::to_string),
+                arrow(&z.hinted, i64::to_string),
+                arrow(&z.proxy, |l| proxy(l)),
+            ]
+        })
+        .collect();
+    writeln!(out)?;
+    out.write_all(
+        table(&["ZONE", "SHARE", "READY", "HINTED", "KUBE-PROXY (MODE ENDPOINTS)"], rows, o.no_headers)
+            .as_bytes(),
+    )
+}

@@ -1,0 +1,79 @@
+//! Resolution of the what-if flags (`simulate` changes, `--traffic`) into core types; every bad
+//! value is a one-line [`SettingsError::WhatIf`] naming the flag.
+
+use super::SettingsError;
+use crate::cli::{Command, SimulateArgs};
+use crate::core::whatif::TrafficModel;
+use crate::core::whatif::changes::{
+    Changes, parse_add_node, parse_mode, parse_replicas, parse_set_cpu, parse_spread, parse_traffic,
+};
+
+/// `--traffic` of the command, or the CPU model.
+pub(super) fn resolve_traffic(command: &Command) -> Result<TrafficModel, SettingsError> {
+    let text = match command {
+        Command::Explain(a) => a.traffic.traffic.as_deref(),
+        Command::Check(a) => a.traffic.traffic.as_deref(),
+        Command::Simulate(a) => a.traffic.traffic.as_deref(),
+        _ => None,
+    };
+    match text {
+        Some(text) => parse_traffic(text).map(TrafficModel::Given).map_err(SettingsError::WhatIf),
+        None => Ok(TrafficModel::ZoneCpu),
+    }
+}
+
+/// The changes of `simulate`; at least one is required.
+pub(super) fn changes(a: &SimulateArgs) -> Result<Changes, SettingsError> {
+    let changes = changes_of(a).map_err(SettingsError::WhatIf)?;
+    if changes.is_empty() {
+        return Err(SettingsError::WhatIf(
+            "simulate needs a change: --replicas, --spread, --remove-node, --remove-zone, --not-ready, \
+             --add-node, --set-cpu or --mode"
+                .into(),
+        ));
+    }
+    Ok(changes)
+}
+
+fn changes_of(a: &SimulateArgs) -> Result<Changes, String> {
+    Ok(Changes {
+        replicas: a.replicas.as_deref().map(parse_replicas).transpose()?,
+        spread: a.spread.as_deref().map(parse_spread).transpose()?,
+        remove_nodes: a.remove_node.clone(),
+        remove_zones: a.remove_zone.clone(),
+        not_ready: a.not_ready.clone(),
+        add_nodes: a.add_node.iter().map(|t| parse_add_node(t)).collect::<Result<_, _>>()?,
+        set_cpu: a.set_cpu.iter().map(|t| parse_set_cpu(t)).collect::<Result<_, _>>()?,
+        mode: a.mode.as_deref().map(parse_mode).transpose()?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use crate::cli::Cli;
+    use crate::core::whatif::TrafficModel;
+    use crate::settings::{Ambient, Job, Settings, SettingsError};
+
+    fn resolve(args: &[&str]) -> Result<Settings, SettingsError> {
+        let cli = Cli::try_parse_from(std::iter::once("kubectl-topo").chain(args.iter().copied())).unwrap();
+        Settings::resolve(cli, &Ambient::default(), "kubectl topo")
+    }
+
+    #[test]
+    fn simulate_resolves_its_changes_and_the_traffic_model() {
+        let s = resolve(&["simulate", "svc/web", "--remove-zone", "b", "--traffic", "a=3,b=1"]).unwrap();
+        let Job::Simulate { name, changes } = &s.job else { panic!("{:?}", s.job) };
+        assert_eq!((name.as_str(), changes.remove_zones.clone()), ("web", vec!["b".to_string()]));
+        assert!(matches!(&s.traffic, TrafficModel::Given(w) if w.len() == 2));
+        let s = resolve(&["explain", "web"]).unwrap();
+        assert_eq!(s.traffic, TrafficModel::ZoneCpu);
+    }
+
+    #[test]
+    fn simulate_without_a_change_is_refused() {
+        let err = resolve(&["simulate", "web"]).unwrap_err();
+        assert!(err.to_string().starts_with("simulate needs a change"), "{err}");
+    }
+}
