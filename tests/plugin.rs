@@ -219,7 +219,10 @@ fn kubectl_completes_the_plugin_in_cobras_format() {
     assert!(version.contains("Client Version: v1.36."), "not the kubectl built for the tests: {version}");
 
     let (subcommands, directive) = kubectl_complete(&sandbox, &[""]);
-    assert_eq!(names(&subcommands), ["zones", "explain", "check", "dump", "simulate", "completion", "version"]);
+    assert_eq!(
+        names(&subcommands),
+        ["zones", "explain", "check", "dump", "simulate", "completion", "version"]
+    );
     assert_eq!(directive, ":4", "ShellCompDirectiveNoFileComp");
     assert!(
         subcommands[0].starts_with("zones\tZone CPU weights"),

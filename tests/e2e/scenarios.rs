@@ -48,6 +48,7 @@ pub async fn run_all(bins: &Binaries) {
     two_zones_12_4(&mut ctx).await;
     three_zones_8_4_4(&mut ctx).await;
     check_all(&mut ctx).await;
+    plugin_live(&ctx);
     rbac(&mut ctx).await;
     crate::live_api::run(&ctx.cp).await;
 
@@ -527,4 +528,19 @@ async fn rbac(ctx: &mut Ctx) {
     let r = topo.run_as(&dead, &["zones", "--request-timeout", "5s"]);
     assert_eq!(r.code, 3, "{r:?}");
     assert!(r.stderr.lines().next().unwrap_or_default().contains("cannot reach the API server"), "{r:?}");
+}
+
+/// `version` and shell completion ask the live cluster (issue 5): the server version line, and
+/// Service names and namespaces as candidates in Cobra's reply format.
+fn plugin_live(ctx: &Ctx) {
+    let Some(topo) = &ctx.topo else { return };
+    let version = topo.run(&["version"]);
+    assert_eq!(version.code, 0, "{version:?}");
+    assert!(version.stdout.contains(&format!("Server Version: {}", ctx.cp.version)), "{version:?}");
+    let services = topo.run(&["__complete", "explain", "-n", "demo", "svc/"]);
+    let names: Vec<&str> = services.stdout.lines().map(|l| l.split('\t').next().unwrap_or("")).collect();
+    assert!(names.contains(&"svc/demo-service"), "live Service names: {services:?}");
+    assert_eq!(names.last(), Some(&":4"), "Cobra directive NoFileComp: {services:?}");
+    let namespaces = topo.run(&["__complete", "check", "-n", ""]);
+    assert!(namespaces.stdout.lines().any(|l| l.split('\t').next() == Some("demo")), "{namespaces:?}");
 }
