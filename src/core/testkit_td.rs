@@ -7,18 +7,8 @@ use crate::model::{
     CONTROLLER_NAME, Endpoint, EndpointSlice, Hints, LABEL_ZONE, Node, Service, ServicePort, SlicePort,
 };
 
-/// An endpoint with one address, no conditions, no topology.
-pub(crate) fn ep(address: &str) -> Endpoint {
-    Endpoint {
-        addresses: vec![address.to_string()],
-        ready: None,
-        serving: None,
-        terminating: None,
-        node_name: None,
-        zone: None,
-        hints: None,
-    }
-}
+/// An endpoint with one address, no conditions, no topology (shared with the topologycache kit).
+pub(crate) use super::testkit_tc::ep;
 
 /// Chainable setters for [`Endpoint`] in tests.
 pub(crate) trait EndpointTestExt: Sized {

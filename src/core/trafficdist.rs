@@ -15,17 +15,9 @@ pub const PREFER_SAME_ZONE: &str = "PreferSameZone";
 /// `spec.trafficDistribution` value `PreferSameNode` (1.33+).
 pub const PREFER_SAME_NODE: &str = "PreferSameNode";
 
-/// The slice lists `ReconcileHints` takes and returns; same shape as `topologycache::SliceInfo`
-/// without the address type (to be unified at merge time).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct TdSlices {
-    /// Slices the controller will create.
-    pub to_create: Vec<EndpointSlice>,
-    /// Slices the controller will update.
-    pub to_update: Vec<EndpointSlice>,
-    /// Existing slices left as they are.
-    pub unchanged: Vec<EndpointSlice>,
-}
+/// The slice lists `ReconcileHints` takes and returns: the same `SliceInfo` the topology cache uses
+/// (upstream passes one struct to both).
+pub type TdSlices = crate::core::topologycache::SliceInfo;
 
 /// Which heuristic `ReconcileHints` applies (spec §3 step 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -85,7 +77,7 @@ pub fn reconcile_hints(
     for slice in to_create.iter_mut().chain(to_update.iter_mut()) {
         update(heuristic, legacy, slice);
     }
-    TdSlices { to_create, to_update, unchanged }
+    TdSlices { address_type: slices.address_type.clone(), to_create, to_update, unchanged }
 }
 
 // mirrors trafficdist.go: defaultHeuristic.needsUpdate / preferCloseHeuristic.needsUpdate

@@ -190,10 +190,9 @@ fn td_outcome(
     address_type: &str,
     managed: &[EndpointSlice],
 ) -> Outcome {
-    let _ = address_type;
     let out = trafficdist::reconcile_hints(
         service.traffic_distribution.as_deref(),
-        &trafficdist::TdSlices { to_create: vec![], to_update: vec![], unchanged: managed.to_vec() },
+        &unchanged_info(address_type, managed),
         cluster.behaviour,
     );
     let expected = in_live_order(managed, out.to_update.iter().chain(&out.unchanged));

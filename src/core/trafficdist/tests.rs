@@ -10,6 +10,7 @@ const V36: Behaviour = Behaviour { minor: 36 };
 fn eight() -> TdSlices {
     let e = |i: u8, zone: &str| ep(&format!("10.0.0.{i}")).zone(zone).node(&format!("node-{i}")).ready(true);
     TdSlices {
+        address_type: "IPv4".into(),
         to_create: vec![
             slice("c1", vec![e(1, "zone-a"), e(2, "zone-b")]),
             slice("c2", vec![e(3, "zone-a"), e(4, "zone-b")]),
@@ -75,6 +76,7 @@ fn test_reconcile_hints_eight_endpoints() {
 #[test]
 fn test_reconcile_hints_should_correct_incorrect_hints_with_prefer_close() {
     let input = TdSlices {
+        address_type: "IPv4".into(),
         to_create: vec![],
         to_update: vec![slice(
             "u",
@@ -112,6 +114,7 @@ fn test_reconcile_hints_unready_endpoints_should_not_trigger_updates() {
 fn test_reconcile_hints_should_remove_hints_when_unrecognized_or_unset() {
     let hinted = |i: u8, zone: &str| ep(&format!("10.0.0.{i}")).zone(zone).ready(true).hint_zones(&[zone]);
     let unknown = TdSlices {
+        address_type: "IPv4".into(),
         to_create: vec![
             slice("c1", vec![hinted(1, "zone-a"), hinted(2, "zone-b")]),
             slice("c2", vec![hinted(3, "zone-a")]),
@@ -173,6 +176,7 @@ fn prefer_close_needs_update_edge_cases() {
 fn legacy_prefer_close_writes_empty_zone_hint() {
     // 1.30–1.32: only PreferClose is close; zone-less ready endpoints get forZones:[""].
     let input = TdSlices {
+        address_type: "IPv4".into(),
         to_create: vec![slice(
             "c",
             vec![ep("10.0.0.1").node("n1").ready(true), ep("10.0.0.2").zone("a").ready(true)],

@@ -85,8 +85,12 @@ fn hint_path(input: &SyncInput<'_>, address_type: &str, plan: FamilyPlan) -> Wri
             (out.slices.to_create, out.slices.to_update, out.slices.unchanged, event)
         }
         ModePath::TrafficDistribution { .. } => {
-            let slices =
-                TdSlices { to_create: plan.to_create, to_update: plan.to_update, unchanged: plan.unchanged };
+            let slices = TdSlices {
+                address_type: address_type.to_string(),
+                to_create: plan.to_create,
+                to_update: plan.to_update,
+                unchanged: plan.unchanged,
+            };
             let out = trafficdist::reconcile_hints(input.traffic_distribution, &slices, input.behaviour);
             (out.to_create, out.to_update, out.unchanged, disabled_event(input, address_type))
         }
