@@ -173,3 +173,40 @@ fn completion_scripts_generate() {
         topo().args(["completion", shell]).assert().success().stdout(predicate::str::contains("topo"));
     }
 }
+
+fn node_with_cpu(cpu: &str) -> String {
+    format!(
+        "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: n1\n    labels:\n      \
+         topology.kubernetes.io/zone: a\n  status:\n    allocatable:\n      cpu: \"{cpu}\"\n    conditions:\n    - type: Ready\n      \
+         status: \"True\"\n"
+    )
+}
+
+#[test]
+fn negative_or_absurd_node_cpu_is_one_error_line_not_an_overflow() {
+    for (cpu, words) in [("-1", "negative quantity"), ("1e29", "implausible quantity")] {
+        let out = topo().args(["zones", "-f", "-"]).write_stdin(node_with_cpu(cpu)).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{cpu}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error:")).collect();
+        assert_eq!(errors.len(), 1, "{stderr}");
+        assert!(errors[0].contains("n1") && errors[0].contains(words), "{stderr}");
+    }
+}
+
+#[test]
+fn without_traffic_distribution_1_31_is_not_enabled_not_blocked() {
+    // 1.30–1.32 send every Service without an enabling annotation through trafficdist's default
+    // heuristic (it only removes hints): that is "not enabled", not a blocked request.
+    let v =
+        json(&["explain", "svc/kubernetes", "-n", "default", "-f", &demo_arg(), "--k8s-version", "1.31"], 0);
+    assert_eq!(v["families"][0]["verdict"], "Unmanaged");
+    let dump = strip_hints(&read(&demo())).replace("service.kubernetes.io/topology-mode: Auto", "x: y");
+    let out = topo()
+        .args(["explain", "svc/demo-service", "-n", "demo", "-f", "-", "-o", "json", "--k8s-version", "1.31"])
+        .write_stdin(dump)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["families"][0]["verdict"], "NotEnabled", "{v}");
+}

@@ -68,7 +68,7 @@ pub fn render(report: &CheckReport, options: &RenderOptions, out: &mut dyn Write
             if counts.is_empty() { "-".into() } else { counts.join(", ") }
         )?;
         for note in &report.partial {
-            writeln!(out, "Partial data: {note}")?;
+            writeln!(out, "Partial data: {}", sanitize(note))?;
         }
     }
     Ok(())

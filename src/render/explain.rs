@@ -27,7 +27,7 @@ pub fn render(report: &ServiceReport, options: &RenderOptions, out: &mut dyn Wri
         report.kubernetes_version
     )?;
     for note in &report.notes {
-        writeln!(out, "  {} {:?}: {}", p.dim("note"), note.reason.code, note.message)?;
+        writeln!(out, "  {} {:?}: {}", p.dim("note"), note.reason.code, sanitize(&note.message))?;
     }
     for family in &report.families {
         writeln!(out)?;
@@ -35,7 +35,7 @@ pub fn render(report: &ServiceReport, options: &RenderOptions, out: &mut dyn Wri
     }
     events(report, options, &p, out)?;
     for note in &report.partial {
-        writeln!(out, "\nPartial data: {note}")?;
+        writeln!(out, "\nPartial data: {}", sanitize(note))?;
     }
     Ok(())
 }
@@ -57,9 +57,9 @@ fn family_section(
 ) -> std::io::Result<()> {
     let verdict = p.verdict(f.verdict, &format!("{:?}", f.verdict));
     writeln!(out, "{}  {}  — controller: {:?}", p.heading(&f.address_type), verdict, f.action)?;
-    writeln!(out, "  → {}", prose::remedy(f.reasons.first().map(|r| &r.reason)))?;
+    writeln!(out, "  → {}", sanitize(&prose::remedy(f.reasons.first().map(|r| &r.reason))))?;
     for r in &f.reasons {
-        writeln!(out, "  {:?}: {}", r.reason.code, r.message)?;
+        writeln!(out, "  {:?}: {}", r.reason.code, sanitize(&r.message))?;
         if let Some(event) = &r.event {
             writeln!(out, "      {} {event}", p.dim("event:"))?;
         }
@@ -215,10 +215,10 @@ fn events(
         .iter()
         .map(|e| {
             vec![
-                e.event_type.clone(),
+                sanitize(&e.event_type).into_owned(),
                 sanitize(&e.reason).into_owned(),
                 e.count.to_string(),
-                opt(e.last_seen.clone()),
+                opt(e.last_seen.as_deref().map(|t| sanitize(t).into_owned())),
                 sanitize(&e.message).into_owned(),
             ]
         })

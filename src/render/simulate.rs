@@ -44,7 +44,14 @@ fn controller(report: &SimulationReport, p: &Palette, out: &mut dyn Write) -> st
         writeln!(out, "  - {}", sync_note(*note))?;
     }
     for e in &s.events {
-        writeln!(out, "  {} {} {} {}", p.dim("event:"), e.event_type, e.reason, sanitize(&e.message))?;
+        writeln!(
+            out,
+            "  {} {} {} {}",
+            p.dim("event:"),
+            sanitize(&e.event_type),
+            sanitize(&e.reason),
+            sanitize(&e.message)
+        )?;
     }
     let lists =
         [("created", &s.created_slices), ("updated", &s.updated_slices), ("deleted", &s.deleted_slices)];

@@ -55,16 +55,23 @@ impl Palette {
     }
 }
 
-/// Escape control characters (terminal escapes, newlines, DEL, C1) in a string from the cluster.
+/// Escape control characters (terminal escapes, newlines, DEL, C1) and invisible format
+/// characters (zero-width, bidi overrides) in a string from the cluster.
 pub fn sanitize(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(char::is_control) {
+    let unsafe_char = |c: char| c.is_control() || is_invisible_format(c);
+    if !text.chars().any(unsafe_char) {
         return Cow::Borrowed(text);
     }
     Cow::Owned(
         text.chars()
-            .map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() })
+            .map(|c| if unsafe_char(c) { c.escape_default().to_string() } else { c.to_string() })
             .collect(),
     )
+}
+
+/// Zero-width and bidirectional-override characters, which can make one name look like another.
+fn is_invisible_format(c: char) -> bool {
+    matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
 }
 
 #[cfg(test)]
@@ -76,6 +83,7 @@ mod tests {
         assert_eq!(sanitize("zone-a"), "zone-a");
         assert_eq!(sanitize("a\u{1b}[31mred\n"), "a\\u{1b}[31mred\\n");
         assert_eq!(sanitize("x\u{9b}y\u{7f}"), "x\\u{9b}y\\u{7f}");
+        assert_eq!(sanitize("zone-a\u{202e}c"), "zone-a\\u{202e}c");
     }
 
     #[test]

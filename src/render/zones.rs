@@ -56,11 +56,11 @@ pub fn render(report: &ZoneReport, options: &RenderOptions, out: &mut dyn Write)
     } else {
         writeln!(out, "Node information: {}", palette.bad("insufficient — no Service gets Auto hints."))?;
         for r in &report.reasons {
-            writeln!(out, "  {:?}: {}", r.reason.code, r.message)?;
+            writeln!(out, "  {:?}: {}", r.reason.code, sanitize(&r.message))?;
         }
     }
     for note in &report.partial {
-        writeln!(out, "Partial data: {note}")?;
+        writeln!(out, "Partial data: {}", sanitize(note))?;
     }
     Ok(())
 }

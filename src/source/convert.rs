@@ -30,6 +30,29 @@ fn namespace_of(meta: &ObjectMeta) -> String {
     meta.namespace.clone().unwrap_or_default()
 }
 
+/// Largest allocatable CPU we accept on one node: 10^12 cores. The API server rejects negative
+/// quantities; it accepts absurdly large ones, but no node has them, and sums of them would overflow
+/// the exact arithmetic, so a dump carrying one gets a clear error instead of a wrong ratio.
+const MAX_NODE_MILLICORES: i128 = 1_000_000_000_000_000;
+
+fn check_cpu_range(cpu: &CpuAmount) -> Result<(), ConvertError> {
+    let millis = cpu.millis_ceil();
+    let field = "status.allocatable.cpu".to_string();
+    if millis < 0 {
+        return Err(ConvertError {
+            field,
+            message: format!("negative quantity {cpu} (the API server rejects it)"),
+        });
+    }
+    if millis > MAX_NODE_MILLICORES {
+        return Err(ConvertError {
+            field,
+            message: format!("implausible quantity {cpu} (more than 10^12 cores)"),
+        });
+    }
+    Ok(())
+}
+
 /// Extracts a Node: labels, exact allocatable CPU and the status of its `Ready` condition.
 pub fn node_from(node: &core::Node) -> Result<Node, ConvertError> {
     let status = node.status.as_ref();
@@ -41,6 +64,9 @@ pub fn node_from(node: &core::Node) -> Result<Node, ConvertError> {
         })?),
         None => None,
     };
+    if let Some(cpu) = &allocatable_cpu {
+        check_cpu_range(cpu)?;
+    }
     // mirrors nodeutil.GetNodeCondition: the first condition of that type
     let ready = status
         .and_then(|s| s.conditions.as_ref())

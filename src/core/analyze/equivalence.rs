@@ -29,7 +29,8 @@ pub fn equivalent_rewrite(
                 }
                 continue;
             }
-            let node_hints = e.hints.as_ref().is_some_and(|h| h.for_nodes.is_some());
+            let node_hints =
+                e.hints.as_ref().is_some_and(|h| h.for_nodes.as_ref().is_some_and(|v| !v.is_empty()));
             let (Some(own), [hint]) = (e.zone.as_ref(), zones) else { return false };
             if node_hints {
                 return false;

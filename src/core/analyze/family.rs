@@ -11,6 +11,7 @@ use crate::core::proxy;
 use crate::core::reason::{Facts, Reason, ReasonCode as C};
 use crate::core::topologycache::{self, Allocation, Disabled, SliceInfo};
 use crate::core::trafficdist;
+use crate::core::trafficdist::Heuristic;
 use crate::core::whatif;
 use crate::core::zones::Ratios;
 use crate::model::{EndpointSlice, Service};
@@ -253,7 +254,7 @@ fn verdict(
         }
         reasons.push(safeguard.clone());
         if present { Verdict::Drift } else { Verdict::Blocked }
-    } else if matches!(decision.path, Path::RemoveHints) {
+    } else if removes_all_hints(decision) {
         if !o.rewritten.is_empty() {
             reasons.push(Reason::with(C::HintsUnexpected, slices));
         }
@@ -326,4 +327,10 @@ fn requested_but_blocked(decision: &ModeDecision) -> bool {
         }
         _ => false,
     })
+}
+
+/// The paths whose only effect is removing hints: `RemoveHintsFromSlices`, and trafficdist's
+/// default heuristic (1.30–1.32 send every Service without a valid value there, spec §2.2).
+fn removes_all_hints(decision: &ModeDecision) -> bool {
+    matches!(decision.path, Path::RemoveHints | Path::TrafficDistribution { heuristic: Heuristic::Default })
 }

@@ -53,8 +53,8 @@ pub fn zone_rows(
     allocations: Option<&BTreeMap<String, Allocation>>,
 ) -> Vec<ZoneRow> {
     let (own, actual, wanted) = (own_zone_counts(live), hinted_counts(live), hinted_counts(expected));
-    let n: i64 =
-        own.values().sum::<i64>() + ready_endpoints(live).filter(|e| e.zone.is_none()).count() as i64;
+    let n: i64 = own.values().sum::<i64>()
+        + ready_endpoints(live).filter(|e| e.zone.as_deref().is_none_or(str::is_empty)).count() as i64;
     let hints_expected = !wanted.is_empty();
     let zones: BTreeSet<&String> = topology
         .zones

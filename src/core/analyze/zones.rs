@@ -124,8 +124,11 @@ pub fn disabled_reason(t: &NodeTopology, disabled: &Disabled, managed: &[Endpoin
 /// Why a non-Auto path expects no hints although it runs (e.g. PreferClose without zones).
 pub fn no_hints_reason(managed: &[EndpointSlice]) -> Reason {
     let ready: Vec<_> = managed.iter().flat_map(|s| &s.endpoints).filter(|e| e.controller_ready()).collect();
-    let zoneless: Vec<String> =
-        ready.iter().filter(|e| e.zone.is_none()).filter_map(|e| e.addresses.first().cloned()).collect();
+    let zoneless: Vec<String> = ready
+        .iter()
+        .filter(|e| e.zone.as_deref().is_none_or(str::is_empty))
+        .filter_map(|e| e.addresses.first().cloned())
+        .collect();
     if ready.is_empty() {
         return Reason::with(C::InsufficientEndpoints, Facts { endpoints: Some(0), ..Facts::default() });
     }
