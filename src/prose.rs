@@ -22,19 +22,19 @@ pub fn view(reason: Reason, address_type: Option<&str>) -> ReasonView {
 
 /// The Event message the controller emits for this condition, without the `, addressType` suffix.
 pub fn event_message(reason: &Reason) -> Option<String> {
+    use crate::core::topologycache::events as ev;
     let f = &reason.facts;
     let (n, z) = (f.endpoints.unwrap_or(0), f.zones.unwrap_or(0));
     Some(match reason.code {
-        C::NodeMissingZone | C::NodeMissingCPU | C::SingleZone => {
-            "Insufficient Node information: allocatable CPU or zone not specified on one or more nodes".into()
+        C::NodeMissingZone | C::NodeMissingCPU | C::SingleZone => ev::INSUFFICIENT_NODE_INFO.into(),
+        C::InsufficientEndpoints => {
+            format!("{} ({n} endpoints, {z} zones)", ev::INSUFFICIENT_NUMBER_OF_ENDPOINTS)
         }
-        C::InsufficientEndpoints => format!("Insufficient number of endpoints ({n} endpoints, {z} zones)"),
-        C::OverloadThreshold => format!(
-            "Unable to allocate minimum required endpoints to each zone without exceeding overload threshold \
-             ({n} endpoints, {z} zones)"
-        ),
-        C::EndpointMissingZone => "One or more endpoints do not have a zone specified".into(),
-        C::NoHintsAllocated => "No hints allocated for zones".into(),
+        C::OverloadThreshold => {
+            format!("{} ({n} endpoints, {z} zones)", ev::MIN_ALLOCATION_EXCEEDS_OVERLOAD_THRESHOLD)
+        }
+        C::EndpointMissingZone => ev::NO_ZONE_SPECIFIED.into(),
+        C::NoHintsAllocated => ev::NO_ALLOCATED_HINTS_FOR_ZONES.into(),
         _ => return None,
     })
 }
