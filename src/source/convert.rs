@@ -207,5 +207,33 @@ pub fn event_from_events_v1(event: &events::Event) -> Event {
     }
 }
 
+/// Raw objects → the engine's Snapshot, through the pure converters of `source::convert`.
+pub fn snapshot_from_raw(raw: &super::live::Raw) -> crate::model::Snapshot {
+    let mut notes = raw.notes.clone();
+    let mut nodes = Vec::with_capacity(raw.nodes.len());
+    for node in &raw.nodes {
+        match node_from(node) {
+            Ok(n) => nodes.push(n),
+            // The API server validates quantities, so this needs a very odd server; say so, never guess.
+            Err(e) => notes.push(format!(
+                "node {:?} left out: {}: {}",
+                node.metadata.name.as_deref().unwrap_or(""),
+                e.field,
+                e.message
+            )),
+        }
+    }
+    let mut snapshot = crate::model::Snapshot {
+        nodes,
+        services: raw.services.iter().map(service_from).collect(),
+        slices: raw.slices.iter().map(slice_from).collect(),
+        events: raw.events.iter().map(event_from_core).collect(),
+        info: crate::model::SourceInfo::default(),
+    };
+    snapshot.info.server_version = raw.server_version.clone();
+    snapshot.info.partial = notes;
+    snapshot
+}
+
 #[cfg(test)]
 mod tests;

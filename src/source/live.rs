@@ -15,7 +15,7 @@ use kube::{Client, Config};
 use serde::de::DeserializeOwned;
 
 use crate::error::Error;
-use crate::model::{self, LABEL_SERVICE_NAME, Snapshot};
+use crate::model::{LABEL_SERVICE_NAME, Snapshot};
 use crate::settings::LiveSpec;
 use crate::source::convert;
 
@@ -177,7 +177,7 @@ fn kubeconfig_error(e: &KubeconfigError, path: Option<&std::path::Path>) -> Erro
 async fn load_async(spec: &LiveSpec, want: &Want) -> Result<Loaded, Error> {
     let conn = connect(spec).await?;
     let (raw, namespace) = read(&conn, want).await?;
-    let mut snapshot = to_snapshot(&raw);
+    let mut snapshot = convert::snapshot_from_raw(&raw);
     snapshot.info.origin = format!("cluster:{}", conn.context);
     Ok(Loaded { snapshot, raw, namespace })
 }
@@ -373,34 +373,6 @@ async fn service_not_found(conn: &Connection, namespace: &str, name: &str) -> Er
         found_in,
         live: true,
     }
-}
-
-/// Raw objects → the engine's Snapshot, through the pure converters of `source::convert`.
-pub fn to_snapshot(raw: &Raw) -> Snapshot {
-    let mut notes = raw.notes.clone();
-    let mut nodes = Vec::with_capacity(raw.nodes.len());
-    for node in &raw.nodes {
-        match convert::node_from(node) {
-            Ok(n) => nodes.push(n),
-            // The API server validates quantities, so this needs a very odd server; say so, never guess.
-            Err(e) => notes.push(format!(
-                "node {:?} left out: {}: {}",
-                node.metadata.name.as_deref().unwrap_or(""),
-                e.field,
-                e.message
-            )),
-        }
-    }
-    let mut snapshot = Snapshot {
-        nodes,
-        services: raw.services.iter().map(convert::service_from).collect(),
-        slices: raw.slices.iter().map(convert::slice_from).collect(),
-        events: raw.events.iter().map(convert::event_from_core).collect(),
-        info: model::SourceInfo::default(),
-    };
-    snapshot.info.server_version = raw.server_version.clone();
-    snapshot.info.partial = notes;
-    snapshot
 }
 
 #[cfg(test)]
