@@ -67,6 +67,10 @@ pub struct OracleFamily {
     pub family: String,
     pub steady: Option<SyncResult>,
     pub fresh: Option<SyncResult>,
+    /// Upstream's overload recheck on this family's own cache entry after the steady sync;
+    /// `None` when the sync left no entry (the family then adds nothing to the Service's flag).
+    #[serde(default)]
+    pub overloaded: Option<bool>,
 }
 
 /// One controller pass.
@@ -204,9 +208,11 @@ fn best(oracle: &OracleResult, matches: impl Fn(&OracleOutcome) -> Vec<String>, 
 
 /// One Service-wide outcome must match when the Service has one address family. With two, the
 /// families are reconciled independently (each has its own ties and map-order choices; spec §2.1
-/// item 3), so each family must match some outcome on its own, and the per-Service overload flag
-/// must match some outcome: requiring one sampled run to hit the canonical choice of both families
-/// at once rejects valid answers (seen: a dual-stack case with 3,451 distinct upstream outcomes).
+/// item 3), so each family must match some outcome on its own, its overload flags included (the
+/// oracle reports upstream's recheck per family; the Service's flag is their OR): requiring one
+/// sampled run to hit the canonical choice of both families at once rejects valid answers (seen:
+/// a dual-stack case with 3,451 distinct upstream outcomes, and seed 47337661 case 3907, where
+/// each family's canonical tie outcome is sampled but never both in one run).
 fn match_phase(
     ours: &Ours,
     families: &[OurFamily],
@@ -223,12 +229,10 @@ fn match_phase(
     if names.len() <= 1 {
         return best(oracle, |o| match_outcome(ours, families, o, phase, Scope::All), what);
     }
-    let mut out: Vec<String> = names
+    names
         .into_iter()
         .flat_map(|name| best(oracle, |o| match_outcome(ours, families, o, phase, Scope::Family(name)), what))
-        .collect();
-    out.extend(best(oracle, |o| match_outcome(ours, families, o, phase, Scope::Service), what));
-    out
+        .collect()
 }
 
 /// What [`match_outcome`] compares.
@@ -238,8 +242,6 @@ enum Scope<'a> {
     All,
     /// One family only.
     Family(&'a str),
-    /// The Service-wide flags only.
-    Service,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -260,7 +262,6 @@ fn match_outcome(
     let wanted = |family: &str| match scope {
         Scope::All => true,
         Scope::Family(name) => name == family,
-        Scope::Service => false,
     };
     for f in o.families.iter().filter(|f| wanted(&f.family)) {
         let theirs = match phase {
@@ -286,6 +287,13 @@ fn match_outcome(
                 .into_iter()
                 .map(|e| format!("{}: {e}", f.family)),
         );
+        if phase == Phase::Steady && ours.path == "annotation" && f.overloaded.is_some() {
+            errors.extend(
+                family_overload(mine, f.overloaded == Some(true))
+                    .into_iter()
+                    .map(|e| format!("{}: {e}", f.family)),
+            );
+        }
     }
     for m in families.iter().filter(|m| wanted(&m.family)) {
         if !o.families.iter().any(|f| f.family == m.family) {
@@ -293,7 +301,7 @@ fn match_outcome(
                 .push(format!("{}: reported by the engine, not a family of the Service upstream", m.family));
         }
     }
-    if phase == Phase::Steady && ours.path == "annotation" && !matches!(scope, Scope::Family(_)) {
+    if phase == Phase::Steady && ours.path == "annotation" && scope == Scope::All {
         // The report's value, where its basis is the oracle's; the recheck on the counts after
         // the sync always.
         let mine = families.iter().any(|f| f.overloaded == Some(true));
@@ -304,6 +312,25 @@ fn match_outcome(
         if after != o.overloaded {
             errors.push(format!("overloaded after the sync: ours {after}, oracle {}", o.overloaded));
         }
+    }
+    errors
+}
+
+/// One family's overload flags against upstream's recheck on that family's cache entry: the
+/// recheck on the counts the sync leaves always, the report's value where its basis is the
+/// oracle's (today's hints are what the sync keeps, or the slices carry none).
+fn family_overload(mine: &OurFamily, theirs: bool) -> Vec<String> {
+    let mut errors = Vec::new();
+    if let Some(after) = mine.overloaded_after_sync
+        && after != theirs
+    {
+        errors.push(format!("overloaded after the sync: ours {after}, oracle {theirs}"));
+    }
+    if overload_comparable(std::slice::from_ref(mine))
+        && let Some(report) = mine.overloaded
+        && report != theirs
+    {
+        errors.push(format!("overloaded (report): ours {report}, oracle {theirs}"));
     }
     errors
 }
@@ -589,8 +616,12 @@ mod tests {
     #[test]
     fn identical_answers_match() {
         let f = family([zone("a"), zone("b"), zone("b")]);
-        let o =
-            oracle(vec![OracleFamily { family: "IPv4".into(), steady: Some(result_of(&f)), fresh: None }]);
+        let o = oracle(vec![OracleFamily {
+            family: "IPv4".into(),
+            steady: Some(result_of(&f)),
+            fresh: None,
+            overloaded: None,
+        }]);
         assert_eq!(compare(&ours(f), &o), Vec::<String>::new());
     }
 
@@ -602,6 +633,7 @@ mod tests {
             family: "IPv4".into(),
             steady: Some(result_of(&theirs)),
             fresh: None,
+            overloaded: None,
         }]);
         assert_eq!(compare(&ours(mine), &o), Vec::<String>::new());
     }
@@ -615,6 +647,7 @@ mod tests {
             family: "IPv4".into(),
             steady: Some(result_of(&theirs)),
             fresh: None,
+            overloaded: None,
         }]);
         let errors = compare(&ours(mine), &o);
         assert!(errors.iter().any(|e| e.contains("counts")), "{errors:?}");
@@ -629,6 +662,7 @@ mod tests {
             family: "IPv4".into(),
             steady: Some(result_of(&theirs)),
             fresh: None,
+            overloaded: None,
         }]);
         o.outcomes[0].path = "trafficDistribution".into();
         let mut ours = ours(mine);
@@ -645,8 +679,18 @@ mod tests {
         let mut quiet = result_of(&v6);
         quiet.events.clear();
         let o = oracle(vec![
-            OracleFamily { family: "IPv4".into(), steady: Some(result_of(&v4)), fresh: None },
-            OracleFamily { family: "IPv6".into(), steady: Some(quiet.clone()), fresh: None },
+            OracleFamily {
+                family: "IPv4".into(),
+                steady: Some(result_of(&v4)),
+                fresh: None,
+                overloaded: None,
+            },
+            OracleFamily {
+                family: "IPv6".into(),
+                steady: Some(quiet.clone()),
+                fresh: None,
+                overloaded: None,
+            },
         ]);
         let mut both = ours(v4.clone());
         both.steady.push(v6);
@@ -656,6 +700,7 @@ mod tests {
             family: "IPv4".into(),
             steady: Some(SyncResult { events: vec![], ..result_of(&v4) }),
             fresh: None,
+            overloaded: None,
         }]);
         assert_eq!(compare(&ours(v4), &o).len(), 1);
     }
@@ -678,8 +723,18 @@ mod tests {
         let outcome = |v4: &OurFamily, v6: &OurFamily| OracleOutcome {
             path: "annotation".into(),
             families: vec![
-                OracleFamily { family: "IPv4".into(), steady: Some(result_of(v4)), fresh: None },
-                OracleFamily { family: "IPv6".into(), steady: Some(result_of(v6)), fresh: None },
+                OracleFamily {
+                    family: "IPv4".into(),
+                    steady: Some(result_of(v4)),
+                    fresh: None,
+                    overloaded: None,
+                },
+                OracleFamily {
+                    family: "IPv6".into(),
+                    steady: Some(result_of(v6)),
+                    fresh: None,
+                    overloaded: None,
+                },
             ],
             overloaded: false,
         };
@@ -696,6 +751,50 @@ mod tests {
     }
 
     #[test]
+    fn dual_stack_overload_flags_are_judged_per_family() {
+        // Seed 47337661 case 3907: each family's canonical outcome (not overloaded) was sampled,
+        // but never both in one run, so every run's Service-wide flag was true.
+        let fam = |name: &str, after: bool| {
+            let mut f = family([zone("a"), zone("b"), zone("b")]);
+            f.family = name.into();
+            f.event = Some(enabled(name));
+            f.overloaded_after_sync = Some(after);
+            f
+        };
+        let outcome = |v4: bool, v6: bool| OracleOutcome {
+            path: "annotation".into(),
+            families: vec![
+                OracleFamily {
+                    family: "IPv4".into(),
+                    steady: Some(result_of(&fam("IPv4", v4))),
+                    fresh: None,
+                    overloaded: Some(v4),
+                },
+                OracleFamily {
+                    family: "IPv6".into(),
+                    steady: Some(result_of(&fam("IPv6", v6))),
+                    fresh: None,
+                    overloaded: Some(v6),
+                },
+            ],
+            overloaded: v4 || v6,
+        };
+        let mut o = oracle(vec![]);
+        o.outcomes = vec![outcome(true, false), outcome(false, true)];
+        o.seen = vec![32, 32];
+        let mut mine = ours(fam("IPv4", false));
+        mine.steady.push(fam("IPv6", false));
+        assert_eq!(compare(&mine, &o), Vec::<String>::new());
+        // A family flag no run of that family produced is a mismatch.
+        o.outcomes = vec![outcome(true, false), outcome(true, true)];
+        let errors = compare(&mine, &o);
+        assert!(
+            errors.iter().any(|e| e.contains("IPv4: overloaded after the sync: ours false")),
+            "{errors:?}"
+        );
+    }
+
+    #[test]
     fn any_matching_outcome_is_enough_and_every_oracle_count_must_be_enumerated() {
         let f = family([zone("a"), zone("b"), zone("b")]);
         let other = family([zone("a"), zone("a"), zone("b")]);
@@ -703,10 +802,16 @@ mod tests {
             family: "IPv4".into(),
             steady: Some(result_of(&other)),
             fresh: None,
+            overloaded: None,
         }]);
         o.outcomes.push(OracleOutcome {
             path: "annotation".into(),
-            families: vec![OracleFamily { family: "IPv4".into(), steady: Some(result_of(&f)), fresh: None }],
+            families: vec![OracleFamily {
+                family: "IPv4".into(),
+                steady: Some(result_of(&f)),
+                fresh: None,
+                overloaded: None,
+            }],
             overloaded: false,
         });
         let mut mine = ours(f);
@@ -727,6 +832,7 @@ mod tests {
             family: "IPv4".into(),
             steady: Some(result_of(&family([zone("a"), zone("b"), zone("b")]))),
             fresh: Some(theirs),
+            overloaded: None,
         }]);
         let mut mine = ours(family([zone("a"), zone("b"), zone("b")]));
         mine.fresh = Some(vec![f.clone()]);
@@ -740,8 +846,12 @@ mod tests {
     fn overload_compared_only_on_the_same_basis() {
         let mut f = family([zone("a"), zone("b"), zone("b")]);
         f.overloaded = Some(true);
-        let o =
-            oracle(vec![OracleFamily { family: "IPv4".into(), steady: Some(result_of(&f)), fresh: None }]);
+        let o = oracle(vec![OracleFamily {
+            family: "IPv4".into(),
+            steady: Some(result_of(&f)),
+            fresh: None,
+            overloaded: None,
+        }]);
         assert_eq!(compare(&ours(f.clone()), &o).len(), 1);
         f.live_counts = counts(&[("a", 3)]);
         assert_eq!(compare(&ours(f), &o), Vec::<String>::new());

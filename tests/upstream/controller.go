@@ -154,6 +154,10 @@ type FamilyOutcome struct {
 	Family string  `json:"family"`
 	Steady *Result `json:"steady"`
 	Fresh  *Result `json:"fresh"`
+	// Overloaded: upstream's serviceOverloaded on this family's own cache entry after the steady
+	// sync (nil when the sync left no entry). The Service-wide `overloaded` is the OR over the
+	// families; a dual-stack Service's families are compared one by one (spec §2.1 item 3).
+	Overloaded *bool `json:"overloaded,omitempty"`
 }
 
 // Outcome is everything one run of the controller produced for the Service.
@@ -293,6 +297,9 @@ func runController(logger logr.Logger, b Behaviour, c *Cluster) *Outcome {
 		if k == key {
 			out.Overloaded = true
 		}
+	}
+	for at, fo := range byFamily {
+		fo.Overloaded = familyOverloaded(logger, c.Nodes, steady, key, at)
 	}
 
 	// Fresh sync: the same endpoints built anew (no hints), all slices to create.
