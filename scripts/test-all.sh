@@ -31,9 +31,9 @@ step "upstream differential: Rust engine vs the Go oracle (real upstream code)"
 # many of the 1.30 line, plus every tests/upstream/regressions/*.json, and prints
 # "differential: compared N cases (1.36 line) + M (1.30 line), seed S, mismatches K".
 export ORACLE_CASES="${ORACLE_CASES:-20000}"
-# Default seed: derived from the committed tree, so it changes with every change but a given commit
-# always compares the same cases (a fresh random seed can hit a valid-but-unsampled Step E tie
-# choice, see tests/upstream/investigate/); scripts/differential-release.sh uses fresh seeds.
+# Default seed: derived from the committed tree, so it changes with every change while a given
+# commit always compares the same cases (CI compares exactly what a local run of that commit did);
+# scripts/differential-release.sh uses fresh seeds.
 tree="$(git rev-parse 'HEAD^{tree}' 2>/dev/null || echo 0)"
 export ORACLE_SEED="${ORACLE_SEED:-$((16#${tree:0:7}))}"
 echo "differential: ${ORACLE_CASES} cases, seed ${ORACLE_SEED} (replay: ORACLE_SEED=${ORACLE_SEED} scripts/test-all.sh)"

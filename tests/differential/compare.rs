@@ -31,6 +31,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
+#[path = "step_e.rs"]
+mod step_e;
+
 /// Per-zone counts.
 pub type Counts = BTreeMap<String, i64>;
 
@@ -226,13 +229,13 @@ fn match_phase(
         .flat_map(|o| o.families.iter().map(|f| f.family.as_str()))
         .chain(families.iter().map(|f| f.family.as_str()))
         .collect();
+    let receivers = step_e::receivers(families, oracle, phase);
+    let matches =
+        |o: &OracleOutcome, scope: Scope| match_outcome(ours, families, o, phase, scope, &receivers);
     if names.len() <= 1 {
-        return best(oracle, |o| match_outcome(ours, families, o, phase, Scope::All), what);
+        return best(oracle, |o| matches(o, Scope::All), what);
     }
-    names
-        .into_iter()
-        .flat_map(|name| best(oracle, |o| match_outcome(ours, families, o, phase, Scope::Family(name)), what))
-        .collect()
+    names.into_iter().flat_map(|name| best(oracle, |o| matches(o, Scope::Family(name)), what)).collect()
 }
 
 /// What [`match_outcome`] compares.
@@ -245,7 +248,7 @@ enum Scope<'a> {
 }
 
 #[derive(Clone, Copy, PartialEq)]
-enum Phase {
+pub(crate) enum Phase {
     Steady,
     Fresh,
 }
@@ -256,8 +259,10 @@ fn match_outcome(
     o: &OracleOutcome,
     phase: Phase,
     scope: Scope,
+    receivers: &step_e::Receivers,
 ) -> Vec<String> {
     let mut errors = Vec::new();
+    let mut step_e_used = false;
     let dual = o.families.len() > 1;
     let wanted = |family: &str| match scope {
         Scope::All => true,
@@ -282,12 +287,12 @@ fn match_outcome(
             }
             continue;
         };
-        errors.extend(
-            match_family(mine, theirs, phase, dual, &ours.path)
-                .into_iter()
-                .map(|e| format!("{}: {e}", f.family)),
-        );
-        if phase == Phase::Steady && ours.path == "annotation" && f.overloaded.is_some() {
+        let (family_errors, step_e) =
+            match_family(mine, theirs, phase, dual, &ours.path, receivers.get(&f.family));
+        errors.extend(family_errors.into_iter().map(|e| format!("{}: {e}", f.family)));
+        // Upstream's flag is on its own counts, which a Step E difference changes.
+        step_e_used |= step_e;
+        if phase == Phase::Steady && ours.path == "annotation" && f.overloaded.is_some() && !step_e {
             errors.extend(
                 family_overload(mine, f.overloaded == Some(true))
                     .into_iter()
@@ -301,7 +306,7 @@ fn match_outcome(
                 .push(format!("{}: reported by the engine, not a family of the Service upstream", m.family));
         }
     }
-    if phase == Phase::Steady && ours.path == "annotation" && scope == Scope::All {
+    if phase == Phase::Steady && ours.path == "annotation" && scope == Scope::All && !step_e_used {
         // The report's value, where its basis is the oracle's; the recheck on the counts after
         // the sync always.
         let mine = families.iter().any(|f| f.overloaded == Some(true));
@@ -341,8 +346,17 @@ pub fn overload_comparable(families: &[OurFamily]) -> bool {
     families.iter().all(|f| f.live_counts.is_empty() || f.live_counts == f.counts)
 }
 
-fn match_family(mine: &OurFamily, theirs: &SyncResult, phase: Phase, dual: bool, path: &str) -> Vec<String> {
+/// The family's errors, and whether it matched only through the Step E leniency ([`step_e`]).
+fn match_family(
+    mine: &OurFamily,
+    theirs: &SyncResult,
+    phase: Phase,
+    dual: bool,
+    path: &str,
+    receivers: Option<&BTreeSet<String>>,
+) -> (Vec<String>, bool) {
     let mut errors = Vec::new();
+    let step_e = path == "annotation" && step_e::explains(mine, theirs, receivers);
     match phase {
         Phase::Steady => {
             if mine.changed != theirs.changed {
@@ -366,21 +380,29 @@ fn match_family(mine: &OurFamily, theirs: &SyncResult, phase: Phase, dual: bool,
             errors.push(format!("events: ours {ours:?}, oracle {theirs_events:?}"));
         }
     }
-    if mine.counts != theirs.counts {
+    if mine.counts != theirs.counts && !step_e {
         errors.push(format!("counts: ours {:?}, oracle {:?}", mine.counts, theirs.counts));
     }
-    errors.extend(match_hints(mine, theirs, path == "annotation"));
-    errors
+    errors.extend(match_hints(mine, theirs, path == "annotation", step_e.then_some(receivers).flatten()));
+    (errors, step_e)
 }
 
 /// Hints per endpoint; on the annotation path an endpoint of a giving zone may carry any receiving
-/// zone (or its own) as long as the moves out of and into every zone agree (spec §2.9 (c), (e)).
-fn match_hints(mine: &OurFamily, theirs: &SyncResult, lenient: bool) -> Vec<String> {
+/// zone (or its own) as long as the moves out of and into every zone agree (spec §2.9 (c), (e)),
+/// or, with `step_e` (the zones that receive in some oracle outcome), the moves out agree and
+/// [`step_e::explains`] the moves in.
+fn match_hints(
+    mine: &OurFamily,
+    theirs: &SyncResult,
+    lenient: bool,
+    step_e: Option<&BTreeSet<String>>,
+) -> Vec<String> {
     let mut errors = Vec::new();
     let keys: BTreeSet<&String> = mine.hints.keys().chain(theirs.hints.keys()).collect();
     let (my_out, my_in) = moves(mine, &mine.hints, &theirs.changed);
     let (their_out, their_in) = moves(mine, &theirs.hints, &theirs.changed);
-    let moves_agree = my_out == their_out && my_in == their_in;
+    let moves_agree = (my_out == their_out && my_in == their_in) || step_e.is_some();
+    let receives = |z: &String| step_e.map_or(their_in.contains_key(z), |r| r.contains(z));
     for key in keys {
         let (Some(a), Some(b)) = (mine.hints.get(key), theirs.hints.get(key)) else {
             errors.push(format!(
@@ -398,7 +420,7 @@ fn match_hints(mine: &OurFamily, theirs: &SyncResult, lenient: bool) -> Vec<Stri
             let own = meta.and_then(|m| m.zone.clone()).unwrap_or_default();
             let ok = |h: &Option<HintsOut>| match h {
                 Some(HintsOut { for_zones: Some(z), for_nodes: None }) if z.len() == 1 => {
-                    z[0] == own || their_in.contains_key(&z[0])
+                    z[0] == own || receives(&z[0])
                 }
                 _ => false,
             };
@@ -422,7 +444,7 @@ fn match_hints(mine: &OurFamily, theirs: &SyncResult, lenient: bool) -> Vec<Stri
 
 /// Foreign single-zone hints of ready endpoints in written slices: per own zone (out) and per
 /// hinted zone (in).
-fn moves(
+pub(crate) fn moves(
     mine: &OurFamily,
     hints: &BTreeMap<String, Option<HintsOut>>,
     changed: &[String],
