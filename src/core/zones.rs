@@ -159,9 +159,9 @@ pub fn set_nodes(nodes: &[Node]) -> NodeTopology {
         account_node(&mut topology, node);
     }
     for zone in topology.zones.values_mut() {
-        zone.cpu_millis = milli_value(zone.cpu);
+        zone.cpu_millis = zone.cpu.milli_value();
     }
-    topology.total_cpu_millis = milli_value(topology.total_cpu);
+    topology.total_cpu_millis = topology.total_cpu.milli_value();
     topology.insufficient = insufficiency(&topology);
     if topology.insufficient.is_none() {
         topology.ratios = Ratios::Map(compute_ratios(&topology));
@@ -248,38 +248,9 @@ fn is_node_ready(node: &Node) -> bool {
     node.ready.as_deref() == Some("True")
 }
 
-// mirrors apimachinery quantity.go: MilliValue → ScaledValue(Milli).
-/// Rounds an exact amount to whole milli-CPU like `Quantity.MilliValue()`.
-///
-/// Positive amounts round up (ceil). For negative amounts upstream has two code paths: the
-/// `int64Amount` path (`negativeScaleInt64`, math.go) rounds away from zero, the `inf.Dec` path
-/// (`scaledValue`, scale_int.go) adds one to a truncated quotient. Parsed allocatable quantities use
-/// the `int64Amount` path, so negatives round away from zero here. Saturates at the i64 bounds.
-fn milli_value(amount: CpuAmount) -> i64 {
-    const NANOS_PER_MILLI: i128 = 1_000_000;
-    let nanos = amount.nanos();
-    let quotient = nanos / NANOS_PER_MILLI;
-    let millis = match nanos % NANOS_PER_MILLI {
-        0 => quotient,
-        _ if nanos > 0 => quotient + 1,
-        _ => quotient - 1,
-    };
-    i64::try_from(millis).unwrap_or(if millis > 0 { i64::MAX } else { i64::MIN })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn milli_value_rounds_like_quantity() {
-        // Positive: ceil (ScaledValue docs). Negative: away from zero (negativeScaleInt64).
-        for (nanos, millis) in [(0, 0), (1, 1), (999_999, 1), (1_000_000, 1), (1_000_001, 2), (-1, -1)] {
-            assert_eq!(milli_value(CpuAmount::from_nanos(nanos)), millis, "{nanos}n");
-        }
-        assert_eq!(milli_value(CpuAmount::from_nanos(-2_500_000)), -3);
-        assert_eq!(milli_value(CpuAmount::from_nanos(i128::MAX)), i64::MAX);
-    }
 
     #[test]
     fn excluded_labels_match_on_key_only() {
