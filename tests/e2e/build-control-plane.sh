@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Builds the upstream kube-apiserver and kube-controller-manager for the e2e tier
+# Builds the upstream kube-apiserver, kube-controller-manager and kube-proxy for the e2e tier
 # from the Go module proxy (tests/e2e/cpbuild pins k8s.io/kubernetes and every
 # staging module), into a cache folder outside the repo keyed by version:
-#   ${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-topo-e2e/<version>/{kube-apiserver,kube-controller-manager}
-# Idempotent: when both binaries exist nothing is rebuilt (warm run: well under a second).
+#   ${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-topo-e2e/<version>/{kube-apiserver,kube-controller-manager,kube-proxy}
+# Idempotent: when the binaries exist nothing is rebuilt (warm run: well under a second).
 # Also installs Debian's etcd-server when no etcd is on PATH.
-# Prints `KUBE_APISERVER=<path>`, `KUBE_CONTROLLER_MANAGER=<path>`, `ETCD=<path>` on stdout;
+# Prints `KUBE_APISERVER=<path>`, `KUBE_CONTROLLER_MANAGER=<path>`, `KUBE_PROXY=<path>`, `ETCD=<path>`
+# on stdout;
 # progress goes to stderr.
 set -euo pipefail
 
@@ -35,7 +36,7 @@ for p in "${pkgs[@]}"; do
 done
 recipe="go-build -trimpath -ldflags=$ldflags"
 if [[ "$(cat "$cache/.recipe" 2>/dev/null)" != "$recipe" ]]; then
-  rm -f "$cache/kube-apiserver" "$cache/kube-controller-manager"
+  rm -f "$cache/kube-apiserver" "$cache/kube-controller-manager" "$cache/kube-proxy"
 fi
 
 build() {
@@ -56,6 +57,7 @@ build() {
 
 build kube-apiserver
 build kube-controller-manager
+build kube-proxy
 echo "$recipe" > "$cache/.recipe"
 
 etcd_bin="$(command -v etcd || true)"
@@ -71,6 +73,20 @@ if [[ -z "$etcd_bin" ]]; then
   etcd_bin="$(command -v etcd || echo /usr/bin/etcd)"
 fi
 
+# The kube-proxy comparison (kube_proxy.rs) runs kube-proxy in iptables mode inside network
+# namespaces and bridges the apiserver into them with socat.
+missing=()
+command -v iptables-save >/dev/null || missing+=(iptables)
+command -v socat >/dev/null || missing+=(socat)
+if ((${#missing[@]})); then
+  log "installing Debian's ${missing[*]} (kube-proxy tier)"
+  if [[ "$(id -u)" != 0 ]]; then sudo=sudo; else sudo=; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq >&2
+  $sudo apt-get install -y -qq "${missing[@]}" >&2
+fi
+
 echo "KUBE_APISERVER=$cache/kube-apiserver"
 echo "KUBE_CONTROLLER_MANAGER=$cache/kube-controller-manager"
+echo "KUBE_PROXY=$cache/kube-proxy"
 echo "ETCD=$etcd_bin"

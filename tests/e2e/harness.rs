@@ -19,6 +19,7 @@ use kube::{Client, Config};
 pub struct Binaries {
     pub kube_apiserver: PathBuf,
     pub kube_controller_manager: PathBuf,
+    pub kube_proxy: PathBuf,
     pub etcd: PathBuf,
 }
 
@@ -43,6 +44,7 @@ pub fn binaries() -> Binaries {
     Binaries {
         kube_apiserver: get("KUBE_APISERVER"),
         kube_controller_manager: get("KUBE_CONTROLLER_MANAGER"),
+        kube_proxy: get("KUBE_PROXY"),
         etcd: get("ETCD"),
     }
 }
@@ -56,7 +58,7 @@ pub struct Proc {
 }
 
 impl Proc {
-    fn spawn(name: &'static str, cmd: &mut Command, dir: &Path) -> Proc {
+    pub fn spawn(name: &'static str, cmd: &mut Command, dir: &Path) -> Proc {
         let log = dir.join(format!("{name}.log"));
         let file = std::fs::File::create(&log).expect("log file");
         cmd.stdin(Stdio::null()).stdout(file.try_clone().expect("log file")).stderr(file).process_group(0);

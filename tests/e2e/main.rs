@@ -15,7 +15,11 @@
 
 mod cluster;
 mod harness;
+mod kube_proxy;
+mod kube_proxy_compare;
+mod kube_proxy_scenarios;
 mod live_api;
+mod proxy_rules;
 mod scenarios;
 mod topo;
 

@@ -1,0 +1,247 @@
+//! Real kube-proxies (v1.36.3, built with the control plane), one per chosen Node, each in a
+//! network namespace the test creates. Nothing listens outside a loopback: the apiserver (root
+//! namespace, 127.0.0.1) is reached through a Unix-socket bridge made of two socat processes —
+//! `127.0.0.1:<api port>` inside each namespace → `<dir>/api.sock` → `127.0.0.1:<api port>`.
+//! Rules live in the namespace and disappear with it; namespaces, relays and kube-proxies are
+//! removed on Drop (and by a watchdog if the test process dies without unwinding).
+
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::harness::{ControlPlane, Proc, tail};
+use crate::proxy_rules::{self, Rule};
+
+/// The pod CIDR the e2e Pods get their IPs from (`cluster.rs`: 10.244.x.y).
+pub const CLUSTER_CIDR: &str = "10.244.0.0/16";
+
+/// A network namespace, deleted on Drop.
+pub struct NetNs {
+    pub name: String,
+    watchdog: Option<Child>,
+}
+
+fn run(cmd: &mut Command) -> std::process::Output {
+    let out = cmd.stdin(Stdio::null()).output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    assert!(out.status.success(), "{cmd:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    out
+}
+
+impl NetNs {
+    pub fn create(name: &str) -> NetNs {
+        // A namespace of that name left by a killed run of the same pid would make `add` fail.
+        let _ = Command::new("ip").args(["netns", "del", name]).stderr(Stdio::null()).status();
+        run(Command::new("ip").args(["netns", "add", name]));
+        let script = format!(
+            "while kill -0 {parent} 2>/dev/null; do sleep 1; done; ip netns del {name} 2>/dev/null",
+            parent = std::process::id()
+        );
+        let watchdog = Command::new("sh")
+            .arg("-c")
+            .arg(script)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .ok();
+        let ns = NetNs { name: name.to_string(), watchdog };
+        run(Command::new("ip").args(["-n", name, "link", "set", "lo", "up"]));
+        ns
+    }
+
+    /// A command run inside the namespace.
+    pub fn command(&self, program: &str) -> Command {
+        let mut cmd = Command::new("ip");
+        cmd.args(["netns", "exec", &self.name, program]);
+        cmd
+    }
+}
+
+impl Drop for NetNs {
+    fn drop(&mut self) {
+        let _ = Command::new("ip").args(["netns", "del", &self.name]).stderr(Stdio::null()).status();
+        if let Some(mut w) = self.watchdog.take() {
+            let _ = w.kill();
+            let _ = w.wait();
+        }
+    }
+}
+
+/// Which kube-proxy backend ran.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Iptables,
+}
+
+impl Mode {
+    pub fn flag(self) -> &'static str {
+        match self {
+            Mode::Iptables => "iptables",
+        }
+    }
+}
+
+/// One kube-proxy as `--hostname-override=<node>` in its own namespace. Fields drop in order:
+/// kube-proxy, its relay end, then the namespace (its rules go with it).
+pub struct ZoneProxy {
+    pub node: String,
+    proxy: Proc,
+    relay: Proc,
+    ns: NetNs,
+}
+
+impl ZoneProxy {
+    /// The namespace's `iptables-save` text (every table, one consistent dump).
+    pub fn save_text(&self) -> String {
+        String::from_utf8_lossy(&run(&mut self.ns.command("iptables-save")).stdout).into_owned()
+    }
+
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(&self.proxy.log).unwrap_or_default()
+    }
+
+    pub fn check_alive(&mut self) {
+        self.relay.check_alive();
+        self.proxy.check_alive();
+    }
+
+    pub fn log_tail(&self) -> String {
+        tail(&self.proxy.log, 40)
+    }
+}
+
+/// The bridge's root end and every kube-proxy started.
+pub struct Fleet {
+    pub proxies: Vec<ZoneProxy>,
+    root_relay: Proc,
+    kube_proxy: PathBuf,
+    dir: PathBuf,
+    socket: PathBuf,
+    api_port: String,
+    kubeconfig: PathBuf,
+    pub mode: Mode,
+    started: usize,
+}
+
+fn leak(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
+impl Fleet {
+    /// The root end of the bridge and a kube-proxy identity (CN `system:kube-proxy`, bound to
+    /// `system:node-proxier` by the apiserver's bootstrap policy).
+    pub fn new(cp: &ControlPlane, kube_proxy: &Path) -> Fleet {
+        let dir = cp.dir.path().join("kube-proxy");
+        std::fs::create_dir_all(&dir).unwrap();
+        let api_port = cp.server.rsplit(':').next().expect("port in server URL").to_string();
+        let socket = dir.join("api.sock");
+        let root_relay = Proc::spawn(
+            "relay-root",
+            Command::new("socat").args([
+                format!("UNIX-LISTEN:{},fork,unlink-early", socket.display()),
+                format!("TCP:127.0.0.1:{api_port}"),
+            ]),
+            &dir,
+        );
+        let kubeconfig = cp.user_kubeconfig("system:kube-proxy", &[]);
+        Fleet {
+            proxies: Vec::new(),
+            root_relay,
+            kube_proxy: kube_proxy.to_path_buf(),
+            dir,
+            socket,
+            api_port,
+            kubeconfig,
+            mode: Mode::Iptables,
+            started: 0,
+        }
+    }
+
+    /// Start a kube-proxy for `node` in a new namespace.
+    pub fn start(&mut self, node: &str) {
+        self.root_relay.check_alive();
+        self.started += 1;
+        let ns = NetNs::create(&format!("ktp{}-{}", std::process::id(), self.started));
+        let relay = Proc::spawn(
+            leak(format!("relay-{node}")),
+            ns.command("socat").args([
+                format!("TCP-LISTEN:{},bind=127.0.0.1,fork,reuseaddr", self.api_port),
+                format!("UNIX-CONNECT:{}", self.socket.display()),
+            ]),
+            &self.dir,
+        );
+        let proxy = Proc::spawn(
+            leak(format!("kube-proxy-{node}")),
+            ns.command(self.kube_proxy.to_str().unwrap()).args([
+                format!("--kubeconfig={}", self.kubeconfig.display()),
+                format!("--hostname-override={node}"),
+                format!("--proxy-mode={}", self.mode.flag()),
+                format!("--cluster-cidr={CLUSTER_CIDR}"),
+                // Loopback of the namespace only; the default healthz address is 0.0.0.0.
+                "--healthz-bind-address=127.0.0.1:10256".into(),
+                "--metrics-bind-address=127.0.0.1:10249".into(),
+                // Leave conntrack alone: its table size is global to the host.
+                "--conntrack-max-per-core=0".into(),
+                "--conntrack-tcp-timeout-established=0".into(),
+                "--conntrack-tcp-timeout-close-wait=0".into(),
+                "--iptables-min-sync-period=0s".into(),
+                // V(2) and V(7) topology lines (pkg/proxy/topology.go) and the sync boundaries.
+                "--v=7".into(),
+            ]),
+            &self.dir,
+        );
+        self.proxies.push(ZoneProxy { node: node.to_string(), proxy, relay, ns });
+    }
+
+    /// Stop every kube-proxy (their namespaces and rules go with them).
+    pub fn stop_all(&mut self) {
+        self.proxies.clear();
+    }
+
+    /// Wait until every kube-proxy has programmed `marker` (a ClusterIP with no endpoints, created
+    /// after the state under test settled) and finished a sync that started after `offsets`
+    /// (log lengths taken before the marker was created). Returns, per proxy, the rules and that
+    /// sync's log block. The rules are also written to `<dir>/iptables-<round>-<node>.txt`.
+    pub async fn synced_after(
+        &mut self,
+        round: usize,
+        marker: &str,
+        offsets: &[usize],
+        limit: Duration,
+    ) -> Vec<(Vec<Rule>, Vec<String>)> {
+        let start = Instant::now();
+        let mut out = Vec::new();
+        for (i, p) in self.proxies.iter_mut().enumerate() {
+            loop {
+                p.check_alive();
+                let block = p.log().get(offsets[i]..).and_then(proxy_rules::first_sync_block);
+                let text = p.save_text();
+                let rules = proxy_rules::parse_save(&text);
+                let marked =
+                    !matches!(proxy_rules::routing(&rules, marker, 80, "tcp"), proxy_rules::Routing::Absent);
+                if let (true, Some(block)) = (marked, block) {
+                    std::fs::write(self.dir.join(format!("iptables-{round}-{}.txt", p.node)), text).unwrap();
+                    out.push((rules, block));
+                    break;
+                }
+                if start.elapsed() > limit {
+                    panic!(
+                        "kube-proxy for {} did not sync marker {marker} within {limit:?} (mode {:?})\nrules:\n{}\nlog:\n{}",
+                        p.node,
+                        self.mode,
+                        p.save_text(),
+                        p.log_tail()
+                    );
+                }
+                tokio::time::sleep(Duration::from_millis(250)).await;
+            }
+        }
+        out
+    }
+
+    pub fn log_offsets(&self) -> Vec<usize> {
+        self.proxies.iter().map(|p| p.log().len()).collect()
+    }
+}
