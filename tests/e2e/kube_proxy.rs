@@ -159,8 +159,62 @@ impl Fleet {
         }
     }
 
-    /// Start a kube-proxy for `node` in a new namespace.
-    pub fn start(&mut self, node: &str) {
+    /// Start a kube-proxy for `node` (in `zone`) in a new namespace, once its proxier knows the
+    /// zone. kube-proxy v1.36.3 can miss it for good: `NewNodeTopologyConfig` adds its handler to
+    /// the already-running node informer before the proxier is registered with it
+    /// (`cmd/kube-proxy/app/server.go`), so when the informer's initial Add is delivered in
+    /// between, the labels are recorded but never passed on, and later events carry the same
+    /// labels. Such a kube-proxy is restarted (its log kept) and a note returned.
+    pub async fn start(&mut self, node: &str, zone: &str) -> Option<String> {
+        for attempt in 1..=3 {
+            self.spawn(node);
+            if self.await_labels(zone).await {
+                return (attempt > 1).then(|| {
+                    format!(
+                        "kube-proxy for {node} never passed its zone to the proxier ({} start(s)): restarted",
+                        attempt - 1
+                    )
+                });
+            }
+            let missed = self.proxies.pop().expect("just started");
+            let log = missed.proxy.log.clone();
+            drop(missed);
+            let _ = std::fs::rename(&log, log.with_extension(format!("missed-labels-{attempt}.log")));
+        }
+        panic!("kube-proxy for {node} never applied its zone label in 3 starts");
+    }
+
+    /// Wait until the last kube-proxy logged that its proxier got `zone` (true), or completed a
+    /// sync and then 3 s passed without it (false).
+    async fn await_labels(&mut self, zone: &str) -> bool {
+        let line = format!(
+            "\"Updated proxier node topology labels\" ipFamily=\"IPv4\" labels={{\"topology.kubernetes.io/zone\":\"{zone}\"}}"
+        );
+        let p = self.proxies.last_mut().expect("a kube-proxy");
+        let start = Instant::now();
+        let mut synced: Option<Instant> = None;
+        loop {
+            p.check_alive();
+            let log = p.log();
+            if log.lines().any(|l| proxy_rules::klog_message(l) == line) {
+                return true;
+            }
+            let after_sync =
+                proxy_rules::first_sync_block(&log).map(|_| *synced.get_or_insert_with(Instant::now));
+            if after_sync.is_some_and(|t| t.elapsed() > Duration::from_secs(3)) {
+                return false;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "kube-proxy for {} did not start:\n{}",
+                p.node,
+                p.log_tail()
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    fn spawn(&mut self, node: &str) {
         self.root_relay.check_alive();
         self.started += 1;
         let ns = NetNs::create(&format!("ktp{}-{}", std::process::id(), self.started));

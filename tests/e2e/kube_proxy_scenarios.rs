@@ -87,8 +87,9 @@ async fn nodes_with_proxies(r: &mut Round<'_>, specs: &[NodeSpec]) {
     r.cl.set_nodes(specs).await;
     let names: Vec<&str> = specs.iter().map(|n| n.name.as_str()).collect();
     node_ips(r.cl, &names).await;
-    for n in names {
-        r.fleet.start(n);
+    for n in specs {
+        let note = r.fleet.start(&n.name, n.zone.as_deref().expect("kube-proxy nodes have a zone")).await;
+        r.summary.extend(note);
     }
 }
 
@@ -237,7 +238,8 @@ async fn zone_added(r: &mut Round<'_>) {
     let cl = r.cl;
     cl.create_node(&node("k-d1", Some("zone-d"), "4")).await;
     node_ips(cl, &["k-d1"]).await;
-    r.fleet.start("k-d1");
+    let note = r.fleet.start("k-d1", "zone-d").await;
+    r.summary.extend(note);
     let eks = settle(cl, "eks", "hints removed", |s| s.endpoints == 3 && s.hinted == 0).await;
     let zone = settle(cl, "same-zone", "own-zone hints", |s| hinted_own_zone(s, 3)).await;
     let mut eks = reach(&eks, EVERYWHERE_ALL);
