@@ -73,10 +73,11 @@ if [[ -z "$etcd_bin" ]]; then
   etcd_bin="$(command -v etcd || echo /usr/bin/etcd)"
 fi
 
-# The kube-proxy comparison (kube_proxy.rs) runs kube-proxy in iptables mode inside network
-# namespaces and bridges the apiserver into them with socat.
+# The kube-proxy comparison (kube_proxy.rs) runs kube-proxy in iptables and nftables mode inside
+# network namespaces and bridges the apiserver into them with socat.
 missing=()
 command -v iptables-save >/dev/null || missing+=(iptables)
+command -v nft >/dev/null || missing+=(nftables)
 command -v socat >/dev/null || missing+=(socat)
 if ((${#missing[@]})); then
   log "installing Debian's ${missing[*]} (kube-proxy tier)"

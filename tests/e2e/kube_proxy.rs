@@ -11,7 +11,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::harness::{ControlPlane, Proc, tail};
-use crate::proxy_rules::{self, Rule};
+use crate::proxy_nft;
+use crate::proxy_rules::{self, Routing};
 
 /// The pod CIDR the e2e Pods get their IPs from (`cluster.rs`: 10.244.x.y).
 pub const CLUSTER_CIDR: &str = "10.244.0.0/16";
@@ -69,16 +70,44 @@ impl Drop for NetNs {
     }
 }
 
-/// Which kube-proxy backend ran.
+/// A kube-proxy backend (`--proxy-mode`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
     Iptables,
+    Nftables,
 }
 
 impl Mode {
     pub fn flag(self) -> &'static str {
         match self {
             Mode::Iptables => "iptables",
+            Mode::Nftables => "nftables",
+        }
+    }
+
+    /// The modes whose tools are installed (`iptables-save`, `nft`).
+    fn available() -> Vec<Mode> {
+        let has = |tool: &str| {
+            let probe = format!("command -v {tool} >/dev/null");
+            Command::new("sh").args(["-c", &probe]).status().is_ok_and(|s| s.success())
+        };
+        let modes: Vec<Mode> = [(Mode::Iptables, "iptables-save"), (Mode::Nftables, "nft")]
+            .into_iter()
+            .filter(|(_, t)| has(t))
+            .map(|(m, _)| m)
+            .collect();
+        assert!(
+            !modes.is_empty(),
+            "neither iptables-save nor nft on PATH (build-control-plane.sh installs them)"
+        );
+        modes
+    }
+
+    /// Where ClusterIP `ip:port` traffic goes according to a dump of this mode's rules.
+    pub fn routing(self, dump: &str, ip: &str, port: u16, protocol: &str) -> Routing {
+        match self {
+            Mode::Iptables => proxy_rules::routing(&proxy_rules::parse_save(dump), ip, port, protocol),
+            Mode::Nftables => proxy_nft::routing(dump, ip, port, protocol),
         }
     }
 }
@@ -87,15 +116,25 @@ impl Mode {
 /// kube-proxy, its relay end, then the namespace (its rules go with it).
 pub struct ZoneProxy {
     pub node: String,
+    pub mode: Mode,
     proxy: Proc,
     relay: Proc,
     ns: NetNs,
 }
 
 impl ZoneProxy {
-    /// The namespace's `iptables-save` text (every table, one consistent dump).
+    /// The rules in the namespace: `iptables-save` (every table) or `nft list table ip
+    /// kube-proxy` (the IPv4 table; empty before kube-proxy created it).
     pub fn save_text(&self) -> String {
-        String::from_utf8_lossy(&run(&mut self.ns.command("iptables-save")).stdout).into_owned()
+        let out = match self.mode {
+            Mode::Iptables => run(&mut self.ns.command("iptables-save")),
+            Mode::Nftables => {
+                let mut cmd = self.ns.command("nft");
+                let out = cmd.args(["list", "table", "ip", "kube-proxy"]).stdin(Stdio::null()).output();
+                out.unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"))
+            }
+        };
+        String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
     pub fn log(&self) -> String {
@@ -121,7 +160,7 @@ pub struct Fleet {
     socket: PathBuf,
     api_port: String,
     kubeconfig: PathBuf,
-    pub mode: Mode,
+    pub modes: Vec<Mode>,
     started: usize,
 }
 
@@ -154,7 +193,7 @@ impl Fleet {
             socket,
             api_port,
             kubeconfig,
-            mode: Mode::Iptables,
+            modes: Mode::available(),
             started: 0,
         }
     }
@@ -165,13 +204,22 @@ impl Fleet {
     /// (`cmd/kube-proxy/app/server.go`), so when the informer's initial Add is delivered in
     /// between, the labels are recorded but never passed on, and later events carry the same
     /// labels. Such a kube-proxy is restarted (its log kept) and a note returned.
-    pub async fn start(&mut self, node: &str, zone: &str) -> Option<String> {
+    pub async fn start(&mut self, node: &str, zone: &str) -> Vec<String> {
+        let mut notes = Vec::new();
+        for mode in self.modes.clone() {
+            notes.extend(self.start_mode(node, zone, mode).await);
+        }
+        notes
+    }
+
+    async fn start_mode(&mut self, node: &str, zone: &str, mode: Mode) -> Option<String> {
         for attempt in 1..=3 {
-            self.spawn(node);
+            self.spawn(node, mode);
             if self.await_labels(zone).await {
                 return (attempt > 1).then(|| {
                     format!(
-                        "kube-proxy for {node} never passed its zone to the proxier ({} start(s)): restarted",
+                        "kube-proxy ({}) for {node} never passed its zone to the proxier ({} start(s)): restarted",
+                        mode.flag(),
                         attempt - 1
                     )
                 });
@@ -214,12 +262,12 @@ impl Fleet {
         }
     }
 
-    fn spawn(&mut self, node: &str) {
+    fn spawn(&mut self, node: &str, mode: Mode) {
         self.root_relay.check_alive();
         self.started += 1;
         let ns = NetNs::create(&format!("ktp{}-{}", std::process::id(), self.started));
         let relay = Proc::spawn(
-            leak(format!("relay-{node}")),
+            leak(format!("relay-{node}-{}", mode.flag())),
             ns.command("socat").args([
                 format!("TCP-LISTEN:{},bind=127.0.0.1,fork,reuseaddr", self.api_port),
                 format!("UNIX-CONNECT:{}", self.socket.display()),
@@ -227,11 +275,11 @@ impl Fleet {
             &self.dir,
         );
         let proxy = Proc::spawn(
-            leak(format!("kube-proxy-{node}")),
+            leak(format!("kube-proxy-{node}-{}", mode.flag())),
             ns.command(self.kube_proxy.to_str().unwrap()).args([
                 format!("--kubeconfig={}", self.kubeconfig.display()),
                 format!("--hostname-override={node}"),
-                format!("--proxy-mode={}", self.mode.flag()),
+                format!("--proxy-mode={}", mode.flag()),
                 format!("--cluster-cidr={CLUSTER_CIDR}"),
                 // Loopback of the namespace only; the default healthz address is 0.0.0.0.
                 "--healthz-bind-address=127.0.0.1:10256".into(),
@@ -246,7 +294,7 @@ impl Fleet {
             ]),
             &self.dir,
         );
-        self.proxies.push(ZoneProxy { node: node.to_string(), proxy, relay, ns });
+        self.proxies.push(ZoneProxy { node: node.to_string(), mode, proxy, relay, ns });
     }
 
     /// Stop every kube-proxy (their namespaces and rules go with them).
@@ -257,14 +305,14 @@ impl Fleet {
     /// Wait until every kube-proxy has programmed `marker` (a ClusterIP with no endpoints, created
     /// after the state under test settled) and finished a sync that started after `offsets`
     /// (log lengths taken before the marker was created). Returns, per proxy, the rules and that
-    /// sync's log block. The rules are also written to `<dir>/iptables-<round>-<node>.txt`.
+    /// sync's log block. The rules are also written to `<dir>/<mode>-<round>-<node>.txt`.
     pub async fn synced_after(
         &mut self,
         round: usize,
         marker: &str,
         offsets: &[usize],
         limit: Duration,
-    ) -> Vec<(Vec<Rule>, Vec<String>)> {
+    ) -> Vec<(String, Vec<String>)> {
         let start = Instant::now();
         let mut out = Vec::new();
         for (i, p) in self.proxies.iter_mut().enumerate() {
@@ -272,19 +320,18 @@ impl Fleet {
                 p.check_alive();
                 let block = p.log().get(offsets[i]..).and_then(proxy_rules::first_sync_block);
                 let text = p.save_text();
-                let rules = proxy_rules::parse_save(&text);
-                let marked =
-                    !matches!(proxy_rules::routing(&rules, marker, 80, "tcp"), proxy_rules::Routing::Absent);
+                let marked = p.mode.routing(&text, marker, 80, "tcp") != Routing::Absent;
                 if let (true, Some(block)) = (marked, block) {
-                    std::fs::write(self.dir.join(format!("iptables-{round}-{}.txt", p.node)), text).unwrap();
-                    out.push((rules, block));
+                    let file = format!("{}-{round}-{}.txt", p.mode.flag(), p.node);
+                    std::fs::write(self.dir.join(file), &text).unwrap();
+                    out.push((text, block));
                     break;
                 }
                 if start.elapsed() > limit {
                     panic!(
                         "kube-proxy for {} did not sync marker {marker} within {limit:?} (mode {:?})\nrules:\n{}\nlog:\n{}",
                         p.node,
-                        self.mode,
+                        p.mode,
                         p.save_text(),
                         p.log_tail()
                     );

@@ -50,25 +50,23 @@ pub fn check(
     assert_eq!(&ips, expected, "{what}: both differ from what the scenario implies\n{}", context());
     let local = ours["mode"] == "Local";
     match routing {
-        Routing::Endpoints { chain, .. } => {
-            let kind = if local { "KUBE-SVL-" } else { "KUBE-SVC-" };
-            assert!(
-                chain.starts_with(kind),
-                "{what}: mode {} but kube-proxy jumps to {chain}\n{}",
-                ours["mode"],
-                context()
-            );
-        }
-        Routing::Filtered { target, comment } => {
-            let (t, c) =
-                if local { ("DROP", "has no local endpoints") } else { ("REJECT", "has no endpoints") };
-            assert!(target == t && comment.ends_with(c), "{what}: unexpected filter rule\n{}", context());
-        }
-        Routing::Absent => panic!(
-            "{what}: kube-proxy has no rule for the ClusterIP\n{}\nrules:\n{}",
-            context(),
-            rules_text()
+        Routing::Endpoints { chain, .. } => assert!(
+            routing.local_chain() == local,
+            "{what}: mode {} but kube-proxy jumps to {chain}\n{}",
+            ours["mode"],
+            context()
         ),
+        Routing::Filtered { target, .. } => {
+            let want = if local { "DROP" } else { "REJECT" };
+            assert_eq!(target, want, "{what}: unexpected filter verdict\n{}", context());
+        }
+        Routing::Absent => {
+            panic!(
+                "{what}: kube-proxy has no rule for the ClusterIP\n{}\nrules:\n{}",
+                context(),
+                rules_text()
+            )
+        }
     }
     let our_lines: Vec<String> =
         ours["logLine"].as_str().map(|l| l.lines().map(String::from).collect()).unwrap_or_default();

@@ -49,7 +49,8 @@ pub async fn run(cp: &ControlPlane, cl: &Cluster, topo: Option<&Topo>, bins: &Bi
     split_phase(&mut r).await;
     let mut notes = std::mem::take(&mut r.summary);
     let rounds = r.rounds;
-    notes.push(format!("kube-proxy ran in {} mode; {rounds} comparison rounds", fleet.mode.flag()));
+    let modes: Vec<&str> = fleet.modes.iter().map(|m| m.flag()).collect();
+    notes.push(format!("kube-proxy ran in {} mode; {rounds} comparison rounds", modes.join(" and ")));
     fleet.stop_all();
     notes
 }
@@ -275,7 +276,7 @@ async fn split_phase(r: &mut Round<'_>) {
 
 impl Round<'_> {
     /// Create the round's marker Service and wait for every kube-proxy to sync past it.
-    async fn sync(&mut self) -> Vec<(Vec<proxy_rules::Rule>, Vec<String>)> {
+    async fn sync(&mut self) -> Vec<(String, Vec<String>)> {
         self.rounds += 1;
         let offsets = self.fleet.log_offsets();
         let name = format!("sync-{}", self.rounds);
@@ -302,11 +303,11 @@ impl Round<'_> {
             let view = crate::kube_proxy_compare::proxy_view(&report);
             for (i, proxy) in self.fleet.proxies.iter().enumerate() {
                 let Some(expected) = per_node.get(&proxy.node) else { continue };
-                let (rules, block) = &synced[i];
-                let routing = proxy_rules::routing(rules, &ip, 80, "tcp");
+                let (dump, block) = &synced[i];
+                let routing = proxy.mode.routing(dump, &ip, 80, "tcp");
                 let kp_lines = proxy_rules::topology_lines(block, &format!("{ip}:80/TCP"));
                 let line = crate::kube_proxy_compare::check(
-                    &format!("{round}: {ns}/{svc} on {}", proxy.node),
+                    &format!("{round}: {ns}/{svc} on {} ({})", proxy.node, proxy.mode.flag()),
                     &view,
                     &proxy.node,
                     &routing,

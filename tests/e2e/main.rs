@@ -19,6 +19,7 @@ mod kube_proxy;
 mod kube_proxy_compare;
 mod kube_proxy_scenarios;
 mod live_api;
+mod proxy_nft;
 mod proxy_rules;
 mod scenarios;
 mod topo;

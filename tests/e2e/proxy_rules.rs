@@ -73,17 +73,23 @@ pub fn parse_save(text: &str) -> Vec<Rule> {
 /// Where kube-proxy sends ClusterIP traffic for one service port.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Routing {
-    /// Load-balanced over these endpoint IPs; `chain` is the first chain (`KUBE-SVC-…` for the
-    /// Cluster policy, `KUBE-SVL-…` for Local).
+    /// Load-balanced over these endpoint IPs; `chain` is the first chain (`KUBE-SVC-…` /
+    /// nftables `service-…` for the Cluster policy, `KUBE-SVL-…` / `local-…` for Local).
     Endpoints { chain: String, ips: BTreeSet<String> },
     /// A filter rule ends the traffic: `DROP` ("has no local endpoints") or `REJECT` ("has no
-    /// endpoints").
+    /// endpoints"); nftables: the `no-endpoint-services` verdict (`drop` → `DROP`, `goto
+    /// reject-chain` → `REJECT`) and the element's comment.
     Filtered { target: String, comment: String },
     /// No rule for this ClusterIP:port at all (kube-proxy has not seen the Service).
     Absent,
 }
 
 impl Routing {
+    /// Load-balanced by the Local-policy chain (`KUBE-SVL-…`, nftables `local-…`).
+    pub fn local_chain(&self) -> bool {
+        matches!(self, Routing::Endpoints { chain, .. } if chain.starts_with("KUBE-SVL-") || chain.starts_with("local-"))
+    }
+
     /// The endpoint IPs traffic reaches (empty when filtered or absent).
     pub fn ips(&self) -> BTreeSet<String> {
         match self {
@@ -150,17 +156,17 @@ pub fn klog_message(line: &str) -> &str {
     }
 }
 
-const SYNC_START: &str = "\"Syncing iptables rules\"";
+const SYNC_START: [&str; 2] = ["\"Syncing iptables rules\"", "\"Syncing nftables rules\""];
 const SYNC_DONE: &str = "\"SyncProxyRules complete\"";
 
-/// Messages of the first complete sync of the IPv4 proxier in `log` (from its "Syncing iptables
-/// rules" line to its "SyncProxyRules complete" line, both included). Lines of other goroutines
+/// Messages of the first complete sync of the IPv4 proxier in `log` (from its "Syncing
+/// iptables/nftables rules" line to its "SyncProxyRules complete" line, both included). Lines of other goroutines
 /// (the IPv6 proxier, informers) may interleave; callers filter by Service.
 pub fn first_sync_block(log: &str) -> Option<Vec<String>> {
     let v4 = |m: &str| !m.contains("ipFamily=") || m.contains("ipFamily=\"IPv4\"");
     let mut block: Option<Vec<String>> = None;
     for msg in log.lines().map(klog_message) {
-        if msg.starts_with(SYNC_START) && v4(msg) {
+        if SYNC_START.iter().any(|s| msg.starts_with(s)) && v4(msg) {
             block = Some(Vec::new());
         }
         if let Some(lines) = block.as_mut() {

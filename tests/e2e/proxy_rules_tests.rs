@@ -111,3 +111,17 @@ fn a_block_starts_after_the_offset_and_must_be_complete() {
     let cut = rest.rfind("\"SyncProxyRules complete\"").unwrap();
     assert_eq!(first_sync_block(&rest[..cut]), None);
 }
+
+#[test]
+fn nftables_syncs_are_blocks_too() {
+    let log = include_str!("testdata/kube-proxy-v1.36.3/kube-proxy-k-c1-nftables.log");
+    let block = first_sync_block(log).expect("a complete IPv4 nftables sync");
+    assert!(block[0].starts_with("\"Syncing nftables rules\" ipFamily=\"IPv4\""), "{}", block[0]);
+    assert_eq!(
+        topology_lines(&block, "10.96.119.92:80/TCP"),
+        vec![
+            "\"Ignoring same-node topology hints for service since no hints were provided for node\" service=\"10.96.119.92:80/TCP\" node=\"k-c1\"",
+            "\"Ignoring same-zone topology hints for service since no hints were provided for zone\" service=\"10.96.119.92:80/TCP\" zone=\"zone-c\"",
+        ]
+    );
+}
