@@ -204,7 +204,7 @@ impl Fleet {
     /// (`cmd/kube-proxy/app/server.go`), so when the informer's initial Add is delivered in
     /// between, the labels are recorded but never passed on, and later events carry the same
     /// labels. Such a kube-proxy is restarted (its log kept) and a note returned.
-    pub async fn start(&mut self, node: &str, zone: &str) -> Vec<String> {
+    pub async fn start(&mut self, node: &str, zone: Option<&str>) -> Vec<String> {
         let mut notes = Vec::new();
         for mode in self.modes.clone() {
             notes.extend(self.start_mode(node, zone, mode).await);
@@ -212,7 +212,7 @@ impl Fleet {
         notes
     }
 
-    async fn start_mode(&mut self, node: &str, zone: &str, mode: Mode) -> Option<String> {
+    async fn start_mode(&mut self, node: &str, zone: Option<&str>, mode: Mode) -> Option<String> {
         for attempt in 1..=3 {
             self.spawn(node, mode);
             if self.await_labels(zone).await {
@@ -233,24 +233,27 @@ impl Fleet {
     }
 
     /// Wait until the last kube-proxy logged that its proxier got `zone` (true), or completed a
-    /// sync and then 3 s passed without it (false).
-    async fn await_labels(&mut self, zone: &str) -> bool {
-        let line = format!(
-            "\"Updated proxier node topology labels\" ipFamily=\"IPv4\" labels={{\"topology.kubernetes.io/zone\":\"{zone}\"}}"
-        );
+    /// sync and then 3 s passed without it (false). Without a zone there is nothing to pass on
+    /// (the handler only reports changes from "no labels"): true after the first sync.
+    async fn await_labels(&mut self, zone: Option<&str>) -> bool {
+        let line = zone.map(|zone| {
+            format!(
+                "\"Updated proxier node topology labels\" ipFamily=\"IPv4\" labels={{\"topology.kubernetes.io/zone\":\"{zone}\"}}"
+            )
+        });
         let p = self.proxies.last_mut().expect("a kube-proxy");
         let start = Instant::now();
         let mut synced: Option<Instant> = None;
         loop {
             p.check_alive();
             let log = p.log();
-            if log.lines().any(|l| proxy_rules::klog_message(l) == line) {
-                return true;
-            }
-            let after_sync =
+            let synced_now =
                 proxy_rules::first_sync_block(&log).map(|_| *synced.get_or_insert_with(Instant::now));
-            if after_sync.is_some_and(|t| t.elapsed() > Duration::from_secs(3)) {
-                return false;
+            match &line {
+                None if synced_now.is_some() => return true,
+                Some(line) if log.lines().any(|l| proxy_rules::klog_message(l) == line) => return true,
+                Some(_) if synced_now.is_some_and(|t| t.elapsed() > Duration::from_secs(3)) => return false,
+                _ => {}
             }
             assert!(
                 start.elapsed() < Duration::from_secs(60),

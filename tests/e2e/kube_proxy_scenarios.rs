@@ -63,6 +63,8 @@ fn zone_nodes() -> Vec<NodeSpec> {
         NodeSpec { control_plane: true, ..node("k-a2", Some("zone-a"), "4") },
         node("k-b1", Some("zone-b"), "4"),
         node("k-c1", Some("zone-c"), "4"),
+        // A node without zone label; a control-plane one, or the controller would drop every hint.
+        NodeSpec { control_plane: true, ..node("k-nz", None, "4") },
     ]
 }
 
@@ -89,7 +91,7 @@ async fn nodes_with_proxies(r: &mut Round<'_>, specs: &[NodeSpec]) {
     let names: Vec<&str> = specs.iter().map(|n| n.name.as_str()).collect();
     node_ips(r.cl, &names).await;
     for n in specs {
-        let note = r.fleet.start(&n.name, n.zone.as_deref().expect("kube-proxy nodes have a zone")).await;
+        let note = r.fleet.start(&n.name, n.zone.as_deref()).await;
         r.summary.extend(note);
     }
 }
@@ -113,10 +115,12 @@ fn reach(state: &SliceState, rows: &[(&str, &[&str])]) -> BTreeMap<String, BTree
 
 /// Every endpoint (in [`reach`]).
 const ALL: &[&str] = &["*"];
-/// Each zone's own endpoints, zone-a's for the control-plane node k-a2 too.
+/// Each zone's own endpoints, zone-a's for the control-plane node k-a2 too; all for k-nz (no
+/// zone label).
 const OWN_ZONE: &[(&str, &[&str])] =
-    &[("k-a1", &["k-a1"]), ("k-a2", &["k-a1"]), ("k-b1", &["k-b1"]), ("k-c1", &["k-c1"])];
-const EVERYWHERE_ALL: &[(&str, &[&str])] = &[("k-a1", ALL), ("k-a2", ALL), ("k-b1", ALL), ("k-c1", ALL)];
+    &[("k-a1", &["k-a1"]), ("k-a2", &["k-a1"]), ("k-b1", &["k-b1"]), ("k-c1", &["k-c1"]), ("k-nz", ALL)];
+const EVERYWHERE_ALL: &[(&str, &[&str])] =
+    &[("k-a1", ALL), ("k-a2", ALL), ("k-b1", ALL), ("k-c1", ALL), ("k-nz", ALL)];
 
 /// A Service without selector whose only slice is ours (another manager: the controller leaves
 /// it alone, kube-proxy and kubectl-topo read it like any other).
@@ -204,13 +208,22 @@ async fn zones_phase(r: &mut Round<'_>) {
             "same-node".into(),
             reach(
                 &same_node,
-                &[("k-a1", &["k-a1"]), ("k-a2", &["k-a2"]), ("k-b1", &["k-b1"]), ("k-c1", ALL)],
+                &[
+                    ("k-a1", &["k-a1"]),
+                    ("k-a2", &["k-a2"]),
+                    ("k-b1", &["k-b1"]),
+                    ("k-c1", ALL),
+                    ("k-nz", ALL),
+                ],
             ),
         ),
         ("same-zone".into(), reach(&zone, OWN_ZONE)),
         (
             "local".into(),
-            reach(&local, &[("k-a1", &["k-a1"]), ("k-a2", &[]), ("k-b1", &["k-b1"]), ("k-c1", &[])]),
+            reach(
+                &local,
+                &[("k-a1", &["k-a1"]), ("k-a2", &[]), ("k-b1", &["k-b1"]), ("k-c1", &[]), ("k-nz", &[])],
+            ),
         ),
         ("lost-hint".into(), reach(&lost, OWN_ZONE)),
     ]);
@@ -239,7 +252,7 @@ async fn zone_added(r: &mut Round<'_>) {
     let cl = r.cl;
     cl.create_node(&node("k-d1", Some("zone-d"), "4")).await;
     node_ips(cl, &["k-d1"]).await;
-    let note = r.fleet.start("k-d1", "zone-d").await;
+    let note = r.fleet.start("k-d1", Some("zone-d")).await;
     r.summary.extend(note);
     let eks = settle(cl, "eks", "hints removed", |s| s.endpoints == 3 && s.hinted == 0).await;
     let zone = settle(cl, "same-zone", "own-zone hints", |s| hinted_own_zone(s, 3)).await;
