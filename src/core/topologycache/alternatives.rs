@@ -70,7 +70,7 @@ pub fn count_alternatives(
             }
         }
         let receivers: Vec<(&String, i64)> = take.iter().map(|(zone, &n)| (zone, n)).collect();
-        distribute(&receivers, moves, &mut base, &mut results);
+        distribute(&receivers, moves, &base, &mut results);
         if results.len() >= ALTERNATIVES_LIMIT {
             truncated = true;
             break;
@@ -93,31 +93,98 @@ fn movable_by_zone(allocatable: &[&EndpointSlice]) -> ZoneCounts {
 
 /// Adds every split of `moves` over `receivers` (each at most its `take`) to `counts`, recording
 /// the results. Zones receiving nothing get no new key, as upstream only touches moved zones.
+///
+/// Iterative (an odometer over the per-receiver amounts, smallest first), so a cluster with
+/// 10^5 receiving zones cannot overflow the stack; it stops at [`ALTERNATIVES_LIMIT`] results.
 fn distribute(
     receivers: &[(&String, i64)],
     moves: i64,
-    counts: &mut ZoneCounts,
+    counts: &ZoneCounts,
     results: &mut BTreeSet<ZoneCounts>,
 ) {
-    if results.len() >= ALTERNATIVES_LIMIT {
+    // suffix[i]: the most receivers i.. can take together.
+    let mut suffix = vec![0i64; receivers.len() + 1];
+    for (i, (_, cap)) in receivers.iter().enumerate().rev() {
+        suffix[i] = suffix[i + 1].saturating_add((*cap).max(0));
+    }
+    if moves < 0 || moves > suffix[0] {
         return;
     }
-    let Some(((zone, cap), rest)) = receivers.split_first() else {
-        if moves == 0 {
-            results.insert(counts.clone());
+    // With `left ≤ suffix[i]` (kept by choosing at least `left - suffix[i + 1]`), every range is
+    // non-empty and every full assignment places exactly `moves`.
+    let lowest = |i: usize, left: i64| (left - suffix[i + 1]).max(0);
+    let highest = |i: usize, left: i64| left.min(receivers[i].1);
+    let mut chosen: Vec<i64> = Vec::with_capacity(receivers.len());
+    let mut left = moves;
+    loop {
+        while chosen.len() < receivers.len() {
+            let here = lowest(chosen.len(), left);
+            chosen.push(here);
+            left -= here;
         }
-        return;
-    };
-    let rest_cap: i64 = rest.iter().map(|(_, cap)| cap).sum();
-    for here in (moves - rest_cap).max(0)..=moves.min(*cap) {
-        let before = counts.get(*zone).copied();
+        if results.len() >= ALTERNATIVES_LIMIT {
+            return;
+        }
+        results.insert(with_moves(counts, receivers, &chosen));
+        loop {
+            let Some(here) = chosen.pop() else { return };
+            left += here;
+            if here < highest(chosen.len(), left) {
+                chosen.push(here + 1);
+                left -= here + 1;
+                break;
+            }
+        }
+    }
+}
+
+/// `counts` plus `chosen[i]` endpoints for receiver `i` (no key for a zone receiving nothing).
+fn with_moves(counts: &ZoneCounts, receivers: &[(&String, i64)], chosen: &[i64]) -> ZoneCounts {
+    let mut out = counts.clone();
+    for ((zone, _), &here) in receivers.iter().zip(chosen) {
         if here > 0 {
-            *counts.entry((*zone).clone()).or_insert(0) += here;
+            *out.entry((*zone).clone()).or_insert(0) += here;
         }
-        distribute(rest, moves - here, counts, results);
-        match before {
-            Some(n) => counts.insert((*zone).clone(), n),
-            None => counts.remove(*zone),
-        };
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn zones(n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("z{i:06}")).collect()
+    }
+
+    #[test]
+    fn every_split_within_the_caps_is_recorded() {
+        let names = zones(3);
+        let receivers = [(&names[0], 2), (&names[1], 1), (&names[2], 0)];
+        let mut results = BTreeSet::new();
+        distribute(&receivers, 2, &ZoneCounts::from([(names[2].clone(), 5)]), &mut results);
+        let expected: BTreeSet<ZoneCounts> = [
+            ZoneCounts::from([(names[0].clone(), 2), (names[2].clone(), 5)]),
+            ZoneCounts::from([(names[0].clone(), 1), (names[1].clone(), 1), (names[2].clone(), 5)]),
+        ]
+        .into();
+        assert_eq!(results, expected);
+        let mut none = BTreeSet::new();
+        distribute(&receivers, 4, &ZoneCounts::new(), &mut none);
+        assert!(none.is_empty(), "4 moves cannot fit caps 2+1+0: {none:?}");
+    }
+
+    #[test]
+    fn a_hundred_thousand_receiving_zones_do_not_overflow_the_stack() {
+        // The recursive version used one stack frame per receiving zone.
+        let names = zones(100_000);
+        let receivers: Vec<(&String, i64)> = names.iter().map(|z| (z, 1)).collect();
+        let mut results = BTreeSet::new();
+        distribute(&receivers, 100_000, &ZoneCounts::new(), &mut results);
+        assert_eq!(results.len(), 1);
+        assert!(results.iter().all(|r| r.len() == 100_000 && r.values().all(|&n| n == 1)));
+        let mut many = BTreeSet::new();
+        distribute(&receivers[..2_000], 1, &ZoneCounts::new(), &mut many);
+        assert_eq!(many.len(), ALTERNATIVES_LIMIT, "bounded");
     }
 }
