@@ -1,7 +1,7 @@
 //! Per-zone summary of what kube-proxy on every node does for one Service (spec §4): nodes with
 //! the same zone and the same outcome are grouped.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::Serialize;
 
@@ -195,6 +195,8 @@ pub fn proxy_view(
     let hypothetical = nodes.is_empty();
     let rows = if hypothetical { hypothetical_rows(&own) } else { node_rows(nodes) };
     let mut groups: Vec<(String, Outcome, ProxyZoneView)> = Vec::new();
+    // Groups by zone, so finding a node's group does not compare against every zone (10^4 zones).
+    let mut by_zone: HashMap<String, Vec<usize>> = HashMap::new();
     for (name, zone, windows) in &rows {
         let node = ProxyNode { name, zone: zone.as_deref(), windows: *windows };
         let endpoints = endpoints_for_port(&own, &port.name, &port.protocol, name, behaviour);
@@ -202,10 +204,12 @@ pub fn proxy_view(
         let categorized = categorize_endpoints(&endpoints, &svc, &node, behaviour);
         let result = outcome(&svc, &categorized, &by_identity);
         let zone = zone.clone().unwrap_or_default();
-        if let Some((_, _, view)) = groups.iter_mut().find(|(z, o, _)| *z == zone && *o == result) {
-            view.nodes.extend((!hypothetical).then(|| name.clone()));
+        let same_zone = by_zone.entry(zone.clone()).or_default();
+        if let Some(&index) = same_zone.iter().find(|&&i| groups[i].1 == result) {
+            groups[index].2.nodes.extend((!hypothetical).then(|| name.clone()));
             continue;
         }
+        same_zone.push(groups.len());
         let lines: Vec<&str> = categorized.logs.iter().map(|log| log.line.as_str()).collect();
         let view = ProxyZoneView {
             zone: zone.clone(),
