@@ -180,6 +180,8 @@ impl Settings {
             Command::Completion(a) => Job::Completion(a.shell),
             Command::Version => Job::Version,
         };
+        // Checked even with --from-file, where it is unused: a typo should not pass silently.
+        let request_timeout = parse_timeout(&g.request_timeout)?;
         let source = match g.from_file {
             Some(p) if p.as_os_str() == "-" => SourceSpec::Dump(DumpPath::Stdin),
             Some(p) => SourceSpec::Dump(DumpPath::File(p)),
@@ -188,7 +190,7 @@ impl Settings {
                 context: g.context,
                 cluster: g.cluster,
                 user: g.user,
-                request_timeout: parse_timeout(&g.request_timeout)?,
+                request_timeout,
             }),
         };
         let selector =

@@ -55,6 +55,16 @@ impl CpuAmount {
             .ok_or_else(|| QuantityError(text.to_string()))
     }
 
+    /// [`CpuAmount::parse`] for text a user or a dump gives us: Go's parser reads a bare sign or
+    /// dot (`-`, `+`, `.`) as 0, which no API server writes back (it stores `"0"`); such text is
+    /// a typo, not a zero, so it is refused here.
+    pub fn parse_input(text: &str) -> Result<CpuAmount, QuantityError> {
+        if !text.bytes().any(|b| b.is_ascii_digit()) {
+            return Err(QuantityError(text.to_string()));
+        }
+        CpuAmount::parse(text)
+    }
+
     /// An amount of whole nano-cores.
     pub fn from_nanos(nanos: i128) -> Self {
         let repr = match i64::try_from(nanos) {

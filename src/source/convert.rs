@@ -58,7 +58,7 @@ pub fn node_from(node: &core::Node) -> Result<Node, ConvertError> {
     let status = node.status.as_ref();
     let allocatable_cpu = match status.and_then(|s| s.allocatable.as_ref()).and_then(|a| a.get("cpu")) {
         // Quantity.UnmarshalJSON trims surrounding whitespace before ParseQuantity.
-        Some(quantity) => Some(CpuAmount::parse(quantity.0.trim()).map_err(|_| ConvertError {
+        Some(quantity) => Some(CpuAmount::parse_input(quantity.0.trim()).map_err(|_| ConvertError {
             field: "status.allocatable.cpu".to_string(),
             message: format!("invalid quantity {:?} (expected e.g. \"1930m\" or \"2\")", quantity.0),
         })?),

@@ -134,11 +134,20 @@ pub fn parse_spread(text: &str) -> Result<SpreadSpec, String> {
     if text == "even" {
         return Ok(SpreadSpec::Even);
     }
+    let too_many = || format!("--spread {text:?}: at most {MAX_REPLICAS} endpoints in total");
     let list = text.strip_prefix("zone=").unwrap_or(text);
     let mut zones = BTreeMap::new();
+    let mut total: i64 = 0;
     for part in list.split(',') {
         let (zone, n) = part.rsplit_once(':').ok_or_else(bad)?;
-        let n = n.parse::<i64>().ok().filter(|n| (0..=MAX_REPLICAS).contains(n)).ok_or_else(bad)?;
+        if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
+        let n = n.parse::<i64>().ok().filter(|n| *n <= MAX_REPLICAS).ok_or_else(too_many)?;
+        total += n;
+        if total > MAX_REPLICAS {
+            return Err(too_many());
+        }
         if zone.is_empty() || zones.insert(zone.to_string(), n).is_some() {
             return Err(bad());
         }
@@ -155,7 +164,10 @@ pub fn parse_add_node(text: &str) -> Result<NewNode, String> {
         match part.split_once('=') {
             Some(("zone", z)) if !z.is_empty() => zone = Some(z.to_string()),
             Some(("cpu", q)) => {
-                let amount = CpuAmount::parse(q).map_err(|e| bad(&e.to_string()))?;
+                let amount = CpuAmount::parse_input(q).map_err(|e| bad(&e.to_string()))?;
+                if amount.nanos() < 0 {
+                    return Err(bad("cpu must not be negative"));
+                }
                 cpu = Some(amount);
             }
             Some(("name", n)) if !n.is_empty() => name = Some(n.to_string()),
@@ -178,7 +190,10 @@ pub fn parse_set_cpu(text: &str) -> Result<(String, CpuAmount), String> {
     let bad = |why: String| format!("--set-cpu {text:?}: {why}");
     let (node, q) =
         text.split_once('=').filter(|(n, _)| !n.is_empty()).ok_or_else(|| bad("use NODE=QUANTITY".into()))?;
-    let cpu = CpuAmount::parse(q).map_err(|e| bad(e.to_string()))?;
+    let cpu = CpuAmount::parse_input(q).map_err(|e| bad(e.to_string()))?;
+    if cpu.nanos() < 0 {
+        return Err(bad("CPU must not be negative".into()));
+    }
     Ok((node.to_string(), cpu))
 }
 

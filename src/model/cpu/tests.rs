@@ -158,3 +158,14 @@ fn never_panics_on_odd_text() {
         let _ = CpuAmount::parse(text).map(|a| (a.milli_value(), a.to_string()));
     }
 }
+
+#[test]
+fn input_parsing_refuses_a_bare_sign_or_dot() {
+    // Go reads these as 0; as input they are typos, and no API server writes them back.
+    for text in ["-", "+", ".", "+.", "-.", ""] {
+        assert!(CpuAmount::parse(text).is_ok() || text.is_empty(), "{text:?} mirrors Go");
+        assert_eq!(CpuAmount::parse_input(text), Err(QuantityError(text.to_string())), "{text:?}");
+    }
+    assert_eq!(CpuAmount::parse_input("-0").map(|a| a.milli_value()), Ok(0));
+    assert_eq!(CpuAmount::parse_input(".5").map(|a| a.milli_value()), Ok(500));
+}

@@ -10,6 +10,16 @@ fn parses_every_change() {
     assert_eq!(parse_spread("zone=a:3,b:1"), Ok(zones.clone()));
     assert_eq!(parse_spread("a:3,b:1"), Ok(zones));
     assert!(parse_spread("zone=a:3,a:1").is_err());
+    assert_eq!(parse_spread("a:10000"), Ok(SpreadSpec::Zones([("a".to_string(), 10_000)].into())));
+    for too_many in ["a:5000,b:5001", "a:10001", "a:99999999999999999999"] {
+        assert_eq!(
+            parse_spread(too_many),
+            Err(format!("--spread {too_many:?}: at most 10000 endpoints in total")),
+            "{too_many}"
+        );
+    }
+    assert!(parse_set_cpu("n1=-1").unwrap_err().contains("must not be negative"));
+    assert!(parse_add_node("zone=z,cpu=-500m").unwrap_err().contains("must not be negative"));
     let node = parse_add_node("zone=z1,cpu=1500m,control-plane,not-ready,name=n9").unwrap();
     assert_eq!(node.cpu, CpuAmount::from_millis(1500));
     assert!(node.control_plane && node.not_ready);
