@@ -154,6 +154,9 @@ fn yaml_options(text: &str) -> serde_saphyr::Options {
         strict_booleans: true,
         leading_zero_numbers_as_strings: true,
         with_snippet: false,
+        // Comments are never needed; emitting them makes the parser buffer comment events while
+        // it looks ahead, and a block of 33+ comment lines before a sequence then fails.
+        emit_comments: false,
     }
 }
 
@@ -247,8 +250,11 @@ impl<'a> Reader<'a> {
             (Some(api_version), Some(kind), _) => (api_version, kind),
             (None, None, Some((api_version, kind))) => (api_version.to_string(), kind.to_string()),
             (api_version, kind, _) => {
-                let key =
-                    format!("{} {}", api_version.as_deref().unwrap_or("?"), kind.as_deref().unwrap_or("?"));
+                let key = match (api_version, kind) {
+                    (Some(api_version), None) => format!("{api_version} without kind"),
+                    (None, Some(kind)) => format!("{kind} without apiVersion"),
+                    _ => "objects without apiVersion and kind".to_string(),
+                };
                 self.skip(&key);
                 return Ok(());
             }
@@ -269,10 +275,30 @@ impl<'a> Reader<'a> {
         }
         match kind_of(&api_version, &kind) {
             Some(kind) => self.decode(kind, Value::Object(map)),
+            None if (api_version.as_str(), kind.as_str())
+                == ("discovery.k8s.io/v1beta1", "EndpointSlice") =>
+            {
+                Err(self.retired_slice_version(&map))
+            }
             None => {
                 self.skip(&format!("{api_version} {kind}"));
                 Ok(())
             }
+        }
+    }
+
+    /// Skipping these would make every Service look unmanaged: refuse, saying how to re-dump.
+    fn retired_slice_version(&self, map: &serde_json::Map<String, Value>) -> DumpError {
+        let name = map.get("metadata").and_then(|m| m.get("name")).and_then(Value::as_str);
+        DumpError::Item {
+            origin: self.origin.to_string(),
+            index: self.index,
+            kind: "endpointslice".to_string(),
+            name: name.unwrap_or("").to_string(),
+            message: "discovery.k8s.io/v1beta1 is not read (the API served it until Kubernetes 1.25; \
+                      1.21+ serves discovery.k8s.io/v1): re-create the dump with \
+                      `kubectl get endpointslices.v1.discovery.k8s.io -A -o yaml`"
+                .to_string(),
         }
     }
 
@@ -283,7 +309,12 @@ impl<'a> Reader<'a> {
 
     fn decode(&mut self, kind: Kind, value: Value) -> Result<(), DumpError> {
         let name = value.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("").to_string();
+        let named = matches!(kind, Kind::Node | Kind::Service | Kind::EndpointSlice);
         let result = match kind {
+            // The API server never stores one; rows and messages would name nothing.
+            _ if named && value.pointer("/metadata/name").is_none() => {
+                Err("metadata.name is missing".to_string())
+            }
             Kind::Node => typed(value)
                 .and_then(|node| convert::node_from(&node).map_err(|e| e.to_string()))
                 .map(|node| self.snapshot.nodes.push(node)),

@@ -113,7 +113,7 @@ fn single_objects_multi_documents_and_typed_lists() {
 #[test]
 fn other_kinds_are_counted_not_read() {
     let text = format!(
-        "apiVersion: v1\nkind: List\nitems:\n- {{apiVersion: apps/v1, kind: Deployment}}\n- {{apiVersion: apps/v1, kind: Deployment}}\n- {{apiVersion: discovery.k8s.io/v1beta1, kind: EndpointSlice}}\n- {{kind: Pod}}\n- 42\n---\n{NODE}"
+        "apiVersion: v1\nkind: List\nitems:\n- {{apiVersion: apps/v1, kind: Deployment}}\n- {{apiVersion: apps/v1, kind: Deployment}}\n- {{kind: Pod}}\n- {{apiVersion: v1}}\n- {{}}\n- 42\n---\n{NODE}"
     );
     let parsed = parse_ok(&text);
     let skipped: Vec<(&str, usize)> = parsed.skipped.iter().map(|(k, v)| (k.as_str(), *v)).collect();
@@ -121,12 +121,37 @@ fn other_kinds_are_counted_not_read() {
         skipped,
         [
             ("(not an object)", 1),
-            ("? Pod", 1),
+            ("Pod without apiVersion", 1),
             ("apps/v1 Deployment", 2),
-            ("discovery.k8s.io/v1beta1 EndpointSlice", 1)
+            ("objects without apiVersion and kind", 1),
+            ("v1 without kind", 1),
         ]
     );
     assert_eq!(parsed.snapshot.nodes.len(), 1);
+}
+
+#[test]
+fn retired_endpointslice_version_is_refused_not_skipped() {
+    // Skipping it would make the Service look unmanaged (NoManagedSlices).
+    let text = format!(
+        "apiVersion: v1\nkind: List\nitems:\n- {{apiVersion: discovery.k8s.io/v1beta1, kind: EndpointSlice, metadata: {{name: s1}}}}\n---\n{NODE}"
+    );
+    let message = error(&text);
+    assert!(
+        message
+            .starts_with("dump:x.yaml: item 0: endpointslice \"s1\": discovery.k8s.io/v1beta1 is not read"),
+        "{message}"
+    );
+    assert!(message.contains("kubectl get endpointslices.v1.discovery.k8s.io -A -o yaml"), "{message}");
+}
+
+#[test]
+fn objects_without_a_name_are_refused() {
+    let message = error("apiVersion: v1\nkind: Service\nmetadata: {namespace: default}\n");
+    assert_eq!(
+        message,
+        "dump:x.yaml: item 0: service \"\": metadata.name is missing; fix or remove that object"
+    );
 }
 
 fn error(text: &str) -> String {
