@@ -2,7 +2,7 @@
 //! Used when the keep-check rejects live slices that are nevertheless exactly what the controller
 //! writes (W7, W9, W10) or one of its random tie outcomes (W8).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::model::EndpointSlice;
 
@@ -18,8 +18,10 @@ pub fn equivalent_rewrite(
     let mut counts: BTreeMap<String, i64> = BTreeMap::new();
     let mut pre: BTreeMap<String, i64> = BTreeMap::new();
     let (mut out, mut into): (BTreeMap<String, i64>, BTreeMap<String, i64>) = Default::default();
+    // A set: a Service with thousands of slices would otherwise scan the list once per slice.
+    let rewritten: BTreeSet<&str> = rewritten.iter().map(String::as_str).collect();
     for slice in live {
-        let rewrite = rewritten.contains(&slice.name);
+        let rewrite = rewritten.contains(slice.name.as_str());
         for e in slice.endpoints.iter().filter(|e| e.controller_ready()) {
             let zones = e.hints.as_ref().and_then(|h| h.for_zones.as_deref()).unwrap_or(&[]);
             if !rewrite {
