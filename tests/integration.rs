@@ -4,8 +4,10 @@
 
 mod support;
 
+mod bad_inputs;
 mod cli;
 mod differential;
+mod fuzz_corpus;
 mod manners;
 mod plugin;
 mod replicas_property;

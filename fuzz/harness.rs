@@ -1,0 +1,251 @@
+//! What the fuzz targets run, shared with the normal test suite (`tests/fuzz_corpus.rs` replays
+//! every file of `fuzz/corpus/*` and `fuzz/regressions/*` through these same functions).
+//!
+//! - [`dump`]: arbitrary bytes → `parse_dump`; a dump that parses is analysed and rendered, one
+//!   that does not must give a one-line message.
+//! - [`engine`]: arbitrary bytes drive a small structured generator of Snapshots (zones, nodes,
+//!   CPU, Services, slices, hints, events drawn from pools of normal and hostile values); the
+//!   Snapshot goes through `zones`, `check`, `explain`, `simulate` and every renderer.
+//!
+//! Invariants checked besides "no panic": error messages are one line; table output without
+//! colour never carries a raw ESC byte (cluster strings are escaped before the terminal).
+
+use std::collections::BTreeMap;
+
+use kubectl_topo::cli::OutputFormat;
+use kubectl_topo::core::analyze;
+use kubectl_topo::core::whatif::{self, TrafficModel, changes::Changes, changes::SpreadSpec};
+use kubectl_topo::model::{
+    Behaviour, CONTROLLER_NAME, CpuAmount, Endpoint, EndpointSlice, Event, Hints, LABEL_ZONE, Node, Service,
+    ServicePort, SlicePort, Snapshot,
+};
+use kubectl_topo::render::{self, RenderOptions};
+use kubectl_topo::source::dump::parse_dump;
+
+/// Bytes → `parse_dump` → (when it parses) the whole engine.
+pub fn dump(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    match parse_dump(&text, "fuzz.yaml") {
+        Ok(parsed) => {
+            let behaviour = parsed.server_version.as_deref().and_then(|v| v.parse().ok()).unwrap_or_default();
+            exercise(&parsed.snapshot, behaviour, &Changes::default(), data.first().copied().unwrap_or(0));
+        }
+        Err(error) => {
+            let message = error.to_string();
+            assert!(!message.contains('\n'), "multi-line error: {message:?}");
+            assert!(!message.contains('\u{1b}'), "raw ESC in error: {message:?}");
+        }
+    }
+}
+
+/// Bytes → a generated Snapshot → the whole engine.
+pub fn engine(data: &[u8]) {
+    let mut bytes = Bytes { data, pos: 0 };
+    let snapshot = snapshot_from(&mut bytes);
+    let behaviour = Behaviour::new(21 + u32::from(bytes.byte() % 17));
+    let changes = changes_from(&mut bytes);
+    let style = bytes.byte();
+    exercise(&snapshot, behaviour, &changes, style);
+}
+
+/// Every analysis and renderer the binary runs on a Snapshot.
+pub fn exercise(snapshot: &Snapshot, behaviour: Behaviour, changes: &Changes, style: u8) {
+    let format = [OutputFormat::Table, OutputFormat::Wide, OutputFormat::Json, OutputFormat::Yaml]
+        [usize::from(style % 4)];
+    let options = RenderOptions { format, color: false, no_headers: style & 4 != 0 };
+    let traffic = TrafficModel::default();
+    let zones = analyze::zones(snapshot, behaviour);
+    check_output(format, |out| render::zones(&zones, &options, out));
+    let services: Vec<&Service> = snapshot.services.iter().collect();
+    let check = analyze::check(snapshot, &services, behaviour);
+    check_output(format, |out| render::check(&check, &options, out));
+    for service in services.iter().take(3) {
+        let report = analyze::explain(snapshot, service, behaviour);
+        check_output(format, |out| render::explain(&report, &options, out));
+        if let Ok(report) = whatif::simulate(snapshot, service, behaviour, changes, &traffic) {
+            check_output(format, |out| render::simulate(&report, &options, out));
+        }
+    }
+}
+
+fn check_output(format: OutputFormat, render: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) {
+    let mut out = Vec::new();
+    render(&mut out).expect("rendering to memory succeeds");
+    if matches!(format, OutputFormat::Table | OutputFormat::Wide) {
+        assert!(!out.contains(&0x1b), "raw ESC in table output");
+    }
+}
+
+/// A cursor over the fuzzer's bytes; past the end every read is 0.
+struct Bytes<'a> {
+    data: &'a [u8],
+    pos: usize,
+}
+
+impl Bytes<'_> {
+    fn byte(&mut self) -> u8 {
+        let b = self.data.get(self.pos).copied().unwrap_or(0);
+        self.pos += 1;
+        b
+    }
+    fn flag(&mut self) -> bool {
+        self.byte() & 1 == 1
+    }
+    fn below(&mut self, n: usize) -> usize {
+        usize::from(self.byte()) % n.max(1)
+    }
+    fn pick<T: Clone>(&mut self, pool: &[T]) -> T {
+        pool[self.below(pool.len())].clone()
+    }
+    fn option<T: Clone>(&mut self, pool: &[T]) -> Option<T> {
+        if self.byte().is_multiple_of(5) { None } else { Some(self.pick(pool)) }
+    }
+    fn tri(&mut self) -> Option<bool> {
+        [None, Some(true), Some(false), Some(true)][self.below(4)]
+    }
+    fn done(&self) -> bool {
+        self.pos >= self.data.len()
+    }
+}
+
+const ZONES: &[&str] = &["a", "b", "c", "d", "", "zone\u{1b}[2J", "z\u{7}\t\r\n", "ü-zone"];
+const NODES: &[&str] = &["n0", "n1", "n2", "n3", "n4", "n5\u{1b}]0;x\u{7}", ""];
+const CPUS: &[&str] = &["4", "2", "1", "500m", "0", "1.5", "3900m", "1Ki", "1e3", "0.001", "-1", "1n"];
+const SERVICES: &[&str] = &["s0", "s1", "s2", "s\u{1b}[31m"];
+const ADDRESSES: &[&str] = &["10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4", "fd00::1", "x.example", ""];
+
+fn snapshot_from(bytes: &mut Bytes<'_>) -> Snapshot {
+    let mut snapshot = Snapshot::default();
+    for _ in 0..bytes.below(8) {
+        snapshot.nodes.push(node_from(bytes));
+    }
+    for _ in 0..bytes.below(4) {
+        snapshot.services.push(service_from(bytes));
+    }
+    while !bytes.done() && snapshot.slices.len() < 6 {
+        snapshot.slices.push(slice_from(bytes));
+    }
+    if bytes.flag() {
+        snapshot.events.push(event_from(bytes));
+    }
+    snapshot.info.nodes_unavailable = bytes.byte() == 7;
+    snapshot
+}
+
+fn node_from(bytes: &mut Bytes<'_>) -> Node {
+    let mut labels = BTreeMap::new();
+    if let Some(zone) = bytes.option(ZONES) {
+        labels.insert(LABEL_ZONE.to_string(), zone.to_string());
+    }
+    match bytes.byte() % 8 {
+        0 => drop(labels.insert("node-role.kubernetes.io/control-plane".into(), String::new())),
+        1 => drop(labels.insert("kubernetes.io/os".into(), "windows".into())),
+        _ => {}
+    }
+    let allocatable_cpu = bytes.option(CPUS).and_then(|cpu| CpuAmount::parse(cpu).ok());
+    let ready = bytes.option(&["True", "False", "Unknown", ""]).map(str::to_string);
+    Node { name: bytes.pick(NODES).to_string(), labels, allocatable_cpu, ready }
+}
+
+fn service_from(bytes: &mut Bytes<'_>) -> Service {
+    let mut annotations = BTreeMap::new();
+    match bytes.byte() % 6 {
+        0 | 1 => drop(annotations.insert("service.kubernetes.io/topology-mode".into(), "Auto".into())),
+        2 => drop(annotations.insert("service.kubernetes.io/topology-aware-hints".into(), "auto".into())),
+        3 => drop(annotations.insert("service.kubernetes.io/topology-mode".into(), "AUTO\u{1b}".into())),
+        _ => {}
+    }
+    let ip_families = match bytes.byte() % 4 {
+        0 => vec![],
+        1 => vec!["IPv6".to_string()],
+        2 => vec!["IPv4".to_string(), "IPv6".to_string()],
+        _ => vec!["IPv4".to_string()],
+    };
+    Service {
+        namespace: "ns".to_string(),
+        name: bytes.pick(SERVICES).to_string(),
+        uid: None,
+        labels: BTreeMap::new(),
+        annotations,
+        has_selector: !bytes.byte().is_multiple_of(6),
+        service_type: bytes.pick(&["ClusterIP", "ClusterIP", "NodePort", "ExternalName", ""]).to_string(),
+        cluster_ip: bytes.option(&["10.96.0.10", "None", ""]).map(str::to_string),
+        ip_families,
+        traffic_distribution: bytes
+            .option(&["PreferClose", "PreferSameZone", "PreferSameNode", "Bogus"])
+            .filter(|_| bytes.flag())
+            .map(str::to_string),
+        internal_traffic_policy: bytes.option(&["Cluster", "Local"]).map(str::to_string),
+        external_traffic_policy: bytes.option(&["Cluster", "Local"]).map(str::to_string),
+        externally_accessible: bytes.flag(),
+        publish_not_ready_addresses: bytes.flag(),
+        ports: vec![ServicePort { name: String::new(), port: 80, protocol: "TCP".into(), node_port: 0 }],
+    }
+}
+
+fn slice_from(bytes: &mut Bytes<'_>) -> EndpointSlice {
+    let count = bytes.below(13);
+    let endpoints = (0..count).map(|_| endpoint_from(bytes)).collect();
+    EndpointSlice {
+        namespace: "ns".to_string(),
+        name: format!("slice-{}", bytes.below(5)),
+        service_name: bytes.option(SERVICES).map(str::to_string),
+        managed_by: bytes.option(&[CONTROLLER_NAME, CONTROLLER_NAME, "other"]).map(str::to_string),
+        address_type: bytes.pick(&["IPv4", "IPv4", "IPv6", "FQDN", ""]).to_string(),
+        ports: vec![SlicePort { name: Some(String::new()), port: Some(80), protocol: Some("TCP".into()) }],
+        endpoints,
+    }
+}
+
+fn endpoint_from(bytes: &mut Bytes<'_>) -> Endpoint {
+    let addresses = (0..bytes.below(3)).map(|_| bytes.pick(ADDRESSES).to_string()).collect();
+    let hints = match bytes.byte() % 4 {
+        0 => None,
+        1 => Some(Hints::default()),
+        _ => {
+            let zones = (0..bytes.below(10)).map(|_| bytes.pick(ZONES).to_string()).collect();
+            let nodes = (0..bytes.below(3)).map(|_| bytes.pick(NODES).to_string()).collect();
+            Some(Hints { for_zones: Some(zones), for_nodes: bytes.flag().then_some(nodes) })
+        }
+    };
+    Endpoint {
+        addresses,
+        ready: bytes.tri(),
+        serving: bytes.tri(),
+        terminating: bytes.tri(),
+        node_name: bytes.option(NODES).map(str::to_string),
+        zone: bytes.option(ZONES).map(str::to_string),
+        hints,
+    }
+}
+
+fn event_from(bytes: &mut Bytes<'_>) -> Event {
+    Event {
+        namespace: "ns".into(),
+        object_kind: "Service".into(),
+        object_name: bytes.pick(SERVICES).to_string(),
+        event_type: "Warning".into(),
+        reason: "TopologyAwareHintsDisabled".into(),
+        message: bytes.pick(&["Insufficient Node information", "x\u{1b}[2Jy\r\n"]).to_string(),
+        count: i32::from(bytes.byte()) - 1,
+        last_seen: bytes.option(&["2026-07-31T14:05:58Z", "yesterday"]).map(str::to_string),
+        source: None,
+    }
+}
+
+fn changes_from(bytes: &mut Bytes<'_>) -> Changes {
+    let mut changes = Changes::default();
+    match bytes.byte() % 6 {
+        0 => changes.replicas = Some(bytes.below(40) as i64),
+        1 => changes.remove_zones.push(bytes.pick(ZONES).to_string()),
+        2 => changes.not_ready.push(bytes.pick(NODES).to_string()),
+        3 => {
+            let zones: BTreeMap<String, i64> =
+                (0..bytes.below(4)).map(|_| (bytes.pick(ZONES).to_string(), bytes.below(9) as i64)).collect();
+            changes.spread = Some(if zones.is_empty() { SpreadSpec::Even } else { SpreadSpec::Zones(zones) });
+        }
+        4 => changes.remove_nodes.push(bytes.pick(NODES).to_string()),
+        _ => {}
+    }
+    changes
+}

@@ -1,0 +1,193 @@
+//! The bad-input catalogue: every case of `tests/bad-inputs/cases.yaml` runs the binary and checks
+//! its exit code and message (see the header of that file for the format and the rules checked on
+//! every case). Large inputs are generated into a temp dir here, never committed.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::support::{path, topo};
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    name: String,
+    #[serde(default)]
+    input: Option<String>,
+    #[serde(default)]
+    args: Option<Vec<String>>,
+    #[serde(default)]
+    stdin: Option<String>,
+    exit: i32,
+    #[serde(default)]
+    error: Option<String>,
+    #[serde(default)]
+    stdout: Vec<String>,
+    #[serde(default)]
+    stderr: Vec<String>,
+}
+
+fn cases() -> Vec<Case> {
+    let text = std::fs::read_to_string(path("tests/bad-inputs/cases.yaml")).expect("cases.yaml");
+    serde_saphyr::from_str(&text).expect("cases.yaml parses")
+}
+
+#[test]
+fn catalogue_has_at_least_fifty_distinct_cases_and_every_file_is_used() {
+    let cases = cases();
+    assert!(cases.len() >= 50, "{} cases", cases.len());
+    let mut names: Vec<&str> = cases.iter().map(|c| c.name.as_str()).collect();
+    names.sort_unstable();
+    let before = names.len();
+    names.dedup();
+    assert_eq!(names.len(), before, "duplicate case names");
+    let used: Vec<&str> =
+        cases.iter().flat_map(|c| [c.input.as_deref(), c.stdin.as_deref()]).flatten().collect();
+    for entry in std::fs::read_dir(path("tests/bad-inputs")).unwrap() {
+        let file = entry.unwrap().file_name().into_string().unwrap();
+        assert!(file == "cases.yaml" || used.contains(&file.as_str()), "{file} is in no case");
+    }
+}
+
+#[test]
+fn every_bad_input_gives_its_documented_exit_code_and_one_clear_line() {
+    let scratch = tempfile::tempdir().expect("temp dir");
+    let mut failures = String::new();
+    let cases = cases();
+    for case in &cases {
+        if let Err(why) = run(case, scratch.path()) {
+            let _ = writeln!(failures, "case {}: {why}\n", case.name);
+        }
+    }
+    assert!(failures.is_empty(), "{failures}");
+}
+
+fn run(case: &Case, scratch: &Path) -> Result<(), String> {
+    let input = case.input.as_deref().map(|i| input_path(i, scratch));
+    let input_text = input.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
+    let default_args = ["check", "-A", "-f", "{input}"].map(String::from).to_vec();
+    let args: Vec<String> =
+        case.args.clone().unwrap_or(default_args).iter().map(|a| a.replace("{input}", &input_text)).collect();
+    let mut cmd = topo();
+    cmd.args(&args);
+    if let Some(file) = &case.stdin {
+        cmd.write_stdin(std::fs::read(path("tests/bad-inputs").join(file)).expect("stdin file"));
+    }
+    let out = cmd.output().map_err(|e| format!("cannot run: {e}"))?;
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let shown = || format!("args {args:?}\n--- stdout\n{stdout}--- stderr\n{stderr}");
+    let check = |ok: bool, what: &str| if ok { Ok(()) } else { Err(format!("{what}\n{}", shown())) };
+    check(!stderr.contains("panicked"), "panicked")?;
+    check(!out.stdout.contains(&0x1b) && !out.stderr.contains(&0x1b), "a raw ESC byte was printed")?;
+    check(
+        out.status.code() == Some(case.exit),
+        &format!("exit {:?}, expected {}", out.status.code(), case.exit),
+    )?;
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error:")).collect();
+    match (&case.error, case.exit) {
+        (Some(expected), 2 | 3) => {
+            let expected = expected.replace("{input}", &input_text);
+            check(errors.len() == 1, "expected exactly one `error:` line")?;
+            check(errors[0].contains(&expected), &format!("the error line lacks {expected:?}"))?;
+        }
+        (None, 2 | 3) => return Err("a failing case must say which error it expects".to_string()),
+        (Some(_), _) => return Err("`error` is for exit 2 and 3 only".to_string()),
+        (None, _) => check(errors.is_empty(), "unexpected `error:` line")?,
+    }
+    for want in &case.stdout {
+        check(stdout.contains(want.as_str()), &format!("stdout lacks {want:?}"))?;
+    }
+    for want in &case.stderr {
+        check(stderr.contains(want.as_str()), &format!("stderr lacks {want:?}"))?;
+    }
+    Ok(())
+}
+
+fn input_path(input: &str, scratch: &Path) -> PathBuf {
+    match input.strip_prefix("generated:") {
+        Some(kind) => {
+            let file = scratch.join(format!("{kind}.yaml"));
+            if !file.exists() {
+                std::fs::write(&file, generate(kind)).expect("write generated input");
+            }
+            file
+        }
+        // Relative, as a user would type it: the messages then show the file name as given.
+        None => PathBuf::from("tests/bad-inputs").join(input),
+    }
+}
+
+const LIST_HEADER: &str = "apiVersion: v1\nkind: List\nitems:\n";
+
+fn node(name: &str, zone: &str) -> String {
+    format!(
+        "- apiVersion: v1\n  kind: Node\n  metadata:\n    name: {name}\n    labels:\n      \
+         topology.kubernetes.io/zone: {zone}\n  status:\n    allocatable:\n      cpu: \"4\"\n    \
+         conditions:\n    - type: Ready\n      status: \"True\"\n"
+    )
+}
+
+/// Inputs too big (or too repetitive) to commit.
+fn generate(kind: &str) -> String {
+    match kind {
+        // 100 MB of comment lines, then a syntax error on the last line: read fast, located exactly.
+        "big-100mb" => {
+            let line = "# padding padding padding padding padding padding padding padding padding padding\n";
+            let mut text = String::from(LIST_HEADER);
+            text.push_str(&line.repeat(100 * 1024 * 1024 / line.len()));
+            text.push_str("- kind: [unclosed\n");
+            text
+        }
+        // A 40-line comment block before the items (the YAML reader once gave up after 32).
+        "long-comment-block" => {
+            let comments: String = (0..40).map(|i| format!("# comment {i}\n")).collect();
+            format!("{LIST_HEADER}{comments}{}{}", node("node-a", "a"), node("node-b", "b"))
+        }
+        // Block sequences nested 100,000 deep on one line: `- - - … x`.
+        "deep-yaml" => format!("{}x\n", "- ".repeat(100_000)),
+        "deep-yaml-maps" => {
+            let mut text = String::from("apiVersion: v1\nkind: Node\nmetadata:\n  name: deep\n  x:\n");
+            for depth in 2..80 {
+                let _ = writeln!(text, "{}x:", "  ".repeat(depth));
+            }
+            text
+        }
+        "deep-json" => format!("{}{}", "[".repeat(100_000), "]".repeat(100_000)),
+        "zones-10000" => zones(10_000),
+        other => panic!("unknown generator {other}"),
+    }
+}
+
+/// One Ready node per zone, and an Auto Service with one endpoint in each (no hints yet).
+fn zones(n: usize) -> String {
+    let mut text = String::from(LIST_HEADER);
+    for i in 0..n {
+        text.push_str(&node(&format!("node-{i}"), &format!("zone-{i:05}")));
+    }
+    text.push_str(
+        "- apiVersion: v1\n  kind: Service\n  metadata:\n    name: web\n    namespace: default\n    \
+         annotations:\n      service.kubernetes.io/topology-mode: Auto\n  spec:\n    clusterIP: \
+         10.96.0.10\n    selector:\n      app: web\n    ports:\n    - port: 80\n",
+    );
+    for (s, chunk) in (0..n).collect::<Vec<_>>().chunks(1000).enumerate() {
+        let _ = write!(
+            text,
+            "- apiVersion: discovery.k8s.io/v1\n  kind: EndpointSlice\n  metadata:\n    name: web-{s}\n    \
+             namespace: default\n    labels:\n      kubernetes.io/service-name: web\n      \
+             endpointslice.kubernetes.io/managed-by: endpointslice-controller.k8s.io\n  addressType: IPv4\n  \
+             ports:\n  - port: 80\n  endpoints:\n"
+        );
+        for i in chunk {
+            let _ = write!(
+                text,
+                "  - addresses: [\"10.{}.{}.{}\"]\n    conditions: {{ready: true}}\n    nodeName: node-{i}\n    \
+                 zone: zone-{i:05}\n",
+                i / 65536,
+                i / 256 % 256,
+                i % 256
+            );
+        }
+    }
+    text
+}
