@@ -10,6 +10,7 @@ mod differential;
 mod fuzz_corpus;
 mod manners;
 mod plugin;
+mod read_only;
 mod replicas_property;
 mod scenarios;
 mod simulate;
