@@ -1,6 +1,7 @@
 //! The only English in the crate's findings: one sentence per reason code, the controller's exact
 //! Event text for it (spec §2.8), and the safeguard name from the Kubernetes docs.
 
+pub mod watch;
 pub mod whatif;
 
 use crate::core::reason::{Reason, ReasonCode as C};
