@@ -14,6 +14,7 @@
 //! the read-only ClusterRole of `deploy/rbac.yaml` must be enough for every command.
 
 mod cluster;
+mod gone_proxy;
 mod harness;
 mod kube_proxy;
 mod kube_proxy_compare;
@@ -23,6 +24,7 @@ mod proxy_nft;
 mod proxy_rules;
 mod scenarios;
 mod topo;
+mod watch;
 
 #[test]
 fn e2e_real_control_plane() {
