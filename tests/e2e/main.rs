@@ -22,6 +22,7 @@ mod kube_proxy_scenarios;
 mod live_api;
 mod proxy_nft;
 mod proxy_rules;
+mod replay;
 mod scenarios;
 mod topo;
 mod watch;
