@@ -115,6 +115,18 @@ pub fn sentence(reason: &Reason) -> String {
             "Node(s) {} run Windows: their kube-proxy ignores topology hints and routes to all endpoints.",
             list(&f.nodes)
         ),
+        C::CiliumIgnoresHints => format!(
+            "Cilium replaces kube-proxy (kube-proxy-replacement: {}) and its enable-service-topology is {}: \
+             Cilium's load balancer ignores topology hints and spreads traffic over every endpoint, whatever \
+             the controller writes.",
+            quoted(&f.value),
+            quoted(&f.key)
+        ),
+        C::CiliumAppliesHints => format!(
+            "Cilium replaces kube-proxy (kube-proxy-replacement: {}) with enable-service-topology on: Cilium, \
+             not kube-proxy, applies the hints; the kube-proxy view below is what it is expected to route.",
+            quoted(&f.value)
+        ),
         _ => safeguard_sentence(reason, n, z),
     }
 }

@@ -7,7 +7,7 @@
 use std::future::Future;
 use std::time::Duration;
 
-use k8s_openapi::api::core::v1::{Event as CoreEvent, Node, Service};
+use k8s_openapi::api::core::v1::{ConfigMap, Event as CoreEvent, Node, Service};
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 use kube::api::{Api, ListParams};
 use kube::config::{KubeConfigOptions, Kubeconfig, KubeconfigError};
@@ -55,6 +55,9 @@ pub struct Raw {
     pub slices: Vec<EndpointSlice>,
     /// core/v1 Events on Services.
     pub events: Vec<CoreEvent>,
+    /// `kube-system/cilium-config` when present and readable (only the keys `convert::cilium_from`
+    /// reads are kept, so a dump carries nothing else of it).
+    pub config_maps: Vec<ConfigMap>,
     /// `/version` gitVersion.
     pub server_version: Option<String>,
     /// What could not be read (e.g. Events forbidden), for `SourceInfo::partial`.
@@ -201,6 +204,7 @@ pub async fn read(conn: &Connection, want: &Want) -> Result<(Raw, Option<String>
     if want.nodes_only {
         return Ok((raw, namespace));
     }
+    raw.config_maps = cilium_config(conn).await.into_iter().collect();
     let scope = match &namespace {
         Some(ns) => format!("in namespace {ns:?}"),
         None => "at cluster scope".to_string(),
@@ -275,6 +279,22 @@ async fn best_effort_events(
         }
         Err(e) => Err(e),
     }
+}
+
+/// `kube-system/cilium-config`, best effort: absent, forbidden or unreadable all mean "say nothing"
+/// (most users may not read kube-system; deploy/rbac.yaml grants `get` on this one name).
+pub async fn cilium_config(conn: &Connection) -> Option<ConfigMap> {
+    let (namespace, name) = convert::CILIUM_CONFIG;
+    let api: Api<ConfigMap> = Api::namespaced(conn.client.clone(), namespace);
+    let found = timed(conn, "get configmaps cilium-config", api.get_opt(name)).await.ok()??;
+    let keys = ["kube-proxy-replacement", "enable-service-topology"];
+    let data = found.data.map(|d| d.into_iter().filter(|(k, _)| keys.contains(&k.as_str())).collect());
+    let metadata = kube::api::ObjectMeta {
+        name: found.metadata.name,
+        namespace: found.metadata.namespace,
+        ..Default::default()
+    };
+    Some(ConfigMap { metadata, data, ..ConfigMap::default() })
 }
 
 /// A best-effort read's `Error::Live` becomes a note and an empty list.

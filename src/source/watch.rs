@@ -32,7 +32,7 @@ pub enum Update {
     /// (`None` for `-A`) and the wall-clock time, in milliseconds since the Unix epoch.
     Snapshot {
         /// The engine's input.
-        snapshot: Snapshot,
+        snapshot: Box<Snapshot>,
         /// Resolved namespace.
         namespace: Option<String>,
         /// When the change was seen.
@@ -146,7 +146,7 @@ async fn follow_async(
             }
             _ = &mut deadline, if dirty && listed.len() == 3 => {
                 dirty = false;
-                let snapshot = stores.snapshot();
+                let snapshot = Box::new(stores.snapshot());
                 on_update(Update::Snapshot { snapshot, namespace: namespace.clone(), unix_millis: now_millis() })?;
             }
         }

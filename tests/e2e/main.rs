@@ -13,6 +13,7 @@
 //! `check -A` must agree with `explain` for every Service, `zones` with the Nodes created, and
 //! the read-only ClusterRole of `deploy/rbac.yaml` must be enough for every command.
 
+mod cilium;
 mod cluster;
 mod gone_proxy;
 mod harness;
