@@ -141,7 +141,7 @@ async fn follow_async(
                         dirty = true;
                         deadline.as_mut().reset(tokio::time::Instant::now() + DEBOUNCE);
                     }
-                    Err(e) => on_update(failure(&conn, resource, e, listed.len() == 3)?)?,
+                    Err(e) => on_update(failure(&conn.server, resource, e, listed.len() == 3)?)?,
                 }
             }
             _ = &mut deadline, if dirty && listed.len() == 3 => {
@@ -205,12 +205,7 @@ fn tagged<K: Send + 'static>(
 
 /// A watcher error: fatal when the first list is refused (401/403/404: retrying will not help and
 /// the user needs the message and its hint), otherwise a note while the backoff retries.
-fn failure(
-    conn: &Connection,
-    resource: Resource,
-    error: watcher::Error,
-    ready: bool,
-) -> Result<Update, Error> {
+fn failure(server: &str, resource: Resource, error: watcher::Error, ready: bool) -> Result<Update, Error> {
     let scope = resource.plural();
     match error {
         watcher::Error::InitialListFailed(kube::Error::Api(status))
@@ -218,7 +213,7 @@ fn failure(
         {
             Err(Error::Kube {
                 action: format!("list {scope}"),
-                server: conn.server.clone(),
+                server: server.to_string(),
                 source: kube::Error::Api(status),
             })
         }
@@ -226,5 +221,36 @@ fn failure(
             Ok(Update::Note(format!("watch of {scope} expired (410 Gone): listing again")))
         }
         other => Ok(Update::Note(format!("watch of {scope}: {}; retrying", crate::error::chain(&other)))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exit::ExitStatus;
+
+    fn status(code: u16) -> Box<kube::core::Status> {
+        let reason = if code == 410 { "Expired" } else { "Forbidden" };
+        Box::new(
+            serde_json::from_value(serde_json::json!({"code": code, "reason": reason, "message": "m"}))
+                .unwrap(),
+        )
+    }
+
+    #[test]
+    fn an_expired_watch_is_a_note_and_the_watcher_relists() {
+        let update =
+            failure("https://x", Resource::Slices, watcher::Error::WatchError(status(410)), true).unwrap();
+        let Update::Note(note) = update else { panic!("a note") };
+        assert!(note.contains("endpointslices.discovery.k8s.io") && note.contains("410 Gone"), "{note}");
+    }
+
+    #[test]
+    fn a_refused_first_list_is_a_cluster_error_later_refusals_are_retried() {
+        let refused = || watcher::Error::InitialListFailed(kube::Error::Api(status(403)));
+        let error = failure("https://x", Resource::Nodes, refused(), false).unwrap_err();
+        assert_eq!(error.exit_status(), ExitStatus::Cluster);
+        assert!(error.to_string().contains("list nodes"), "{error}");
+        assert!(matches!(failure("https://x", Resource::Nodes, refused(), true), Ok(Update::Note(_))));
     }
 }
