@@ -158,7 +158,7 @@ pub struct GlobalArgs {
     /// All namespaces.
     #[arg(short = 'A', long, global = true)]
     pub all_namespaces: bool,
-    /// Label selector for Services (`check`), e.g. `app=web,tier!=db`.
+    /// Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`.
     #[arg(short = 'l', long, global = true)]
     pub selector: Option<String>,
     /// Output format.

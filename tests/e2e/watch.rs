@@ -120,8 +120,36 @@ pub async fn run(cp: &ControlPlane, cl: &Cluster, topo: Option<&Topo>) {
     survives_410(cp, cl, topo).await;
 }
 
+/// `watch -A` in table form: cluster-scope watches, one `kubectl get -w`-like line per Service.
+fn table_all_namespaces(topo: &Topo) {
+    let mut child = topo.spawn_as(&topo.kubeconfig, &["watch", "-A"]);
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let (tx, lines) = channel();
+    std::thread::spawn(move || {
+        for line in stdout.lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let start = Instant::now();
+    let line = loop {
+        let line = lines.recv_timeout(WAIT.saturating_sub(start.elapsed())).expect("a line for watch/web");
+        if line.contains(" watch/web ") {
+            break line;
+        }
+    };
+    let pid = child.id().to_string();
+    std::process::Command::new("kill").args(["-INT", &pid]).status().expect("kill");
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "watch -A after SIGINT");
+    let fields: Vec<&str> = line.split("  ").collect();
+    assert!(fields[0].ends_with('Z') && fields[0].contains('T'), "RFC 3339 time first: {line}");
+    assert_eq!(&fields[1..4], ["watch/web", "IPv4", "- → Active"], "{line}");
+    assert!(fields.len() == 5 && !fields[4].is_empty(), "a reason sentence last: {line}");
+}
+
 /// W2 through `watch`: Active (3 endpoints) → Blocked (4) → Active (3), then Ctrl-C → exit 0.
 async fn scale_3_4_3(cl: &Cluster, topo: &Topo) {
+    table_all_namespaces(topo);
     let args = ["watch", "svc/web", "-n", NS, "-o", "json"];
     let mut w = Watching::start(topo, &topo.kubeconfig, &args);
     let first = w.until("the initial line", |v| verdict(v).is_some());
