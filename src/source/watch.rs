@@ -82,6 +82,8 @@ struct Stores {
     services: Store<Service>,
     slices: Store<EndpointSlice>,
     server_version: String,
+    /// `cluster:<context>`, as a one-shot live read records it.
+    origin: String,
 }
 
 impl Stores {
@@ -97,7 +99,9 @@ impl Stores {
         raw.nodes.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
         raw.services.sort_by(|a, b| key(&a.metadata).cmp(&key(&b.metadata)));
         raw.slices.sort_by(|a, b| key(&a.metadata).cmp(&key(&b.metadata)));
-        convert::snapshot_from_raw(&raw)
+        let mut snapshot = convert::snapshot_from_raw(&raw);
+        snapshot.info.origin = self.origin.clone();
+        snapshot
     }
 }
 
@@ -121,7 +125,7 @@ async fn follow_async(
         Namespace::FromContext => Some(conn.default_namespace.clone()),
     };
     let (stores, mut events) = start(&conn, namespace.as_deref(), want.service.as_deref());
-    let stores = Stores { server_version, ..stores };
+    let stores = Stores { server_version, origin: format!("cluster:{}", conn.context), ..stores };
     let ctrl_c = tokio::signal::ctrl_c();
     tokio::pin!(ctrl_c);
     let mut listed: BTreeSet<Resource> = BTreeSet::new();
@@ -189,7 +193,7 @@ fn start(
         tagged(Resource::Services, services_stream),
         tagged(Resource::Slices, slices_stream),
     ]);
-    let stores = Stores { nodes, services, slices, server_version: String::new() };
+    let stores = Stores { nodes, services, slices, server_version: String::new(), origin: String::new() };
     (stores, merged.boxed())
 }
 

@@ -15,6 +15,7 @@ use serde_json::{Value, json};
 use crate::cluster::Cluster;
 use crate::harness::{self, ControlPlane};
 use crate::topo::Topo;
+use crate::watch::{Watching, verdict};
 
 const WAIT: Duration = Duration::from_secs(30);
 const SERVICE: [&str; 4] = ["explain", "svc/web", "-n", "watch"];
@@ -97,6 +98,11 @@ async fn rbac(cp: &ControlPlane, cl: &Cluster, topo: &Topo) {
     }
     let r = topo.run_as(&user, &[&SERVICE[..], &["-o", "json"]].concat());
     assert!(r.code == 0 || r.code == 1, "ClusterRole only: {r:?}");
+    // The ClusterRole's `watch` verb is enough for `kubectl topo watch`.
+    let mut w = Watching::start(topo, &user, &["watch", "svc/web", "-n", "watch", "-o", "json"]);
+    w.until("a first line as the rbac.yaml reader", |v| verdict(v).is_some());
+    let (code, stderr, _) = w.interrupt();
+    assert_eq!(code, Some(0), "watch as the rbac.yaml reader: {stderr}");
     let report: Value = serde_json::from_str(&r.stdout).unwrap();
     assert!(!notes(&report).iter().any(|n| n.starts_with("Cilium")), "forbidden: say nothing: {report:#}");
 

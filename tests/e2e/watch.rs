@@ -21,7 +21,7 @@ const AUTO: &str = "service.kubernetes.io/topology-mode";
 const WAIT: Duration = Duration::from_secs(60);
 
 /// A running `kubectl-topo watch … -o json`: its stdout lines as parsed JSON, its stderr kept.
-struct Watching {
+pub struct Watching {
     child: Child,
     lines: Receiver<Value>,
     seen: Vec<Value>,
@@ -29,7 +29,7 @@ struct Watching {
 }
 
 impl Watching {
-    fn start(topo: &Topo, kubeconfig: &std::path::Path, args: &[&str]) -> Watching {
+    pub fn start(topo: &Topo, kubeconfig: &std::path::Path, args: &[&str]) -> Watching {
         let mut child = topo.spawn_as(kubeconfig, args);
         let (tx, lines) = channel();
         let stdout = child.stdout.take().unwrap();
@@ -53,7 +53,7 @@ impl Watching {
     }
 
     /// Read lines until one satisfies `pred`; panics with everything seen after `WAIT`.
-    fn until(&mut self, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
+    pub fn until(&mut self, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
         let start = Instant::now();
         loop {
             let left = WAIT.saturating_sub(start.elapsed());
@@ -75,7 +75,7 @@ impl Watching {
     }
 
     /// SIGINT (what Ctrl-C sends); the exit code and stderr.
-    fn interrupt(mut self) -> (Option<i32>, String, Vec<Value>) {
+    pub fn interrupt(mut self) -> (Option<i32>, String, Vec<Value>) {
         let pid = self.child.id().to_string();
         let sent = std::process::Command::new("kill").args(["-INT", &pid]).status().expect("kill");
         assert!(sent.success(), "kill -INT {pid}");
@@ -87,7 +87,7 @@ impl Watching {
     }
 }
 
-fn verdict(v: &Value) -> Option<&str> {
+pub fn verdict(v: &Value) -> Option<&str> {
     v["after"]["verdict"].as_str()
 }
 
@@ -150,6 +150,9 @@ fn table_all_namespaces(topo: &Topo) {
 /// W2 through `watch`: Active (3 endpoints) → Blocked (4) → Active (3), then Ctrl-C → exit 0.
 async fn scale_3_4_3(cl: &Cluster, topo: &Topo) {
     table_all_namespaces(topo);
+    let missing = topo.run(&["watch", "svc/nope", "-n", NS]);
+    assert_eq!(missing.code, 3, "a missing Service ends the watch as explain does: {missing:?}");
+    assert!(missing.stderr.starts_with("error: ") && missing.stderr.contains("nope"), "{missing:?}");
     let args = ["watch", "svc/web", "-n", NS, "-o", "json"];
     let mut w = Watching::start(topo, &topo.kubeconfig, &args);
     let first = w.until("the initial line", |v| verdict(v).is_some());
