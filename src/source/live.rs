@@ -204,7 +204,7 @@ pub async fn read(conn: &Connection, want: &Want) -> Result<(Raw, Option<String>
     if want.nodes_only {
         return Ok((raw, namespace));
     }
-    raw.config_maps = cilium_config(conn).await.into_iter().collect();
+    raw.config_maps = cilium::cilium_config(conn).await.into_iter().collect();
     let scope = match &namespace {
         Some(ns) => format!("in namespace {ns:?}"),
         None => "at cluster scope".to_string(),
@@ -279,22 +279,6 @@ async fn best_effort_events(
         }
         Err(e) => Err(e),
     }
-}
-
-/// `kube-system/cilium-config`, best effort: absent, forbidden or unreadable all mean "say nothing"
-/// (most users may not read kube-system; deploy/rbac.yaml grants `get` on this one name).
-pub async fn cilium_config(conn: &Connection) -> Option<ConfigMap> {
-    let (namespace, name) = convert::CILIUM_CONFIG;
-    let api: Api<ConfigMap> = Api::namespaced(conn.client.clone(), namespace);
-    let found = timed(conn, "get configmaps cilium-config", api.get_opt(name)).await.ok()??;
-    let keys = ["kube-proxy-replacement", "enable-service-topology"];
-    let data = found.data.map(|d| d.into_iter().filter(|(k, _)| keys.contains(&k.as_str())).collect());
-    let metadata = kube::api::ObjectMeta {
-        name: found.metadata.name,
-        namespace: found.metadata.namespace,
-        ..Default::default()
-    };
-    Some(ConfigMap { metadata, data, ..ConfigMap::default() })
 }
 
 /// A best-effort read's `Error::Live` becomes a note and an empty list.
@@ -394,6 +378,8 @@ async fn service_not_found(conn: &Connection, namespace: &str, name: &str) -> Er
         live: true,
     }
 }
+
+mod cilium;
 
 #[cfg(test)]
 mod tests {
