@@ -27,7 +27,7 @@ end
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin' -r -F
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -s n -l namespace -d 'Namespace of the Service(s)' -r
-complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -s l -l selector -d 'Label selector for Services (`check`), e.g. `app=web,tier!=db`' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -s l -l selector -d 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
 wide\t'Tables with more columns'
 json\t'The report model as JSON (versioned envelope)'
@@ -49,12 +49,13 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "explain" 
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "check" -d 'One row per Service with its verdict; exit code 1 on findings at or above --fail-on'
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "dump" -d 'Write what the live cluster shows (Nodes, Services, EndpointSlices, Events, server version) as one YAML List that --from-file reads back; attach it to bug reports'
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "simulate" -d 'What-if: explain one Service in a changed cluster (replicas, nodes, zones, CPU, mode)'
+complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "watch" -d 'Follow Services live and print a line each time a verdict, its reasons or the hints change (like `kubectl get -w`; `-o json` streams one object per change). Ctrl-C ends it'
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "completion" -d 'Print shell completion code (bash, zsh, fish, powershell, elvish)'
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "version" -d 'Print the plugin version (and the server version when a cluster is reachable)'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin' -r -F
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -s n -l namespace -d 'Namespace of the Service(s)' -r
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -s l -l selector -d 'Label selector for Services (`check`), e.g. `app=web,tier!=db`' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -s l -l selector -d 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
 wide\t'Tables with more columns'
 json\t'The report model as JSON (versioned envelope)'
@@ -79,7 +80,7 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -l tr
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin' -r -F
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -s n -l namespace -d 'Namespace of the Service(s)' -r
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -s l -l selector -d 'Label selector for Services (`check`), e.g. `app=web,tier!=db`' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -s l -l selector -d 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
 wide\t'Tables with more columns'
 json\t'The report model as JSON (versioned envelope)'
@@ -105,7 +106,7 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l traf
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin' -r -F
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -s n -l namespace -d 'Namespace of the Service(s)' -r
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -s l -l selector -d 'Label selector for Services (`check`), e.g. `app=web,tier!=db`' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -s l -l selector -d 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
 wide\t'Tables with more columns'
 json\t'The report model as JSON (versioned envelope)'
@@ -125,7 +126,7 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -s V -l
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin' -r -F
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -s n -l namespace -d 'Namespace of the Service(s)' -r
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -s l -l selector -d 'Label selector for Services (`check`), e.g. `app=web,tier!=db`' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -s l -l selector -d 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
 wide\t'Tables with more columns'
 json\t'The report model as JSON (versioned envelope)'
@@ -155,7 +156,7 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l t
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin' -r -F
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s n -l namespace -d 'Namespace of the Service(s)' -r
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s l -l selector -d 'Label selector for Services (`check`), e.g. `app=web,tier!=db`' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s l -l selector -d 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
 wide\t'Tables with more columns'
 json\t'The report model as JSON (versioned envelope)'
@@ -172,10 +173,30 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s A
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l no-headers -d 'Omit table headers'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s V -l version -d 'Print version'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin' -r -F
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -s n -l namespace -d 'Namespace of the Service(s)' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -s l -l selector -d 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
+wide\t'Tables with more columns'
+json\t'The report model as JSON (versioned envelope)'
+yaml\t'The report model as YAML (versioned envelope)'"
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -l color -d 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour table output'
+never\t'Never colour'"
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -l kubeconfig -d 'Path to the kubeconfig file' -r -F
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -l request-timeout -d 'Timeout for each API request, e.g. `10s`, `1m` (0 = none)' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -s A -l all-namespaces -d 'All namespaces'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -l no-headers -d 'Omit table headers'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -s V -l version -d 'Print version'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin' -r -F
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s n -l namespace -d 'Namespace of the Service(s)' -r
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s l -l selector -d 'Label selector for Services (`check`), e.g. `app=web,tier!=db`' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s l -l selector -d 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
 wide\t'Tables with more columns'
 json\t'The report model as JSON (versioned envelope)'
@@ -195,7 +216,7 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin' -r -F
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -s n -l namespace -d 'Namespace of the Service(s)' -r
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -s l -l selector -d 'Label selector for Services (`check`), e.g. `app=web,tier!=db`' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -s l -l selector -d 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
 wide\t'Tables with more columns'
 json\t'The report model as JSON (versioned envelope)'

@@ -50,6 +50,7 @@ pub fn run(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Res
         Job::Check { fail_on } => check(settings, *fail_on, out, err),
         Job::Dump { redact } => dump(settings, *redact, out, err),
         Job::Simulate { name, changes } => simulate(settings, name, changes, out, err),
+        Job::Watch { name } => watch::run(settings, name.as_deref(), out, err),
     };
     match result {
         // A closed pipe (`| head`) is not an error.
@@ -75,12 +76,12 @@ fn load(settings: &Settings, request: source::Request, err: &mut dyn Write) -> R
     loaded
 }
 
-fn options(settings: &Settings) -> RenderOptions {
+pub(crate) fn options(settings: &Settings) -> RenderOptions {
     RenderOptions { format: settings.output, color: settings.color, no_headers: settings.no_headers }
 }
 
 /// The behaviour to model: `--k8s-version`, else the recorded server version, else the default.
-fn behaviour(settings: &Settings, snapshot: &Snapshot) -> Behaviour {
+pub(crate) fn behaviour(settings: &Settings, snapshot: &Snapshot) -> Behaviour {
     settings
         .behaviour
         .or_else(|| snapshot.info.server_version.as_deref().and_then(|v| v.parse().ok()))
@@ -191,7 +192,7 @@ pub fn fails(level: FailOn, verdicts: &[Verdict]) -> bool {
     })
 }
 
-fn find_service<'a>(snapshot: &'a Snapshot, ns: &str, name: &str) -> Result<&'a Service, Error> {
+pub(crate) fn find_service<'a>(snapshot: &'a Snapshot, ns: &str, name: &str) -> Result<&'a Service, Error> {
     if let Some(s) = snapshot.services.iter().find(|s| s.namespace == ns && s.name == name) {
         return Ok(s);
     }
@@ -207,6 +208,8 @@ fn find_service<'a>(snapshot: &'a Snapshot, ns: &str, name: &str) -> Result<&'a 
         live: snapshot.info.origin.starts_with("cluster:"),
     })
 }
+
+mod watch;
 
 #[cfg(test)]
 mod tests {

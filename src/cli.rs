@@ -39,6 +39,9 @@ pub enum Command {
     Dump(DumpArgs),
     /// What-if: explain one Service in a changed cluster (replicas, nodes, zones, CPU, mode).
     Simulate(SimulateArgs),
+    /// Follow Services live and print a line each time a verdict, its reasons or the hints change
+    /// (like `kubectl get -w`; `-o json` streams one object per change). Ctrl-C ends it.
+    Watch(WatchArgs),
     /// Print shell completion code (bash, zsh, fish, powershell, elvish).
     Completion(CompletionArgs),
     /// Print the plugin version (and the server version when a cluster is reachable).
@@ -107,6 +110,13 @@ pub struct SimulateArgs {
     pub traffic: TrafficArgs,
 }
 
+/// `watch` arguments.
+#[derive(Debug, Args)]
+pub struct WatchArgs {
+    /// One Service (`svc/NAME`); without it, every Service of the namespace (or of all with -A).
+    pub service: Option<String>,
+}
+
 /// Where requests originate, for the cross-zone share.
 #[derive(Debug, Args)]
 pub struct TrafficArgs {
@@ -148,7 +158,7 @@ pub struct GlobalArgs {
     /// All namespaces.
     #[arg(short = 'A', long, global = true)]
     pub all_namespaces: bool,
-    /// Label selector for Services (`check`), e.g. `app=web,tier!=db`.
+    /// Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`.
     #[arg(short = 'l', long, global = true)]
     pub selector: Option<String>,
     /// Output format.

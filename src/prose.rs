@@ -1,6 +1,7 @@
 //! The only English in the crate's findings: one sentence per reason code, the controller's exact
 //! Event text for it (spec §2.8), and the safeguard name from the Kubernetes docs.
 
+pub mod watch;
 pub mod whatif;
 
 use crate::core::reason::{Reason, ReasonCode as C};
@@ -113,6 +114,18 @@ pub fn sentence(reason: &Reason) -> String {
         C::WindowsNodes => format!(
             "Node(s) {} run Windows: their kube-proxy ignores topology hints and routes to all endpoints.",
             list(&f.nodes)
+        ),
+        C::CiliumIgnoresHints => format!(
+            "Cilium replaces kube-proxy (kube-proxy-replacement: {}) and its enable-service-topology is {}: \
+             Cilium's load balancer ignores topology hints and spreads traffic over every endpoint, whatever \
+             the controller writes.",
+            quoted(&f.value),
+            quoted(&f.key)
+        ),
+        C::CiliumAppliesHints => format!(
+            "Cilium replaces kube-proxy (kube-proxy-replacement: {}) with enable-service-topology on: Cilium, \
+             not kube-proxy, applies the hints; the kube-proxy view below is what it is expected to route.",
+            quoted(&f.value)
         ),
         _ => safeguard_sentence(reason, n, z),
     }

@@ -94,6 +94,11 @@ pub enum Job {
         /// The changes.
         changes: Changes,
     },
+    /// `watch` (live cluster only).
+    Watch {
+        /// One Service (the `svc/` prefix removed), or every Service in scope.
+        name: Option<String>,
+    },
     /// `completion SHELL`.
     Completion(clap_complete::Shell),
     /// `version`.
@@ -145,6 +150,12 @@ pub enum SettingsError {
     /// `dump --from-file`.
     #[error("dump reads a live cluster: it cannot be combined with --from-file")]
     DumpFromFile,
+    /// `watch --from-file`.
+    #[error("watch follows a live cluster: it cannot be combined with --from-file")]
+    WatchFromFile,
+    /// `watch svc/NAME -A`.
+    #[error("watch svc/NAME follows one Service: use -n NAMESPACE, not -A")]
+    WatchOneWithAll,
     /// `-n` with `-A`.
     #[error("-n and -A cannot be used together")]
     NamespaceConflict,
@@ -176,6 +187,15 @@ impl Settings {
             }
             Command::Simulate(a) => {
                 Job::Simulate { name: parse_service_ref(&a.service)?, changes: whatif_settings::changes(&a)? }
+            }
+            Command::Watch(a) => {
+                if g.from_file.is_some() {
+                    return Err(SettingsError::WatchFromFile);
+                }
+                if a.service.is_some() && g.all_namespaces {
+                    return Err(SettingsError::WatchOneWithAll);
+                }
+                Job::Watch { name: a.service.as_deref().map(parse_service_ref).transpose()? }
             }
             Command::Completion(a) => Job::Completion(a.shell),
             Command::Version => Job::Version,

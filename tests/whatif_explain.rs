@@ -89,3 +89,25 @@ fn windows_nodes_are_named_in_a_caveat() {
     let b = c.zones.iter().find(|z| z.zone == "b").unwrap();
     assert!(close(b.share.now.cross_zone, 0.75));
 }
+
+#[test]
+fn cilium_config_in_a_dump_gives_a_data_plane_caveat() {
+    let base = read(&path("tests/fixtures/w03-four-zones-hinted.yaml"));
+    let with = |data: &str| {
+        let cm = format!(
+            "\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cilium-config\n  namespace: kube-system\ndata:\n{data}"
+        );
+        parse_dump(&format!("{base}{cm}"), "test").unwrap().snapshot
+    };
+    let codes = |s: &Snapshot| -> Vec<C> {
+        explain(s, &TrafficModel::ZoneCpu).notes.iter().map(|n| n.reason.code).collect()
+    };
+    let off = with("  kube-proxy-replacement: \"true\"\n  enable-service-topology: \"false\"\n");
+    assert!(codes(&off).contains(&C::CiliumIgnoresHints), "{:?}", codes(&off));
+    let on = with("  kube-proxy-replacement: \"true\"\n  enable-service-topology: \"true\"\n");
+    assert!(codes(&on).contains(&C::CiliumAppliesHints), "{:?}", codes(&on));
+    let kube_proxy = with("  kube-proxy-replacement: \"false\"\n");
+    assert!(!codes(&kube_proxy).iter().any(|c| matches!(c, C::CiliumIgnoresHints | C::CiliumAppliesHints)));
+    let plain = load("w03-four-zones-hinted");
+    assert!(!codes(&plain).iter().any(|c| matches!(c, C::CiliumIgnoresHints | C::CiliumAppliesHints)));
+}

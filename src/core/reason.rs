@@ -33,6 +33,10 @@ pub enum ReasonCode {
     HeadlessService,
     /// Some nodes run Windows: their kube-proxy ignores hints (spec §4.1, k/k #137953).
     WindowsNodes,
+    /// Cilium replaces kube-proxy and its service topology is off: hints change no routing.
+    CiliumIgnoresHints,
+    /// Cilium replaces kube-proxy with service topology on: Cilium, not kube-proxy, applies hints.
+    CiliumAppliesHints,
     // --- safeguards (spec §2.3, §2.4 Step A, Step C, Step F)
     /// Node information unavailable (Nodes could not be read).
     NodesUnknown,
@@ -82,7 +86,7 @@ pub enum ReasonCode {
 
 impl ReasonCode {
     /// Every code, in declaration order (for documentation and exhaustive tests).
-    pub const ALL: [ReasonCode; 33] = {
+    pub const ALL: [ReasonCode; 35] = {
         use ReasonCode::*;
         [
             NotEnabled,
@@ -97,6 +101,8 @@ impl ReasonCode {
             TrafficPolicyLocal,
             HeadlessService,
             WindowsNodes,
+            CiliumIgnoresHints,
+            CiliumAppliesHints,
             NodesUnknown,
             NodeMissingZone,
             NodeMissingCPU,

@@ -13,6 +13,7 @@ mod simulate;
 pub mod structured;
 pub mod style;
 mod table;
+pub mod watch;
 mod whatif;
 mod zones;
 

@@ -10,6 +10,7 @@ use crate::core::proxy::ProxyZoneView;
 use crate::core::reason::Reason;
 
 pub mod check;
+pub mod watch;
 pub mod whatif;
 pub mod zones;
 

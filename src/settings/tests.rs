@@ -63,3 +63,15 @@ fn versions_and_timeouts() {
         assert!(parse_timeout(bad).is_err(), "{bad}");
     }
 }
+
+#[test]
+fn watch_follows_one_service_or_a_scope_of_a_live_cluster() {
+    let s = resolve(&["watch", "svc/web", "-n", "demo", "-o", "json"], &tty()).unwrap();
+    assert_eq!(s.job, Job::Watch { name: Some("web".into()) });
+    assert!(matches!(s.source, SourceSpec::Live(_)));
+    let s = resolve(&["watch", "-A"], &tty()).unwrap();
+    assert_eq!((s.job, s.scope), (Job::Watch { name: None }, Scope::AllNamespaces));
+    assert_eq!(resolve(&["watch", "-f", "d.yaml"], &tty()).unwrap_err(), SettingsError::WatchFromFile);
+    assert_eq!(resolve(&["watch", "svc/web", "-A"], &tty()).unwrap_err(), SettingsError::WatchOneWithAll);
+    assert!(matches!(resolve(&["watch", "deploy/web"], &tty()), Err(SettingsError::ServiceRef(_))));
+}

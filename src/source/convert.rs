@@ -8,8 +8,8 @@ use k8s_openapi::api::events::v1 as events;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
 use crate::model::{
-    CpuAmount, Endpoint, EndpointSlice, Event, Hints, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, Node, Service,
-    ServicePort, SlicePort,
+    CiliumConfig, CpuAmount, Endpoint, EndpointSlice, Event, Hints, LABEL_MANAGED_BY, LABEL_SERVICE_NAME,
+    Node, Service, ServicePort, SlicePort,
 };
 
 /// A field of an otherwise well-formed object that the model cannot take.
@@ -229,10 +229,28 @@ pub fn snapshot_from_raw(raw: &super::live::Raw) -> crate::model::Snapshot {
         slices: raw.slices.iter().map(slice_from).collect(),
         events: raw.events.iter().map(event_from_core).collect(),
         info: crate::model::SourceInfo::default(),
+        data_plane: crate::model::DataPlane { cilium: raw.config_maps.iter().find_map(cilium_from) },
     };
     snapshot.info.server_version = raw.server_version.clone();
     snapshot.info.partial = notes;
     snapshot
+}
+
+/// Namespace and name of Cilium's agent configuration.
+pub const CILIUM_CONFIG: (&str, &str) = ("kube-system", "cilium-config");
+
+/// The keys of ConfigMap `kube-system/cilium-config` that decide how Cilium treats hints; None for
+/// any other ConfigMap.
+pub fn cilium_from(config_map: &core::ConfigMap) -> Option<CiliumConfig> {
+    let meta = &config_map.metadata;
+    if (meta.namespace.as_deref(), meta.name.as_deref()) != (Some(CILIUM_CONFIG.0), Some(CILIUM_CONFIG.1)) {
+        return None;
+    }
+    let data = config_map.data.clone().unwrap_or_default();
+    Some(CiliumConfig {
+        kube_proxy_replacement: data.get("kube-proxy-replacement").cloned(),
+        service_topology: data.get("enable-service-topology").cloned(),
+    })
 }
 
 #[cfg(test)]

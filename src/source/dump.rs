@@ -200,6 +200,7 @@ enum Kind {
     EndpointSlice,
     CoreEvent,
     EventsV1Event,
+    ConfigMap,
     ClusterInfo,
 }
 
@@ -210,6 +211,7 @@ fn kind_of(api_version: &str, kind: &str) -> Option<Kind> {
         ("discovery.k8s.io/v1", "EndpointSlice") => Kind::EndpointSlice,
         ("v1", "Event") => Kind::CoreEvent,
         ("events.k8s.io/v1", "Event") => Kind::EventsV1Event,
+        ("v1", "ConfigMap") => Kind::ConfigMap,
         (CLUSTER_INFO_API_VERSION, CLUSTER_INFO_KIND) => Kind::ClusterInfo,
         _ => return None,
     })
@@ -324,6 +326,11 @@ impl<'a> Reader<'a> {
             Kind::EventsV1Event => {
                 typed(value).map(|e| self.snapshot.events.push(convert::event_from_events_v1(&e)))
             }
+            // Only kube-system/cilium-config is read; other ConfigMaps are counted as skipped.
+            Kind::ConfigMap => typed(value).map(|cm| match convert::cilium_from(&cm) {
+                Some(cilium) => self.snapshot.data_plane.cilium = Some(cilium),
+                None => *self.skipped.entry("v1 ConfigMap".to_string()).or_default() += 1,
+            }),
             Kind::ClusterInfo => typed::<ClusterInfo>(value).map(|info| self.info = info),
         };
         let index = self.index;
@@ -364,6 +371,7 @@ fn kind_label(kind: Kind) -> &'static str {
         Kind::Service => "service",
         Kind::EndpointSlice => "endpointslice",
         Kind::CoreEvent | Kind::EventsV1Event => "event",
+        Kind::ConfigMap => "configmap",
         Kind::ClusterInfo => "clusterinfo",
     }
 }

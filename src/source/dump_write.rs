@@ -25,6 +25,7 @@ pub fn dump_value(raw: &Raw, redact: bool) -> Value {
     items.extend(raw.services.iter().map(|o| with_type(o, "v1", "Service")));
     items.extend(raw.slices.iter().map(|o| with_type(o, "discovery.k8s.io/v1", "EndpointSlice")));
     items.extend(raw.events.iter().map(|o| with_type(o, "v1", "Event")));
+    items.extend(raw.config_maps.iter().map(|o| with_type(o, "v1", "ConfigMap")));
     for item in &mut items {
         strip(item);
     }
@@ -295,9 +296,30 @@ mod tests {
             services: vec![svc],
             slices: vec![slice],
             events: vec![],
+            config_maps: vec![],
             server_version: Some("v1.36.3".into()),
             notes: vec![],
         }
+    }
+
+    #[test]
+    fn cilium_config_survives_a_redacted_dump_round_trip() {
+        let cm: k8s_openapi::api::core::v1::ConfigMap = serde_json::from_value(json!({
+            "metadata": {"name": "cilium-config", "namespace": "kube-system"},
+            "data": {"kube-proxy-replacement": "true", "enable-service-topology": "false"}
+        }))
+        .unwrap();
+        let with = Raw { config_maps: vec![cm], ..raw() };
+        let yaml = serde_saphyr::to_string(&dump_value(&with, true)).unwrap();
+        let parsed = crate::source::dump::parse_dump(&yaml, "dump").unwrap();
+        let cilium = parsed.snapshot.data_plane.cilium.expect("cilium-config read back");
+        assert_eq!(cilium.kube_proxy_replacement.as_deref(), Some("true"));
+        assert_eq!(cilium.service_topology.as_deref(), Some("false"));
+        let without = serde_saphyr::to_string(&dump_value(&raw(), false)).unwrap();
+        assert_eq!(
+            crate::source::dump::parse_dump(&without, "dump").unwrap().snapshot.data_plane.cilium,
+            None
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@
 use std::future::Future;
 use std::time::Duration;
 
-use k8s_openapi::api::core::v1::{Event as CoreEvent, Node, Service};
+use k8s_openapi::api::core::v1::{ConfigMap, Event as CoreEvent, Node, Service};
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 use kube::api::{Api, ListParams};
 use kube::config::{KubeConfigOptions, Kubeconfig, KubeconfigError};
@@ -55,6 +55,9 @@ pub struct Raw {
     pub slices: Vec<EndpointSlice>,
     /// core/v1 Events on Services.
     pub events: Vec<CoreEvent>,
+    /// `kube-system/cilium-config` when present and readable (only the keys `convert::cilium_from`
+    /// reads are kept, so a dump carries nothing else of it).
+    pub config_maps: Vec<ConfigMap>,
     /// `/version` gitVersion.
     pub server_version: Option<String>,
     /// What could not be read (e.g. Events forbidden), for `SourceInfo::partial`.
@@ -201,6 +204,7 @@ pub async fn read(conn: &Connection, want: &Want) -> Result<(Raw, Option<String>
     if want.nodes_only {
         return Ok((raw, namespace));
     }
+    raw.config_maps = cilium::cilium_config(conn).await.into_iter().collect();
     let scope = match &namespace {
         Some(ns) => format!("in namespace {ns:?}"),
         None => "at cluster scope".to_string(),
@@ -374,6 +378,8 @@ async fn service_not_found(conn: &Connection, namespace: &str, name: &str) -> Er
         live: true,
     }
 }
+
+mod cilium;
 
 #[cfg(test)]
 mod tests {

@@ -5,6 +5,7 @@ pub mod dump;
 pub mod dump_write;
 pub mod live;
 pub mod probe;
+pub mod watch;
 
 use std::io::{Read, Write};
 

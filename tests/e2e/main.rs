@@ -13,7 +13,9 @@
 //! `check -A` must agree with `explain` for every Service, `zones` with the Nodes created, and
 //! the read-only ClusterRole of `deploy/rbac.yaml` must be enough for every command.
 
+mod cilium;
 mod cluster;
+mod gone_proxy;
 mod harness;
 mod kube_proxy;
 mod kube_proxy_compare;
@@ -21,8 +23,10 @@ mod kube_proxy_scenarios;
 mod live_api;
 mod proxy_nft;
 mod proxy_rules;
+mod replay;
 mod scenarios;
 mod topo;
+mod watch;
 
 #[test]
 fn e2e_real_control_plane() {

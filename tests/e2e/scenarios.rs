@@ -50,6 +50,9 @@ pub async fn run_all(bins: &Binaries) {
     check_all(&mut ctx).await;
     plugin_live(&ctx);
     rbac(&mut ctx).await;
+    crate::watch::run(&ctx.cp, &ctx.cl, ctx.topo.as_ref()).await;
+    crate::replay::run(&ctx.cl, ctx.topo.as_ref()).await;
+    crate::cilium::run(&ctx.cp, &ctx.cl, ctx.topo.as_ref()).await;
     crate::live_api::run(&ctx.cp).await;
     let proxy_notes = crate::kube_proxy_scenarios::run(&ctx.cp, &ctx.cl, ctx.topo.as_ref(), bins).await;
     ctx.notes.extend(proxy_notes);

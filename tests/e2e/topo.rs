@@ -47,6 +47,20 @@ impl Topo {
         }
     }
 
+    /// Start a long-running command (`watch`) with stdout and stderr piped.
+    pub fn spawn_as(&self, kubeconfig: &Path, args: &[&str]) -> std::process::Child {
+        Command::new(&self.bin)
+            .args(args)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.home.path())
+            .env("KUBECONFIG", kubeconfig)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("start kubectl-topo")
+    }
+
     pub fn run(&self, args: &[&str]) -> Run {
         self.run_as(&self.kubeconfig, args)
     }

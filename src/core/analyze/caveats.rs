@@ -4,7 +4,7 @@
 use super::Cluster;
 use crate::core::mode::{Mode, ModeDecision};
 use crate::core::reason::{Facts, Reason, ReasonCode as C};
-use crate::model::Service;
+use crate::model::{CiliumConfig, Service};
 
 /// Label naming a node's operating system.
 const LABEL_OS: &str = "kubernetes.io/os";
@@ -36,5 +36,50 @@ pub(super) fn data_plane_notes(
     if !windows.is_empty() {
         notes.push(Reason::with(C::WindowsNodes, Facts { nodes: windows, ..Facts::default() }));
     }
+    notes.extend(cilium_note(cluster.snapshot.data_plane.cilium.as_ref()));
     notes
+}
+
+/// Cilium with kube-proxy replacement (`true`, or `strict` before Cilium 1.14) routes Service
+/// traffic itself; it honours hints only with `enable-service-topology: "true"`. Facts: `value` is
+/// the kube-proxy-replacement setting, `key` the service-topology setting (`""` when unset).
+fn cilium_note(cilium: Option<&CiliumConfig>) -> Option<Reason> {
+    let cilium = cilium?;
+    let replacement = cilium.kube_proxy_replacement.as_deref()?.trim();
+    if !matches!(replacement.to_ascii_lowercase().as_str(), "true" | "strict") {
+        return None;
+    }
+    let topology = cilium.service_topology.clone().unwrap_or_default();
+    let code = if topology.trim().eq_ignore_ascii_case("true") {
+        C::CiliumAppliesHints
+    } else {
+        C::CiliumIgnoresHints
+    };
+    let facts = Facts { value: Some(replacement.to_string()), key: Some(topology), ..Facts::default() };
+    Some(Reason::with(code, facts))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn note(replacement: Option<&str>, topology: Option<&str>) -> Option<C> {
+        let config = CiliumConfig {
+            kube_proxy_replacement: replacement.map(str::to_string),
+            service_topology: topology.map(str::to_string),
+        };
+        cilium_note(Some(&config)).map(|r| r.code)
+    }
+
+    #[test]
+    fn cilium_replacing_kube_proxy_ignores_or_applies_hints_by_service_topology() {
+        assert_eq!(note(Some("true"), None), Some(C::CiliumIgnoresHints));
+        assert_eq!(note(Some("strict"), Some("false")), Some(C::CiliumIgnoresHints));
+        assert_eq!(note(Some("true"), Some("true")), Some(C::CiliumAppliesHints));
+        // kube-proxy still routes ClusterIP traffic: no caveat.
+        for replacement in [Some("false"), Some("partial"), Some("disabled"), None] {
+            assert_eq!(note(replacement, Some("true")), None, "{replacement:?}");
+        }
+        assert_eq!(cilium_note(None), None, "no (readable) cilium-config: say nothing");
+    }
 }

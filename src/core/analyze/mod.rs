@@ -109,6 +109,16 @@ pub fn check_with(
     }
 }
 
+/// The full report of each given Service (for `watch`, which compares them over time).
+pub fn service_reports(
+    snapshot: &Snapshot,
+    services: &[&Service],
+    behaviour: Behaviour,
+) -> Vec<ServiceReport> {
+    let cluster = Cluster::new(snapshot, behaviour);
+    services.iter().map(|s| service_report(&cluster, s)).collect()
+}
+
 /// Order used for "worst verdict".
 fn severity(v: Verdict) -> u8 {
     match v {

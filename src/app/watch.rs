@@ -1,0 +1,79 @@
+//! `watch`: the live loop of `source::watch` feeding the same engine as `explain`, with the pure
+//! change detection of `report::watch` deciding what to print.
+
+use std::io::Write;
+
+use super::{behaviour, find_service, options};
+use crate::core::analyze;
+use crate::error::Error;
+use crate::exit::ExitStatus;
+use crate::model::{Service, Snapshot};
+use crate::render;
+use crate::report::watch::{self as changes, WatchState};
+use crate::settings::{Scope, Settings, SourceSpec};
+use crate::source::live::{Namespace, Want};
+use crate::source::watch::{self as follow, Update};
+
+/// Follow the Service(s) until Ctrl-C; exit 0 then.
+pub fn run(
+    settings: &Settings,
+    name: Option<&str>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus, Error> {
+    let SourceSpec::Live(live) = &settings.source else {
+        return Err(crate::settings::SettingsError::WatchFromFile.into());
+    };
+    let want = Want {
+        namespace: match &settings.scope {
+            Scope::AllNamespaces => Namespace::All,
+            Scope::Namespace(Some(ns)) => Namespace::Named(ns.clone()),
+            Scope::Namespace(None) => Namespace::FromContext,
+        },
+        service: name.map(str::to_string),
+        nodes_only: false,
+    };
+    let mut previous: Option<WatchState> = None;
+    let mut partial: Vec<String> = Vec::new();
+    follow::follow(live, &want, &mut |update| match update {
+        Update::Note(note) => {
+            let _ = writeln!(err, "note: {note}");
+            Ok(())
+        }
+        Update::Snapshot { snapshot, namespace, unix_millis } => {
+            if snapshot.info.partial != partial {
+                partial = snapshot.info.partial.clone();
+                partial.iter().for_each(|note| drop(writeln!(err, "note: {note}")));
+            }
+            let state = state(settings, &snapshot, namespace.as_deref(), name, previous.is_none())?;
+            for change in changes::changes(previous.as_ref(), &state, unix_millis) {
+                render::watch::change(&change, &options(settings), out).map_err(Error::Write)?;
+            }
+            previous = Some(state);
+            Ok(())
+        }
+    })?;
+    Ok(ExitStatus::Ok)
+}
+
+/// The followed state of the Services in scope. A named Service must exist when the watch starts.
+fn state(
+    settings: &Settings,
+    snapshot: &Snapshot,
+    namespace: Option<&str>,
+    name: Option<&str>,
+    first: bool,
+) -> Result<WatchState, Error> {
+    if let (Some(name), true) = (name, first) {
+        find_service(snapshot, namespace.unwrap_or("default"), name)?;
+    }
+    let services: Vec<&Service> = snapshot
+        .services
+        .iter()
+        .filter(|s| namespace.is_none_or(|ns| s.namespace == ns))
+        .filter(|s| name.is_none_or(|n| s.name == n))
+        .filter(|s| settings.selector.as_ref().is_none_or(|sel| sel.matches(&s.labels)))
+        .collect();
+    let reports = analyze::service_reports(snapshot, &services, behaviour(settings, snapshot));
+    Ok(changes::summarize(&reports))
+}

@@ -1,0 +1,123 @@
+//! `watch` lines, like `kubectl get -w`: one per change, written and flushed as they happen.
+//! Table: `TIME  NAMESPACE/NAME  FAMILY  BEFORE → AFTER  WHY`; `-o json`: one envelope per line;
+//! `-o yaml`: one document per change.
+
+use std::io::Write;
+
+use super::RenderOptions;
+use super::style::{Palette, sanitize};
+use crate::cli::OutputFormat;
+use crate::prose;
+use crate::prose::whatif::zone_counts;
+use crate::report::Kind;
+use crate::report::watch::{FamilyState, ServiceChange};
+
+/// Write one change.
+pub fn change(change: &ServiceChange, options: &RenderOptions, out: &mut dyn Write) -> std::io::Result<()> {
+    match options.format {
+        OutputFormat::Json => {
+            serde_json::to_writer(&mut *out, &change.envelope())?;
+            writeln!(out)?;
+        }
+        OutputFormat::Yaml => {
+            let text = serde_saphyr::to_string(&change.envelope()).map_err(std::io::Error::other)?;
+            writeln!(out, "---")?;
+            out.write_all(text.as_bytes())?;
+        }
+        OutputFormat::Table | OutputFormat::Wide => line(change, options, out)?,
+    }
+    out.flush()
+}
+
+fn line(change: &ServiceChange, options: &RenderOptions, out: &mut dyn Write) -> std::io::Result<()> {
+    let palette = Palette::new(options.color);
+    let verdict = |state: &Option<FamilyState>| match state {
+        Some(s) => palette.verdict(s.verdict, &format!("{:?}", s.verdict)),
+        None => "-".to_string(),
+    };
+    let mut text = format!(
+        "{}  {}/{}  {}  {} → {}  {}",
+        palette.dim(&change.time),
+        sanitize(&change.service.namespace),
+        sanitize(&change.service.name),
+        change.address_type,
+        verdict(&change.before),
+        verdict(&change.after),
+        sanitize(&prose::watch::why(change)),
+    );
+    if options.format == OutputFormat::Wide
+        && let Some(after) = &change.after
+    {
+        text.push_str(&format!("  [hinted {}]", sanitize(&zone_counts(&after.hinted))));
+    }
+    writeln!(out, "{text}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::reason::{Reason, ReasonCode};
+    use crate::report::watch::ChangeKind;
+    use crate::report::{ServiceRef, Verdict};
+
+    fn sample() -> ServiceChange {
+        let blocked = FamilyState {
+            address_type: "IPv4".into(),
+            verdict: Verdict::Blocked,
+            reasons: vec![prose::view(Reason::new(ReasonCode::InsufficientEndpoints), Some("IPv4"))],
+            hinted: Default::default(),
+        };
+        let active = FamilyState {
+            verdict: Verdict::Active,
+            reasons: vec![],
+            hinted: [("zone-a".to_string(), 1)].into(),
+            ..blocked.clone()
+        };
+        ServiceChange {
+            time: "2026-11-21T17:30:00.000Z".into(),
+            service: ServiceRef { namespace: "ns".into(), name: "web\x1b[2J".into() },
+            address_type: "IPv4".into(),
+            change: ChangeKind::Changed,
+            before: Some(active),
+            after: Some(blocked),
+            cleared: vec![],
+        }
+    }
+
+    fn render(format: OutputFormat) -> String {
+        let options = RenderOptions { format, color: false, no_headers: false };
+        let mut out = Vec::new();
+        change(&sample(), &options, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn table_line_has_time_service_transition_and_reason_sentence() {
+        let text = render(OutputFormat::Table);
+        assert_eq!(text.lines().count(), 1);
+        assert!(text.starts_with("2026-11-21T17:30:00.000Z  ns/web"), "{text}");
+        assert!(!text.contains('\x1b'), "escapes from the cluster are sanitised: {text:?}");
+        assert!(text.contains("IPv4  Active → Blocked  "), "{text}");
+        let sentence = prose::sentence(&Reason::new(ReasonCode::InsufficientEndpoints));
+        assert!(text.trim_end().ends_with(&sentence), "{text}");
+    }
+
+    #[test]
+    fn json_is_one_enveloped_object_per_line() {
+        let text = render(OutputFormat::Json);
+        assert_eq!(text.lines().count(), 1);
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["apiVersion"], crate::report::API_VERSION);
+        assert_eq!(v["kind"], "ServiceChange");
+        assert_eq!(v["before"]["verdict"], "Active");
+        assert_eq!(v["after"]["verdict"], "Blocked");
+        assert_eq!(v["after"]["reasons"][0]["code"], "InsufficientEndpoints");
+    }
+
+    #[test]
+    fn yaml_is_one_document_per_change() {
+        let text = render(OutputFormat::Yaml);
+        assert!(text.starts_with("---\n"));
+        assert!(text.contains("kind: ServiceChange"), "{text}");
+    }
+}
