@@ -94,6 +94,9 @@ fn request<'a>(settings: &'a Settings, service: Option<&'a str>, nodes_only: boo
 
 fn zones(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitStatus, Error> {
     let snapshot = load(settings, request(settings, None, true), err)?.snapshot;
+    if snapshot.info.nodes_unavailable {
+        return Err(nodes_missing("zone weights cannot be computed"));
+    }
     let report = analyze::zones(&snapshot, behaviour(settings, &snapshot));
     render::zones(&report, &options(settings), out).map_err(Error::Write)?;
     Ok(ExitStatus::Ok)
@@ -114,6 +117,7 @@ fn explain(
     let report = analyze::explain_with(&snapshot, service, behaviour(settings, &snapshot), &settings.traffic);
     render::explain(&report, &options(settings), out).map_err(Error::Write)?;
     let verdicts: Vec<Verdict> = report.families.iter().map(|f| f.verdict).collect();
+    nothing_known(&verdicts)?;
     Ok(match fail_on {
         Some(level) if fails(level, &verdicts) => ExitStatus::Findings,
         _ => ExitStatus::Ok,
@@ -139,6 +143,7 @@ fn check(
     render::check(&report, &options(settings), out).map_err(Error::Write)?;
     let verdicts: Vec<Verdict> =
         report.services.iter().flat_map(|row| row.families.iter().map(|f| f.verdict)).collect();
+    nothing_known(&verdicts)?;
     Ok(if fails(fail_on, &verdicts) { ExitStatus::Findings } else { ExitStatus::Ok })
 }
 
@@ -165,6 +170,9 @@ fn simulate(
     let loaded = load(settings, request(settings, Some(name), false), err)?;
     let snapshot = loaded.snapshot;
     let service = find_service(&snapshot, loaded.namespace.as_deref().unwrap_or("default"), name)?;
+    if snapshot.info.nodes_unavailable {
+        return Err(nodes_missing(crate::prose::partial::SIMULATE_NEEDS_NODES));
+    }
     check_traffic(settings, &snapshot)?;
     let behaviour = behaviour(settings, &snapshot);
     let report = whatif::simulate(&snapshot, service, behaviour, changes, &settings.traffic)?;
@@ -182,7 +190,21 @@ fn check_traffic(settings: &Settings, snapshot: &Snapshot) -> Result<(), Error> 
     }
 }
 
-/// True when some verdict is at or above `level`.
+/// Nodes were forbidden and nothing useful can be said without them.
+fn nodes_missing(consequence: &str) -> Error {
+    Error::Missing { action: source::live::LIST_NODES.to_string(), consequence: consequence.to_string() }
+}
+
+/// Exit 3 when every verdict asked for is Unknown (Nodes forbidden, all in Auto mode): the report
+/// is printed, but it answers nothing. Some Unknown among known verdicts is a note, not an error.
+fn nothing_known(verdicts: &[Verdict]) -> Result<(), Error> {
+    if !verdicts.is_empty() && verdicts.iter().all(|v| *v == Verdict::Unknown) {
+        return Err(nodes_missing(crate::prose::partial::NO_VERDICT_WITHOUT_NODES));
+    }
+    Ok(())
+}
+
+/// True when some verdict is at or above `level`. Unknown is never a finding.
 pub fn fails(level: FailOn, verdicts: &[Verdict]) -> bool {
     verdicts.iter().any(|v| match level {
         FailOn::None => false,

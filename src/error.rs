@@ -45,7 +45,7 @@ pub enum Error {
     #[error("{0}")]
     Kubeconfig(String),
     /// An API request failed; the message names what we were doing (e.g. "list nodes at cluster scope").
-    #[error("{}", kube_message(action, server, source))]
+    #[error("{}{}", kube_message(action, server, source), attempts_note(*attempts))]
     Kube {
         /// What we tried, as kubectl's RBAC words: verb, resource and scope.
         action: String,
@@ -53,6 +53,17 @@ pub enum Error {
         server: String,
         /// The cause.
         source: kube::Error,
+        /// How many times the request was sent (transient failures are retried).
+        attempts: u32,
+    },
+    /// A permission is missing and without it nothing useful can be said (e.g. `simulate` without
+    /// Nodes). Partial reads that still allow a report are notes instead (`SourceInfo::partial`).
+    #[error("forbidden: cannot {action}, so {consequence}")]
+    Missing {
+        /// The denied request, as kubectl's RBAC words (`list nodes at cluster scope`).
+        action: String,
+        /// What could therefore not be done.
+        consequence: String,
     },
     /// A request took longer than `--request-timeout`.
     #[error("timed out after {}s trying to {action} on {server}", after.as_secs_f64())]
@@ -83,6 +94,7 @@ impl Error {
             | Error::Live(_)
             | Error::Kubeconfig(_)
             | Error::Kube { .. }
+            | Error::Missing { .. }
             | Error::Timeout { .. } => ExitStatus::Cluster,
         }
     }
@@ -113,6 +125,7 @@ impl Error {
                     .to_string(),
             ),
             Error::Kube { source, .. } => Some(kube_hint(&classify(source))),
+            Error::Missing { .. } => Some(FORBIDDEN_HINT.to_string()),
             Error::Simulate(_) => Some(format!("check the node and zone names; `{bin_name} zones` lists the zones")),
             Error::Live(_) | Error::Write(_) => None,
         }
@@ -130,6 +143,8 @@ pub enum Failure {
     NotFound(String),
     /// Another API status.
     Status(u16, String),
+    /// The answer ended before its end (connection closed mid-body, incomplete JSON).
+    Truncated(String),
     /// Certificate or TLS handshake problem.
     Tls(String),
     /// Connection refused, DNS, no route.
@@ -181,6 +196,8 @@ pub fn classify(error: &kube::Error) -> Failure {
     let lower = text.to_lowercase();
     if matches!(error, kube::Error::Auth(_)) {
         Failure::Auth(text)
+    } else if is_truncated(&lower) {
+        Failure::Truncated(text)
     } else if lower.contains("certificate") || lower.contains("tls") || lower.contains("handshake") {
         Failure::Tls(text)
     } else if lower.contains("timed out") || lower.contains("timeout") || lower.contains("deadline") {
@@ -203,6 +220,22 @@ pub fn classify(error: &kube::Error) -> Failure {
     }
 }
 
+/// The texts hyper and serde_json give for a response cut off mid-body.
+fn is_truncated(lower: &str) -> bool {
+    ["end of file before message length reached", "connection closed before message completed"]
+        .iter()
+        .any(|k| lower.contains(k))
+        || (lower.contains("deserializing response") && lower.contains("eof while parsing"))
+}
+
+/// ` (after N attempts)` when a transient failure was retried.
+fn attempts_note(attempts: u32) -> String {
+    if attempts > 1 { format!(" (after {attempts} attempts)") } else { String::new() }
+}
+
+/// The remedy for every missing permission: the shipped read-only ClusterRole.
+pub const FORBIDDEN_HINT: &str = "bind the read-only ClusterRole kubectl-topo-reader (kubectl apply -f deploy/rbac.yaml, then a ClusterRoleBinding for your user or group): it grants get/list/watch on nodes, services, endpointslices.discovery.k8s.io and events";
+
 /// The one-line message of an API failure.
 fn kube_message(action: &str, server: &str, source: &kube::Error) -> String {
     match classify(source) {
@@ -212,6 +245,9 @@ fn kube_message(action: &str, server: &str, source: &kube::Error) -> String {
         }
         Failure::NotFound(m) => format!("not found: cannot {action}: {m}"),
         Failure::Status(code, m) => format!("cannot {action}: the API server answered {code}: {m}"),
+        Failure::Truncated(m) => {
+            format!("the API server's answer was cut off while trying to {action} on {server}: {m}")
+        }
         Failure::Tls(m) => format!("TLS error talking to {server} (trying to {action}): {m}"),
         Failure::Unreachable(m) => {
             format!("cannot reach the API server at {server} (trying to {action}): {m}")
@@ -225,9 +261,7 @@ fn kube_message(action: &str, server: &str, source: &kube::Error) -> String {
 /// One line of remedy for an API failure.
 fn kube_hint(failure: &Failure) -> String {
     match failure {
-        Failure::Forbidden(_) => {
-            "bind the ClusterRole in deploy/rbac.yaml (kubectl apply -f deploy/rbac.yaml): it grants get/list/watch on nodes, services, endpointslices and events".to_string()
-        }
+        Failure::Forbidden(_) => FORBIDDEN_HINT.to_string(),
         Failure::Unauthorized(_) => {
             "the credentials of the current context are missing or expired: log in again (e.g. aws eks update-kubeconfig, gcloud container clusters get-credentials, az aks get-credentials)".to_string()
         }
@@ -240,6 +274,6 @@ fn kube_hint(failure: &Failure) -> String {
         }
         Failure::Timeout(_) => "check the server address and network, or raise --request-timeout".to_string(),
         Failure::Auth(_) => "check the exec credential plugin or token of the current user (kubectl config view --minify)".to_string(),
-        Failure::Status(..) | Failure::Other(_) => "retry; if it persists, check the API server's health (kubectl get --raw /readyz)".to_string(),
+        Failure::Status(..) | Failure::Truncated(_) | Failure::Other(_) => "retry; if it persists, check the API server's health (kubectl get --raw /readyz)".to_string(),
     }
 }

@@ -1,8 +1,11 @@
 //! The only English in the crate's findings: one sentence per reason code, the controller's exact
 //! Event text for it (spec §2.8), and the safeguard name from the Kubernetes docs.
 
+pub mod partial;
 pub mod watch;
 pub mod whatif;
+
+pub use partial::{events_forbidden_note, nodes_forbidden_note};
 
 use crate::core::reason::{Reason, ReasonCode as C};
 use crate::report::ReasonView;
@@ -250,7 +253,9 @@ pub fn remedy(reason: Option<&Reason>) -> String {
             "Nothing the EndpointSlice controller can do: whoever writes these slices owns their hints."
                 .into()
         }
-        C::NodesUnknown => "Grant list on nodes (see deploy/rbac.yaml) to compute zone weights.".into(),
+        C::NodesUnknown => {
+            "Bind the ClusterRole kubectl-topo-reader (deploy/rbac.yaml): `list nodes` at cluster scope gives the zone weights.".into()
+        }
         C::NodeMissingZone => format!("Label node(s) {} with topology.kubernetes.io/zone.", list(&f.nodes)),
         C::NodeMissingCPU => format!("Fix node(s) {}: they report no allocatable CPU.", list(&f.nodes)),
         C::SingleZone => "Auto hints need Ready worker nodes in at least two zones.".into(),

@@ -29,7 +29,7 @@ impl Palette {
             Verdict::Active => Style::new().green().bold(),
             Verdict::Blocked => Style::new().yellow().bold(),
             Verdict::Drift => Style::new().red().bold(),
-            Verdict::NotEnabled | Verdict::Unmanaged => Style::new().dimmed(),
+            Verdict::NotEnabled | Verdict::Unmanaged | Verdict::Unknown => Style::new().dimmed(),
         };
         self.paint(text, style)
     }

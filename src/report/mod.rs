@@ -33,6 +33,8 @@ pub enum Verdict {
     Drift,
     /// No controller-managed slices.
     Unmanaged,
+    /// Not computable from what could be read (Auto mode without Nodes: zone weights unknown).
+    Unknown,
 }
 
 /// What the controller does with the slices of this family on its next sync.
@@ -46,6 +48,8 @@ pub enum ControllerAction {
     Remove,
     /// Nothing to do (no hints wanted, none present), or the controller does not reconcile.
     None,
+    /// Not computable (verdict Unknown): the expected side repeats the live slices.
+    Unknown,
 }
 
 /// `service` of a report.

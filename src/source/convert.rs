@@ -233,6 +233,7 @@ pub fn snapshot_from_raw(raw: &super::live::Raw) -> crate::model::Snapshot {
     };
     snapshot.info.server_version = raw.server_version.clone();
     snapshot.info.partial = notes;
+    snapshot.info.nodes_unavailable = raw.nodes_unavailable;
     snapshot
 }
 

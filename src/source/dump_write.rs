@@ -39,6 +39,13 @@ pub fn dump_value(raw: &Raw, redact: bool) -> Value {
     if let Some(v) = &raw.server_version {
         info["serverVersion"] = Value::String(v.clone());
     }
+    // A partly forbidden read replays as what it was: weights unknown, the same notes.
+    if raw.nodes_unavailable {
+        info["nodesUnavailable"] = Value::Bool(true);
+    }
+    if !raw.notes.is_empty() {
+        info["partial"] = json!(raw.notes);
+    }
     items.push(info);
     json!({"apiVersion": "v1", "kind": "List", "metadata": {}, "items": items})
 }
@@ -299,6 +306,7 @@ mod tests {
             config_maps: vec![],
             server_version: Some("v1.36.3".into()),
             notes: vec![],
+            nodes_unavailable: false,
         }
     }
 
@@ -320,6 +328,22 @@ mod tests {
             crate::source::dump::parse_dump(&without, "dump").unwrap().snapshot.data_plane.cilium,
             None
         );
+    }
+
+    #[test]
+    fn a_partly_forbidden_read_replays_as_partial() {
+        let note = crate::prose::nodes_forbidden_note("list nodes at cluster scope");
+        let partial = Raw { nodes: vec![], nodes_unavailable: true, notes: vec![note.clone()], ..raw() };
+        let text = serde_saphyr::to_string(&dump_value(&partial, false)).unwrap();
+        let parsed = crate::source::dump::parse_dump(&text, "dump.yaml").unwrap();
+        assert!(parsed.snapshot.info.nodes_unavailable);
+        assert_eq!(parsed.snapshot.info.partial, vec![note]);
+        let whole = crate::source::dump::parse_dump(
+            &serde_saphyr::to_string(&dump_value(&raw(), false)).unwrap(),
+            "d",
+        )
+        .unwrap();
+        assert!(!whole.snapshot.info.nodes_unavailable && whole.snapshot.info.partial.is_empty());
     }
 
     #[test]

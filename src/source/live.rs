@@ -4,7 +4,6 @@
 //! This module only *lists*; turning k8s-openapi objects into the model is the pure functions of
 //! `source::convert` (style practice 2). The raw objects are kept for `kubectl topo dump`.
 
-use std::future::Future;
 use std::time::Duration;
 
 use k8s_openapi::api::core::v1::{ConfigMap, Event as CoreEvent, Node, Service};
@@ -12,15 +11,15 @@ use k8s_openapi::api::discovery::v1::EndpointSlice;
 use kube::api::{Api, ListParams};
 use kube::config::{KubeConfigOptions, Kubeconfig, KubeconfigError};
 use kube::{Client, Config};
-use serde::de::DeserializeOwned;
 
 use crate::error::Error;
 use crate::model::{LABEL_SERVICE_NAME, Snapshot};
+use crate::prose;
 use crate::settings::LiveSpec;
 use crate::source::convert;
 
-/// Page size of every list call (kubectl uses 500 too).
-pub const PAGE_SIZE: u32 = 500;
+mod request;
+pub use request::{LIST_RESTARTS, PAGE_SIZE, RETRY, RetryPolicy, list_all, list_paged, retryable, timed};
 
 /// What a command needs from the cluster.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,6 +61,8 @@ pub struct Raw {
     pub server_version: Option<String>,
     /// What could not be read (e.g. Events forbidden), for `SourceInfo::partial`.
     pub notes: Vec<String>,
+    /// Nodes could not be read (forbidden): zone weights are unknown.
+    pub nodes_unavailable: bool,
 }
 
 /// A live read: the Snapshot the engine uses and the raw objects behind it.
@@ -138,12 +139,15 @@ pub async fn connect(spec: &LiveSpec) -> Result<Connection, Error> {
         }
     };
     apply_timeout(&mut config, spec.request_timeout);
+    // Our own bounded retry (`request::timed`) replaces kube's, which waits up to 1000 s.
+    config.default_retry = false;
     let server = config.cluster_url.to_string().trim_end_matches('/').to_string();
     let default_namespace = config.default_namespace.clone();
     let client = Client::try_from(config).map_err(|source| Error::Kube {
         action: "connect to the API server".into(),
         server: server.clone(),
         source,
+        attempts: 1,
     })?;
     Ok(Connection { client, server, context, default_namespace, timeout: spec.request_timeout })
 }
@@ -185,8 +189,13 @@ async fn load_async(spec: &LiveSpec, want: &Want) -> Result<Loaded, Error> {
     Ok(Loaded { snapshot, raw, namespace })
 }
 
-/// Everything `want` asks for, as raw objects. Nodes are required (a 403 is an error naming the
-/// permission); Events are best effort (a 403 becomes a note, the verdicts do not depend on them).
+/// `list nodes at cluster scope`: the permission every report but `zones` can do without.
+pub const LIST_NODES: &str = "list nodes at cluster scope";
+
+/// Everything `want` asks for, as raw objects. `/version`, Services and EndpointSlices are
+/// required (without them there is no subject); Nodes are required only by `zones` (elsewhere a
+/// 403 leaves zone weights unknown, noted in `Raw::notes`); Events are best effort (a 403 becomes
+/// a note: the verdicts do not depend on them).
 pub async fn read(conn: &Connection, want: &Want) -> Result<(Raw, Option<String>), Error> {
     let namespace = match &want.namespace {
         Namespace::All => None,
@@ -194,63 +203,61 @@ pub async fn read(conn: &Connection, want: &Want) -> Result<(Raw, Option<String>
         Namespace::FromContext => Some(conn.default_namespace.clone()),
     };
     let mut raw = Raw { server_version: Some(server_version(conn).await?), ..Raw::default() };
-    raw.nodes = list_all(
-        conn,
-        &Api::<Node>::all(conn.client.clone()),
-        ListParams::default(),
-        "list nodes at cluster scope",
-    )
-    .await?;
+    let nodes =
+        list_all(conn, &Api::<Node>::all(conn.client.clone()), ListParams::default(), LIST_NODES).await;
     if want.nodes_only {
+        raw.nodes = nodes?;
         return Ok((raw, namespace));
     }
+    match tolerate_forbidden(nodes)? {
+        Some(nodes) => raw.nodes = nodes,
+        None => {
+            raw.nodes_unavailable = true;
+            raw.notes.push(prose::nodes_forbidden_note(LIST_NODES));
+        }
+    }
     raw.config_maps = cilium::cilium_config(conn).await.into_iter().collect();
-    let scope = match &namespace {
-        Some(ns) => format!("in namespace {ns:?}"),
-        None => "at cluster scope".to_string(),
-    };
-    let services: Api<Service> = scoped(conn, namespace.as_deref());
-    let slices: Api<EndpointSlice> = scoped(conn, namespace.as_deref());
-    let events: Api<CoreEvent> = scoped(conn, namespace.as_deref());
-    let mut event_fields = "involvedObject.kind=Service".to_string();
     match &want.service {
         Some(name) => {
             let ns = namespace.clone().unwrap_or_else(|| conn.default_namespace.clone());
-            let services: Api<Service> = Api::namespaced(conn.client.clone(), &ns);
-            let action = format!("get services {name:?} in namespace {ns:?}");
-            match timed(conn, &action, services.get_opt(name)).await? {
-                Some(svc) => raw.services.push(svc),
-                None => return Err(service_not_found(conn, &ns, name).await),
-            }
-            let slices: Api<EndpointSlice> = Api::namespaced(conn.client.clone(), &ns);
-            let lp = ListParams::default().labels(&format!("{LABEL_SERVICE_NAME}={name}"));
-            raw.slices = list_all(
-                conn,
-                &slices,
-                lp,
-                &format!("list endpointslices.discovery.k8s.io in namespace {ns:?}"),
-            )
-            .await?;
-            event_fields.push_str(&format!(",involvedObject.name={name}"));
-            let events: Api<CoreEvent> = Api::namespaced(conn.client.clone(), &ns);
-            raw.events =
-                best_effort_events(conn, &events, &event_fields, &format!("in namespace {ns:?}")).await?;
+            read_service(conn, &mut raw, &ns, name).await?;
         }
-        None => {
-            raw.services =
-                list_all(conn, &services, ListParams::default(), &format!("list services {scope}")).await?;
-            raw.slices = list_all(
-                conn,
-                &slices,
-                ListParams::default(),
-                &format!("list endpointslices.discovery.k8s.io {scope}"),
-            )
-            .await?;
-            raw.events =
-                keep_note(&mut raw.notes, best_effort_events(conn, &events, &event_fields, &scope).await)?;
-        }
+        None => read_scope(conn, &mut raw, namespace.as_deref()).await?,
     }
     Ok((raw, namespace))
+}
+
+/// `explain`/`simulate`: one Service, its slices (by the `kubernetes.io/service-name` label) and
+/// its Events.
+async fn read_service(conn: &Connection, raw: &mut Raw, ns: &str, name: &str) -> Result<(), Error> {
+    let services: Api<Service> = Api::namespaced(conn.client.clone(), ns);
+    let action = format!("get services {name:?} in namespace {ns:?}");
+    match timed(conn, &action, || services.get_opt(name)).await? {
+        Some(svc) => raw.services.push(svc),
+        None => return Err(service_not_found(conn, ns, name).await),
+    }
+    let slices: Api<EndpointSlice> = Api::namespaced(conn.client.clone(), ns);
+    let lp = ListParams::default().labels(&format!("{LABEL_SERVICE_NAME}={name}"));
+    let action = format!("list endpointslices.discovery.k8s.io in namespace {ns:?}");
+    raw.slices = list_all(conn, &slices, lp, &action).await?;
+    let fields = format!("involvedObject.kind=Service,involvedObject.name={name}");
+    read_events(conn, raw, Api::namespaced(conn.client.clone(), ns), &fields, &format!("in namespace {ns:?}"))
+        .await
+}
+
+/// `check`/`dump`: every Service and EndpointSlice of the scope, and the Events on Services.
+async fn read_scope(conn: &Connection, raw: &mut Raw, namespace: Option<&str>) -> Result<(), Error> {
+    let scope = match namespace {
+        Some(ns) => format!("in namespace {ns:?}"),
+        None => "at cluster scope".to_string(),
+    };
+    let services: Api<Service> = scoped(conn, namespace);
+    raw.services =
+        list_all(conn, &services, ListParams::default(), &format!("list services {scope}")).await?;
+    let slices: Api<EndpointSlice> = scoped(conn, namespace);
+    let action = format!("list endpointslices.discovery.k8s.io {scope}");
+    raw.slices = list_all(conn, &slices, ListParams::default(), &action).await?;
+    read_events(conn, raw, scoped(conn, namespace), "involvedObject.kind=Service", &scope).await
 }
 
 fn scoped<K>(conn: &Connection, namespace: Option<&str>) -> Api<K>
@@ -264,100 +271,36 @@ where
     }
 }
 
-/// Events only add context to a report: a missing `list events` permission must not stop it.
-async fn best_effort_events(
+/// Events only add context to a report: a missing `list events` permission becomes a note.
+async fn read_events(
     conn: &Connection,
-    api: &Api<CoreEvent>,
+    raw: &mut Raw,
+    api: Api<CoreEvent>,
     fields: &str,
     scope: &str,
-) -> Result<Vec<CoreEvent>, Error> {
+) -> Result<(), Error> {
+    let action = format!("list events {scope}");
     let lp = ListParams::default().fields(fields);
-    match list_all(conn, api, lp, &format!("list events {scope}")).await {
-        Ok(events) => Ok(events),
-        Err(Error::Kube { source: kube::Error::Api(status), .. }) if status.code == 403 => {
-            Err(Error::Live(format!("events not shown: forbidden to list events {scope}")))
-        }
-        Err(e) => Err(e),
+    match tolerate_forbidden(list_all(conn, &api, lp, &action).await)? {
+        Some(events) => raw.events = events,
+        None => raw.notes.push(prose::events_forbidden_note(&action)),
     }
+    Ok(())
 }
 
-/// A best-effort read's `Error::Live` becomes a note and an empty list.
-fn keep_note<T>(notes: &mut Vec<String>, result: Result<Vec<T>, Error>) -> Result<Vec<T>, Error> {
+/// A read the report can do without: `None` when it was forbidden (403); other failures stay errors.
+fn tolerate_forbidden<T>(result: Result<Vec<T>, Error>) -> Result<Option<Vec<T>>, Error> {
     match result {
-        Err(Error::Live(note)) => {
-            notes.push(note);
-            Ok(Vec::new())
-        }
-        other => other,
+        Ok(items) => Ok(Some(items)),
+        Err(Error::Kube { source: kube::Error::Api(status), .. }) if status.code == 403 => Ok(None),
+        Err(e) => Err(e),
     }
 }
 
 /// `/version` gitVersion, e.g. `v1.36.3`.
 pub async fn server_version(conn: &Connection) -> Result<String, Error> {
-    let info = timed(conn, "get the server version (/version)", conn.client.apiserver_version()).await?;
+    let info = timed(conn, "get the server version (/version)", || conn.client.apiserver_version()).await?;
     Ok(info.git_version)
-}
-
-/// Run one request under `--request-timeout`, mapping failures to one-line errors.
-async fn timed<T>(
-    conn: &Connection,
-    action: &str,
-    call: impl Future<Output = Result<T, kube::Error>>,
-) -> Result<T, Error> {
-    let result = match conn.timeout {
-        Some(limit) => match tokio::time::timeout(limit, call).await {
-            Ok(r) => r,
-            Err(_) => {
-                return Err(Error::Timeout {
-                    action: action.to_string(),
-                    server: conn.server.clone(),
-                    after: limit,
-                });
-            }
-        },
-        None => call.await,
-    };
-    result.map_err(|source| Error::Kube { action: action.to_string(), server: conn.server.clone(), source })
-}
-
-/// A complete list, 500 items per page, following `continue` tokens.
-pub async fn list_all<K>(
-    conn: &Connection,
-    api: &Api<K>,
-    params: ListParams,
-    action: &str,
-) -> Result<Vec<K>, Error>
-where
-    K: Clone + DeserializeOwned + std::fmt::Debug,
-{
-    list_paged(conn, api, params, action, PAGE_SIZE).await
-}
-
-/// [`list_all`] with a chosen page size (tests page through small lists).
-pub async fn list_paged<K>(
-    conn: &Connection,
-    api: &Api<K>,
-    params: ListParams,
-    action: &str,
-    page_size: u32,
-) -> Result<Vec<K>, Error>
-where
-    K: Clone + DeserializeOwned + std::fmt::Debug,
-{
-    let mut items = Vec::new();
-    let mut token: Option<String> = None;
-    loop {
-        let mut lp = params.clone().limit(page_size);
-        if let Some(t) = &token {
-            lp = lp.continue_token(t);
-        }
-        let page = timed(conn, action, api.list(&lp)).await?;
-        items.extend(page.items);
-        token = page.metadata.continue_.filter(|t| !t.is_empty());
-        if token.is_none() {
-            return Ok(items);
-        }
-    }
 }
 
 /// 404 on the Service: say where a Service of that name exists (when we may list Services).

@@ -219,6 +219,7 @@ fn failure(server: &str, resource: Resource, error: watcher::Error, ready: bool)
                 action: format!("list {scope}"),
                 server: server.to_string(),
                 source: kube::Error::Api(status),
+                attempts: 1,
             })
         }
         watcher::Error::WatchError(status) if status.code == 410 => {

@@ -15,6 +15,8 @@
 
 mod cilium;
 mod cluster;
+mod fault_proxy;
+mod faults;
 mod gone_proxy;
 mod harness;
 mod kube_proxy;
@@ -23,6 +25,7 @@ mod kube_proxy_scenarios;
 mod live_api;
 mod proxy_nft;
 mod proxy_rules;
+mod rbac_matrix;
 mod replay;
 mod scenarios;
 mod topo;

@@ -54,6 +54,10 @@ pub async fn run_all(bins: &Binaries) {
     crate::replay::run(&ctx.cl, ctx.topo.as_ref()).await;
     crate::cilium::run(&ctx.cp, &ctx.cl, ctx.topo.as_ref()).await;
     crate::live_api::run(&ctx.cp).await;
+    if let Some(topo) = &ctx.topo {
+        crate::rbac_matrix::run(&ctx.cp, &ctx.cl, topo).await;
+        crate::faults::run(&ctx.cp, topo).await;
+    }
     let proxy_notes = crate::kube_proxy_scenarios::run(&ctx.cp, &ctx.cl, ctx.topo.as_ref(), bins).await;
     ctx.notes.extend(proxy_notes);
 
@@ -507,13 +511,18 @@ async fn rbac(ctx: &mut Ctx) {
     }
     let r = topo.run_as(&no_nodes, &["explain", "svc/web", "-n", "redistribute"]);
     assert_eq!(r.code, 3, "without list nodes: {r:?}");
-    let first = r.stderr.lines().next().unwrap_or_default();
+    // The partial-data note comes first (rbac_matrix.rs checks it); then the error and its hint.
+    let first = r.stderr.lines().find(|l| !l.starts_with("note: ")).unwrap_or_default();
     assert!(
         first.starts_with("error: ") && first.contains("list nodes") && first.contains("cluster scope"),
         "{r:?}"
     );
     assert!(r.stderr.lines().any(|l| l.starts_with("hint: ") && l.contains("deploy/rbac.yaml")), "{r:?}");
-    assert_eq!(r.stderr.lines().count(), 2, "one error line and one hint line: {r:?}");
+    assert_eq!(
+        r.stderr.lines().filter(|l| !l.starts_with("note: ")).count(),
+        2,
+        "one error, one hint: {r:?}"
+    );
 
     // KUBECONFIG lists several files; missing ones are skipped, as kubectl does.
     let joined = format!("{}:{}", ctx.cp.dir.path().join("missing.kubeconfig").display(), reader.display());

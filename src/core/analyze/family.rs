@@ -79,16 +79,46 @@ pub(super) fn analyze(
 ) -> FamilyReport {
     let all: Vec<&EndpointSlice> =
         cluster.slices_of(service).iter().copied().filter(|s| s.address_type == address_type).collect();
-    let proxy = proxy::proxy_view(service, &all, &cluster.snapshot.nodes, cluster.behaviour).zones;
+    let nodes_known = !cluster.snapshot.info.nodes_unavailable;
+    // kube-proxy's routing by zone needs each node's zone: not shown when Nodes could not be read.
+    let proxy = match nodes_known {
+        true => proxy::proxy_view(service, &all, &cluster.snapshot.nodes, cluster.behaviour).zones,
+        false => Vec::new(),
+    };
     let (managed, outcome, unmanaged) = outcome(cluster, service, address_type, decision, skip);
     if let Some(reason) = unmanaged {
         return finish(cluster, address_type, &managed, outcome, Verdict::Unmanaged, vec![reason], proxy);
+    }
+    if !nodes_known {
+        return unknown_nodes(cluster, address_type, decision, managed, outcome, proxy);
     }
     let (verdict, reasons) = verdict(cluster, decision, &managed, &outcome);
     let extras = whatif::family_extras(cluster, service, &all, &managed, &outcome.expected, decision);
     let mut report = finish(cluster, address_type, &managed, outcome, verdict, reasons, proxy);
     extras.apply(&mut report);
     report
+}
+
+/// Nodes could not be read: the Auto allocation depends on zone weights, so its verdict is Unknown;
+/// the trafficDistribution and removal paths do not read Nodes and keep theirs. Neither gets the
+/// replicas needed or the cross-zone share (both weigh zones by node CPU).
+fn unknown_nodes(
+    cluster: &Cluster<'_>,
+    address_type: &str,
+    decision: &ModeDecision,
+    managed: Vec<EndpointSlice>,
+    outcome: Outcome,
+    proxy: Vec<proxy::ProxyZoneView>,
+) -> FamilyReport {
+    if matches!(decision.path, Path::Annotation) {
+        let outcome = Outcome { expected: managed.clone(), ..Outcome::default() };
+        let reasons = vec![Reason::new(C::NodesUnknown)];
+        let mut report = finish(cluster, address_type, &managed, outcome, Verdict::Unknown, reasons, proxy);
+        report.action = ControllerAction::Unknown;
+        return report;
+    }
+    let (verdict, reasons) = verdict(cluster, decision, &managed, &outcome);
+    finish(cluster, address_type, &managed, outcome, verdict, reasons, proxy)
 }
 
 fn finish(

@@ -123,7 +123,7 @@ pub fn service_reports(
 fn severity(v: Verdict) -> u8 {
     match v {
         Verdict::Active => 0,
-        Verdict::NotEnabled => 1,
+        Verdict::Unknown | Verdict::NotEnabled => 1,
         Verdict::Unmanaged => 2,
         Verdict::Blocked => 3,
         Verdict::Drift => 4,

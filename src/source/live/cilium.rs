@@ -12,7 +12,7 @@ use crate::source::convert;
 pub(super) async fn cilium_config(conn: &Connection) -> Option<ConfigMap> {
     let (namespace, name) = convert::CILIUM_CONFIG;
     let api: Api<ConfigMap> = Api::namespaced(conn.client.clone(), namespace);
-    let found = timed(conn, "get configmaps cilium-config", api.get_opt(name)).await.ok()??;
+    let found = timed(conn, "get configmaps cilium-config", || api.get_opt(name)).await.ok()??;
     let keys = ["kube-proxy-replacement", "enable-service-topology"];
     let data = found.data.map(|d| d.into_iter().filter(|(k, _)| keys.contains(&k.as_str())).collect());
     let metadata = kube::api::ObjectMeta {

@@ -1,0 +1,199 @@
+//! One API read, the way every read is sent: under `--request-timeout`, retried with backoff a
+//! bounded number of times on transient failures (429, 5xx, an answer cut off mid-body), and, for
+//! lists, paged with `continue` tokens and restarted from the first page when a token expires (410).
+//!
+//! kube's own retry layer is switched off (`connect`): it retries up to 15 times with delays up to
+//! 1000 s, which a diagnostic run must not do.
+
+use std::future::Future;
+use std::time::Duration;
+
+use kube::api::{Api, ListParams};
+use serde::de::DeserializeOwned;
+
+use super::Connection;
+use crate::error::{Error, Failure, classify};
+
+/// Page size of every list call (kubectl uses 500 too).
+pub const PAGE_SIZE: u32 = 500;
+
+/// How often a transient failure is retried and how long to wait in between.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetryPolicy {
+    /// Attempts in all (the first one included).
+    pub attempts: u32,
+    /// Delay before the second attempt; doubled for each further one.
+    pub first_delay: Duration,
+    /// Upper bound of one delay.
+    pub max_delay: Duration,
+}
+
+/// 4 attempts, waiting 0.25 s, 0.5 s and 1 s: under 2 s added to a failing run.
+pub const RETRY: RetryPolicy =
+    RetryPolicy { attempts: 4, first_delay: Duration::from_millis(250), max_delay: Duration::from_secs(2) };
+
+/// A list restarts from its first page at most this often when its `continue` token expires.
+pub const LIST_RESTARTS: u32 = 2;
+
+impl RetryPolicy {
+    /// The wait after failed attempt `attempt` (1-based): exponential, capped.
+    pub fn delay(&self, attempt: u32) -> Duration {
+        let factor = 2u32.saturating_pow(attempt.saturating_sub(1));
+        self.first_delay.saturating_mul(factor).min(self.max_delay)
+    }
+}
+
+/// Worth sending again: the server was briefly unable to answer (429, 500, 502, 503, 504) or the
+/// answer was cut off. Never 4xx verdicts, TLS, refused connections or timeouts.
+pub fn retryable(error: &kube::Error) -> bool {
+    match classify(error) {
+        Failure::Status(code, _) => matches!(code, 429 | 500 | 502 | 503 | 504),
+        Failure::Truncated(_) => true,
+        _ => false,
+    }
+}
+
+/// Run one read (`call` makes a fresh request each time) under `--request-timeout` per attempt,
+/// retrying transient failures with [`RETRY`]; failures become one-line errors naming `action`.
+pub async fn timed<T, F, Fut>(conn: &Connection, action: &str, mut call: F) -> Result<T, Error>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Result<T, kube::Error>>,
+{
+    let mut attempt = 1;
+    loop {
+        match once(conn, action, call()).await? {
+            Ok(value) => return Ok(value),
+            Err(source) if attempt < RETRY.attempts && retryable(&source) => {
+                tokio::time::sleep(RETRY.delay(attempt)).await;
+                attempt += 1;
+            }
+            Err(source) => {
+                let (action, server) = (action.to_string(), conn.server.clone());
+                return Err(Error::Kube { action, server, source, attempts: attempt });
+            }
+        }
+    }
+}
+
+/// One attempt; only the timeout is an `Err` here (it is never retried).
+async fn once<T>(
+    conn: &Connection,
+    action: &str,
+    call: impl Future<Output = Result<T, kube::Error>>,
+) -> Result<Result<T, kube::Error>, Error> {
+    match conn.timeout {
+        Some(limit) => tokio::time::timeout(limit, call).await.map_err(|_| Error::Timeout {
+            action: action.to_string(),
+            server: conn.server.clone(),
+            after: limit,
+        }),
+        None => Ok(call.await),
+    }
+}
+
+/// A complete list, 500 items per page, following `continue` tokens.
+pub async fn list_all<K>(
+    conn: &Connection,
+    api: &Api<K>,
+    params: ListParams,
+    action: &str,
+) -> Result<Vec<K>, Error>
+where
+    K: Clone + DeserializeOwned + std::fmt::Debug,
+{
+    list_paged(conn, api, params, action, PAGE_SIZE).await
+}
+
+/// [`list_all`] with a chosen page size (tests page through small lists). A `continue` token that
+/// expired (410 Gone: the server compacted the snapshot the pages came from) restarts the list
+/// from its first page, at most [`LIST_RESTARTS`] times, as client-go's pager does.
+pub async fn list_paged<K>(
+    conn: &Connection,
+    api: &Api<K>,
+    params: ListParams,
+    action: &str,
+    page_size: u32,
+) -> Result<Vec<K>, Error>
+where
+    K: Clone + DeserializeOwned + std::fmt::Debug,
+{
+    let mut restarts = 0;
+    loop {
+        match pages(conn, api, &params, action, page_size).await {
+            Err(Paging::Expired(_)) if restarts < LIST_RESTARTS => restarts += 1,
+            Err(Paging::Expired(e) | Paging::Failed(e)) => return Err(e),
+            Ok(items) => return Ok(items),
+        }
+    }
+}
+
+/// Why a paged list stopped.
+enum Paging {
+    /// 410 on a `continue` page: the list can be restarted.
+    Expired(Error),
+    /// Anything else.
+    Failed(Error),
+}
+
+async fn pages<K>(
+    conn: &Connection,
+    api: &Api<K>,
+    params: &ListParams,
+    action: &str,
+    page_size: u32,
+) -> Result<Vec<K>, Paging>
+where
+    K: Clone + DeserializeOwned + std::fmt::Debug,
+{
+    let mut items = Vec::new();
+    let mut token: Option<String> = None;
+    loop {
+        let mut lp = params.clone().limit(page_size);
+        if let Some(t) = &token {
+            lp = lp.continue_token(t);
+        }
+        let page = match timed(conn, action, || api.list(&lp)).await {
+            Ok(page) => page,
+            Err(e) if token.is_some() && is_gone(&e) => return Err(Paging::Expired(e)),
+            Err(e) => return Err(Paging::Failed(e)),
+        };
+        items.extend(page.items);
+        token = page.metadata.continue_.filter(|t| !t.is_empty());
+        if token.is_none() {
+            return Ok(items);
+        }
+    }
+}
+
+fn is_gone(error: &Error) -> bool {
+    matches!(error, Error::Kube { source: kube::Error::Api(status), .. } if status.code == 410)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn status(code: u16) -> kube::Error {
+        kube::Error::Api(Box::new(kube::core::Status::failure("boom", "InternalError").with_code(code)))
+    }
+
+    #[test]
+    fn backoff_doubles_and_is_capped() {
+        assert_eq!(RETRY.delay(1), Duration::from_millis(250));
+        assert_eq!(RETRY.delay(2), Duration::from_millis(500));
+        assert_eq!(RETRY.delay(3), Duration::from_secs(1));
+        assert_eq!(RETRY.delay(4), Duration::from_secs(2));
+        assert_eq!(RETRY.delay(40), Duration::from_secs(2));
+    }
+
+    #[test]
+    fn only_transient_failures_are_retried() {
+        for code in [429, 500, 502, 503, 504] {
+            assert!(retryable(&status(code)), "{code}");
+        }
+        for code in [400, 401, 403, 404, 410, 422, 501] {
+            assert!(!retryable(&status(code)), "{code}");
+        }
+    }
+}
