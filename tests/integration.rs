@@ -9,6 +9,7 @@ mod cli;
 mod differential;
 mod fuzz_corpus;
 mod manners;
+mod partial;
 mod plugin;
 mod read_only;
 mod replicas_property;
