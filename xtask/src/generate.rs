@@ -95,3 +95,33 @@ impl<W: Write> ListWriter<W> {
         self.out.flush()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kubectl_topo::core::analyze;
+    use kubectl_topo::model::Behaviour;
+    use kubectl_topo::report::Verdict;
+
+    /// The small cluster: the promised counts, slices packed ≤ 100, hints on some endpoints, and
+    /// our own `check` finds the drift the generator put in and agrees elsewhere.
+    #[test]
+    fn small_cluster_reads_back_with_its_drift() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("small.json");
+        let summary = write(Size::preset("small").unwrap(), &path).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let snapshot = kubectl_topo::source::dump::parse_dump(&text, "small").unwrap().snapshot;
+        assert_eq!((snapshot.nodes.len(), snapshot.services.len()), (100, 200));
+        let endpoints: usize = snapshot.slices.iter().map(|s| s.endpoints.len()).sum();
+        assert_eq!(endpoints, 2_000);
+        assert!(snapshot.slices.iter().all(|s| s.endpoints.len() <= MAX_PER_SLICE));
+        let hinted = snapshot.slices.iter().flat_map(|s| &s.endpoints).filter(|e| e.hints.is_some()).count();
+        assert_eq!(hinted, summary.hinted_endpoints);
+        let services: Vec<_> = snapshot.services.iter().collect();
+        let report = analyze::check(&snapshot, &services, Behaviour::default());
+        let drift =
+            report.services.iter().filter(|r| r.families.iter().any(|f| f.verdict == Verdict::Drift)).count();
+        assert_eq!(drift, summary.drift.stripped + summary.drift.wrong_zone);
+    }
+}

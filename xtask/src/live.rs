@@ -87,11 +87,12 @@ async fn load(client: &Client, dump: &Path) -> io::Result<()> {
     let namespaces: BTreeSet<String> =
         services.iter().filter_map(|s| s["metadata"]["namespace"].as_str().map(str::to_string)).collect();
     let namespaces: Vec<Value> = namespaces.into_iter().map(|n| json!({"metadata": {"name": n}})).collect();
-    create_all::<Namespace>(client, namespaces).await?;
+    let ns = |ns: Option<&str>| ns.unwrap_or("default").to_string();
+    create_all::<Namespace>(namespaces, |_| Api::all(client.clone())).await?;
     let counts = (nodes.len(), services.len(), slices.len());
-    create_all::<Node>(client, nodes).await?;
-    create_all::<Service>(client, services).await?;
-    create_all::<EndpointSlice>(client, slices).await?;
+    create_all::<Node>(nodes, |_| Api::all(client.clone())).await?;
+    create_all::<Service>(services, |n| Api::namespaced(client.clone(), &ns(n))).await?;
+    create_all::<EndpointSlice>(slices, |n| Api::namespaced(client.clone(), &ns(n))).await?;
     eprintln!(
         "xtask: loaded {} nodes, {} services, {} endpointslices in {:.0}s",
         counts.0,
@@ -103,7 +104,7 @@ async fn load(client: &Client, dump: &Path) -> io::Result<()> {
 }
 
 /// Create every object, `CONCURRENCY` at a time.
-async fn create_all<K>(client: &Client, items: Vec<Value>) -> io::Result<()>
+async fn create_all<K>(items: Vec<Value>, api_for: impl Fn(Option<&str>) -> Api<K>) -> io::Result<()>
 where
     K: Resource<DynamicType = ()>
         + Clone
@@ -111,6 +112,7 @@ where
         + serde::Serialize
         + std::fmt::Debug
         + Send
+        + Sync
         + 'static,
 {
     let mut pending = items.into_iter();
@@ -119,10 +121,7 @@ where
         while running.len() < CONCURRENCY {
             let Some(item) = pending.next() else { break };
             let object: K = serde_json::from_value(item).map_err(io::Error::other)?;
-            let api: Api<K> = match object.meta().namespace.as_deref() {
-                Some(ns) => Api::namespaced_with(client.clone(), ns, &()),
-                None => Api::all_with(client.clone(), &()),
-            };
+            let api = api_for(object.meta().namespace.as_deref());
             running.spawn(async move { api.create(&PostParams::default(), &object).await.map(drop) });
         }
         match running.join_next().await {

@@ -69,7 +69,18 @@ fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Gen { size: name, out, seed } => generate::write(size(&name, seed), &out).map(|s| {
-            println!("{}: {s:?}", out.display());
+            println!(
+                "{}: {} nodes, {} Services, {} EndpointSlices, {} endpoints ({} hinted); drift: {} Services without hints, {} with a wrong zone; {} bytes",
+                out.display(),
+                s.nodes,
+                s.services,
+                s.slices,
+                s.endpoints,
+                s.hinted_endpoints,
+                s.drift.stripped,
+                s.drift.wrong_zone,
+                s.bytes
+            );
         }),
         Command::Bench { size: name, runs, dump_only } => {
             bench::run(&name, size(&name, None), runs, dump_only)

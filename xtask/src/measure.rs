@@ -28,8 +28,6 @@ impl Cmd {
 #[derive(Debug, Clone, Copy)]
 pub struct Stats {
     pub median_secs: f64,
-    pub min_secs: f64,
-    pub max_secs: f64,
     pub median_rss_kb: u64,
 }
 
@@ -62,10 +60,9 @@ fn run_once(cmd: &Cmd) -> io::Result<(f64, u64)> {
 fn stats(mut samples: Vec<(f64, u64)>) -> Stats {
     samples.sort_by(|a, b| a.0.total_cmp(&b.0));
     let median_secs = samples[samples.len() / 2].0;
-    let (min_secs, max_secs) = (samples[0].0, samples[samples.len() - 1].0);
     let mut rss: Vec<u64> = samples.iter().map(|s| s.1).collect();
     rss.sort_unstable();
-    Stats { median_secs, min_secs, max_secs, median_rss_kb: rss[rss.len() / 2] }
+    Stats { median_secs, median_rss_kb: rss[rss.len() / 2] }
 }
 
 /// `a` and `b` alternately, `runs` times each, after one unmeasured warm-up of each.

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use serde::Serialize;
 
+use super::cache::prefers_non_terminating;
 use super::{
     Categorized, ProxyNode, ProxyServiceInfo, TopologyMode, categorize_endpoints, endpoints_for_port,
 };
@@ -217,12 +218,14 @@ impl ProxyNodes {
     }
 }
 
-/// Nodes named by the Service's endpoints (`nodeName`) or node hints: their outcome may differ
-/// from their class's.
-fn named_rows(own: &[&EndpointSlice], nodes: &ProxyNodes) -> HashSet<usize> {
+/// Nodes whose outcome may differ from their class's: those named in node hints, and, when
+/// locality is read (a `Local` traffic policy), those hosting an endpoint (`nodeName`).
+fn named_rows(own: &[&EndpointSlice], nodes: &ProxyNodes, locality: bool) -> HashSet<usize> {
     let mut named = HashSet::new();
     for endpoint in own.iter().flat_map(|s| &s.endpoints) {
-        named.extend(endpoint.node_name.as_deref().and_then(|n| nodes.row(n)));
+        if locality {
+            named.extend(endpoint.node_name.as_deref().and_then(|n| nodes.row(n)));
+        }
         let hinted = endpoint.hints.as_ref().and_then(|h| h.for_nodes.as_ref());
         named.extend(hinted.into_iter().flatten().filter_map(|n| nodes.row(n)));
     }
@@ -275,7 +278,14 @@ fn group_nodes(
 ) -> Vec<Group> {
     let port = &service.ports[0];
     let svc = ProxyServiceInfo::from_service(service, port, behaviour);
-    let named = if every_row { HashSet::new() } else { named_rows(own, nodes) };
+    let locality = svc.uses_local_endpoints();
+    let named = if every_row { HashSet::new() } else { named_rows(own, nodes, locality) };
+    // Without a Local policy nothing reads `is_local`, and from 1.36 duplicates merge without
+    // looking at it: then every node sees the same endpoints.
+    let shared = (!locality && prefers_non_terminating(behaviour))
+        .then(|| endpoints_for_port(own, &port.name, &port.protocol, "", behaviour));
+    let shared_identities: Option<BTreeMap<String, String>> =
+        shared.as_ref().map(|eps| eps.iter().map(|ep| (ep.identity(), ep.address.clone())).collect());
     let mut class_group: Vec<Option<usize>> = vec![None; nodes.classes];
     let mut groups: Vec<Group> = Vec::new();
     let mut by_zone: HashMap<String, Vec<usize>> = HashMap::new();
@@ -286,10 +296,18 @@ fn group_nodes(
             continue;
         }
         let node = ProxyNode { name, zone: zone.as_deref(), windows: *windows };
-        let endpoints = endpoints_for_port(own, &port.name, &port.protocol, name, behaviour);
-        let by_identity = endpoints.iter().map(|ep| (ep.identity(), ep.address.clone())).collect();
-        let categorized = categorize_endpoints(&endpoints, &svc, &node, behaviour);
-        let result = outcome(&svc, &categorized, &by_identity);
+        let own_endpoints;
+        let own_identities;
+        let (endpoints, by_identity) = match (&shared, &shared_identities) {
+            (Some(eps), Some(ids)) => (eps, ids),
+            _ => {
+                own_endpoints = endpoints_for_port(own, &port.name, &port.protocol, name, behaviour);
+                own_identities = own_endpoints.iter().map(|ep| (ep.identity(), ep.address.clone())).collect();
+                (&own_endpoints, &own_identities)
+            }
+        };
+        let categorized = categorize_endpoints(endpoints, &svc, &node, behaviour);
+        let result = outcome(&svc, &categorized, by_identity);
         let zone = zone.clone().unwrap_or_default();
         // Groups by zone, so finding a node's group does not compare against every zone (10^4 zones).
         let same_zone = by_zone.entry(zone.clone()).or_default();
@@ -319,15 +337,15 @@ fn group_nodes(
     groups
 }
 
-/// The grouping behind [`proxy_view_on`]; `None` when kube-proxy skips the Service.
+/// The grouping behind [`proxy_view_on`]; the reason when kube-proxy skips the Service.
 pub(crate) fn grouped(
     service: &Service,
     slices: &[&EndpointSlice],
     nodes: &ProxyNodes,
     behaviour: Behaviour,
-) -> Result<Grouped, Reason> {
+) -> Result<Grouped, Box<Reason>> {
     if let Some(reason) = skip_reason(service) {
-        return Err(reason);
+        return Err(Box::new(reason));
     }
     let own: Vec<&EndpointSlice> = slices
         .iter()
@@ -368,7 +386,7 @@ pub fn proxy_view_on(
 ) -> ProxyView {
     let grouped = match grouped(service, slices, nodes, behaviour) {
         Ok(g) => g,
-        Err(reason) => return ProxyView { skipped: Some(reason), ..ProxyView::default() },
+        Err(reason) => return ProxyView { skipped: Some(*reason), ..ProxyView::default() },
     };
     let mut zones: Vec<ProxyZoneView> = grouped
         .groups
