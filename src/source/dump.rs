@@ -330,6 +330,8 @@ impl<'a> Reader<'a> {
             Kind::CoreEvent => typed(raw).map(|v| s.events.push(convert::event_from_core(&v))),
             Kind::EventsV1Event => typed(raw).map(|v| s.events.push(convert::event_from_events_v1(&v))),
             Kind::ClusterInfo => typed::<ClusterInfo>(raw).map(|info| self.info = info),
+            // Rare and small: the general reader handles it.
+            Kind::ConfigMap => None,
         };
         if decoded.is_some() {
             self.index += 1;

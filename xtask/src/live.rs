@@ -39,6 +39,7 @@ pub fn binaries(repo: &Path) -> io::Result<harness::Binaries> {
     Ok(harness::Binaries {
         kube_apiserver: get("KUBE_APISERVER=")?,
         kube_controller_manager: get("KUBE_CONTROLLER_MANAGER=")?,
+        kube_proxy: get("KUBE_PROXY=")?,
         etcd: get("ETCD=")?,
     })
 }
