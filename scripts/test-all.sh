@@ -16,8 +16,8 @@ command -v go >/dev/null || { echo "error: go not found: the Go test tiers need 
 step "cargo fmt --check"
 cargo fmt --all -- --check
 
-step "cargo clippy --all-targets -- -D warnings"
-cargo clippy --all-targets --locked -- -D warnings
+step "cargo clippy --workspace --all-targets -- -D warnings"
+cargo clippy --workspace --all-targets --locked -- -D warnings
 
 step "go test: the oracle's own tests (1.36 line, then 1.30 line)"
 (cd tests/upstream && go test ./... && go test -modfile go130.mod -tags oracle130 ./...)
@@ -25,6 +25,9 @@ step "go test: the oracle's own tests (1.36 line, then 1.30 line)"
 step "cargo test (unit, snapshot, CLI, krew + kubectl plugin, real control plane e2e)"
 # The differential test itself runs next, on its own, so that its summary line is printed.
 cargo test --locked --all-targets -- --test-threads 2 --skip differential::differential
+
+step "cargo test -p xtask (bench tooling: the synthetic cluster generator)"
+cargo test --locked -p xtask
 
 step "upstream differential: Rust engine vs the Go oracle (real upstream code)"
 # Builds the oracle (cached), compares ORACLE_CASES random cases of the 1.36 line and a tenth as

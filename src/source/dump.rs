@@ -103,6 +103,13 @@ fn describe(skipped: &BTreeMap<String, usize>) -> String {
 
 /// Parses a dump. `origin` names the input in messages and in `snapshot.info.origin`.
 pub fn parse_dump(text: &str, origin: &str) -> Result<ParsedDump, DumpError> {
+    if looks_like_json(text) {
+        let mut reader = Reader::new(origin);
+        if let Some(result) = fast::read_list(text.trim_start_matches('\u{feff}'), &mut reader) {
+            result?;
+            return reader.finish();
+        }
+    }
     let documents =
         if looks_like_json(text) { json_documents(text, origin)? } else { yaml_documents(text, origin)? };
     let mut reader = Reader::new(origin);
@@ -309,6 +316,29 @@ impl<'a> Reader<'a> {
         self.index += 1;
     }
 
+    /// Decodes one object straight from its JSON text; false (and nothing recorded) when it does
+    /// not decode, so the caller can fall back to [`Reader::read`] for the exact message.
+    fn decode_text(&mut self, kind: Kind, raw: &str) -> bool {
+        fn typed<T: serde::de::DeserializeOwned>(raw: &str) -> Option<T> {
+            serde_json::from_str(raw).ok()
+        }
+        let s = &mut self.snapshot;
+        let decoded = match kind {
+            Kind::Node => typed(raw).and_then(|n| convert::node_from(&n).ok()).map(|n| s.nodes.push(n)),
+            Kind::Service => typed(raw).map(|v| s.services.push(convert::service_from(&v))),
+            Kind::EndpointSlice => typed(raw).map(|v| s.slices.push(convert::slice_from(&v))),
+            Kind::CoreEvent => typed(raw).map(|v| s.events.push(convert::event_from_core(&v))),
+            Kind::EventsV1Event => typed(raw).map(|v| s.events.push(convert::event_from_events_v1(&v))),
+            Kind::ClusterInfo => typed::<ClusterInfo>(raw).map(|info| self.info = info),
+            // Rare and small: the general reader handles it.
+            Kind::ConfigMap => None,
+        };
+        if decoded.is_some() {
+            self.index += 1;
+        }
+        decoded.is_some()
+    }
+
     fn decode(&mut self, kind: Kind, value: Value) -> Result<(), DumpError> {
         let name = value.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("").to_string();
         let named = matches!(kind, Kind::Node | Kind::Service | Kind::EndpointSlice);
@@ -384,6 +414,8 @@ fn typed<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, String> {
         if path == "." { inner } else { format!("{path}: {inner}") }
     })
 }
+
+mod fast;
 
 #[cfg(test)]
 mod tests;

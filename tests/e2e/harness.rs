@@ -321,6 +321,17 @@ where
 impl ControlPlane {
     /// Start everything and wait until the apiserver is ready and the controller answers /healthz.
     pub async fn start(bins: &Binaries) -> ControlPlane {
+        Self::start_with(bins, true).await
+    }
+
+    /// etcd and kube-apiserver only: no controller rewrites the EndpointSlices written to it (the
+    /// bench loader's synthetic slices stay exactly as generated).
+    #[allow(dead_code)]
+    pub async fn start_apiserver_only(bins: &Binaries) -> ControlPlane {
+        Self::start_with(bins, false).await
+    }
+
+    async fn start_with(bins: &Binaries, with_controller: bool) -> ControlPlane {
         let dir = tempfile::Builder::new().prefix("kubectl-topo-e2e-").tempdir().expect("tempdir");
         let d = dir.path();
         let pki = d.join("pki");
@@ -339,7 +350,6 @@ impl ControlPlane {
         let etcd_port = free_port();
         let peer_port = free_port();
         let api_port = free_port();
-        let kcm_port = free_port();
         let server = format!("https://127.0.0.1:{api_port}");
 
         let mut etcd = Proc::spawn(
@@ -424,40 +434,13 @@ impl ControlPlane {
             .create(&Default::default(), &binding)
             .await
             .expect("bind the endpointslice controller role");
-        let kcm_user = leaf_user(&pki, &ca_crt, &ca_key, "kcm", "/CN=system:kube-controller-manager");
-        let kcm_kubeconfig = d.join("kcm.kubeconfig");
-        write_kubeconfig(&kcm_kubeconfig, &server, &ca_crt, &kcm_user);
-        let mut kcm = Proc::spawn(
-            "kube-controller-manager",
-            Command::new(&bins.kube_controller_manager).args([
-                format!("--kubeconfig={}", p(&kcm_kubeconfig)),
-                format!("--authentication-kubeconfig={}", p(&kcm_kubeconfig)),
-                format!("--authorization-kubeconfig={}", p(&kcm_kubeconfig)),
-                "--controllers=endpointslice-controller".into(),
-                "--leader-elect=false".into(),
-                "--bind-address=127.0.0.1".into(),
-                format!("--secure-port={kcm_port}"),
-                format!("--cert-dir={}", p(&d.join("kcm-certs"))),
-                "--use-service-account-credentials=false".into(),
-            ]),
-            d,
-        );
-        let mut insecure = Config::new(format!("https://127.0.0.1:{kcm_port}").parse().unwrap());
-        insecure.accept_invalid_certs = true;
-        let kcm_client = Client::try_from(insecure).expect("kcm client");
-        wait_until(
-            "kube-controller-manager /healthz",
-            Duration::from_secs(120),
-            &mut [&mut etcd, &mut apiserver, &mut kcm],
-            move || {
-                let c = kcm_client.clone();
-                async move { get_text(&c, "/healthz").await.is_ok_and(|t| t.trim() == "ok") }
-            },
-        )
-        .await;
-
+        let kcm = if with_controller {
+            Some(start_kcm(bins, d, &server, &ca_crt, &ca_key, &mut etcd, &mut apiserver).await)
+        } else {
+            None
+        };
         ControlPlane {
-            kcm: Some(kcm),
+            kcm,
             apiserver: Some(apiserver),
             etcd: Some(etcd),
             server,
@@ -486,6 +469,54 @@ impl ControlPlane {
             p.check_alive();
         }
     }
+}
+
+/// kube-controller-manager running only the EndpointSlice controller, once it answers /healthz.
+async fn start_kcm(
+    bins: &Binaries,
+    d: &Path,
+    server: &str,
+    ca_crt: &Path,
+    ca_key: &Path,
+    etcd: &mut Proc,
+    apiserver: &mut Proc,
+) -> Proc {
+    let pki = d.join("pki");
+    let p = |f: &Path| f.display().to_string();
+    let kcm_port = free_port();
+    let kcm_user = leaf_user(&pki, ca_crt, ca_key, "kcm", "/CN=system:kube-controller-manager");
+    let kcm_kubeconfig = d.join("kcm.kubeconfig");
+    write_kubeconfig(&kcm_kubeconfig, server, ca_crt, &kcm_user);
+    let mut kcm = Proc::spawn(
+        "kube-controller-manager",
+        Command::new(&bins.kube_controller_manager).args([
+            format!("--kubeconfig={}", p(&kcm_kubeconfig)),
+            format!("--authentication-kubeconfig={}", p(&kcm_kubeconfig)),
+            format!("--authorization-kubeconfig={}", p(&kcm_kubeconfig)),
+            "--controllers=endpointslice-controller".into(),
+            "--leader-elect=false".into(),
+            "--bind-address=127.0.0.1".into(),
+            format!("--secure-port={kcm_port}"),
+            format!("--cert-dir={}", p(&d.join("kcm-certs"))),
+            "--use-service-account-credentials=false".into(),
+        ]),
+        d,
+    );
+    let mut insecure = Config::new(format!("https://127.0.0.1:{kcm_port}").parse().unwrap());
+    insecure.accept_invalid_certs = true;
+    let kcm_client = Client::try_from(insecure).expect("kcm client");
+    wait_until(
+        "kube-controller-manager /healthz",
+        Duration::from_secs(120),
+        &mut [etcd, apiserver, &mut kcm],
+        move || {
+            let c = kcm_client.clone();
+            async move { get_text(&c, "/healthz").await.is_ok_and(|t| t.trim() == "ok") }
+        },
+    )
+    .await;
+
+    kcm
 }
 
 fn leaf_user(pki: &Path, ca: &Path, ca_key: &Path, name: &str, subject: &str) -> User {

@@ -25,6 +25,9 @@ const usage = `usage:
                                     write N generated cases (JSON Lines) to stdout
   oracle gen-and-run --seed S --count N [--runs R] [--start I] [--fail-dir DIR]
                                     generate and run, print a coverage summary
+  oracle all --dump FILE [--k8s-version 1.NN]
+                                    decode a whole cluster dump once and recompute every
+                                    Service's hints once (one cache; the benchmark baseline)
 `
 
 func main() {
@@ -36,6 +39,8 @@ func main() {
 			os.Exit(cmdGen(os.Args[2:]))
 		case "gen-and-run":
 			os.Exit(cmdGenAndRun(os.Args[2:]))
+		case "all":
+			os.Exit(cmdAll(os.Args[2:]))
 		case "-h", "--help", "help":
 			fmt.Print(usage)
 			return

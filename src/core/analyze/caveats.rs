@@ -4,7 +4,7 @@
 use super::Cluster;
 use crate::core::mode::{Mode, ModeDecision};
 use crate::core::reason::{Facts, Reason, ReasonCode as C};
-use crate::model::{CiliumConfig, Service};
+use crate::model::{CiliumConfig, Node, Service};
 
 /// Label naming a node's operating system.
 const LABEL_OS: &str = "kubernetes.io/os";
@@ -26,13 +26,7 @@ pub(super) fn data_plane_notes(
         let facts = Facts { key: Some("spec.clusterIP".into()), value: Some(value), ..Facts::default() };
         notes.push(Reason::with(C::HeadlessService, facts));
     }
-    let windows: Vec<String> = cluster
-        .snapshot
-        .nodes
-        .iter()
-        .filter(|n| n.labels.get(LABEL_OS).is_some_and(|os| os == "windows"))
-        .map(|n| n.name.clone())
-        .collect();
+    let windows = cluster.windows_nodes.clone();
     if !windows.is_empty() {
         notes.push(Reason::with(C::WindowsNodes, Facts { nodes: windows, ..Facts::default() }));
     }
@@ -57,6 +51,15 @@ fn cilium_note(cilium: Option<&CiliumConfig>) -> Option<Reason> {
     };
     let facts = Facts { value: Some(replacement.to_string()), key: Some(topology), ..Facts::default() };
     Some(Reason::with(code, facts))
+}
+
+/// Nodes labelled `kubernetes.io/os=windows`, in snapshot order (computed once per run).
+pub(super) fn windows_nodes(nodes: &[Node]) -> Vec<String> {
+    nodes
+        .iter()
+        .filter(|n| n.labels.get(LABEL_OS).is_some_and(|os| os == "windows"))
+        .map(|n| n.name.clone())
+        .collect()
 }
 
 #[cfg(test)]

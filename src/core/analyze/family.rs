@@ -80,9 +80,10 @@ pub(super) fn analyze(
     let all: Vec<&EndpointSlice> =
         cluster.slices_of(service).iter().copied().filter(|s| s.address_type == address_type).collect();
     let nodes_known = !cluster.snapshot.info.nodes_unavailable;
-    // kube-proxy's routing by zone needs each node's zone: not shown when Nodes could not be read.
-    let proxy = match nodes_known {
-        true => proxy::proxy_view(service, &all, &cluster.snapshot.nodes, cluster.behaviour).zones,
+    // kube-proxy's routing by zone needs each node's zone: not shown when Nodes could not be read;
+    // `check` shows no per-node groups at all.
+    let proxy = match nodes_known && cluster.proxy_detail {
+        true => proxy::proxy_view_on(service, &all, &cluster.proxy_nodes, cluster.behaviour).zones,
         false => Vec::new(),
     };
     let (managed, outcome, unmanaged) = outcome(cluster, service, address_type, decision, skip);

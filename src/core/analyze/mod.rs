@@ -8,11 +8,13 @@ mod family;
 mod rows;
 mod zones;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::core::mode::{self, ModeDecision};
+use crate::core::proxy::ProxyNodes;
 use crate::core::reason::Reason;
 use crate::core::whatif::TrafficModel;
+use crate::core::whatif::crosszone::Origins;
 use crate::core::zones::{NodeTopology, set_nodes};
 use crate::model::{Behaviour, EndpointSlice, Event, Service, Snapshot};
 use crate::prose;
@@ -31,31 +33,52 @@ pub struct Cluster<'a> {
     pub topology: NodeTopology,
     /// Where requests originate, for the cross-zone share.
     pub traffic: TrafficModel,
+    /// The nodes sorted and indexed for kube-proxy's view.
+    pub proxy_nodes: ProxyNodes,
+    /// Where requests originate (over `proxy_nodes`, with `traffic`).
+    pub origins: Origins,
+    /// Windows nodes, in snapshot order.
+    pub windows_nodes: Vec<String>,
+    /// Whether reports carry the per-node kube-proxy groups (`check` shows none of them).
+    pub proxy_detail: bool,
     /// Slices by (namespace, service name), in snapshot order.
-    slices: BTreeMap<(String, String), Vec<&'a EndpointSlice>>,
+    slices: HashMap<&'a str, HashMap<&'a str, Vec<&'a EndpointSlice>>>,
 }
 
 impl<'a> Cluster<'a> {
     /// Index the snapshot once.
     pub fn new(snapshot: &'a Snapshot, behaviour: Behaviour) -> Self {
-        let mut slices: BTreeMap<(String, String), Vec<&EndpointSlice>> = BTreeMap::new();
+        Self::with_traffic(snapshot, behaviour, &TrafficModel::default())
+    }
+
+    /// Index the snapshot once, with a traffic model for the cross-zone share.
+    pub fn with_traffic(snapshot: &'a Snapshot, behaviour: Behaviour, traffic: &TrafficModel) -> Self {
+        let mut slices: HashMap<&str, HashMap<&str, Vec<&EndpointSlice>>> = HashMap::new();
         for s in &snapshot.slices {
             if let Some(svc) = &s.service_name {
-                slices.entry((s.namespace.clone(), svc.clone())).or_default().push(s);
+                slices.entry(s.namespace.as_str()).or_default().entry(svc.as_str()).or_default().push(s);
             }
         }
+        let topology = set_nodes(&snapshot.nodes);
+        let proxy_nodes = ProxyNodes::new(&snapshot.nodes);
+        let origins = Origins::new(&snapshot.nodes, &topology, traffic, &proxy_nodes);
         Cluster {
             snapshot,
             behaviour,
-            topology: set_nodes(&snapshot.nodes),
-            traffic: TrafficModel::default(),
+            topology,
+            traffic: traffic.clone(),
+            proxy_nodes,
+            origins,
+            windows_nodes: caveats::windows_nodes(&snapshot.nodes),
+            proxy_detail: true,
             slices,
         }
     }
 
     /// Every slice labelled with this Service's name (any manager, any address type).
     pub fn slices_of(&self, service: &Service) -> &[&'a EndpointSlice] {
-        self.slices.get(&(service.namespace.clone(), service.name.clone())).map(Vec::as_slice).unwrap_or(&[])
+        let by_name = self.slices.get(service.namespace.as_str());
+        by_name.and_then(|m| m.get(service.name.as_str())).map(Vec::as_slice).unwrap_or(&[])
     }
 }
 
@@ -76,8 +99,7 @@ pub fn explain_with(
     behaviour: Behaviour,
     traffic: &TrafficModel,
 ) -> ServiceReport {
-    let cluster = Cluster { traffic: traffic.clone(), ..Cluster::new(snapshot, behaviour) };
-    service_report(&cluster, service)
+    service_report(&Cluster::with_traffic(snapshot, behaviour, traffic), service)
 }
 
 /// `check` over the given Services (sorted by namespace, name in the output).
@@ -92,7 +114,8 @@ pub fn check_with(
     behaviour: Behaviour,
     traffic: &TrafficModel,
 ) -> CheckReport {
-    let cluster = Cluster { traffic: traffic.clone(), ..Cluster::new(snapshot, behaviour) };
+    // A check row shows no per-node kube-proxy groups: they are not materialised.
+    let cluster = Cluster { proxy_detail: false, ..Cluster::with_traffic(snapshot, behaviour, traffic) };
     let mut rows: Vec<CheckRow> = services.iter().map(|s| check_row(service_report(&cluster, s))).collect();
     rows.sort_by(|a, b| a.service.cmp(&b.service));
     let mut summary = CheckSummary { services: rows.len(), ..CheckSummary::default() };
@@ -183,13 +206,17 @@ pub fn expected_slices(
     service: &Service,
     behaviour: Behaviour,
 ) -> BTreeMap<String, Vec<EndpointSlice>> {
-    let cluster = Cluster::new(snapshot, behaviour);
-    let decision = mode::select_mode(service, behaviour);
+    expected_slices_in(&Cluster::new(snapshot, behaviour), service)
+}
+
+/// [`expected_slices`] on an indexed cluster (many Services, one `SetNodes`: the bench generator).
+pub fn expected_slices_in(cluster: &Cluster<'_>, service: &Service) -> BTreeMap<String, Vec<EndpointSlice>> {
+    let decision = mode::select_mode(service, cluster.behaviour);
     let skip = mode::controller_reconciles(service);
     address_types(service, cluster.slices_of(service))
         .into_iter()
         .map(|t| {
-            let (_, outcome, _) = family::outcome(&cluster, service, &t, &decision, skip.as_ref());
+            let (_, outcome, _) = family::outcome(cluster, service, &t, &decision, skip.as_ref());
             (t, outcome.expected)
         })
         .collect()

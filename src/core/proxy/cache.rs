@@ -62,7 +62,7 @@ fn normalise_ip(address: &str) -> String {
 }
 
 /// 1.36+ prefers a non-terminating copy of a duplicate; 1.21–1.35 preferred the local copy.
-fn prefers_non_terminating(behaviour: Behaviour) -> bool {
+pub(crate) fn prefers_non_terminating(behaviour: Behaviour) -> bool {
     behaviour.minor >= 36
 }
 

@@ -14,7 +14,8 @@ use serde::Serialize;
 
 pub use cache::{ProxyEndpoint, endpoints_for_port};
 pub use topology::{LogKeyValue, ProxyLog, TopologyMode};
-pub use view::{ProxyMode, ProxyView, ProxyZoneView, proxy_view};
+pub(crate) use view::{Grouped, grouped};
+pub use view::{ProxyMode, ProxyNodes, ProxyView, ProxyZoneView, proxy_view, proxy_view_on};
 
 use crate::core::mode::effective_annotation;
 use crate::core::reason::{Facts, Reason, ReasonCode};

@@ -1,10 +1,11 @@
 //! Per-zone summary of what kube-proxy on every node does for one Service (spec §4): nodes with
 //! the same zone and the same outcome are grouped.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use serde::Serialize;
 
+use super::cache::prefers_non_terminating;
 use super::{
     Categorized, ProxyNode, ProxyServiceInfo, TopologyMode, categorize_endpoints, endpoints_for_port,
 };
@@ -169,6 +170,199 @@ fn outcome(
     }
 }
 
+/// The nodes kube-proxy runs on, sorted by name once per run and shared by every Service's view.
+/// Nodes that host none of a Service's endpoints and are named in none of its hints get the same
+/// outcome as every other such node of their (zone, Windows) class, so a view computes one node
+/// per class plus the nodes its endpoints name, instead of every node.
+#[derive(Debug, Clone, Default)]
+pub struct ProxyNodes {
+    rows: Vec<NodeRow>,
+    index: HashMap<String, usize>,
+    /// Class of each row: rows with the same zone label and Windows flag share one.
+    class: Vec<usize>,
+    classes: usize,
+}
+
+impl ProxyNodes {
+    /// Sort and index `nodes`.
+    pub fn new(nodes: &[Node]) -> Self {
+        let rows = node_rows(nodes);
+        let mut index = HashMap::new();
+        for (i, row) in rows.iter().enumerate() {
+            index.entry(row.0.clone()).or_insert(i);
+        }
+        let mut ids: HashMap<(Option<&str>, bool), usize> = HashMap::new();
+        let class = rows
+            .iter()
+            .map(|(_, zone, windows)| {
+                let next = ids.len();
+                *ids.entry((zone.as_deref(), *windows)).or_insert(next)
+            })
+            .collect();
+        ProxyNodes { classes: ids.len(), rows, index, class }
+    }
+
+    /// No nodes (unreadable).
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// Row index of a node name.
+    pub fn row(&self, name: &str) -> Option<usize> {
+        self.index.get(name).copied()
+    }
+
+    /// `(name, zone label)` of a row.
+    pub fn node(&self, row: usize) -> (&str, Option<&str>) {
+        (&self.rows[row].0, self.rows[row].1.as_deref())
+    }
+}
+
+/// Nodes whose outcome may differ from their class's: those named in node hints, and, when
+/// locality is read (a `Local` traffic policy), those hosting an endpoint (`nodeName`).
+fn named_rows(own: &[&EndpointSlice], nodes: &ProxyNodes, locality: bool) -> HashSet<usize> {
+    let mut named = HashSet::new();
+    for endpoint in own.iter().flat_map(|s| &s.endpoints) {
+        if locality {
+            named.extend(endpoint.node_name.as_deref().and_then(|n| nodes.row(n)));
+        }
+        let hinted = endpoint.hints.as_ref().and_then(|h| h.for_nodes.as_ref());
+        named.extend(hinted.into_iter().flatten().filter_map(|n| nodes.row(n)));
+    }
+    named
+}
+
+/// One group of nodes with the same zone and outcome; `members` are row indices in row order.
+struct Group {
+    zone: String,
+    outcome: Outcome,
+    view: ProxyZoneView,
+    members: Vec<usize>,
+}
+
+/// Every node's group, computed without materialising node names.
+pub(crate) struct Grouped {
+    hypothetical: bool,
+    port: String,
+    groups: Vec<Group>,
+    row_count: usize,
+}
+
+impl Grouped {
+    /// The group each row belongs to.
+    pub(crate) fn group_of_rows(&self) -> Vec<usize> {
+        let mut out = vec![0; self.row_count];
+        for (g, group) in self.groups.iter().enumerate() {
+            group.members.iter().for_each(|&row| out[row] = g);
+        }
+        out
+    }
+
+    /// Endpoints (first addresses, sorted) of each group.
+    pub(crate) fn endpoints(&self) -> Vec<&[String]> {
+        self.groups.iter().map(|g| &g.view.endpoints[..]).collect()
+    }
+
+    /// Zone of each group.
+    pub(crate) fn zones(&self) -> Vec<&str> {
+        self.groups.iter().map(|g| g.zone.as_str()).collect()
+    }
+}
+
+fn group_nodes(
+    service: &Service,
+    own: &[&EndpointSlice],
+    nodes: &ProxyNodes,
+    every_row: bool,
+    behaviour: Behaviour,
+) -> Vec<Group> {
+    let port = &service.ports[0];
+    let svc = ProxyServiceInfo::from_service(service, port, behaviour);
+    let locality = svc.uses_local_endpoints();
+    let named = if every_row { HashSet::new() } else { named_rows(own, nodes, locality) };
+    // Without a Local policy nothing reads `is_local`, and from 1.36 duplicates merge without
+    // looking at it: then every node sees the same endpoints.
+    let shared = (!locality && prefers_non_terminating(behaviour))
+        .then(|| endpoints_for_port(own, &port.name, &port.protocol, "", behaviour));
+    let shared_identities: Option<BTreeMap<String, String>> =
+        shared.as_ref().map(|eps| eps.iter().map(|ep| (ep.identity(), ep.address.clone())).collect());
+    let mut class_group: Vec<Option<usize>> = vec![None; nodes.classes];
+    let mut groups: Vec<Group> = Vec::new();
+    let mut by_zone: HashMap<String, Vec<usize>> = HashMap::new();
+    for (row, (name, zone, windows)) in nodes.rows.iter().enumerate() {
+        let class = (!every_row && !named.contains(&row)).then(|| nodes.class[row]);
+        if let Some(g) = class.and_then(|c| class_group[c]) {
+            groups[g].members.push(row);
+            continue;
+        }
+        let node = ProxyNode { name, zone: zone.as_deref(), windows: *windows };
+        let own_endpoints;
+        let own_identities;
+        let (endpoints, by_identity) = match (&shared, &shared_identities) {
+            (Some(eps), Some(ids)) => (eps, ids),
+            _ => {
+                own_endpoints = endpoints_for_port(own, &port.name, &port.protocol, name, behaviour);
+                own_identities = own_endpoints.iter().map(|ep| (ep.identity(), ep.address.clone())).collect();
+                (&own_endpoints, &own_identities)
+            }
+        };
+        let categorized = categorize_endpoints(endpoints, &svc, &node, behaviour);
+        let result = outcome(&svc, &categorized, by_identity);
+        let zone = zone.clone().unwrap_or_default();
+        // Groups by zone, so finding a node's group does not compare against every zone (10^4 zones).
+        let same_zone = by_zone.entry(zone.clone()).or_default();
+        let g = match same_zone.iter().copied().find(|&i| groups[i].outcome == result) {
+            Some(g) => g,
+            None => {
+                same_zone.push(groups.len());
+                let lines: Vec<&str> = categorized.logs.iter().map(|log| log.line.as_str()).collect();
+                let view = ProxyZoneView {
+                    zone: zone.clone(),
+                    nodes: vec![],
+                    mode: result.mode,
+                    endpoints: result.endpoints.clone(),
+                    external_endpoints: result.external_endpoints.clone(),
+                    reason: result.reason.clone(),
+                    log_line: (!lines.is_empty()).then(|| lines.join("\n")),
+                };
+                groups.push(Group { zone, outcome: result, view, members: vec![] });
+                groups.len() - 1
+            }
+        };
+        groups[g].members.push(row);
+        if let Some(c) = class {
+            class_group[c] = Some(g);
+        }
+    }
+    groups
+}
+
+/// The grouping behind [`proxy_view_on`]; the reason when kube-proxy skips the Service.
+pub(crate) fn grouped(
+    service: &Service,
+    slices: &[&EndpointSlice],
+    nodes: &ProxyNodes,
+    behaviour: Behaviour,
+) -> Result<Grouped, Box<Reason>> {
+    if let Some(reason) = skip_reason(service) {
+        return Err(Box::new(reason));
+    }
+    let own: Vec<&EndpointSlice> = slices
+        .iter()
+        .copied()
+        .filter(|s| {
+            s.namespace == service.namespace && s.service_name.as_deref() == Some(service.name.as_str())
+        })
+        .collect();
+    let hypothetical = nodes.rows.is_empty();
+    let hypothetical_rows =
+        hypothetical.then(|| ProxyNodes { rows: hypothetical_rows(&own), ..ProxyNodes::default() });
+    let rows = hypothetical_rows.as_ref().unwrap_or(nodes);
+    let groups = group_nodes(service, &own, rows, hypothetical, behaviour);
+    let row_count = rows.rows.len();
+    Ok(Grouped { hypothetical, port: service.ports[0].name.clone(), groups, row_count })
+}
+
 /// What kube-proxy on every node does for the Service's **first port** (all ports share the
 /// slices' hints; a port-specific view would differ only in which slices carry that port).
 /// `slices` are the Service's EndpointSlices of one address family, any manager (slices labelled
@@ -180,49 +374,30 @@ pub fn proxy_view(
     nodes: &[Node],
     behaviour: Behaviour,
 ) -> ProxyView {
-    if let Some(reason) = skip_reason(service) {
-        return ProxyView { skipped: Some(reason), ..ProxyView::default() };
-    }
-    let port = &service.ports[0];
-    let svc = ProxyServiceInfo::from_service(service, port, behaviour);
-    let own: Vec<&EndpointSlice> = slices
-        .iter()
-        .copied()
-        .filter(|s| {
-            s.namespace == service.namespace && s.service_name.as_deref() == Some(service.name.as_str())
+    proxy_view_on(service, slices, &ProxyNodes::new(nodes), behaviour)
+}
+
+/// [`proxy_view`] on nodes sorted and indexed once.
+pub fn proxy_view_on(
+    service: &Service,
+    slices: &[&EndpointSlice],
+    nodes: &ProxyNodes,
+    behaviour: Behaviour,
+) -> ProxyView {
+    let grouped = match grouped(service, slices, nodes, behaviour) {
+        Ok(g) => g,
+        Err(reason) => return ProxyView { skipped: Some(*reason), ..ProxyView::default() },
+    };
+    let mut zones: Vec<ProxyZoneView> = grouped
+        .groups
+        .into_iter()
+        .map(|mut g| {
+            if !grouped.hypothetical {
+                g.view.nodes = g.members.iter().map(|&row| nodes.rows[row].0.clone()).collect();
+            }
+            g.view
         })
         .collect();
-    let hypothetical = nodes.is_empty();
-    let rows = if hypothetical { hypothetical_rows(&own) } else { node_rows(nodes) };
-    let mut groups: Vec<(String, Outcome, ProxyZoneView)> = Vec::new();
-    // Groups by zone, so finding a node's group does not compare against every zone (10^4 zones).
-    let mut by_zone: HashMap<String, Vec<usize>> = HashMap::new();
-    for (name, zone, windows) in &rows {
-        let node = ProxyNode { name, zone: zone.as_deref(), windows: *windows };
-        let endpoints = endpoints_for_port(&own, &port.name, &port.protocol, name, behaviour);
-        let by_identity = endpoints.iter().map(|ep| (ep.identity(), ep.address.clone())).collect();
-        let categorized = categorize_endpoints(&endpoints, &svc, &node, behaviour);
-        let result = outcome(&svc, &categorized, &by_identity);
-        let zone = zone.clone().unwrap_or_default();
-        let same_zone = by_zone.entry(zone.clone()).or_default();
-        if let Some(&index) = same_zone.iter().find(|&&i| groups[i].1 == result) {
-            groups[index].2.nodes.extend((!hypothetical).then(|| name.clone()));
-            continue;
-        }
-        same_zone.push(groups.len());
-        let lines: Vec<&str> = categorized.logs.iter().map(|log| log.line.as_str()).collect();
-        let view = ProxyZoneView {
-            zone: zone.clone(),
-            nodes: if hypothetical { vec![] } else { vec![name.clone()] },
-            mode: result.mode,
-            endpoints: result.endpoints.clone(),
-            external_endpoints: result.external_endpoints.clone(),
-            reason: result.reason.clone(),
-            log_line: (!lines.is_empty()).then(|| lines.join("\n")),
-        };
-        groups.push((zone, result, view));
-    }
-    let mut zones: Vec<ProxyZoneView> = groups.into_iter().map(|(_, _, view)| view).collect();
     zones.sort_by(|a, b| (&a.zone, a.nodes.first()).cmp(&(&b.zone, b.nodes.first())));
-    ProxyView { hypothetical_nodes: hypothetical, skipped: None, port: Some(port.name.clone()), zones }
+    ProxyView { hypothetical_nodes: grouped.hypothetical, skipped: None, port: Some(grouped.port), zones }
 }

@@ -10,9 +10,9 @@
 //!   [`crate::core::proxy::proxy_view`] gives for that node (the routing truth); an empty set drops
 //!   them. An endpoint without a zone (and whose node has none) counts as cross-zone.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
-use crate::core::proxy::{ProxyView, proxy_view};
+use crate::core::proxy::{Grouped, ProxyNodes, grouped};
 use crate::core::zones::{LABEL_CONTROL_PLANE, LABEL_MASTER, NodeTopology};
 use crate::model::{Behaviour, EndpointSlice, LABEL_ZONE, Node, Service};
 use crate::report::whatif::{CrossZone, CrossZoneRow, EndpointLoad, Outcomes, Share, TrafficSource};
@@ -100,81 +100,84 @@ fn cpu_of(node: &Node) -> f64 {
 }
 
 /// Requests routed under one proxy view: per origin zone (total, cross, dropped) and per endpoint.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 struct Routed {
     zones: BTreeMap<String, (f64, f64, f64)>,
     loads: BTreeMap<String, f64>,
 }
 
-/// Linear in origins × endpoints per node (kube-proxy's fan-out), with no string work inside that
-/// product: 10^4 single-node zones route in well under a second. The sums are taken in the same
-/// order as a plain per-origin loop, so results are bit-identical to it.
-fn route(view: &ProxyView, origins: &[Origin], zone_of: &BTreeMap<String, String>) -> Routed {
-    let mut group_of: HashMap<&str, usize> = HashMap::new();
-    for (index, group) in view.zones.iter().enumerate() {
-        for node in &group.nodes {
-            group_of.entry(node.as_str()).or_insert(index);
-        }
+/// Every node's share of requests with its row among the sorted nodes, computed once per run.
+#[derive(Debug, Clone, Default)]
+pub struct Origins {
+    list: Vec<Origin>,
+    rows: Vec<Option<usize>>,
+    zone_ids: Vec<usize>,
+    zones: Vec<String>,
+}
+
+impl Origins {
+    /// [`origins`], indexed.
+    pub fn new(nodes: &[Node], topology: &NodeTopology, model: &TrafficModel, rows: &ProxyNodes) -> Self {
+        let list = origins(nodes, topology, model);
+        let mut zones: Vec<String> = list.iter().map(|o| o.1.clone()).collect();
+        zones.dedup();
+        let zone_ids = list.iter().map(|o| zones.iter().position(|z| *z == o.1).unwrap_or(0)).collect();
+        Origins { rows: list.iter().map(|o| rows.row(&o.0)).collect(), list, zone_ids, zones }
     }
+}
+
+/// The requests of every origin (in order, so sums are the same floating-point sums whatever the
+/// indexing) sent over the endpoints of its node's group.
+fn route(view: &Grouped, origins: &Origins, zone_of: &BTreeMap<String, String>) -> Routed {
+    let group_of = view.group_of_rows();
+    let group_zones = view.zones();
+    let mut addresses: Vec<&str> = Vec::new();
     let mut ids: BTreeMap<&str, usize> = BTreeMap::new();
-    let targets: Vec<Vec<usize>> = view
-        .zones
+    // Per group: (address id, leaves the zone) of each endpoint; origins of a group share its zone.
+    let targets: Vec<Vec<(usize, bool)>> = view
+        .endpoints()
         .iter()
-        .map(|g| {
-            let mut group = Vec::with_capacity(g.endpoints.len());
-            for address in &g.endpoints {
-                let next = ids.len();
-                group.push(*ids.entry(address.as_str()).or_insert(next));
-            }
-            group
+        .zip(&group_zones)
+        .map(|(endpoints, zone)| {
+            endpoints
+                .iter()
+                .map(|a| {
+                    let id = *ids.entry(a.as_str()).or_insert_with(|| {
+                        addresses.push(a.as_str());
+                        addresses.len() - 1
+                    });
+                    (id, zone_of.get(a).is_none_or(|z| z != zone))
+                })
+                .collect()
         })
         .collect();
-    // Per group: how many of its targets are in each zone (a target without a zone is in none).
-    let same_zone: Vec<HashMap<&str, usize>> = view
-        .zones
-        .iter()
-        .map(|g| {
-            let mut counts = HashMap::new();
-            for zone in g.endpoints.iter().filter_map(|a| zone_of.get(a)) {
-                *counts.entry(zone.as_str()).or_insert(0) += 1;
-            }
-            counts
-        })
-        .collect();
-    let mut loads = vec![None::<f64>; ids.len()];
-    let mut routed = Routed::default();
-    for (node, zone, weight) in origins {
-        let group = group_of.get(node.as_str()).copied();
-        let entry = routed.zones.entry(zone.clone()).or_default();
+    let mut zones: Vec<Option<(f64, f64, f64)>> = vec![None; origins.zones.len()];
+    let mut loads: Vec<Option<f64>> = vec![None; addresses.len()];
+    for (i, (_, _, weight)) in origins.list.iter().enumerate() {
+        let entry = zones[origins.zone_ids[i]].get_or_insert_default();
         entry.0 += weight;
-        match group.map(|g| (&targets[g], &same_zone[g])) {
-            Some((targets, same)) if !targets.is_empty() => {
+        match origins.rows[i].map(|row| &targets[group_of[row]]) {
+            Some(targets) if !targets.is_empty() => {
                 let each = weight / targets.len() as f64;
-                for &target in targets {
-                    *loads[target].get_or_insert(0.0) += each;
-                }
-                let cross = targets.len() - same.get(zone.as_str()).copied().unwrap_or(0);
-                for _ in 0..cross {
-                    entry.1 += each;
+                for &(id, cross) in targets {
+                    *loads[id].get_or_insert_default() += each;
+                    if cross {
+                        entry.1 += each;
+                    }
                 }
             }
             _ => entry.2 += weight,
         }
     }
-    routed.loads = ids
-        .into_iter()
-        .filter_map(|(address, id)| loads[id].map(|load| (address.to_string(), load)))
-        .collect();
-    routed
+    Routed {
+        zones: origins.zones.iter().zip(zones).filter_map(|(z, v)| Some((z.clone(), v?))).collect(),
+        loads: addresses.iter().zip(loads).filter_map(|(a, v)| Some((a.to_string(), v?))).collect(),
+    }
 }
 
 /// First address → zone of every endpoint (its `zone`, else its node's zone label).
-fn endpoint_zones(slices: &[&EndpointSlice], nodes: &[Node]) -> BTreeMap<String, String> {
-    let mut by_name: HashMap<&str, &Node> = HashMap::new();
-    for node in nodes {
-        by_name.entry(node.name.as_str()).or_insert(node);
-    }
-    let node_zone = |name: &str| by_name.get(name).and_then(|n| zone_of_node(n));
+fn endpoint_zones(slices: &[&EndpointSlice], nodes: &ProxyNodes) -> BTreeMap<String, String> {
+    let node_zone = |name: &str| nodes.row(name).and_then(|row| nodes.node(row).1).filter(|z| !z.is_empty());
     let mut out = BTreeMap::new();
     for e in slices.iter().flat_map(|s| &s.endpoints) {
         let Some(address) = e.addresses.first() else { continue };
@@ -198,8 +201,10 @@ fn without_hints(slices: &[&EndpointSlice]) -> Vec<EndpointSlice> {
 pub struct CrossZoneInput<'a> {
     /// The Service.
     pub service: &'a Service,
-    /// All nodes.
-    pub nodes: &'a [Node],
+    /// All nodes, sorted and indexed.
+    pub nodes: &'a ProxyNodes,
+    /// Where requests originate ([`Origins::new`] over the same nodes and traffic model).
+    pub origins: &'a Origins,
     /// `SetNodes` over them.
     pub topology: &'a NodeTopology,
     /// Behaviour modelled.
@@ -215,20 +220,23 @@ pub struct CrossZoneInput<'a> {
 /// The cross-zone share; None when kube-proxy does not proxy the Service, nodes are unknown, or no
 /// zone originates requests.
 pub fn cross_zone(input: &CrossZoneInput<'_>) -> Option<CrossZone> {
-    let origins = origins(input.nodes, input.topology, input.model);
-    if origins.is_empty() || input.nodes.is_empty() {
+    if input.origins.list.is_empty() || input.nodes.is_empty() {
         return None;
     }
     let bare = without_hints(input.now);
     let bare_refs: Vec<&EndpointSlice> = bare.iter().collect();
-    let view = |slices: &[&EndpointSlice]| proxy_view(input.service, slices, input.nodes, input.behaviour);
-    let views = [view(input.now), view(input.expected), view(&bare_refs)];
-    if views[0].skipped.is_some() {
-        return None;
-    }
+    let view = |slices: &[&EndpointSlice]| grouped(input.service, slices, input.nodes, input.behaviour).ok();
+    let [now, expected, bare] = [view(input.now)?, view(input.expected)?, view(&bare_refs)?];
     let zone_of = endpoint_zones(input.now, input.nodes);
-    let [now, expected, bare] = views.map(|v| route(&v, &origins, &zone_of));
-    Some(assemble(input.model, &zone_of, [now, expected, bare]))
+    let routed_now = route(&now, input.origins, &zone_of);
+    // Identical routing (no hints to begin with, or none changed) routes identically.
+    let same =
+        |a: &Grouped, b: &Grouped| a.group_of_rows() == b.group_of_rows() && a.endpoints() == b.endpoints();
+    let routed_expected =
+        if same(&now, &expected) { routed_now.clone() } else { route(&expected, input.origins, &zone_of) };
+    let routed_bare =
+        if same(&now, &bare) { routed_now.clone() } else { route(&bare, input.origins, &zone_of) };
+    Some(assemble(input.model, &zone_of, [routed_now, routed_expected, routed_bare]))
 }
 
 fn assemble(model: &TrafficModel, zone_of: &BTreeMap<String, String>, r: [Routed; 3]) -> CrossZone {

@@ -59,7 +59,8 @@ pub fn family_extras(
         all.iter().copied().filter(|s| !s.is_controller_managed()).chain(expected.iter()).collect();
     let cross_zone = cross_zone(&CrossZoneInput {
         service,
-        nodes: &cluster.snapshot.nodes,
+        nodes: &cluster.proxy_nodes,
+        origins: &cluster.origins,
         topology: &cluster.topology,
         behaviour: cluster.behaviour,
         model: &cluster.traffic,

@@ -1,0 +1,154 @@
+package main
+
+// `oracle all --dump FILE`: the benchmark baseline for `kubectl topo check -A --from-file FILE`.
+// It decodes a whole cluster dump (any number of Services) once and recomputes every Service's
+// hints once, as one controller does: one topology cache, SetNodes once, each Service's steady
+// sync (every live managed slice Unchanged) through reconcileHints, then the overload recheck
+// (GetOverloadedServices). One run per Service (no repetition over Go map order).
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/go-logr/logr"
+	corev1 "k8s.io/api/core/v1"
+	discovery "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/endpointslice/topologycache"
+)
+
+// WholeDump is a decoded dump with every Service, and the managed slices indexed by Service.
+type WholeDump struct {
+	Nodes    []*corev1.Node
+	Services []*corev1.Service
+	// Managed: "<namespace>/<service>" → controller-managed slices, in dump order.
+	Managed map[string][]*discovery.EndpointSlice
+}
+
+// DecodeWholeDump decodes a `v1 List` of Nodes, Services and EndpointSlices (other kinds ignored).
+func DecodeWholeDump(raw []byte) (*WholeDump, error) {
+	var list kubeList
+	if err := strictUnmarshal(raw, &list); err != nil {
+		return nil, fmt.Errorf("dump is not a v1 List: %w", err)
+	}
+	d := &WholeDump{Managed: map[string][]*discovery.EndpointSlice{}}
+	for i, item := range list.Items {
+		var tm typeMeta
+		if err := strictUnmarshal(item, &tm); err != nil {
+			return nil, fmt.Errorf("item %d: %w", i, err)
+		}
+		switch {
+		case tm.APIVersion == "v1" && tm.Kind == "Node":
+			n := &corev1.Node{}
+			if err := strictUnmarshal(item, n); err != nil {
+				return nil, fmt.Errorf("item %d (Node): %w", i, err)
+			}
+			d.Nodes = append(d.Nodes, n)
+		case tm.APIVersion == "v1" && tm.Kind == "Service":
+			s := &corev1.Service{}
+			if err := strictUnmarshal(item, s); err != nil {
+				return nil, fmt.Errorf("item %d (Service): %w", i, err)
+			}
+			d.Services = append(d.Services, s)
+		case tm.APIVersion == "discovery.k8s.io/v1" && tm.Kind == "EndpointSlice":
+			es := &discovery.EndpointSlice{}
+			if err := strictUnmarshal(item, es); err != nil {
+				return nil, fmt.Errorf("item %d (EndpointSlice): %w", i, err)
+			}
+			if es.Labels[labelManagedBy] == controllerName && es.Labels[labelServiceName] != "" {
+				key := es.Namespace + "/" + es.Labels[labelServiceName]
+				d.Managed[key] = append(d.Managed[key], es)
+			}
+		}
+	}
+	return d, nil
+}
+
+// AllSummary is what `oracle all` prints: counts only, so printing costs nothing.
+type AllSummary struct {
+	Services      int            `json:"services"`
+	Paths         map[string]int `json:"paths"`
+	Families      int            `json:"families"`
+	ChangedSlices int            `json:"changedSlices"`
+	HintedReady   int            `json:"hintedReady"`
+	Events        map[string]int `json:"events"`
+	Overloaded    int            `json:"overloaded"`
+	DecodeTime    string         `json:"decodeTime"`
+	ComputeTime   string         `json:"computeTime"`
+}
+
+// RecomputeAll runs every Service's steady sync on one cache, then the overload recheck.
+func RecomputeAll(logger logr.Logger, b Behaviour, d *WholeDump) *AllSummary {
+	sum := &AllSummary{Services: len(d.Services), Paths: map[string]int{}, Events: map[string]int{}}
+	cache := topologycache.NewTopologyCache()
+	cache.SetNodes(logger, d.Nodes)
+	for _, svc := range d.Services {
+		key := svc.Namespace + "/" + svc.Name
+		path := b.decidePath(svc)
+		sum.Paths[path]++
+		for _, at := range sets.List(getAddressTypesForService(svc)) {
+			sum.Families++
+			var managed []*discovery.EndpointSlice
+			for _, s := range d.Managed[key] {
+				if s.AddressType == at {
+					managed = append(managed, s)
+				}
+			}
+			if path == PathNone {
+				continue
+			}
+			r := reconcileHints(logger, b, cache, svc, at, managed, nil, nil)
+			sum.ChangedSlices += len(r.Changed)
+			for _, n := range r.Counts {
+				sum.HintedReady += n
+			}
+			for _, e := range r.Events {
+				sum.Events[e.Reason]++
+			}
+		}
+	}
+	cache.SetNodes(logger, d.Nodes)
+	sum.Overloaded = len(cache.GetOverloadedServices())
+	return sum
+}
+
+func cmdAll(args []string) int {
+	fs := flag.NewFlagSet("oracle all", flag.ContinueOnError)
+	dump := fs.String("dump", "", "a v1 List (JSON) of Nodes, Services and EndpointSlices")
+	version := fs.String("k8s-version", "", "behaviour to model (default 1.36)")
+	if err := fs.Parse(args); err != nil || *dump == "" {
+		fmt.Fprint(os.Stderr, usage)
+		return 2
+	}
+	b, err := ParseBehaviour(*version)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	start := time.Now()
+	raw, err := os.ReadFile(*dump)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	d, err := DecodeWholeDump(raw)
+	raw = nil
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", *dump, err)
+		return 1
+	}
+	decoded := time.Now()
+	sum := RecomputeAll(logr.Discard(), b, d)
+	sum.DecodeTime = decoded.Sub(start).Round(time.Millisecond).String()
+	sum.ComputeTime = elapsed(decoded)
+	out := bufio.NewWriter(os.Stdout)
+	defer out.Flush()
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(sum)
+	return 0
+}

@@ -1,0 +1,179 @@
+//! `cargo xtask bench` and `cargo xtask scale`: build the release binary, generate the cluster,
+//! measure side by side, print Markdown tables (pasted into BENCHMARKS.md).
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::generate;
+use crate::live;
+use crate::measure::{Cmd, Stats, alone, mb, side_by_side};
+use crate::plan::Size;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask/ sits in the repo").to_path_buf()
+}
+
+/// The release `kubectl-topo`, next to this xtask binary (same target dir).
+fn product() -> io::Result<PathBuf> {
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "--release", "--locked", "--bin", "kubectl-topo"])
+        .current_dir(repo())
+        .status()?;
+    if !status.success() {
+        return Err(io::Error::other("cargo build --release failed"));
+    }
+    let exe = std::env::current_exe()?;
+    Ok(exe.with_file_name("kubectl-topo"))
+}
+
+fn bench_dir() -> io::Result<PathBuf> {
+    let dir = std::env::current_exe()?.with_file_name("bench");
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
+}
+
+/// Prints the path a repo script prints (oracle, kubectl build dir).
+fn script_path(script: &str) -> io::Result<PathBuf> {
+    let out = Command::new("bash").arg(repo().join(script)).output()?;
+    if !out.status.success() {
+        return Err(io::Error::other(format!("{script} failed")));
+    }
+    Ok(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
+}
+
+fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = cpu
+        .lines()
+        .find_map(|l| l.strip_prefix("model name"))
+        .map(|l| l.trim_start_matches([' ', '\t', ':']));
+    let mem = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    let total =
+        mem.lines().next().unwrap_or("").split_whitespace().nth(1).and_then(|k| k.parse::<u64>().ok());
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    format!(
+        "{cores} CPUs ({}), {:.0} GiB RAM",
+        model.unwrap_or("unknown CPU"),
+        total.unwrap_or(0) as f64 / 1024.0 / 1024.0
+    )
+}
+
+fn row(what: &str, target: &str, a: &Cmd, b: &Cmd, sa: Stats, sb: Stats) -> String {
+    format!(
+        "| {what} | `{}` | `{}` | {:.2} s ({:.0} MB) | {:.2} s ({:.0} MB) | **{:.2}×** | {target} |",
+        a.display(),
+        b.display(),
+        sa.median_secs,
+        mb(sa.median_rss_kb),
+        sb.median_secs,
+        mb(sb.median_rss_kb),
+        sa.median_secs / sb.median_secs
+    )
+}
+
+const HEADER: &str = "| benchmark | kubectl-topo | baseline | kubectl-topo median (peak RSS) | baseline median (peak RSS) | ratio | target |\n|---|---|---|---|---|---|---|";
+
+/// The four ratios.
+pub fn run(name: &str, size: Size, runs: usize, dump_only: bool) -> io::Result<()> {
+    let topo = product()?;
+    let dump = bench_dir()?.join(format!("{name}.json"));
+    let summary = generate::write(size, &dump)?;
+    eprintln!("xtask: {}: {summary:?}", dump.display());
+    let oracle = script_path("tests/upstream/run-oracle.sh")?;
+    let d = dump.to_string_lossy().to_string();
+    println!("Machine: {}; {runs} runs each, alternating, median.", machine());
+    println!(
+        "Cluster `{name}`: {} nodes, {} Services, {} EndpointSlices, {} endpoints; dump {:.0} MB.\n",
+        summary.nodes,
+        summary.services,
+        summary.slices,
+        summary.endpoints,
+        summary.bytes as f64 / 1e6
+    );
+    println!("{HEADER}");
+    let a = Cmd::new(&topo, &["check", "-A", "--from-file", &d, "--fail-on", "none"]);
+    let b = Cmd::new(&oracle, &["all", "--dump", &d]);
+    let (sa, sb) = side_by_side(&a, &b, runs)?;
+    println!("{}", row("dump: `check -A` vs Go oracle", "≤ 0.5×, RSS ≤ dump", &a, &b, sa, sb));
+    if dump_only {
+        return Ok(());
+    }
+    let kubectl = script_path("tests/plugin/build-tools.sh")?.join("kubectl");
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let plane = runtime.block_on(live::start_loaded(&repo(), &dump))?;
+    let kc = plane.admin_kubeconfig.to_string_lossy().to_string();
+    let svc = largest_service(&dump)?;
+    let (ns, svc_name) = svc.split_once('/').unwrap_or(("default", &svc));
+    let get_nodes = Cmd::new(&kubectl, &["--kubeconfig", &kc, "get", "nodes", "-o", "json"]);
+    let cases = [
+        (
+            "live: `check -A` vs kubectl get",
+            Cmd::new(&topo, &["--kubeconfig", &kc, "check", "-A", "--fail-on", "none"]),
+            Cmd::new(
+                &kubectl,
+                &["--kubeconfig", &kc, "get", "nodes,services,endpointslices", "-A", "-o", "json"],
+            ),
+        ),
+        (
+            "live: `explain` (largest Service) vs kubectl get nodes",
+            Cmd::new(&topo, &["--kubeconfig", &kc, "explain", &format!("svc/{svc_name}"), "-n", ns]),
+            get_nodes.clone(),
+        ),
+        ("live: `zones` vs kubectl get nodes", Cmd::new(&topo, &["--kubeconfig", &kc, "zones"]), get_nodes),
+    ];
+    for (what, a, b) in cases {
+        let (sa, sb) = side_by_side(&a, &b, runs)?;
+        println!("{}", row(what, "≤ 1.0×", &a, &b, sa, sb));
+    }
+    drop(plane);
+    Ok(())
+}
+
+/// `namespace/name` of the Service with the most endpoints (explain's worst case).
+fn largest_service(dump: &Path) -> io::Result<String> {
+    let text = std::fs::read_to_string(dump)?;
+    let snapshot = kubectl_topo::source::dump::parse_dump(&text, "bench").map_err(io::Error::other)?.snapshot;
+    let mut counts: std::collections::HashMap<(&str, &str), usize> = std::collections::HashMap::new();
+    for s in &snapshot.slices {
+        let key = (s.namespace.as_str(), s.service_name.as_deref().unwrap_or(""));
+        *counts.entry(key).or_default() += s.endpoints.len();
+    }
+    let best = counts.into_iter().max_by_key(|(k, n)| (*n, *k)).map(|((ns, n), _)| format!("{ns}/{n}"));
+    best.ok_or_else(|| io::Error::other("no Service in the dump"))
+}
+
+/// `check -A --from-file` (and the oracle) at 1×, 2×, 5×, 10×, 20× the small cluster.
+pub fn scale(runs: usize) -> io::Result<()> {
+    let topo = product()?;
+    let oracle = script_path("tests/upstream/run-oracle.sh")?;
+    println!("Machine: {}; {runs} runs each, median.\n", machine());
+    println!(
+        "| size | nodes | Services | endpoints | dump MB | kubectl-topo | peak RSS | µs per endpoint | Go oracle | ratio |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|---|");
+    for k in [1, 2, 5, 10, 20] {
+        let name = format!("small*{k}");
+        let size = Size::preset(&name).expect("small*K is a preset");
+        let dump = bench_dir()?.join(format!("small-x{k}.json"));
+        let summary = generate::write(size, &dump)?;
+        let d = dump.to_string_lossy().to_string();
+        let a = Cmd::new(&topo, &["check", "-A", "--from-file", &d, "--fail-on", "none"]);
+        let b = Cmd::new(&oracle, &["all", "--dump", &d]);
+        let sa = alone(&a, runs)?;
+        let sb = alone(&b, runs)?;
+        println!(
+            "| {k}× | {} | {} | {} | {:.0} | {:.2} s | {:.0} MB | {:.1} | {:.2} s | {:.2}× |",
+            summary.nodes,
+            summary.services,
+            summary.endpoints,
+            summary.bytes as f64 / 1e6,
+            sa.median_secs,
+            mb(sa.median_rss_kb),
+            sa.median_secs * 1e6 / summary.endpoints as f64,
+            sb.median_secs,
+            sa.median_secs / sb.median_secs
+        );
+    }
+    Ok(())
+}
