@@ -4,6 +4,7 @@
 //! a per-zone summary over all nodes ([`proxy_view`]).
 
 mod cache;
+mod nodes;
 mod topology;
 mod view;
 
@@ -13,9 +14,10 @@ mod tests;
 use serde::Serialize;
 
 pub use cache::{ProxyEndpoint, endpoints_for_port};
+pub use nodes::ProxyNodes;
 pub use topology::{LogKeyValue, ProxyLog, TopologyMode};
 pub(crate) use view::{Grouped, grouped};
-pub use view::{ProxyMode, ProxyNodes, ProxyView, ProxyZoneView, proxy_view, proxy_view_on};
+pub use view::{ProxyMode, ProxyView, ProxyZoneView, proxy_view, proxy_view_on};
 
 use crate::core::mode::effective_annotation;
 use crate::core::reason::{Facts, Reason, ReasonCode};

@@ -6,14 +6,12 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use serde::Serialize;
 
 use super::cache::prefers_non_terminating;
+use super::nodes::{NodeRow, ProxyNodes, named_rows};
 use super::{
     Categorized, ProxyNode, ProxyServiceInfo, TopologyMode, categorize_endpoints, endpoints_for_port,
 };
 use crate::core::reason::{Facts, Reason, ReasonCode};
-use crate::model::{Behaviour, EndpointSlice, LABEL_ZONE, Node, Service};
-
-/// Label naming a node's operating system.
-const LABEL_OS: &str = "kubernetes.io/os";
+use crate::model::{Behaviour, EndpointSlice, Node, Service};
 
 /// How ClusterIP traffic from a node is routed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -87,21 +85,6 @@ fn skip_reason(service: &Service) -> Option<Reason> {
     }
 }
 
-/// One node kube-proxy runs on: (name, zone label, windows).
-type NodeRow = (String, Option<String>, bool);
-
-fn node_rows(nodes: &[Node]) -> Vec<NodeRow> {
-    let mut rows: Vec<NodeRow> = nodes
-        .iter()
-        .map(|n| {
-            let windows = n.labels.get(LABEL_OS).is_some_and(|os| os == "windows");
-            (n.name.clone(), n.labels.get(LABEL_ZONE).cloned(), windows)
-        })
-        .collect();
-    rows.sort();
-    rows
-}
-
 /// Zones seen on endpoints (`zone`) and zone hints, for hypothetical nodes.
 fn hypothetical_rows(slices: &[&EndpointSlice]) -> Vec<NodeRow> {
     let mut zones = BTreeSet::new();
@@ -168,68 +151,6 @@ fn outcome(
         reason: categorized.reason.clone(),
         log_shape,
     }
-}
-
-/// The nodes kube-proxy runs on, sorted by name once per run and shared by every Service's view.
-/// Nodes that host none of a Service's endpoints and are named in none of its hints get the same
-/// outcome as every other such node of their (zone, Windows) class, so a view computes one node
-/// per class plus the nodes its endpoints name, instead of every node.
-#[derive(Debug, Clone, Default)]
-pub struct ProxyNodes {
-    rows: Vec<NodeRow>,
-    index: HashMap<String, usize>,
-    /// Class of each row: rows with the same zone label and Windows flag share one.
-    class: Vec<usize>,
-    classes: usize,
-}
-
-impl ProxyNodes {
-    /// Sort and index `nodes`.
-    pub fn new(nodes: &[Node]) -> Self {
-        let rows = node_rows(nodes);
-        let mut index = HashMap::new();
-        for (i, row) in rows.iter().enumerate() {
-            index.entry(row.0.clone()).or_insert(i);
-        }
-        let mut ids: HashMap<(Option<&str>, bool), usize> = HashMap::new();
-        let class = rows
-            .iter()
-            .map(|(_, zone, windows)| {
-                let next = ids.len();
-                *ids.entry((zone.as_deref(), *windows)).or_insert(next)
-            })
-            .collect();
-        ProxyNodes { classes: ids.len(), rows, index, class }
-    }
-
-    /// No nodes (unreadable).
-    pub fn is_empty(&self) -> bool {
-        self.rows.is_empty()
-    }
-
-    /// Row index of a node name.
-    pub fn row(&self, name: &str) -> Option<usize> {
-        self.index.get(name).copied()
-    }
-
-    /// `(name, zone label)` of a row.
-    pub fn node(&self, row: usize) -> (&str, Option<&str>) {
-        (&self.rows[row].0, self.rows[row].1.as_deref())
-    }
-}
-
-/// Nodes whose outcome may differ from their class's: those named in node hints, and, when
-/// locality is read (a `Local` traffic policy), those hosting an endpoint (`nodeName`).
-fn named_rows(own: &[&EndpointSlice], nodes: &ProxyNodes, locality: bool) -> HashSet<usize> {
-    let mut named = HashSet::new();
-    for endpoint in own.iter().flat_map(|s| &s.endpoints) {
-        if locality {
-            named.extend(endpoint.node_name.as_deref().and_then(|n| nodes.row(n)));
-        }
-        let hinted = endpoint.hints.as_ref().and_then(|h| h.for_nodes.as_ref());
-        named.extend(hinted.into_iter().flatten().filter_map(|n| nodes.row(n)));
-    }
-    named
 }
 
 /// One group of nodes with the same zone and outcome; `members` are row indices in row order.

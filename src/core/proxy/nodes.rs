@@ -1,0 +1,86 @@
+//! The nodes kube-proxy runs on, as every Service's view reads them: sorted, indexed by name and
+//! grouped into (zone, Windows) classes once per run.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::model::{EndpointSlice, LABEL_ZONE, Node};
+
+/// Label naming a node's operating system.
+const LABEL_OS: &str = "kubernetes.io/os";
+
+/// One node kube-proxy runs on: (name, zone label, windows).
+pub(super) type NodeRow = (String, Option<String>, bool);
+
+pub(super) fn node_rows(nodes: &[Node]) -> Vec<NodeRow> {
+    let mut rows: Vec<NodeRow> = nodes
+        .iter()
+        .map(|n| {
+            let windows = n.labels.get(LABEL_OS).is_some_and(|os| os == "windows");
+            (n.name.clone(), n.labels.get(LABEL_ZONE).cloned(), windows)
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
+/// The nodes kube-proxy runs on, sorted by name once per run and shared by every Service's view.
+/// Nodes that host none of a Service's endpoints and are named in none of its hints get the same
+/// outcome as every other such node of their (zone, Windows) class, so a view computes one node
+/// per class plus the nodes its endpoints name, instead of every node.
+#[derive(Debug, Clone, Default)]
+pub struct ProxyNodes {
+    pub(super) rows: Vec<NodeRow>,
+    pub(super) index: HashMap<String, usize>,
+    /// Class of each row: rows with the same zone label and Windows flag share one.
+    pub(super) class: Vec<usize>,
+    pub(super) classes: usize,
+}
+
+impl ProxyNodes {
+    /// Sort and index `nodes`.
+    pub fn new(nodes: &[Node]) -> Self {
+        let rows = node_rows(nodes);
+        let mut index = HashMap::new();
+        for (i, row) in rows.iter().enumerate() {
+            index.entry(row.0.clone()).or_insert(i);
+        }
+        let mut ids: HashMap<(Option<&str>, bool), usize> = HashMap::new();
+        let class = rows
+            .iter()
+            .map(|(_, zone, windows)| {
+                let next = ids.len();
+                *ids.entry((zone.as_deref(), *windows)).or_insert(next)
+            })
+            .collect();
+        ProxyNodes { classes: ids.len(), rows, index, class }
+    }
+
+    /// No nodes (unreadable).
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// Row index of a node name.
+    pub fn row(&self, name: &str) -> Option<usize> {
+        self.index.get(name).copied()
+    }
+
+    /// `(name, zone label)` of a row.
+    pub fn node(&self, row: usize) -> (&str, Option<&str>) {
+        (&self.rows[row].0, self.rows[row].1.as_deref())
+    }
+}
+
+/// Nodes whose outcome may differ from their class's: those named in node hints, and, when
+/// locality is read (a `Local` traffic policy), those hosting an endpoint (`nodeName`).
+pub(super) fn named_rows(own: &[&EndpointSlice], nodes: &ProxyNodes, locality: bool) -> HashSet<usize> {
+    let mut named = HashSet::new();
+    for endpoint in own.iter().flat_map(|s| &s.endpoints) {
+        if locality {
+            named.extend(endpoint.node_name.as_deref().and_then(|n| nodes.row(n)));
+        }
+        let hinted = endpoint.hints.as_ref().and_then(|h| h.for_nodes.as_ref());
+        named.extend(hinted.into_iter().flatten().filter_map(|n| nodes.row(n)));
+    }
+    named
+}

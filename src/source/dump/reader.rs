@@ -1,0 +1,229 @@
+//! The dump reader's object dispatch: apiVersion + kind → a typed k8s-openapi object, converted
+//! into the [`Snapshot`] in source order (other kinds counted for the skip note).
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::*;
+
+/// Object kinds we read.
+#[derive(Clone, Copy)]
+pub(super) enum Kind {
+    Node,
+    Service,
+    EndpointSlice,
+    CoreEvent,
+    EventsV1Event,
+    ConfigMap,
+    ClusterInfo,
+}
+
+pub(super) fn kind_of(api_version: &str, kind: &str) -> Option<Kind> {
+    Some(match (api_version, kind) {
+        ("v1", "Node") => Kind::Node,
+        ("v1", "Service") => Kind::Service,
+        ("discovery.k8s.io/v1", "EndpointSlice") => Kind::EndpointSlice,
+        ("v1", "Event") => Kind::CoreEvent,
+        ("events.k8s.io/v1", "Event") => Kind::EventsV1Event,
+        ("v1", "ConfigMap") => Kind::ConfigMap,
+        (CLUSTER_INFO_API_VERSION, CLUSTER_INFO_KIND) => Kind::ClusterInfo,
+        _ => return None,
+    })
+}
+
+/// Accumulates objects in source order.
+pub(super) struct Reader<'a> {
+    origin: &'a str,
+    snapshot: Snapshot,
+    skipped: BTreeMap<String, usize>,
+    info: ClusterInfo,
+    index: usize,
+}
+
+/// `(apiVersion, kind)` that items of a typed list (`NodeList`) inherit when they omit them.
+type Inherited<'v> = Option<(&'v str, &'v str)>;
+
+impl<'a> Reader<'a> {
+    pub(super) fn new(origin: &'a str) -> Self {
+        Reader {
+            origin,
+            snapshot: Snapshot::default(),
+            skipped: BTreeMap::new(),
+            info: ClusterInfo::default(),
+            index: 0,
+        }
+    }
+
+    pub(super) fn read(
+        &mut self,
+        value: Value,
+        inherited: Inherited<'_>,
+        depth: usize,
+    ) -> Result<(), DumpError> {
+        let Value::Object(mut map) = value else {
+            if !value.is_null() {
+                self.skip("(not an object)");
+            }
+            return Ok(());
+        };
+        let field = |key: &str| map.get(key).and_then(Value::as_str).map(str::to_string);
+        let (api_version, kind) = match (field("apiVersion"), field("kind"), inherited) {
+            (Some(api_version), Some(kind), _) => (api_version, kind),
+            (None, None, Some((api_version, kind))) => (api_version.to_string(), kind.to_string()),
+            (api_version, kind, _) => {
+                let key = match (api_version, kind) {
+                    (Some(api_version), None) => format!("{api_version} without kind"),
+                    (None, Some(kind)) => format!("{kind} without apiVersion"),
+                    _ => "objects without apiVersion and kind".to_string(),
+                };
+                self.skip(&key);
+                return Ok(());
+            }
+        };
+        if kind.ends_with("List") && depth < 2 {
+            match map.remove("items") {
+                Some(Value::Array(items)) => {
+                    let item_kind = kind.trim_end_matches("List");
+                    let inherited = (kind != "List").then_some((api_version.as_str(), item_kind));
+                    for item in items {
+                        self.read(item, inherited, depth + 1)?;
+                    }
+                    return Ok(());
+                }
+                Some(other) => drop(map.insert("items".to_string(), other)),
+                None => {}
+            }
+        }
+        match kind_of(&api_version, &kind) {
+            Some(kind) => self.decode(kind, Value::Object(map)),
+            None if (api_version.as_str(), kind.as_str())
+                == ("discovery.k8s.io/v1beta1", "EndpointSlice") =>
+            {
+                Err(self.retired_slice_version(&map))
+            }
+            None => {
+                self.skip(&format!("{api_version} {kind}"));
+                Ok(())
+            }
+        }
+    }
+
+    /// Skipping these would make every Service look unmanaged: refuse, saying how to re-dump.
+    pub(super) fn retired_slice_version(&self, map: &serde_json::Map<String, Value>) -> DumpError {
+        let name = map.get("metadata").and_then(|m| m.get("name")).and_then(Value::as_str);
+        DumpError::Item {
+            origin: self.origin.to_string(),
+            index: self.index,
+            kind: "endpointslice".to_string(),
+            name: name.unwrap_or("").to_string(),
+            message: "discovery.k8s.io/v1beta1 is not read (the API served it until Kubernetes 1.25; \
+                      1.21+ serves discovery.k8s.io/v1): re-create the dump with \
+                      `kubectl get endpointslices.v1.discovery.k8s.io -A -o yaml`"
+                .to_string(),
+        }
+    }
+
+    pub(super) fn skip(&mut self, key: &str) {
+        *self.skipped.entry(key.to_string()).or_default() += 1;
+        self.index += 1;
+    }
+
+    /// Decodes one object straight from its JSON text; false (and nothing recorded) when it does
+    /// not decode, so the caller can fall back to [`Reader::read`] for the exact message.
+    pub(super) fn decode_text(&mut self, kind: Kind, raw: &str) -> bool {
+        fn typed<T: serde::de::DeserializeOwned>(raw: &str) -> Option<T> {
+            serde_json::from_str(raw).ok()
+        }
+        let s = &mut self.snapshot;
+        let decoded = match kind {
+            Kind::Node => typed(raw).and_then(|n| convert::node_from(&n).ok()).map(|n| s.nodes.push(n)),
+            Kind::Service => typed(raw).map(|v| s.services.push(convert::service_from(&v))),
+            Kind::EndpointSlice => typed(raw).map(|v| s.slices.push(convert::slice_from(&v))),
+            Kind::CoreEvent => typed(raw).map(|v| s.events.push(convert::event_from_core(&v))),
+            Kind::EventsV1Event => typed(raw).map(|v| s.events.push(convert::event_from_events_v1(&v))),
+            Kind::ClusterInfo => typed::<ClusterInfo>(raw).map(|info| self.info = info),
+            // Rare and small: the general reader handles it.
+            Kind::ConfigMap => None,
+        };
+        if decoded.is_some() {
+            self.index += 1;
+        }
+        decoded.is_some()
+    }
+
+    pub(super) fn decode(&mut self, kind: Kind, value: Value) -> Result<(), DumpError> {
+        let name = value.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("").to_string();
+        let named = matches!(kind, Kind::Node | Kind::Service | Kind::EndpointSlice);
+        let result = match kind {
+            // The API server never stores one; rows and messages would name nothing.
+            _ if named && value.pointer("/metadata/name").is_none() => {
+                Err("metadata.name is missing".to_string())
+            }
+            Kind::Node => typed(value)
+                .and_then(|node| convert::node_from(&node).map_err(|e| e.to_string()))
+                .map(|node| self.snapshot.nodes.push(node)),
+            Kind::Service => typed(value).map(|s| self.snapshot.services.push(convert::service_from(&s))),
+            Kind::EndpointSlice => typed(value).map(|s| self.snapshot.slices.push(convert::slice_from(&s))),
+            Kind::CoreEvent => typed(value).map(|e| self.snapshot.events.push(convert::event_from_core(&e))),
+            Kind::EventsV1Event => {
+                typed(value).map(|e| self.snapshot.events.push(convert::event_from_events_v1(&e)))
+            }
+            // Only kube-system/cilium-config is read; other ConfigMaps are counted as skipped.
+            Kind::ConfigMap => typed(value).map(|cm| match convert::cilium_from(&cm) {
+                Some(cilium) => self.snapshot.data_plane.cilium = Some(cilium),
+                None => *self.skipped.entry("v1 ConfigMap".to_string()).or_default() += 1,
+            }),
+            Kind::ClusterInfo => typed::<ClusterInfo>(value).map(|info| self.info = info),
+        };
+        let index = self.index;
+        self.index += 1;
+        result.map_err(|message| DumpError::Item {
+            origin: self.origin.to_string(),
+            index,
+            kind: kind_label(kind).to_string(),
+            name,
+            message,
+        })
+    }
+
+    pub(super) fn finish(self) -> Result<ParsedDump, DumpError> {
+        let Reader { origin, mut snapshot, skipped, info, index } = self;
+        let usable =
+            snapshot.nodes.len() + snapshot.services.len() + snapshot.slices.len() + snapshot.events.len();
+        if usable == 0 {
+            return Err(if skipped.is_empty() && index == 0 {
+                DumpError::Empty { origin: origin.to_string() }
+            } else {
+                DumpError::NoUsableObjects { origin: origin.to_string(), skipped }
+            });
+        }
+        snapshot.info = SourceInfo {
+            origin: origin.to_string(),
+            server_version: info.server_version.clone(),
+            nodes_unavailable: info.nodes_unavailable,
+            partial: info.partial,
+        };
+        Ok(ParsedDump { snapshot, skipped, server_version: info.server_version })
+    }
+}
+
+fn kind_label(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Node => "node",
+        Kind::Service => "service",
+        Kind::EndpointSlice => "endpointslice",
+        Kind::CoreEvent | Kind::EventsV1Event => "event",
+        Kind::ConfigMap => "configmap",
+        Kind::ClusterInfo => "clusterinfo",
+    }
+}
+
+/// Decodes into a typed object; the message names the offending field path.
+fn typed<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, String> {
+    serde_path_to_error::deserialize(value).map_err(|err| {
+        let path = err.path().to_string();
+        let inner = err.into_inner().to_string();
+        if path == "." { inner } else { format!("{path}: {inner}") }
+    })
+}
