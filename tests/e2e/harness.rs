@@ -66,19 +66,8 @@ impl Proc {
         let pgid = child.id();
         // Parent-death safeguard: if this test process disappears without running Drop (SIGKILL,
         // Ctrl-C, abort), the watchdog kills the whole process group within a second.
-        let script = format!(
-            "while kill -0 {parent} 2>/dev/null; do sleep 1; done; kill -TERM -{pgid} 2>/dev/null; sleep 2; kill -9 -{pgid} 2>/dev/null",
-            parent = std::process::id()
-        );
-        let watchdog = Command::new("sh")
-            .arg("-c")
-            .arg(script)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .process_group(0)
-            .spawn()
-            .ok();
+        let watchdog =
+            watchdog(&format!("kill -TERM -{pgid} 2>/dev/null; sleep 2; kill -9 -{pgid} 2>/dev/null"));
         Proc { name, log, child, watchdog }
     }
 
@@ -522,6 +511,24 @@ async fn start_kcm(
 fn leaf_user(pki: &Path, ca: &Path, ca_key: &Path, name: &str, subject: &str) -> User {
     let (cert, key) = leaf(pki, (ca, ca_key), &format!("user-{name}"), subject, false);
     User { name: name.to_string(), cert, key }
+}
+
+/// A shell in its own process group that runs `cleanup` once this test process is gone (killed
+/// without unwinding: SIGKILL, Ctrl-C, abort), polling every second.
+pub fn watchdog(cleanup: &str) -> Option<Child> {
+    let script = format!(
+        "while kill -0 {parent} 2>/dev/null; do sleep 1; done; {cleanup}",
+        parent = std::process::id()
+    );
+    Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .ok()
 }
 
 #[cfg(test)]

@@ -5,12 +5,11 @@
 //! Rules live in the namespace and disappear with it; namespaces, relays and kube-proxies are
 //! removed on Drop (and by a watchdog if the test process dies without unwinding).
 
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::harness::{ControlPlane, Proc, tail};
+use crate::harness::{self, ControlPlane, Proc, tail};
 use crate::proxy_nft;
 use crate::proxy_rules::{self, Routing};
 
@@ -34,19 +33,7 @@ impl NetNs {
         // A namespace of that name left by a killed run of the same pid would make `add` fail.
         let _ = Command::new("ip").args(["netns", "del", name]).stderr(Stdio::null()).status();
         run(Command::new("ip").args(["netns", "add", name]));
-        let script = format!(
-            "while kill -0 {parent} 2>/dev/null; do sleep 1; done; ip netns del {name} 2>/dev/null",
-            parent = std::process::id()
-        );
-        let watchdog = Command::new("sh")
-            .arg("-c")
-            .arg(script)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .process_group(0)
-            .spawn()
-            .ok();
+        let watchdog = harness::watchdog(&format!("ip netns del {name} 2>/dev/null"));
         let ns = NetNs { name: name.to_string(), watchdog };
         run(Command::new("ip").args(["-n", name, "link", "set", "lo", "up"]));
         ns
