@@ -1,7 +1,7 @@
 //! The nodes kube-proxy runs on, as every Service's view reads them: sorted, indexed by name and
 //! grouped into (zone, Windows) classes once per run.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 
 use crate::model::{EndpointSlice, LABEL_ZONE, Node};
 
@@ -33,7 +33,8 @@ pub struct ProxyNodes {
     pub(super) index: HashMap<String, usize>,
     /// Class of each row: rows with the same zone label and Windows flag share one.
     pub(super) class: Vec<usize>,
-    pub(super) classes: usize,
+    /// Rows of each class, in row order.
+    pub(super) members: Vec<Vec<usize>>,
 }
 
 impl ProxyNodes {
@@ -45,14 +46,36 @@ impl ProxyNodes {
             index.entry(row.0.clone()).or_insert(i);
         }
         let mut ids: HashMap<(Option<&str>, bool), usize> = HashMap::new();
-        let class = rows
+        let class: Vec<usize> = rows
             .iter()
             .map(|(_, zone, windows)| {
                 let next = ids.len();
                 *ids.entry((zone.as_deref(), *windows)).or_insert(next)
             })
             .collect();
-        ProxyNodes { classes: ids.len(), rows, index, class }
+        let mut members = vec![Vec::new(); ids.len()];
+        class.iter().enumerate().for_each(|(row, &c)| members[c].push(row));
+        ProxyNodes { rows, index, class, members }
+    }
+
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Class of a row: rows with the same zone label and Windows flag share one.
+    pub fn class_of(&self, row: usize) -> usize {
+        self.class[row]
+    }
+
+    /// Rows of a class, in row order.
+    pub fn class_members(&self, class: usize) -> &[usize] {
+        &self.members[class]
+    }
+
+    /// Number of classes.
+    pub fn classes(&self) -> usize {
+        self.members.len()
     }
 
     /// No nodes (unreadable).
@@ -73,8 +96,8 @@ impl ProxyNodes {
 
 /// Nodes whose outcome may differ from their class's: those named in node hints, and, when
 /// locality is read (a `Local` traffic policy), those hosting an endpoint (`nodeName`).
-pub(super) fn named_rows(own: &[&EndpointSlice], nodes: &ProxyNodes, locality: bool) -> HashSet<usize> {
-    let mut named = HashSet::new();
+pub(super) fn named_rows(own: &[&EndpointSlice], nodes: &ProxyNodes, locality: bool) -> BTreeSet<usize> {
+    let mut named = BTreeSet::new();
     for endpoint in own.iter().flat_map(|s| &s.endpoints) {
         if locality {
             named.extend(endpoint.node_name.as_deref().and_then(|n| nodes.row(n)));

@@ -1,7 +1,7 @@
 //! Per-zone summary of what kube-proxy on every node does for one Service (spec §4): nodes with
 //! the same zone and the same outcome are grouped.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::Serialize;
 
@@ -153,30 +153,47 @@ fn outcome(
     }
 }
 
-/// One group of nodes with the same zone and outcome; `members` are row indices in row order.
+/// One group of nodes with the same zone and outcome.
 struct Group {
     zone: String,
     outcome: Outcome,
     view: ProxyZoneView,
-    members: Vec<usize>,
 }
 
-/// Every node's group, computed without materialising node names.
+/// Every node's group, computed without visiting every node: the rows a Service's endpoints or
+/// hints name get their own outcome, every other row the outcome of its (zone, Windows) class.
 pub(crate) struct Grouped {
     hypothetical: bool,
     port: String,
     groups: Vec<Group>,
+    /// Group of the class's rows that are not named (None: every row of the class is named).
+    class_group: Vec<Option<usize>>,
+    /// `(row, group)` of each named row, in row order.
+    named: Vec<(usize, usize)>,
     row_count: usize,
 }
 
 impl Grouped {
     /// The group each row belongs to.
-    pub(crate) fn group_of_rows(&self) -> Vec<usize> {
+    pub(crate) fn group_of_rows(&self, nodes: &ProxyNodes) -> Vec<usize> {
         let mut out = vec![0; self.row_count];
-        for (g, group) in self.groups.iter().enumerate() {
-            group.members.iter().for_each(|&row| out[row] = g);
+        for (row, slot) in out.iter_mut().enumerate() {
+            if let Some(g) = nodes.class.get(row).and_then(|&c| self.class_group[c]) {
+                *slot = g;
+            }
         }
+        self.named.iter().for_each(|&(row, g)| out[row] = g);
         out
+    }
+
+    /// Group of the unnamed rows of each class.
+    pub(crate) fn class_groups(&self) -> &[Option<usize>] {
+        &self.class_group
+    }
+
+    /// `(row, group)` of the rows with an outcome of their own, in row order.
+    pub(crate) fn named_rows(&self) -> &[(usize, usize)] {
+        &self.named
     }
 
     /// Endpoints (first addresses, sorted) of each group.
@@ -190,32 +207,45 @@ impl Grouped {
     }
 }
 
+/// The rows whose outcome is computed, in row order: every named row and the first unnamed row of
+/// each class (every row when `every_row`). `Ok(row)` is named, `Err(row)` stands for its class.
+fn visited_rows(nodes: &ProxyNodes, named: &BTreeSet<usize>, every_row: bool) -> Vec<Result<usize, usize>> {
+    if every_row {
+        return (0..nodes.rows.len()).map(Ok).collect();
+    }
+    let mut out: Vec<Result<usize, usize>> = named.iter().copied().map(Ok).collect();
+    let firsts = nodes.members.iter().filter_map(|rows| rows.iter().copied().find(|r| !named.contains(r)));
+    out.extend(firsts.map(Err));
+    out.sort_by_key(|r| match r {
+        Ok(row) | Err(row) => *row,
+    });
+    out
+}
+
 fn group_nodes(
     service: &Service,
     own: &[&EndpointSlice],
     nodes: &ProxyNodes,
     every_row: bool,
     behaviour: Behaviour,
-) -> Vec<Group> {
+) -> Grouped {
     let port = &service.ports[0];
     let svc = ProxyServiceInfo::from_service(service, port, behaviour);
     let locality = svc.uses_local_endpoints();
-    let named = if every_row { HashSet::new() } else { named_rows(own, nodes, locality) };
+    let named = if every_row { BTreeSet::new() } else { named_rows(own, nodes, locality) };
     // Without a Local policy nothing reads `is_local`, and from 1.36 duplicates merge without
     // looking at it: then every node sees the same endpoints.
     let shared = (!locality && prefers_non_terminating(behaviour))
         .then(|| endpoints_for_port(own, &port.name, &port.protocol, "", behaviour));
     let shared_identities: Option<BTreeMap<String, String>> =
         shared.as_ref().map(|eps| eps.iter().map(|ep| (ep.identity(), ep.address.clone())).collect());
-    let mut class_group: Vec<Option<usize>> = vec![None; nodes.classes];
+    let mut class_group: Vec<Option<usize>> = vec![None; nodes.members.len()];
+    let mut named_groups = Vec::with_capacity(named.len());
     let mut groups: Vec<Group> = Vec::new();
     let mut by_zone: HashMap<String, Vec<usize>> = HashMap::new();
-    for (row, (name, zone, windows)) in nodes.rows.iter().enumerate() {
-        let class = (!every_row && !named.contains(&row)).then(|| nodes.class[row]);
-        if let Some(g) = class.and_then(|c| class_group[c]) {
-            groups[g].members.push(row);
-            continue;
-        }
+    for visit in visited_rows(nodes, &named, every_row) {
+        let (Ok(row) | Err(row)) = visit;
+        let (name, zone, windows) = &nodes.rows[row];
         let node = ProxyNode { name, zone: zone.as_deref(), windows: *windows };
         let own_endpoints;
         let own_identities;
@@ -236,26 +266,37 @@ fn group_nodes(
             Some(g) => g,
             None => {
                 same_zone.push(groups.len());
-                let lines: Vec<&str> = categorized.logs.iter().map(|log| log.line.as_str()).collect();
-                let view = ProxyZoneView {
-                    zone: zone.clone(),
-                    nodes: vec![],
-                    mode: result.mode,
-                    endpoints: result.endpoints.clone(),
-                    external_endpoints: result.external_endpoints.clone(),
-                    reason: result.reason.clone(),
-                    log_line: (!lines.is_empty()).then(|| lines.join("\n")),
-                };
-                groups.push(Group { zone, outcome: result, view, members: vec![] });
+                groups.push(new_group(zone, result, &categorized));
                 groups.len() - 1
             }
         };
-        groups[g].members.push(row);
-        if let Some(c) = class {
-            class_group[c] = Some(g);
+        match visit {
+            Ok(row) => named_groups.push((row, g)),
+            Err(row) => class_group[nodes.class[row]] = Some(g),
         }
     }
-    groups
+    Grouped {
+        hypothetical: every_row,
+        port: port.name.clone(),
+        groups,
+        class_group,
+        named: named_groups,
+        row_count: nodes.rows.len(),
+    }
+}
+
+fn new_group(zone: String, result: Outcome, categorized: &Categorized) -> Group {
+    let lines: Vec<&str> = categorized.logs.iter().map(|log| log.line.as_str()).collect();
+    let view = ProxyZoneView {
+        zone: zone.clone(),
+        nodes: vec![],
+        mode: result.mode,
+        endpoints: result.endpoints.clone(),
+        external_endpoints: result.external_endpoints.clone(),
+        reason: result.reason.clone(),
+        log_line: (!lines.is_empty()).then(|| lines.join("\n")),
+    };
+    Group { zone, outcome: result, view }
 }
 
 /// The grouping behind [`proxy_view_on`]; the reason when kube-proxy skips the Service.
@@ -279,9 +320,7 @@ pub(crate) fn grouped(
     let hypothetical_rows =
         hypothetical.then(|| ProxyNodes { rows: hypothetical_rows(&own), ..ProxyNodes::default() });
     let rows = hypothetical_rows.as_ref().unwrap_or(nodes);
-    let groups = group_nodes(service, &own, rows, hypothetical, behaviour);
-    let row_count = rows.rows.len();
-    Ok(Grouped { hypothetical, port: service.ports[0].name.clone(), groups, row_count })
+    Ok(group_nodes(service, &own, rows, hypothetical, behaviour))
 }
 
 /// What kube-proxy on every node does for the Service's **first port** (all ports share the
@@ -309,13 +348,18 @@ pub fn proxy_view_on(
         Ok(g) => g,
         Err(reason) => return ProxyView { skipped: Some(*reason), ..ProxyView::default() },
     };
+    let mut members: Vec<Vec<String>> = vec![Vec::new(); grouped.groups.len()];
+    if !grouped.hypothetical {
+        for (row, g) in grouped.group_of_rows(nodes).into_iter().enumerate() {
+            members[g].push(nodes.rows[row].0.clone());
+        }
+    }
     let mut zones: Vec<ProxyZoneView> = grouped
         .groups
         .into_iter()
-        .map(|mut g| {
-            if !grouped.hypothetical {
-                g.view.nodes = g.members.iter().map(|&row| nodes.rows[row].0.clone()).collect();
-            }
+        .zip(members)
+        .map(|(mut g, nodes)| {
+            g.view.nodes = nodes;
             g.view
         })
         .collect();

@@ -106,13 +106,29 @@ struct Routed {
     loads: BTreeMap<String, f64>,
 }
 
-/// Every node's share of requests with its row among the sorted nodes, computed once per run.
+/// Every node's share of requests, summed per row and per (zone, Windows) class of the sorted
+/// nodes once per run, so routing a Service visits groups rather than every node.
 #[derive(Debug, Clone, Default)]
 pub struct Origins {
     list: Vec<Origin>,
-    rows: Vec<Option<usize>>,
-    zone_ids: Vec<usize>,
+    /// Origin zones, sorted.
     zones: Vec<String>,
+    /// Requests originating in each zone.
+    zone_totals: Vec<f64>,
+    /// Per row: (zone id, requests) of the origins on that node.
+    by_row: Vec<Vec<(usize, f64)>>,
+    /// Per class: (zone id, requests) summed over its rows.
+    by_class: Vec<Vec<(usize, f64)>>,
+    /// Origins whose node has no row (their requests are dropped).
+    unplaced: Vec<(usize, f64)>,
+}
+
+/// Adds `weight` to the entry of `zone` (the lists hold one or two zones).
+fn add_to(list: &mut Vec<(usize, f64)>, zone: usize, weight: f64) {
+    match list.iter_mut().find(|(z, _)| *z == zone) {
+        Some((_, w)) => *w += weight,
+        None => list.push((zone, weight)),
+    }
 }
 
 impl Origins {
@@ -121,15 +137,56 @@ impl Origins {
         let list = origins(nodes, topology, model);
         let mut zones: Vec<String> = list.iter().map(|o| o.1.clone()).collect();
         zones.dedup();
-        let zone_ids = list.iter().map(|o| zones.iter().position(|z| *z == o.1).unwrap_or(0)).collect();
-        Origins { rows: list.iter().map(|o| rows.row(&o.0)).collect(), list, zone_ids, zones }
+        let mut zone_totals = vec![0.0; zones.len()];
+        let mut by_row = vec![Vec::new(); rows.len()];
+        let mut unplaced = Vec::new();
+        for (name, zone, weight) in &list {
+            let z = zones.iter().position(|x| x == zone).unwrap_or(0);
+            zone_totals[z] += weight;
+            match rows.row(name) {
+                Some(row) => add_to(&mut by_row[row], z, *weight),
+                None => unplaced.push((z, *weight)),
+            }
+        }
+        let mut by_class = vec![Vec::new(); rows.classes()];
+        for (row, entries) in by_row.iter().enumerate() {
+            entries.iter().for_each(|&(z, w)| add_to(&mut by_class[rows.class_of(row)], z, w));
+        }
+        Origins { list, zones, zone_totals, by_row, by_class, unplaced }
+    }
+
+    /// Requests per group of `view`: (group, zone id, requests).
+    fn per_group(&self, view: &Grouped, nodes: &ProxyNodes) -> Vec<(usize, usize, f64)> {
+        let named = view.named_rows();
+        let is_named = |row: &usize| named.binary_search_by_key(row, |&(r, _)| r).is_ok();
+        let mut touched = vec![false; self.by_class.len()];
+        named.iter().for_each(|&(row, _)| touched[nodes.class_of(row)] = true);
+        let mut sums: Vec<Vec<(usize, f64)>> = vec![Vec::new(); view.endpoints().len()];
+        for (class, group) in view.class_groups().iter().enumerate() {
+            let Some(g) = *group else { continue };
+            if !touched[class] {
+                self.by_class[class].iter().for_each(|&(z, w)| add_to(&mut sums[g], z, w));
+                continue;
+            }
+            for row in nodes.class_members(class).iter().filter(|r| !is_named(r)) {
+                self.by_row[*row].iter().for_each(|&(z, w)| add_to(&mut sums[g], z, w));
+            }
+        }
+        for &(row, g) in named {
+            self.by_row[row].iter().for_each(|&(z, w)| add_to(&mut sums[g], z, w));
+        }
+        let groups = sums.into_iter().enumerate();
+        groups.flat_map(|(g, list)| list.into_iter().map(move |(z, w)| (g, z, w))).collect()
     }
 }
 
-/// The requests of every origin (in order, so sums are the same floating-point sums whatever the
-/// indexing) sent over the endpoints of its node's group.
-fn route(view: &Grouped, origins: &Origins, zone_of: &BTreeMap<String, String>) -> Routed {
-    let group_of = view.group_of_rows();
+/// The requests of every group of origins sent evenly over the endpoints of the group.
+fn route(
+    view: &Grouped,
+    nodes: &ProxyNodes,
+    origins: &Origins,
+    zone_of: &BTreeMap<String, String>,
+) -> Routed {
     let group_zones = view.zones();
     let mut addresses: Vec<&str> = Vec::new();
     let mut ids: BTreeMap<&str, usize> = BTreeMap::new();
@@ -151,26 +208,25 @@ fn route(view: &Grouped, origins: &Origins, zone_of: &BTreeMap<String, String>) 
                 .collect()
         })
         .collect();
-    let mut zones: Vec<Option<(f64, f64, f64)>> = vec![None; origins.zones.len()];
+    let mut zones: Vec<(f64, f64, f64)> = origins.zone_totals.iter().map(|&t| (t, 0.0, 0.0)).collect();
     let mut loads: Vec<Option<f64>> = vec![None; addresses.len()];
-    for (i, (_, _, weight)) in origins.list.iter().enumerate() {
-        let entry = zones[origins.zone_ids[i]].get_or_insert_default();
-        entry.0 += weight;
-        match origins.rows[i].map(|row| &targets[group_of[row]]) {
-            Some(targets) if !targets.is_empty() => {
-                let each = weight / targets.len() as f64;
-                for &(id, cross) in targets {
-                    *loads[id].get_or_insert_default() += each;
-                    if cross {
-                        entry.1 += each;
-                    }
-                }
+    origins.unplaced.iter().for_each(|&(z, w)| zones[z].2 += w);
+    for (g, z, weight) in origins.per_group(view, nodes) {
+        let targets = &targets[g];
+        if targets.is_empty() {
+            zones[z].2 += weight;
+            continue;
+        }
+        let each = weight / targets.len() as f64;
+        for &(id, cross) in targets {
+            *loads[id].get_or_insert_default() += each;
+            if cross {
+                zones[z].1 += each;
             }
-            _ => entry.2 += weight,
         }
     }
     Routed {
-        zones: origins.zones.iter().zip(zones).filter_map(|(z, v)| Some((z.clone(), v?))).collect(),
+        zones: origins.zones.iter().cloned().zip(zones).collect(),
         loads: addresses.iter().zip(loads).filter_map(|(a, v)| Some((a.to_string(), v?))).collect(),
     }
 }
@@ -223,20 +279,25 @@ pub fn cross_zone(input: &CrossZoneInput<'_>) -> Option<CrossZone> {
     if input.origins.list.is_empty() || input.nodes.is_empty() {
         return None;
     }
-    let bare = without_hints(input.now);
-    let bare_refs: Vec<&EndpointSlice> = bare.iter().collect();
-    let view = |slices: &[&EndpointSlice]| grouped(input.service, slices, input.nodes, input.behaviour).ok();
-    let [now, expected, bare] = [view(input.now)?, view(input.expected)?, view(&bare_refs)?];
     let zone_of = endpoint_zones(input.now, input.nodes);
-    let routed_now = route(&now, input.origins, &zone_of);
-    // Identical routing (no hints to begin with, or none changed) routes identically.
-    let same =
-        |a: &Grouped, b: &Grouped| a.group_of_rows() == b.group_of_rows() && a.endpoints() == b.endpoints();
-    let routed_expected =
-        if same(&now, &expected) { routed_now.clone() } else { route(&expected, input.origins, &zone_of) };
-    let routed_bare =
-        if same(&now, &bare) { routed_now.clone() } else { route(&bare, input.origins, &zone_of) };
-    Some(assemble(input.model, &zone_of, [routed_now, routed_expected, routed_bare]))
+    let routed = |slices: &[&EndpointSlice]| {
+        let view = grouped(input.service, slices, input.nodes, input.behaviour).ok()?;
+        Some(route(&view, input.nodes, input.origins, &zone_of))
+    };
+    let now = routed(input.now)?;
+    // The same slices route the same way: most Services have no hints, or keep the ones they have.
+    let expected = if same_slices(input.now, input.expected) { now.clone() } else { routed(input.expected)? };
+    let hinted = input.now.iter().flat_map(|s| &s.endpoints).any(|e| e.hints.is_some());
+    let bare = match hinted {
+        true => routed(&without_hints(input.now).iter().collect::<Vec<_>>())?,
+        false => now.clone(),
+    };
+    Some(assemble(input.model, &zone_of, [now, expected, bare]))
+}
+
+/// The same slices in the same order (kube-proxy's merge of duplicate endpoints reads the order).
+fn same_slices(a: &[&EndpointSlice], b: &[&EndpointSlice]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 fn assemble(model: &TrafficModel, zone_of: &BTreeMap<String, String>, r: [Routed; 3]) -> CrossZone {

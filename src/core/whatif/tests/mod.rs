@@ -3,5 +3,6 @@
 
 mod changes;
 mod crosszone;
+mod crosszone_groups;
 mod replicas;
 mod sync;
