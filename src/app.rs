@@ -139,7 +139,8 @@ fn check(
         .filter(|s| settings.selector.as_ref().is_none_or(|sel| sel.matches(&s.labels)))
         .collect();
     check_traffic(settings, &snapshot)?;
-    let report = analyze::check_with(&snapshot, &services, behaviour(settings, &snapshot), &settings.traffic);
+    let behaviour = behaviour(settings, &snapshot);
+    let report = analyze::check_with(&snapshot, &services, behaviour, &settings.traffic, settings.workers);
     render::check(&report, &options(settings), out).map_err(Error::Write)?;
     let verdicts: Vec<Verdict> =
         report.services.iter().flat_map(|row| row.families.iter().map(|f| f.verdict)).collect();

@@ -19,6 +19,7 @@ fn main() -> ExitCode {
     let matches = Cli::command().bin_name(bin_name.clone()).get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let ambient = Ambient {
+        cpus: std::thread::available_parallelism().map_or(0, usize::from),
         stdout_is_tty: std::io::stdout().is_terminal(),
         stderr_is_tty: std::io::stderr().is_terminal(),
         no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),

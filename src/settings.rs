@@ -21,6 +21,8 @@ pub struct Ambient {
     pub no_color: bool,
     /// `TERM=dumb`.
     pub term_dumb: bool,
+    /// CPUs this process may use (`std::thread::available_parallelism`; 0 when unknown).
+    pub cpus: usize,
 }
 
 /// Where objects come from.
@@ -130,6 +132,8 @@ pub struct Settings {
     pub bin_name: String,
     /// `--traffic`: where requests originate for the cross-zone share.
     pub traffic: TrafficModel,
+    /// Threads that analyse Services side by side (`check`): the CPUs available, at most 8.
+    pub workers: usize,
 }
 
 /// A flag value that does not make sense; exit code 2.
@@ -235,6 +239,7 @@ impl Settings {
             progress: ambient.stderr_is_tty && !ambient.term_dumb,
             bin_name: bin_name.to_string(),
             traffic,
+            workers: ambient.cpus.clamp(1, 8),
         })
     }
 }

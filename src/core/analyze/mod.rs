@@ -5,6 +5,7 @@
 mod caveats;
 mod equivalence;
 mod family;
+mod parallel;
 mod rows;
 mod zones;
 
@@ -102,21 +103,23 @@ pub fn explain_with(
     service_report(&Cluster::with_traffic(snapshot, behaviour, traffic), service)
 }
 
-/// `check` over the given Services (sorted by namespace, name in the output).
+/// `check` over the given Services (sorted by namespace, name in the output), on two threads.
 pub fn check(snapshot: &Snapshot, services: &[&Service], behaviour: Behaviour) -> CheckReport {
-    check_with(snapshot, services, behaviour, &TrafficModel::default())
+    check_with(snapshot, services, behaviour, &TrafficModel::default(), 2)
 }
 
-/// `check` with a traffic model for the cross-zone column.
+/// `check` with a traffic model for the cross-zone column, on up to `workers` threads (the
+/// report is the same on any number).
 pub fn check_with(
     snapshot: &Snapshot,
     services: &[&Service],
     behaviour: Behaviour,
     traffic: &TrafficModel,
+    workers: usize,
 ) -> CheckReport {
     // A check row shows no per-node kube-proxy groups: they are not materialised.
     let cluster = Cluster { proxy_detail: false, ..Cluster::with_traffic(snapshot, behaviour, traffic) };
-    let mut rows: Vec<CheckRow> = services.iter().map(|s| check_row(service_report(&cluster, s))).collect();
+    let mut rows = parallel::map_in_order(services, workers, |s| check_row(service_report(&cluster, s)));
     rows.sort_by(|a, b| a.service.cmp(&b.service));
     let mut summary = CheckSummary { services: rows.len(), ..CheckSummary::default() };
     for row in &rows {
