@@ -203,12 +203,27 @@ pub async fn read(conn: &Connection, want: &Want) -> Result<(Raw, Option<String>
         Namespace::FromContext => Some(conn.default_namespace.clone()),
     };
     let mut raw = Raw { server_version: Some(server_version(conn).await?), ..Raw::default() };
-    let nodes =
-        list_all(conn, &Api::<Node>::all(conn.client.clone()), ListParams::default(), LIST_NODES).await;
+    let nodes_api = Api::<Node>::all(conn.client.clone());
     if want.nodes_only {
-        raw.nodes = nodes?;
+        raw.nodes = list_all(conn, &nodes_api, ListParams::default(), LIST_NODES).await?;
         return Ok((raw, namespace));
     }
+    let subject = async {
+        match &want.service {
+            Some(name) => {
+                let ns = namespace.clone().unwrap_or_else(|| conn.default_namespace.clone());
+                read_service(conn, &ns, name).await
+            }
+            None => read_scope(conn, namespace.as_deref()).await,
+        }
+    };
+    // Independent reads go side by side (the API server works on one while we decode another);
+    // failures are reported in the order of a one-by-one read: Nodes, then the subject.
+    let (nodes, cilium, subject) = tokio::join!(
+        list_all(conn, &nodes_api, ListParams::default(), LIST_NODES),
+        cilium::cilium_config(conn),
+        subject
+    );
     match tolerate_forbidden(nodes)? {
         Some(nodes) => raw.nodes = nodes,
         None => {
@@ -216,48 +231,53 @@ pub async fn read(conn: &Connection, want: &Want) -> Result<(Raw, Option<String>
             raw.notes.push(prose::nodes_forbidden_note(LIST_NODES));
         }
     }
-    raw.config_maps = cilium::cilium_config(conn).await.into_iter().collect();
-    match &want.service {
-        Some(name) => {
-            let ns = namespace.clone().unwrap_or_else(|| conn.default_namespace.clone());
-            read_service(conn, &mut raw, &ns, name).await?;
-        }
-        None => read_scope(conn, &mut raw, namespace.as_deref()).await?,
-    }
+    raw.config_maps = cilium.into_iter().collect();
+    let subject = subject?;
+    (raw.services, raw.slices, raw.events) = (subject.services, subject.slices, subject.events);
+    raw.notes.extend(subject.notes);
     Ok((raw, namespace))
 }
 
 /// `explain`/`simulate`: one Service, its slices (by the `kubernetes.io/service-name` label) and
 /// its Events.
-async fn read_service(conn: &Connection, raw: &mut Raw, ns: &str, name: &str) -> Result<(), Error> {
+async fn read_service(conn: &Connection, ns: &str, name: &str) -> Result<Raw, Error> {
     let services: Api<Service> = Api::namespaced(conn.client.clone(), ns);
     let action = format!("get services {name:?} in namespace {ns:?}");
-    match timed(conn, &action, || services.get_opt(name)).await? {
-        Some(svc) => raw.services.push(svc),
-        None => return Err(service_not_found(conn, ns, name).await),
-    }
+    let Some(service) = timed(conn, &action, || services.get_opt(name)).await? else {
+        return Err(service_not_found(conn, ns, name).await);
+    };
     let slices: Api<EndpointSlice> = Api::namespaced(conn.client.clone(), ns);
     let lp = ListParams::default().labels(&format!("{LABEL_SERVICE_NAME}={name}"));
     let action = format!("list endpointslices.discovery.k8s.io in namespace {ns:?}");
-    raw.slices = list_all(conn, &slices, lp, &action).await?;
     let fields = format!("involvedObject.kind=Service,involvedObject.name={name}");
-    read_events(conn, raw, Api::namespaced(conn.client.clone(), ns), &fields, &format!("in namespace {ns:?}"))
-        .await
+    let scope = format!("in namespace {ns:?}");
+    let (slices, events) = tokio::join!(
+        list_all(conn, &slices, lp, &action),
+        read_events(conn, Api::namespaced(conn.client.clone(), ns), &fields, &scope)
+    );
+    let (events, notes) = events?;
+    Ok(Raw { services: vec![service], slices: slices?, events, notes, ..Raw::default() })
 }
 
-/// `check`/`dump`: every Service and EndpointSlice of the scope, and the Events on Services.
-async fn read_scope(conn: &Connection, raw: &mut Raw, namespace: Option<&str>) -> Result<(), Error> {
+/// `check`/`dump`: every Service and EndpointSlice of the scope, and the Events on Services, read
+/// side by side.
+async fn read_scope(conn: &Connection, namespace: Option<&str>) -> Result<Raw, Error> {
     let scope = match namespace {
         Some(ns) => format!("in namespace {ns:?}"),
         None => "at cluster scope".to_string(),
     };
     let services: Api<Service> = scoped(conn, namespace);
-    raw.services =
-        list_all(conn, &services, ListParams::default(), &format!("list services {scope}")).await?;
     let slices: Api<EndpointSlice> = scoped(conn, namespace);
-    let action = format!("list endpointslices.discovery.k8s.io {scope}");
-    raw.slices = list_all(conn, &slices, ListParams::default(), &action).await?;
-    read_events(conn, raw, scoped(conn, namespace), "involvedObject.kind=Service", &scope).await
+    let (list_services, list_slices) =
+        (format!("list services {scope}"), format!("list endpointslices.discovery.k8s.io {scope}"));
+    let (services, slices, events) = tokio::join!(
+        list_all(conn, &services, ListParams::default(), &list_services),
+        list_all(conn, &slices, ListParams::default(), &list_slices),
+        read_events(conn, scoped(conn, namespace), "involvedObject.kind=Service", &scope)
+    );
+    let (services, slices) = (services?, slices?);
+    let (events, notes) = events?;
+    Ok(Raw { services, slices, events, notes, ..Raw::default() })
 }
 
 fn scoped<K>(conn: &Connection, namespace: Option<&str>) -> Api<K>
@@ -274,18 +294,16 @@ where
 /// Events only add context to a report: a missing `list events` permission becomes a note.
 async fn read_events(
     conn: &Connection,
-    raw: &mut Raw,
     api: Api<CoreEvent>,
     fields: &str,
     scope: &str,
-) -> Result<(), Error> {
+) -> Result<(Vec<CoreEvent>, Vec<String>), Error> {
     let action = format!("list events {scope}");
     let lp = ListParams::default().fields(fields);
-    match tolerate_forbidden(list_all(conn, &api, lp, &action).await)? {
-        Some(events) => raw.events = events,
-        None => raw.notes.push(prose::events_forbidden_note(&action)),
-    }
-    Ok(())
+    Ok(match tolerate_forbidden(list_all(conn, &api, lp, &action).await)? {
+        Some(events) => (events, vec![]),
+        None => (vec![], vec![prose::events_forbidden_note(&action)]),
+    })
 }
 
 /// A read the report can do without: `None` when it was forbidden (403); other failures stay errors.
