@@ -31,41 +31,18 @@ type WholeDump struct {
 
 // DecodeWholeDump decodes a `v1 List` of Nodes, Services and EndpointSlices (other kinds ignored).
 func DecodeWholeDump(raw []byte) (*WholeDump, error) {
-	var list kubeList
-	if err := strictUnmarshal(raw, &list); err != nil {
-		return nil, fmt.Errorf("dump is not a v1 List: %w", err)
+	d, err := decodeList(raw)
+	if err != nil {
+		return nil, err
 	}
-	d := &WholeDump{Managed: map[string][]*discovery.EndpointSlice{}}
-	for i, item := range list.Items {
-		var tm typeMeta
-		if err := strictUnmarshal(item, &tm); err != nil {
-			return nil, fmt.Errorf("item %d: %w", i, err)
-		}
-		switch {
-		case tm.APIVersion == "v1" && tm.Kind == "Node":
-			n := &corev1.Node{}
-			if err := strictUnmarshal(item, n); err != nil {
-				return nil, fmt.Errorf("item %d (Node): %w", i, err)
-			}
-			d.Nodes = append(d.Nodes, n)
-		case tm.APIVersion == "v1" && tm.Kind == "Service":
-			s := &corev1.Service{}
-			if err := strictUnmarshal(item, s); err != nil {
-				return nil, fmt.Errorf("item %d (Service): %w", i, err)
-			}
-			d.Services = append(d.Services, s)
-		case tm.APIVersion == "discovery.k8s.io/v1" && tm.Kind == "EndpointSlice":
-			es := &discovery.EndpointSlice{}
-			if err := strictUnmarshal(item, es); err != nil {
-				return nil, fmt.Errorf("item %d (EndpointSlice): %w", i, err)
-			}
-			if es.Labels[labelManagedBy] == controllerName && es.Labels[labelServiceName] != "" {
-				key := es.Namespace + "/" + es.Labels[labelServiceName]
-				d.Managed[key] = append(d.Managed[key], es)
-			}
+	w := &WholeDump{Nodes: d.nodes, Services: d.services, Managed: map[string][]*discovery.EndpointSlice{}}
+	for _, es := range d.slices {
+		if es.Labels[labelManagedBy] == controllerName && es.Labels[labelServiceName] != "" {
+			key := es.Namespace + "/" + es.Labels[labelServiceName]
+			w.Managed[key] = append(w.Managed[key], es)
 		}
 	}
-	return d, nil
+	return w, nil
 }
 
 // AllSummary is what `oracle all` prints: counts only, so printing costs nothing.

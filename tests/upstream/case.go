@@ -56,50 +56,63 @@ func strictUnmarshal(data []byte, v any) error {
 	return sigsjson.UnmarshalCaseSensitivePreserveInts(data, v)
 }
 
-// DecodeDump decodes a `v1 List` holding Nodes, exactly one Service and EndpointSlices. Items of
-// other kinds (Pods, Events, ...) are ignored.
-func DecodeDump(raw []byte) (*Cluster, error) {
+// decodedList is the Nodes, Services and EndpointSlices of a `v1 List`, in list order.
+type decodedList struct {
+	kind     string
+	nodes    []*corev1.Node
+	services []*corev1.Service
+	slices   []*discovery.EndpointSlice
+}
+
+// decodeList decodes the Nodes, Services and EndpointSlices of a `v1 List` with the API server's
+// own strict decoder. Items of other kinds (Pods, Events, ...) are ignored.
+func decodeList(raw []byte) (*decodedList, error) {
 	var list kubeList
 	if err := strictUnmarshal(raw, &list); err != nil {
 		return nil, fmt.Errorf("dump is not a v1 List: %w", err)
 	}
-	if list.Kind != "List" {
-		return nil, fmt.Errorf("dump kind is %q, want List", list.Kind)
-	}
-	c := &Cluster{}
+	d := &decodedList{kind: list.Kind}
 	for i, item := range list.Items {
 		var tm typeMeta
 		if err := strictUnmarshal(item, &tm); err != nil {
 			return nil, fmt.Errorf("item %d: %w", i, err)
 		}
+		var err error
 		switch {
 		case tm.APIVersion == "v1" && tm.Kind == "Node":
 			n := &corev1.Node{}
-			if err := strictUnmarshal(item, n); err != nil {
-				return nil, fmt.Errorf("item %d (Node): %w", i, err)
-			}
-			c.Nodes = append(c.Nodes, n)
+			err = strictUnmarshal(item, n)
+			d.nodes = append(d.nodes, n)
 		case tm.APIVersion == "v1" && tm.Kind == "Service":
-			if c.Service != nil {
-				return nil, fmt.Errorf("item %d: a case holds exactly one Service", i)
-			}
 			s := &corev1.Service{}
-			if err := strictUnmarshal(item, s); err != nil {
-				return nil, fmt.Errorf("item %d (Service): %w", i, err)
-			}
-			c.Service = s
+			err = strictUnmarshal(item, s)
+			d.services = append(d.services, s)
 		case tm.APIVersion == "discovery.k8s.io/v1" && tm.Kind == "EndpointSlice":
 			es := &discovery.EndpointSlice{}
-			if err := strictUnmarshal(item, es); err != nil {
-				return nil, fmt.Errorf("item %d (EndpointSlice): %w", i, err)
-			}
-			c.Slices = append(c.Slices, es)
+			err = strictUnmarshal(item, es)
+			d.slices = append(d.slices, es)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("item %d (%s): %w", i, tm.Kind, err)
 		}
 	}
-	if c.Service == nil {
-		return nil, fmt.Errorf("dump has no v1 Service")
+	return d, nil
+}
+
+// DecodeDump decodes a `v1 List` holding Nodes, exactly one Service and EndpointSlices. Items of
+// other kinds (Pods, Events, ...) are ignored.
+func DecodeDump(raw []byte) (*Cluster, error) {
+	d, err := decodeList(raw)
+	if err != nil {
+		return nil, err
 	}
-	return c, nil
+	if d.kind != "List" {
+		return nil, fmt.Errorf("dump kind is %q, want List", d.kind)
+	}
+	if len(d.services) != 1 {
+		return nil, fmt.Errorf("dump has %d v1 Services: a case holds exactly one", len(d.services))
+	}
+	return &Cluster{Nodes: d.nodes, Service: d.services[0], Slices: d.slices}, nil
 }
 
 // ManagedSlices returns deep copies of the slices of addressType that the EndpointSlice
