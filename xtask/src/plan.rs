@@ -91,15 +91,8 @@ pub struct NodePlan {
     pub ip: [u8; 4],
 }
 
-/// How a Service asks for topology hints.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    Auto,
-    PreferClose,
-    PreferSameZone,
-    PreferSameNode,
-    None,
-}
+/// How a Service asks for topology hints: the product's own mode names.
+pub use kubectl_topo::core::mode::Mode;
 
 #[derive(Debug, Clone)]
 pub struct EndpointPlan {
