@@ -200,9 +200,12 @@ fn one_line(message: &str) -> String {
 }
 
 mod reader;
-use reader::{Kind, Reader, kind_of};
+use reader::{Inherited, Reader, kind_of};
 
 mod fast;
+
+mod stream;
+pub(crate) use stream::read_list_file;
 
 #[cfg(test)]
 mod tests;

@@ -8,6 +8,7 @@ pub mod probe;
 pub mod watch;
 
 use std::io::{Read, Write};
+use std::path::Path;
 
 use crate::error::Error;
 use crate::model::Snapshot;
@@ -66,21 +67,19 @@ pub fn load(spec: &SourceSpec, request: Request<'_>, err: &mut dyn Write) -> Res
 }
 
 fn load_dump(path: &DumpPath, err: &mut dyn Write) -> Result<Snapshot, Error> {
-    let (text, origin) = match path {
+    let (parsed, origin) = match path {
         DumpPath::Stdin => {
             let mut text = String::new();
             std::io::stdin()
                 .read_to_string(&mut text)
                 .map_err(|source| Error::Read { path: "-".into(), source })?;
-            (text, "stdin".to_string())
+            (dump::parse_dump(&text, "stdin")?, "stdin".to_string())
         }
         DumpPath::File(p) => {
-            let text =
-                std::fs::read_to_string(p).map_err(|source| Error::Read { path: p.clone(), source })?;
-            (text, p.display().to_string())
+            let origin = p.display().to_string();
+            (read_dump_file(p, &origin)?, origin)
         }
     };
-    let parsed = dump::parse_dump(&text, &origin)?;
     if !parsed.skipped.is_empty() {
         let total: usize = parsed.skipped.values().sum();
         let kinds: Vec<String> = parsed.skipped.iter().map(|(k, n)| format!("{k}: {n}")).collect();
@@ -92,4 +91,14 @@ fn load_dump(path: &DumpPath, err: &mut dyn Write) -> Result<Snapshot, Error> {
         snapshot.info.server_version = parsed.server_version;
     }
     Ok(snapshot)
+}
+
+/// Reads a dump file: streamed when it is one JSON List (its text is never held whole), else read
+/// whole. Both give the same result and the same errors.
+pub(crate) fn read_dump_file(path: &Path, origin: &str) -> Result<dump::ParsedDump, Error> {
+    if let Some(parsed) = dump::read_list_file(path, origin) {
+        return Ok(parsed);
+    }
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Read { path: path.into(), source })?;
+    Ok(dump::parse_dump(&text, origin)?)
 }

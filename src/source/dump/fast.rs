@@ -3,11 +3,13 @@
 //! straight into the k8s-openapi types, so no `serde_json::Value` tree of the whole dump is built.
 //! Anything unusual in an item (nested lists, non-objects, a decoding error) goes through the
 //! general reader, so results and messages are the same as without this path.
+//!
+//! [`super::stream`] reads the same items from a file without holding its text.
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{DumpError, Kind, Reader, kind_of};
+use super::{DumpError, Inherited, Reader, kind_of};
 
 #[derive(Deserialize)]
 struct List<'a> {
@@ -37,31 +39,54 @@ pub(super) fn read_list(text: &str, reader: &mut Reader<'_>) -> Option<Result<()
     Some(items.into_iter().try_for_each(|item| read_item(item.get(), inherited, reader)))
 }
 
-fn read_item(raw: &str, inherited: Option<(&str, &str)>, reader: &mut Reader<'_>) -> Result<(), DumpError> {
-    let slow = |reader: &mut Reader<'_>| match serde_json::from_str(raw) {
-        Ok(value) => reader.read(value, inherited, 1),
-        Err(_) => Ok(()),
-    };
-    let Ok(meta) = serde_json::from_str::<TypeMeta>(raw) else { return slow(reader) };
-    let text = |v: &Option<serde_json::Value>| v.as_ref().and_then(|v| v.as_str().map(str::to_string));
-    let (api_version, kind) = match (text(&meta.api_version), text(&meta.kind), inherited) {
-        (Some(a), Some(k), _) => (a, k),
-        (None, None, Some((a, k))) if meta.api_version.is_none() && meta.kind.is_none() => {
-            (a.to_string(), k.to_string())
-        }
-        _ => return slow(reader),
-    };
-    if kind.ends_with("List") {
-        return slow(reader);
-    }
-    match kind_of(&api_version, &kind) {
-        Some(kind) if decode(kind, raw, reader) => Ok(()),
-        _ => slow(reader),
+/// Reads one list item from its JSON text.
+pub(super) fn read_item(
+    raw: &str,
+    inherited: Inherited<'_>,
+    reader: &mut Reader<'_>,
+) -> Result<(), DumpError> {
+    match item_type(raw, inherited) {
+        Some((api_version, kind)) => read_typed(raw, (&api_version, &kind), inherited, reader),
+        None => slow(raw, inherited, reader),
     }
 }
 
-/// Decodes a known kind straight from its text; false when it does not decode (the general
-/// reader then reports it exactly as it always has).
-fn decode(kind: Kind, raw: &str, reader: &mut Reader<'_>) -> bool {
-    reader.decode_text(kind, raw)
+/// The item's `(apiVersion, kind)`: its own when it names both, the list's when it names neither;
+/// `None` for anything else (the general reader then decides what it is).
+pub(super) fn item_type(raw: &str, inherited: Inherited<'_>) -> Option<(String, String)> {
+    let meta = serde_json::from_str::<TypeMeta>(raw).ok()?;
+    let text = |v: &Option<serde_json::Value>| v.as_ref().and_then(|v| v.as_str().map(str::to_string));
+    match (text(&meta.api_version), text(&meta.kind), inherited) {
+        (Some(a), Some(k), _) => Some((a, k)),
+        (None, None, Some((a, k))) if meta.api_version.is_none() && meta.kind.is_none() => {
+            Some((a.to_string(), k.to_string()))
+        }
+        _ => None,
+    }
+}
+
+/// Reads an item whose `(apiVersion, kind)` [`item_type`] found. `inherited` only matters to the
+/// general reader when the item names neither.
+pub(super) fn read_typed(
+    raw: &str,
+    (api_version, kind): (&str, &str),
+    inherited: Inherited<'_>,
+    reader: &mut Reader<'_>,
+) -> Result<(), DumpError> {
+    if kind.ends_with("List") {
+        return slow(raw, inherited, reader);
+    }
+    match kind_of(api_version, kind) {
+        // Decoded straight from its text; when it does not decode, the general reader reports it
+        // exactly as it always has.
+        Some(kind) if reader.decode_text(kind, raw) => Ok(()),
+        _ => slow(raw, inherited, reader),
+    }
+}
+
+fn slow(raw: &str, inherited: Inherited<'_>, reader: &mut Reader<'_>) -> Result<(), DumpError> {
+    match serde_json::from_str(raw) {
+        Ok(value) => reader.read(value, inherited, 1),
+        Err(_) => Ok(()),
+    }
 }

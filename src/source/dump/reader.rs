@@ -42,7 +42,7 @@ pub(super) struct Reader<'a> {
 }
 
 /// `(apiVersion, kind)` that items of a typed list (`NodeList`) inherit when they omit them.
-type Inherited<'v> = Option<(&'v str, &'v str)>;
+pub(super) type Inherited<'v> = Option<(&'v str, &'v str)>;
 
 impl<'a> Reader<'a> {
     pub(super) fn new(origin: &'a str) -> Self {
