@@ -200,9 +200,10 @@ fn one_line(message: &str) -> String {
 }
 
 mod reader;
-use reader::{Inherited, Reader, kind_of};
+use reader::{Inherited, Kind, Reader, kind_of};
 
 mod fast;
+mod item;
 
 mod stream;
 pub(crate) use stream::read_list_file;

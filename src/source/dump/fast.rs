@@ -9,6 +9,7 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+pub(super) use super::item::read_in_one_pass;
 use super::{DumpError, Inherited, Reader, kind_of};
 
 #[derive(Deserialize)]
@@ -39,8 +40,20 @@ pub(super) fn read_list(text: &str, reader: &mut Reader<'_>) -> Option<Result<()
     Some(items.into_iter().try_for_each(|item| read_item(item.get(), inherited, reader)))
 }
 
-/// Reads one list item from its JSON text.
+/// Reads one list item from its JSON text: in one pass when it can be, else its type first.
 pub(super) fn read_item(
+    raw: &str,
+    inherited: Inherited<'_>,
+    reader: &mut Reader<'_>,
+) -> Result<(), DumpError> {
+    if read_in_one_pass(raw, inherited, reader) {
+        return Ok(());
+    }
+    read_item_two_pass(raw, inherited, reader)
+}
+
+/// Reads one list item: its type first ([`item_type`]), then the item.
+pub(super) fn read_item_two_pass(
     raw: &str,
     inherited: Inherited<'_>,
     reader: &mut Reader<'_>,

@@ -132,17 +132,22 @@ impl<'a> Reader<'a> {
     /// Decodes one object straight from its JSON text; false (and nothing recorded) when it does
     /// not decode, so the caller can fall back to [`Reader::read`] for the exact message.
     pub(super) fn decode_text(&mut self, kind: Kind, raw: &str) -> bool {
-        fn typed<T: serde::de::DeserializeOwned>(raw: &str) -> Option<T> {
-            serde_json::from_str(raw).ok()
+        self.decode_from(kind, &mut serde_json::Deserializer::from_str(raw))
+    }
+
+    /// As [`Reader::decode_text`], from any deserializer.
+    pub(super) fn decode_from<'de, D: serde::Deserializer<'de>>(&mut self, kind: Kind, de: D) -> bool {
+        fn typed<'de, T: Deserialize<'de>, D: serde::Deserializer<'de>>(de: D) -> Option<T> {
+            T::deserialize(de).ok()
         }
         let s = &mut self.snapshot;
         let decoded = match kind {
-            Kind::Node => typed(raw).and_then(|n| convert::node_from(&n).ok()).map(|n| s.nodes.push(n)),
-            Kind::Service => typed(raw).map(|v| s.services.push(convert::service_from(&v))),
-            Kind::EndpointSlice => typed(raw).map(|v| s.slices.push(convert::slice_from(&v))),
-            Kind::CoreEvent => typed(raw).map(|v| s.events.push(convert::event_from_core(&v))),
-            Kind::EventsV1Event => typed(raw).map(|v| s.events.push(convert::event_from_events_v1(&v))),
-            Kind::ClusterInfo => typed::<ClusterInfo>(raw).map(|info| self.info = info),
+            Kind::Node => typed(de).and_then(|n| convert::node_from(&n).ok()).map(|n| s.nodes.push(n)),
+            Kind::Service => typed(de).map(|v| s.services.push(convert::service_from(&v))),
+            Kind::EndpointSlice => typed(de).map(|v| s.slices.push(convert::slice_from(&v))),
+            Kind::CoreEvent => typed(de).map(|v| s.events.push(convert::event_from_core(&v))),
+            Kind::EventsV1Event => typed(de).map(|v| s.events.push(convert::event_from_events_v1(&v))),
+            Kind::ClusterInfo => typed::<ClusterInfo, _>(de).map(|info| self.info = info),
             // Rare and small: the general reader handles it.
             Kind::ConfigMap => None,
         };

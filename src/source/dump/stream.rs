@@ -141,6 +141,7 @@ fn read_item(raw: &str, inherit: &Inherit, reader: &mut Reader<'_>) -> Step {
             fast::read_item(raw, inherited, reader)
         }
         // An item naming both its apiVersion and kind never uses the list's.
+        Inherit::Unknown if fast::read_in_one_pass(raw, None, reader) => Ok(()),
         Inherit::Unknown => match fast::item_type(raw, None) {
             Some((api_version, kind)) => fast::read_typed(raw, (&api_version, &kind), None, reader),
             None => return Err(GiveUp),
