@@ -3,6 +3,8 @@
 
 use std::collections::BTreeMap;
 
+use k8s_openapi::api::core::v1::{Node, Service};
+use k8s_openapi::api::discovery::v1::EndpointSlice;
 use serde_json::Value;
 
 use super::*;
@@ -142,9 +144,17 @@ impl<'a> Reader<'a> {
         }
         let s = &mut self.snapshot;
         let decoded = match kind {
-            Kind::Node => typed(de).and_then(|n| convert::node_from(&n).ok()).map(|n| s.nodes.push(n)),
-            Kind::Service => typed(de).map(|v| s.services.push(convert::service_from(&v))),
-            Kind::EndpointSlice => typed(de).map(|v| s.slices.push(convert::slice_from(&v))),
+            // Nameless objects go to the general reader, which refuses them (as for YAML).
+            Kind::Node => typed::<Node, _>(de)
+                .filter(|n| n.metadata.name.is_some())
+                .and_then(|n| convert::node_from(&n).ok())
+                .map(|n| s.nodes.push(n)),
+            Kind::Service => typed::<Service, _>(de)
+                .filter(|v| v.metadata.name.is_some())
+                .map(|v| s.services.push(convert::service_from(&v))),
+            Kind::EndpointSlice => typed::<EndpointSlice, _>(de)
+                .filter(|v| v.metadata.name.is_some())
+                .map(|v| s.slices.push(convert::slice_from(&v))),
             Kind::CoreEvent => typed(de).map(|v| s.events.push(convert::event_from_core(&v))),
             Kind::EventsV1Event => typed(de).map(|v| s.events.push(convert::event_from_events_v1(&v))),
             Kind::ClusterInfo => typed::<ClusterInfo, _>(de).map(|info| self.info = info),

@@ -23,7 +23,8 @@ fn items() -> Vec<(String, bool, bool)> {
         (format!(r#"{{{NODE_REST}}}"#), false, true),
         (format!(r#"{{{NODE_REST}, "kind": "Node"}}"#), false, false),
         (r#"{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n"}, "status": {"allocatable": {"cpu": "x"}}}"#.into(), false, false),
-        (r#"{"apiVersion": "v1", "kind": "Node", "status": {}}"#.into(), true, true),
+        // Nameless: the general reader refuses it with its message.
+        (r#"{"apiVersion": "v1", "kind": "Node", "status": {}}"#.into(), false, false),
         (r#"{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "s"}, "spec": {"ports": [{"port": 80}]}}"#.into(), true, true),
         (r#"{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "s"}, "spec": {"ports": [{"port": "80"}]}}"#.into(), false, false),
         (r#"{"addressType": "IPv4", "apiVersion": "discovery.k8s.io/v1", "endpoints": [{"addresses": ["10.0.0.1"], "zone": "a"}], "kind": "EndpointSlice", "metadata": {"name": "s-1"}}"#.into(), true, false),
