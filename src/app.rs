@@ -13,7 +13,7 @@ use crate::model::{Behaviour, Service, Snapshot};
 use crate::progress::Progress;
 use crate::render::{self, RenderOptions};
 use crate::report::Verdict;
-use crate::settings::{DumpPath, Job, Settings, SettingsError, SourceSpec};
+use crate::settings::{DumpFormat, DumpPath, Job, Settings, SettingsError, SourceSpec};
 use crate::source;
 use crate::version::VersionReport;
 
@@ -48,7 +48,7 @@ pub fn run(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Res
         Job::Zones => zones(settings, out, err),
         Job::Explain { name, fail_on } => explain(settings, name, *fail_on, out, err),
         Job::Check { fail_on } => check(settings, *fail_on, out, err),
-        Job::Dump { redact } => dump(settings, *redact, out, err),
+        Job::Dump { redact, format } => dump(settings, *redact, *format, out, err),
         Job::Simulate { name, changes } => simulate(settings, name, changes, out, err),
         Job::Watch { name } => watch::run(settings, name.as_deref(), out, err),
     };
@@ -148,16 +148,17 @@ fn check(
     Ok(if fails(fail_on, &verdicts) { ExitStatus::Findings } else { ExitStatus::Ok })
 }
 
-/// `dump`: the raw objects of a live read as one YAML List (`--from-file` reads it back).
+/// `dump`: the raw objects of a live read as one YAML or JSON List (`--from-file` reads it back).
 fn dump(
     settings: &Settings,
     redact: bool,
+    format: DumpFormat,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitStatus, Error> {
     let loaded = load(settings, request(settings, None, false), err)?;
     let raw = loaded.raw.unwrap_or_default();
-    source::dump_write::write_dump(&raw, redact, out)?;
+    source::dump_write::write_dump(&raw, redact, format, out)?;
     Ok(ExitStatus::Ok)
 }
 

@@ -35,7 +35,8 @@ pub enum Command {
     /// One row per Service with its verdict; exit code 1 on findings at or above --fail-on.
     Check(CheckArgs),
     /// Write what the live cluster shows (Nodes, Services, EndpointSlices, Events, server version) as
-    /// one YAML List that --from-file reads back; attach it to bug reports.
+    /// one YAML List (or JSON with -o json, read back much faster) that --from-file reads back;
+    /// attach it to bug reports.
     Dump(DumpArgs),
     /// What-if: explain one Service in a changed cluster (replicas, nodes, zones, CPU, mode).
     Simulate(SimulateArgs),

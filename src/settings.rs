@@ -43,6 +43,15 @@ pub enum DumpPath {
     File(PathBuf),
 }
 
+/// How `dump` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DumpFormat {
+    /// YAML, like `kubectl get -o yaml` (the default).
+    Yaml,
+    /// JSON, like `kubectl get -o json`: `--from-file` streams it back, many times faster.
+    Json,
+}
+
 /// Kubeconfig selection for a live cluster (kubectl's flags).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LiveSpec {
@@ -88,6 +97,8 @@ pub enum Job {
     Dump {
         /// `--redact`.
         redact: bool,
+        /// `-o json` writes JSON; otherwise YAML.
+        format: DumpFormat,
     },
     /// `simulate` one Service.
     Simulate {
@@ -154,6 +165,9 @@ pub enum SettingsError {
     /// `dump --from-file`.
     #[error("dump reads a live cluster: it cannot be combined with --from-file")]
     DumpFromFile,
+    /// `dump -o wide`.
+    #[error("dump writes YAML (the default, -o yaml) or JSON (-o json), not -o wide")]
+    DumpWide,
     /// `watch --from-file`.
     #[error("watch follows a live cluster: it cannot be combined with --from-file")]
     WatchFromFile,
@@ -187,7 +201,12 @@ impl Settings {
                 if g.from_file.is_some() {
                     return Err(SettingsError::DumpFromFile);
                 }
-                Job::Dump { redact: a.redact }
+                let format = match g.output {
+                    OutputFormat::Json => DumpFormat::Json,
+                    OutputFormat::Yaml | OutputFormat::Table => DumpFormat::Yaml,
+                    OutputFormat::Wide => return Err(SettingsError::DumpWide),
+                };
+                Job::Dump { redact: a.redact, format }
             }
             Command::Simulate(a) => {
                 Job::Simulate { name: parse_service_ref(&a.service)?, changes: whatif_settings::changes(&a)? }

@@ -230,6 +230,7 @@ fn every_command_sends_only_get_requests() {
         &["simulate", "svc/web", "--replicas", "3"],
         &["dump", "-A"],
         &["dump", "-n", "default", "--redact"],
+        &["dump", "-A", "-o", "json"],
         &["version"],
     ];
     let mut codes = Vec::new();

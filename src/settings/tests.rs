@@ -75,3 +75,16 @@ fn watch_follows_one_service_or_a_scope_of_a_live_cluster() {
     assert_eq!(resolve(&["watch", "svc/web", "-A"], &tty()).unwrap_err(), SettingsError::WatchOneWithAll);
     assert!(matches!(resolve(&["watch", "deploy/web"], &tty()), Err(SettingsError::ServiceRef(_))));
 }
+
+#[test]
+fn dump_writes_yaml_by_default_json_on_request_and_refuses_wide_and_files() {
+    let job = |args: &[&str]| resolve(args, &tty()).map(|s| s.job);
+    assert_eq!(job(&["dump", "-A"]).unwrap(), Job::Dump { redact: false, format: DumpFormat::Yaml });
+    assert_eq!(job(&["dump", "-o", "yaml"]).unwrap(), Job::Dump { redact: false, format: DumpFormat::Yaml });
+    assert_eq!(
+        job(&["dump", "--redact", "-o", "json"]).unwrap(),
+        Job::Dump { redact: true, format: DumpFormat::Json }
+    );
+    assert_eq!(job(&["dump", "-o", "wide"]).unwrap_err(), SettingsError::DumpWide);
+    assert_eq!(job(&["dump", "-f", "d.yaml"]).unwrap_err(), SettingsError::DumpFromFile);
+}

@@ -81,15 +81,35 @@ impl Topo {
             .unwrap_or_else(|e| panic!("kubectl-topo {all:?}: not JSON ({e}):\n{}", r.stdout))
     }
 
-    /// `dump` of the scope, parsed.
+    /// `dump` of the scope, parsed; `dump -o json` must carry the same objects.
     pub fn dump(&self, scope: &[&str]) -> Value {
         let mut all = vec!["dump"];
         all.extend(scope);
         let r = self.run(&all);
         assert_eq!(r.code, 0, "kubectl-topo {all:?}: {}", r.stderr);
-        serde_saphyr::from_str::<Value>(&r.stdout)
-            .unwrap_or_else(|e| panic!("dump is not YAML ({e}):\n{}", r.stdout))
+        let yaml = serde_saphyr::from_str::<Value>(&r.stdout)
+            .unwrap_or_else(|e| panic!("dump is not YAML ({e}):\n{}", r.stdout));
+        all.extend(["-o", "json"]);
+        let r = self.run(&all);
+        assert_eq!(r.code, 0, "kubectl-topo {all:?}: {}", r.stderr);
+        let json = serde_json::from_str::<Value>(&r.stdout)
+            .unwrap_or_else(|e| panic!("dump -o json is not JSON ({e}):\n{}", r.stdout));
+        assert_eq!(strip_events(json), strip_events(yaml.clone()), "dump -o json vs dump (YAML)");
+        yaml
     }
+}
+
+/// A dump without its Events and resourceVersions, which two reads a moment apart may not share.
+fn strip_events(mut dump: Value) -> Value {
+    if let Some(items) = dump["items"].as_array_mut() {
+        items.retain(|i| i["kind"] != "Event");
+        for item in items {
+            if let Some(meta) = item.get_mut("metadata").and_then(Value::as_object_mut) {
+                meta.remove("resourceVersion");
+            }
+        }
+    }
+    dump
 }
 
 /// Remove every `hints` field (what a fresh computation must then reproduce).

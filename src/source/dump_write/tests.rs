@@ -1,0 +1,130 @@
+use super::*;
+use k8s_openapi::api::core::v1::{Node, Service};
+use k8s_openapi::api::discovery::v1::EndpointSlice;
+
+fn raw() -> Raw {
+    let node: Node = serde_json::from_value(json!({
+        "metadata": {"name": "ip-10-0-1-5.ec2.internal", "labels": {"topology.kubernetes.io/zone": "us-east-1a",
+          "kubernetes.io/hostname": "ip-10-0-1-5.ec2.internal"},
+          "managedFields": [{"manager": "kubelet"}]},
+        "status": {"allocatable": {"cpu": "3920m"}, "addresses": [{"type": "InternalIP", "address": "10.0.1.5"}]}
+    }))
+    .unwrap();
+    let svc: Service = serde_json::from_value(json!({
+        "metadata": {"name": "demo-service", "namespace": "demo", "annotations": {
+            "service.kubernetes.io/topology-mode": "Auto",
+            "kubectl.kubernetes.io/last-applied-configuration": "{}"}},
+        "spec": {"clusterIP": "10.96.0.10", "clusterIPs": ["10.96.0.10"], "selector": {"app": "demo"}}
+    }))
+    .unwrap();
+    let slice: EndpointSlice = serde_json::from_value(json!({
+        "metadata": {"name": "demo-service-abcde", "namespace": "demo",
+          "labels": {"kubernetes.io/service-name": "demo-service",
+                     "endpointslice.kubernetes.io/managed-by": "endpointslice-controller.k8s.io"}},
+        "addressType": "IPv4",
+        "endpoints": [{"addresses": ["10.0.1.77"], "nodeName": "ip-10-0-1-5.ec2.internal", "zone": "us-east-1a",
+          "conditions": {"ready": true}, "hints": {"forZones": [{"name": "us-east-1a"}],
+          "forNodes": [{"name": "ip-10-0-1-5.ec2.internal"}]}}]
+    }))
+    .unwrap();
+    Raw {
+        nodes: vec![node],
+        services: vec![svc],
+        slices: vec![slice],
+        events: vec![],
+        config_maps: vec![],
+        server_version: Some("v1.36.3".into()),
+        notes: vec![],
+        nodes_unavailable: false,
+    }
+}
+
+#[test]
+fn cilium_config_survives_a_redacted_dump_round_trip() {
+    let cm: k8s_openapi::api::core::v1::ConfigMap = serde_json::from_value(json!({
+        "metadata": {"name": "cilium-config", "namespace": "kube-system"},
+        "data": {"kube-proxy-replacement": "true", "enable-service-topology": "false"}
+    }))
+    .unwrap();
+    let with = Raw { config_maps: vec![cm], ..raw() };
+    let yaml = serde_saphyr::to_string(&dump_value(&with, true)).unwrap();
+    let parsed = crate::source::dump::parse_dump(&yaml, "dump").unwrap();
+    let cilium = parsed.snapshot.data_plane.cilium.expect("cilium-config read back");
+    assert_eq!(cilium.kube_proxy_replacement.as_deref(), Some("true"));
+    assert_eq!(cilium.service_topology.as_deref(), Some("false"));
+    let without = serde_saphyr::to_string(&dump_value(&raw(), false)).unwrap();
+    assert_eq!(crate::source::dump::parse_dump(&without, "dump").unwrap().snapshot.data_plane.cilium, None);
+}
+
+#[test]
+fn a_partly_forbidden_read_replays_as_partial() {
+    let note = crate::prose::nodes_forbidden_note("list nodes at cluster scope");
+    let partial = Raw { nodes: vec![], nodes_unavailable: true, notes: vec![note.clone()], ..raw() };
+    let text = serde_saphyr::to_string(&dump_value(&partial, false)).unwrap();
+    let parsed = crate::source::dump::parse_dump(&text, "dump.yaml").unwrap();
+    assert!(parsed.snapshot.info.nodes_unavailable);
+    assert_eq!(parsed.snapshot.info.partial, vec![note]);
+    let whole =
+        crate::source::dump::parse_dump(&serde_saphyr::to_string(&dump_value(&raw(), false)).unwrap(), "d")
+            .unwrap();
+    assert!(!whole.snapshot.info.nodes_unavailable && whole.snapshot.info.partial.is_empty());
+}
+
+#[test]
+fn list_with_types_cluster_info_and_stripped_metadata() {
+    let v = dump_value(&raw(), false);
+    assert_eq!(v["kind"], "List");
+    let items = v["items"].as_array().unwrap();
+    assert_eq!(items.len(), 4);
+    assert_eq!(items[0]["kind"], "Node");
+    assert_eq!(items[0]["apiVersion"], "v1");
+    assert!(items[0]["metadata"].get("managedFields").is_none());
+    assert_eq!(items[1]["metadata"]["annotations"].as_object().unwrap().len(), 1);
+    assert_eq!(items[2]["apiVersion"], "discovery.k8s.io/v1");
+    assert_eq!(
+        items[3],
+        json!({"apiVersion": "kubectl-topo/v1alpha1", "kind": "ClusterInfo", "serverVersion": "v1.36.3"})
+    );
+    let yaml = serde_saphyr::to_string(&v).unwrap();
+    assert!(yaml.contains("kind: ClusterInfo"), "{yaml}");
+}
+
+#[test]
+fn redaction_is_consistent_and_keeps_topology() {
+    let v = dump_value(&raw(), true);
+    let text = v.to_string();
+    for secret in ["ip-10-0-1-5", "demo-service", "10.0.1.77", "10.96.0.10", "\"demo\""] {
+        assert!(!text.contains(secret), "{secret} leaked: {text}");
+    }
+    let items = v["items"].as_array().unwrap();
+    let node = items[0]["metadata"]["name"].as_str().unwrap();
+    assert_eq!(items[2]["endpoints"][0]["nodeName"], node);
+    assert_eq!(items[2]["endpoints"][0]["hints"]["forNodes"][0]["name"], node);
+    assert_eq!(items[2]["metadata"]["labels"]["kubernetes.io/service-name"], items[1]["metadata"]["name"]);
+    assert_eq!(items[2]["metadata"]["namespace"], items[1]["metadata"]["namespace"]);
+    assert_eq!(items[2]["endpoints"][0]["zone"], "us-east-1a");
+    assert_eq!(items[0]["status"]["allocatable"]["cpu"], "3920m");
+    assert_eq!(items[1]["metadata"]["annotations"]["service.kubernetes.io/topology-mode"], "Auto");
+}
+
+/// `dump -o json` carries exactly what the YAML dump carries, and `--from-file` takes it through
+/// the streaming JSON reader (not the whole-text fallback).
+#[test]
+fn json_dump_reads_back_like_the_yaml_dump_through_the_streaming_reader() {
+    let write = |format| {
+        let mut out = Vec::new();
+        write_dump(&raw(), false, format, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    };
+    let (yaml, json) = (write(DumpFormat::Yaml), write(DumpFormat::Json));
+    assert!(json.starts_with('{') && json.ends_with("}\n"), "{json}");
+    assert_eq!(serde_json::from_str::<Value>(&json).unwrap(), dump_value(&raw(), false));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dump.json");
+    std::fs::write(&path, &json).unwrap();
+    let streamed = crate::source::dump::read_list_file(&path, "dump").expect("the streaming reader takes it");
+    let from_yaml = crate::source::dump::parse_dump(&yaml, "dump").unwrap();
+    assert_eq!(streamed, from_yaml);
+    assert_eq!(streamed.server_version.as_deref(), Some("v1.36.3"));
+    assert_eq!(streamed.snapshot.slices.len(), 1);
+}
