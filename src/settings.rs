@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::cli::{Cli, ColorChoice, Command, FailOn, OutputFormat};
+use crate::cli::{Cli, ColorChoice, Command, FailOn, GlobalArgs, OutputFormat};
 use crate::core::whatif::TrafficModel;
 use crate::core::whatif::changes::Changes;
 use crate::model::Behaviour;
@@ -190,39 +190,7 @@ impl Settings {
             return Err(SettingsError::NamespaceConflict);
         }
         let traffic = resolve_traffic(&cli.command)?;
-        let job = match cli.command {
-            Command::Zones => Job::Zones,
-            Command::Explain(a) => Job::Explain {
-                name: parse_service_ref(&a.service)?,
-                fail_on: a.exit_code.then_some(a.fail_on),
-            },
-            Command::Check(a) => Job::Check { fail_on: a.fail_on },
-            Command::Dump(a) => {
-                if g.from_file.is_some() {
-                    return Err(SettingsError::DumpFromFile);
-                }
-                let format = match g.output {
-                    OutputFormat::Json => DumpFormat::Json,
-                    OutputFormat::Yaml | OutputFormat::Table => DumpFormat::Yaml,
-                    OutputFormat::Wide => return Err(SettingsError::DumpWide),
-                };
-                Job::Dump { redact: a.redact, format }
-            }
-            Command::Simulate(a) => {
-                Job::Simulate { name: parse_service_ref(&a.service)?, changes: whatif_settings::changes(&a)? }
-            }
-            Command::Watch(a) => {
-                if g.from_file.is_some() {
-                    return Err(SettingsError::WatchFromFile);
-                }
-                if a.service.is_some() && g.all_namespaces {
-                    return Err(SettingsError::WatchOneWithAll);
-                }
-                Job::Watch { name: a.service.as_deref().map(parse_service_ref).transpose()? }
-            }
-            Command::Completion(a) => Job::Completion(a.shell),
-            Command::Version => Job::Version,
-        };
+        let job = resolve_job(cli.command, &g)?;
         // Checked even with --from-file, where it is unused: a typo should not pass silently.
         let request_timeout = parse_timeout(&g.request_timeout)?;
         let source = match g.from_file {
@@ -239,13 +207,7 @@ impl Settings {
         let selector =
             g.selector.as_deref().map(Selector::parse).transpose().map_err(SettingsError::Selector)?;
         let behaviour = g.k8s_version.as_deref().map(str::parse).transpose()?;
-        let structured = matches!(g.output, OutputFormat::Json | OutputFormat::Yaml);
-        let color = !structured
-            && match g.color {
-                ColorChoice::Always => true,
-                ColorChoice::Never => false,
-                ColorChoice::Auto => ambient.stdout_is_tty && !ambient.no_color && !ambient.term_dumb,
-            };
+        let color = resolve_color(g.output, g.color, ambient);
         Ok(Settings {
             job,
             source,
@@ -261,6 +223,53 @@ impl Settings {
             workers: ambient.cpus.clamp(1, 8),
         })
     }
+}
+
+/// The job a subcommand asks for, with the flag combinations it refuses.
+fn resolve_job(command: Command, g: &GlobalArgs) -> Result<Job, SettingsError> {
+    Ok(match command {
+        Command::Zones => Job::Zones,
+        Command::Explain(a) => {
+            Job::Explain { name: parse_service_ref(&a.service)?, fail_on: a.exit_code.then_some(a.fail_on) }
+        }
+        Command::Check(a) => Job::Check { fail_on: a.fail_on },
+        Command::Dump(a) => {
+            if g.from_file.is_some() {
+                return Err(SettingsError::DumpFromFile);
+            }
+            let format = match g.output {
+                OutputFormat::Json => DumpFormat::Json,
+                OutputFormat::Yaml | OutputFormat::Table => DumpFormat::Yaml,
+                OutputFormat::Wide => return Err(SettingsError::DumpWide),
+            };
+            Job::Dump { redact: a.redact, format }
+        }
+        Command::Simulate(a) => {
+            Job::Simulate { name: parse_service_ref(&a.service)?, changes: whatif_settings::changes(&a)? }
+        }
+        Command::Watch(a) => {
+            if g.from_file.is_some() {
+                return Err(SettingsError::WatchFromFile);
+            }
+            if a.service.is_some() && g.all_namespaces {
+                return Err(SettingsError::WatchOneWithAll);
+            }
+            Job::Watch { name: a.service.as_deref().map(parse_service_ref).transpose()? }
+        }
+        Command::Completion(a) => Job::Completion(a.shell),
+        Command::Version => Job::Version,
+    })
+}
+
+/// Colour is one decision: the flag, then NO_COLOR, TERM=dumb and a TTY; never for JSON or YAML.
+fn resolve_color(output: OutputFormat, choice: ColorChoice, ambient: &Ambient) -> bool {
+    let structured = matches!(output, OutputFormat::Json | OutputFormat::Yaml);
+    !structured
+        && match choice {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => ambient.stdout_is_tty && !ambient.no_color && !ambient.term_dumb,
+        }
 }
 
 /// `svc/NAME`, `service/NAME`, `services/NAME` or a bare `NAME` → `NAME`.

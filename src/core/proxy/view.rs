@@ -241,8 +241,7 @@ fn group_nodes(
         shared.as_ref().map(|eps| eps.iter().map(|ep| (ep.identity(), ep.address.clone())).collect());
     let mut class_group: Vec<Option<usize>> = vec![None; nodes.members.len()];
     let mut named_groups = Vec::with_capacity(named.len());
-    let mut groups: Vec<Group> = Vec::new();
-    let mut by_zone: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut groups = GroupSet::default();
     for visit in visited_rows(nodes, &named, every_row) {
         let (Ok(row) | Err(row)) = visit;
         let (name, zone, windows) = &nodes.rows[row];
@@ -259,17 +258,7 @@ fn group_nodes(
         };
         let categorized = categorize_endpoints(endpoints, &svc, &node, behaviour);
         let result = outcome(&svc, &categorized, by_identity);
-        let zone = zone.clone().unwrap_or_default();
-        // Groups by zone, so finding a node's group does not compare against every zone (10^4 zones).
-        let same_zone = by_zone.entry(zone.clone()).or_default();
-        let g = match same_zone.iter().copied().find(|&i| groups[i].outcome == result) {
-            Some(g) => g,
-            None => {
-                same_zone.push(groups.len());
-                groups.push(new_group(zone, result, &categorized));
-                groups.len() - 1
-            }
-        };
+        let g = groups.place(zone.clone().unwrap_or_default(), result, &categorized);
         match visit {
             Ok(row) => named_groups.push((row, g)),
             Err(row) => class_group[nodes.class[row]] = Some(g),
@@ -278,10 +267,31 @@ fn group_nodes(
     Grouped {
         hypothetical: every_row,
         port: port.name.clone(),
-        groups,
+        groups: groups.groups,
         class_group,
         named: named_groups,
         row_count: nodes.rows.len(),
+    }
+}
+
+/// The distinct outcomes seen so far, indexed by zone so that placing a node does not compare
+/// against every zone's groups (10^4 zones).
+#[derive(Default)]
+struct GroupSet {
+    groups: Vec<Group>,
+    by_zone: HashMap<String, Vec<usize>>,
+}
+
+impl GroupSet {
+    /// Index of the group of `zone` with this outcome, added if new.
+    fn place(&mut self, zone: String, result: Outcome, categorized: &Categorized) -> usize {
+        let same_zone = self.by_zone.entry(zone.clone()).or_default();
+        if let Some(g) = same_zone.iter().copied().find(|&i| self.groups[i].outcome == result) {
+            return g;
+        }
+        same_zone.push(self.groups.len());
+        self.groups.push(new_group(zone, result, categorized));
+        self.groups.len() - 1
     }
 }
 
