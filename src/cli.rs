@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+pub mod usage_error;
+
 /// Recompute and explain Kubernetes topology hints (topology-aware routing, trafficDistribution).
 #[derive(Debug, Parser)]
 #[command(name = "kubectl-topo", version, about, long_about = None, after_help = EXIT_CODES_HELP)]

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches};
 use kubectl_topo::cli::Cli;
+use kubectl_topo::cli::usage_error::{ParseOutcome, usage_error};
 use kubectl_topo::exit::ExitStatus;
 use kubectl_topo::settings::{Ambient, Settings};
 
@@ -16,8 +17,20 @@ fn main() -> ExitCode {
     if let Some(status) = kubectl_topo::internal::run(&args, &mut std::io::stdout().lock()) {
         return status.into();
     }
-    let matches = Cli::command().bin_name(bin_name.clone()).get_matches();
-    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let parsed = Cli::command()
+        .bin_name(bin_name.clone())
+        .try_get_matches_from(std::iter::once(argv0.clone().into()).chain(args.iter().cloned()))
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
+        Ok(cli) => cli,
+        Err(e) => match usage_error(&e, &bin_name, &args) {
+            ParseOutcome::ClapText => e.exit(),
+            ParseOutcome::Usage { error, hint } => {
+                eprintln!("error: {error}\nhint: {hint}");
+                return ExitStatus::Usage.into();
+            }
+        },
+    };
     let ambient = Ambient {
         cpus: std::thread::available_parallelism().map_or(0, usize::from),
         stdout_is_tty: std::io::stdout().is_terminal(),

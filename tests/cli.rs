@@ -141,6 +141,21 @@ fn unreadable_file_and_bad_flags_exit_2() {
     topo().args(["zones", "--bogus"]).assert().code(2);
 }
 
+/// A refused command line is one `error:` line and one `hint:` line, like every other error,
+/// not clap's usage block.
+#[test]
+fn bad_command_lines_get_one_error_line_and_a_hint() {
+    for args in [&["zones", "--bogus"][..], &["explian"], &["check", "-o", "xml"], &["explain"]] {
+        let out = topo().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        let lines: Vec<&str> = stderr.lines().collect();
+        assert_eq!(lines.len(), 2, "{args:?}: {stderr}");
+        assert!(lines[0].starts_with("error: ") && lines[1].starts_with("hint: see `kubectl"), "{stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
 #[test]
 fn usage_says_kubectl_topo() {
     topo().arg("--help").assert().success().stdout(predicate::str::contains("Usage: kubectl topo"));

@@ -1,0 +1,124 @@
+//! A command line clap refuses, told like every other error: one `error:` line and one `hint:`
+//! line, instead of clap's usage block.
+
+use std::ffi::OsString;
+
+use clap::CommandFactory;
+use clap::error::ErrorKind;
+
+use crate::cli::Cli;
+
+/// What `main` prints for a refused command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ParseOutcome {
+    /// `--help`, `--version` or a bare `kubectl topo`: clap's own text, exit as clap does.
+    ClapText,
+    /// A usage error: `error: {error}` then `hint: {hint}`, exit 2.
+    Usage {
+        /// Clap's message folded onto one line.
+        error: String,
+        /// Where to read more, naming the subcommand when there is one.
+        hint: String,
+    },
+}
+
+/// Fold a clap error into one line; `args` (without argv0) name the subcommand for the hint.
+pub fn usage_error(err: &clap::Error, bin_name: &str, args: &[OsString]) -> ParseOutcome {
+    if matches!(
+        err.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        return ParseOutcome::ClapText;
+    }
+    let command = match typed_subcommand(args) {
+        Some(sub) => format!("{bin_name} {sub}"),
+        None => bin_name.to_string(),
+    };
+    ParseOutcome::Usage { error: fold(&err.to_string()), hint: format!("see `{command} --help`") }
+}
+
+/// The first argument that names a subcommand (flags and their values come before it).
+fn typed_subcommand(args: &[OsString]) -> Option<String> {
+    let cli = Cli::command();
+    args.iter().filter_map(|a| a.to_str()).find(|a| cli.find_subcommand(a).is_some()).map(str::to_string)
+}
+
+/// Clap's rendered message without its usage block, on one line: `error: ` dropped, a line ending
+/// in `:` continued by the next, `[possible values: …]` in parentheses, tips after `; `.
+fn fold(rendered: &str) -> String {
+    let mut out = String::new();
+    for line in rendered.lines().map(str::trim) {
+        if line.starts_with("Usage:") || line.starts_with("For more information") {
+            break;
+        }
+        let line = line.strip_prefix("error: ").unwrap_or(line);
+        if line.is_empty() {
+            continue;
+        }
+        let piece = match line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            Some(inner) => format!("({inner})"),
+            None => line.to_string(),
+        };
+        if !out.is_empty() {
+            out.push_str(if out.ends_with(':') || piece.starts_with('(') { " " } else { "; " });
+        }
+        out.push_str(&piece);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    fn refused(args: &[&str]) -> ParseOutcome {
+        let argv = std::iter::once("kubectl-topo").chain(args.iter().copied());
+        let err = Cli::try_parse_from(argv).expect_err("clap refuses");
+        usage_error(&err, "kubectl topo", &args.iter().map(OsString::from).collect::<Vec<_>>())
+    }
+
+    fn line(args: &[&str]) -> (String, String) {
+        match refused(args) {
+            ParseOutcome::Usage { error, hint } => (error, hint),
+            other => panic!("{args:?}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn each_refusal_is_one_line_naming_the_culprit_and_the_fix() {
+        let cases: &[(&[&str], &[&str])] = &[
+            (&["zones", "--bogus"], &["unexpected argument '--bogus'"]),
+            (&["explian"], &["unrecognized subcommand 'explian'", "'explain'"]),
+            (
+                &["check", "-o", "xml"],
+                &["invalid value 'xml'", "(possible values: table, wide, json, yaml)", "'yaml'"],
+            ),
+            (&["explain"], &["required arguments were not provided: <SERVICE>"]),
+            (&["check", "--fail-on", "bad"], &["invalid value 'bad'", "--fail-on"]),
+            (&["-n", "demo", "explain", "a", "b"], &["unexpected argument 'b'"]),
+        ];
+        for (args, parts) in cases {
+            let (error, hint) = line(args);
+            assert!(!error.contains('\n') && !error.starts_with("error"), "{args:?}: {error:?}");
+            assert!(!error.contains("Usage") && !error.contains("For more information"), "{error:?}");
+            for part in *parts {
+                assert!(error.contains(part), "{args:?}: {part:?} not in {error:?}");
+            }
+            let sub = args.iter().find(|a| ["zones", "explain", "check"].contains(a));
+            let expected = sub.map_or("kubectl topo".to_string(), |s| format!("kubectl topo {s}"));
+            assert_eq!(hint, format!("see `{expected} --help`"), "{args:?}");
+        }
+    }
+
+    #[test]
+    fn help_version_and_a_bare_command_keep_clap_text() {
+        assert_eq!(refused(&["--help"]), ParseOutcome::ClapText);
+        assert_eq!(refused(&["zones", "--help"]), ParseOutcome::ClapText);
+        assert_eq!(refused(&["--version"]), ParseOutcome::ClapText);
+        assert_eq!(refused(&[]), ParseOutcome::ClapText);
+    }
+}
