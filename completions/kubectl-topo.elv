@@ -43,7 +43,7 @@ set edit:completion:arg-completer[kubectl-topo] = {|@words|
             cand zones 'Zone CPU weights exactly as the EndpointSlice controller counts them, and the nodes left out'
             cand explain 'Explain one Service: expected vs actual hints, the safeguard that blocks them, kube-proxy''s view'
             cand check 'One row per Service with its verdict; exit code 1 on findings at or above --fail-on'
-            cand dump 'Write what the live cluster shows (Nodes, Services, EndpointSlices, Events, server version) as one YAML List that --from-file reads back; attach it to bug reports'
+            cand dump 'Write what the live cluster shows (Nodes, Services, EndpointSlices, Events, server version) as one YAML List (or JSON with -o json, read back much faster) that --from-file reads back; attach it to bug reports'
             cand simulate 'What-if: explain one Service in a changed cluster (replicas, nodes, zones, CPU, mode)'
             cand watch 'Follow Services live and print a line each time a verdict, its reasons or the hints change (like `kubectl get -w`; `-o json` streams one object per change). Ctrl-C ends it'
             cand completion 'Print shell completion code (bash, zsh, fish, powershell, elvish)'

@@ -47,7 +47,7 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -s V -l version 
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "zones" -d 'Zone CPU weights exactly as the EndpointSlice controller counts them, and the nodes left out'
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "explain" -d 'Explain one Service: expected vs actual hints, the safeguard that blocks them, kube-proxy\'s view'
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "check" -d 'One row per Service with its verdict; exit code 1 on findings at or above --fail-on'
-complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "dump" -d 'Write what the live cluster shows (Nodes, Services, EndpointSlices, Events, server version) as one YAML List that --from-file reads back; attach it to bug reports'
+complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "dump" -d 'Write what the live cluster shows (Nodes, Services, EndpointSlices, Events, server version) as one YAML List (or JSON with -o json, read back much faster) that --from-file reads back; attach it to bug reports'
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "simulate" -d 'What-if: explain one Service in a changed cluster (replicas, nodes, zones, CPU, mode)'
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "watch" -d 'Follow Services live and print a line each time a verdict, its reasons or the hints change (like `kubectl get -w`; `-o json` streams one object per change). Ctrl-C ends it'
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "completion" -d 'Print shell completion code (bash, zsh, fish, powershell, elvish)'
