@@ -25,8 +25,21 @@ pub fn why(change: &ServiceChange) -> String {
             zone_counts(&before.hinted),
             zone_counts(&after.hinted)
         ),
+        (Some(_), ChangeKind::Changed) if !change.rehinted.is_empty() => rehinted(&change.rehinted),
         _ => steady(after),
     }
+}
+
+/// Hints moved between endpoints while every zone kept its count.
+fn rehinted(addresses: &[String]) -> String {
+    const SHOWN: usize = 3;
+    let mut names = addresses.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", ");
+    if addresses.len() > SHOWN {
+        names.push_str(&format!(" and {} more", addresses.len() - SHOWN));
+    }
+    let n = addresses.len();
+    let s = if n == 1 { "" } else { "s" };
+    format!("Hints changed on {n} endpoint{s} ({names}); the hinted endpoints per zone stayed the same.")
 }
 
 fn cleared(codes: &[ReasonCode]) -> String {

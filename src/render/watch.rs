@@ -66,6 +66,7 @@ mod tests {
             verdict: Verdict::Blocked,
             reasons: vec![prose::view(Reason::new(ReasonCode::InsufficientEndpoints), Some("IPv4"))],
             hinted: Default::default(),
+            endpoint_hints: Default::default(),
         };
         let active = FamilyState {
             verdict: Verdict::Active,
@@ -81,6 +82,7 @@ mod tests {
             before: Some(active),
             after: Some(blocked),
             cleared: vec![],
+            rehinted: vec![],
         }
     }
 

@@ -20,6 +20,11 @@ pub struct FamilyState {
     pub reasons: Vec<ReasonView>,
     /// Ready endpoints hinted to each zone on the slices now (zones without any are left out).
     pub hinted: BTreeMap<String, i64>,
+    /// The hints on the slices now, per endpoint (first address → `forZones`, then `forNodes`
+    /// prefixed `node/`): compared so that hints moving between endpoints count as a change even
+    /// when the per-zone counts stay. Not serialised (ServiceChange.rehinted names what moved).
+    #[serde(skip)]
+    pub endpoint_hints: BTreeMap<String, Vec<String>>,
 }
 
 impl FamilyState {
@@ -29,8 +34,30 @@ impl FamilyState {
 
     /// Same verdict, reason codes and hints (facts such as endpoint counts may differ).
     pub fn same(&self, other: &FamilyState) -> bool {
-        self.verdict == other.verdict && self.codes() == other.codes() && self.hinted == other.hinted
+        self.verdict == other.verdict
+            && self.codes() == other.codes()
+            && self.hinted == other.hinted
+            && self.endpoint_hints == other.endpoint_hints
     }
+}
+
+/// First addresses of the endpoints whose hints differ between two states (added, removed or
+/// changed), sorted.
+fn rehinted(before: &FamilyState, after: &FamilyState) -> Vec<String> {
+    let (b, a) = (&before.endpoint_hints, &after.endpoint_hints);
+    let mut out: Vec<String> = b.keys().chain(a.keys()).filter(|k| b.get(*k) != a.get(*k)).cloned().collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// An endpoint's hints as `watch` compares them; None when it has none.
+fn hints_of(row: &super::EndpointRow) -> Option<(String, Vec<String>)> {
+    let zones = row.actual_zones.iter().flatten().cloned();
+    let nodes = row.actual_nodes.iter().flatten().map(|n| format!("node/{n}"));
+    let hints: Vec<String> = zones.chain(nodes).collect();
+    let address = row.addresses.first()?;
+    (!hints.is_empty()).then(|| (address.clone(), hints))
 }
 
 /// Every followed family of every Service, keyed by (Service, address type).
@@ -52,6 +79,7 @@ pub fn summarize<'a>(reports: impl IntoIterator<Item = &'a ServiceReport>) -> Wa
                 verdict: family.verdict,
                 reasons: family.reasons.clone(),
                 hinted,
+                endpoint_hints: family.endpoints.iter().filter_map(hints_of).collect(),
             };
             state.insert((report.service.clone(), family.address_type.clone()), summary);
         }
@@ -90,6 +118,9 @@ pub struct ServiceChange {
     pub after: Option<FamilyState>,
     /// Reason codes present before and not after.
     pub cleared: Vec<ReasonCode>,
+    /// First addresses of the endpoints whose hints changed (`Changed` only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rehinted: Vec<String>,
 }
 
 impl Kind for ServiceChange {
@@ -111,6 +142,10 @@ pub fn changes(before: Option<&WatchState>, after: &WatchState, unix_millis: u64
             before: b.cloned(),
             after: a.cloned(),
             cleared: cleared.into_iter().filter(|c| !after_codes.contains(c)).collect(),
+            rehinted: match (b, a, change) {
+                (Some(b), Some(a), ChangeKind::Changed) => rehinted(b, a),
+                _ => vec![],
+            },
         }
     };
     let Some(before) = before else {

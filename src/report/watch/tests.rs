@@ -8,6 +8,10 @@ fn family(verdict: Verdict, codes: &[C], hinted: &[(&str, i64)]) -> FamilyState 
         verdict,
         reasons: codes.iter().map(|c| prose::view(Reason::new(*c), Some("IPv4"))).collect(),
         hinted: hinted.iter().map(|(z, n)| (z.to_string(), *n)).collect(),
+        endpoint_hints: hinted
+            .iter()
+            .map(|(z, _)| (format!("10.0.0.{}", z.len()), vec![z.to_string()]))
+            .collect(),
     }
 }
 
@@ -81,4 +85,25 @@ fn timestamps_are_rfc3339_utc() {
     assert_eq!(rfc3339(951_827_696_789), "2000-02-29T12:34:56.789Z");
     assert_eq!(rfc3339(1_795_282_200_000), "2026-11-21T17:30:00.000Z");
     assert_eq!(rfc3339(4_102_444_799_999), "2099-12-31T23:59:59.999Z");
+}
+
+/// Two endpoints swap zones: every zone keeps its count, yet the hints changed and `watch` says so.
+#[test]
+fn hints_moving_between_endpoints_is_a_change_even_when_counts_stay() {
+    let with = |hints: &[(&str, &str)]| FamilyState {
+        endpoint_hints: hints.iter().map(|(ip, z)| (ip.to_string(), vec![z.to_string()])).collect(),
+        ..family(Verdict::Active, &[], &[("a", 1), ("b", 1)])
+    };
+    let before = state(&[(key("ns", "web"), with(&[("10.0.0.1", "a"), ("10.0.0.2", "b")]))]);
+    let swapped = state(&[(key("ns", "web"), with(&[("10.0.0.1", "b"), ("10.0.0.2", "a")]))]);
+    let lines = changes(Some(&before), &swapped, 0);
+    assert_eq!(lines.len(), 1, "{lines:#?}");
+    assert_eq!(lines[0].change, ChangeKind::Changed);
+    assert_eq!(lines[0].rehinted, ["10.0.0.1", "10.0.0.2"]);
+    let why = prose::watch::why(&lines[0]);
+    assert!(why.contains("2 endpoints (10.0.0.1, 10.0.0.2)") && why.contains("stayed the same"), "{why}");
+    assert!(changes(Some(&before), &before, 0).is_empty(), "no change, no line");
+    let json = serde_json::to_value(&lines[0]).unwrap();
+    assert_eq!(json["rehinted"], serde_json::json!(["10.0.0.1", "10.0.0.2"]));
+    assert!(json["after"].get("endpointHints").is_none(), "per-endpoint hints stay out of the output");
 }
