@@ -103,13 +103,17 @@ fn describe(skipped: &BTreeMap<String, usize>) -> String {
 
 /// Parses a dump. `origin` names the input in messages and in `snapshot.info.origin`.
 pub fn parse_dump(text: &str, origin: &str) -> Result<ParsedDump, DumpError> {
-    if looks_like_json(text) {
-        let mut reader = Reader::new(origin);
-        if let Some(result) = fast::read_list(text.trim_start_matches('\u{feff}'), &mut reader) {
-            result?;
-            return reader.finish();
-        }
+    if looks_like_json(text)
+        && let Some(parsed) = stream::read_list_text(text, origin)
+    {
+        return Ok(parsed);
     }
+    read_whole(text, origin)
+}
+
+/// The general reader: the whole text as documents, each read into the snapshot. Every other
+/// path returns what this one would, or gives up and calls it.
+pub(super) fn read_whole(text: &str, origin: &str) -> Result<ParsedDump, DumpError> {
     let documents =
         if looks_like_json(text) { json_documents(text, origin)? } else { yaml_documents(text, origin)? };
     let mut reader = Reader::new(origin);

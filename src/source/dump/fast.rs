@@ -1,43 +1,18 @@
-//! The fast path for the common large dump: one JSON `List` (what `kubectl get -o json` and
-//! `kubectl topo dump -o json` write). Items are kept as slices of the input text and decoded
-//! straight into the k8s-openapi types, so no `serde_json::Value` tree of the whole dump is built.
-//! Anything unusual in an item (nested lists, non-objects, a decoding error) goes through the
-//! general reader, so results and messages are the same as without this path.
-//!
-//! [`super::stream`] reads the same items from a file without holding its text.
+//! One item of a JSON `List` read by [`super::stream`]: decoded from its text straight into the
+//! k8s-openapi types (in one pass when [`super::item`] can), so no `serde_json::Value` tree of it is
+//! built. Anything unusual in an item (nested lists, non-objects, a decoding error) goes through
+//! the general reader, so results and messages are the same as without this path.
 
 use serde::Deserialize;
-use serde_json::value::RawValue;
 
 pub(super) use super::item::read_in_one_pass;
 use super::{DumpError, Inherited, Reader, kind_of};
-
-#[derive(Deserialize)]
-struct List<'a> {
-    #[serde(rename = "apiVersion")]
-    api_version: Option<String>,
-    kind: Option<String>,
-    #[serde(borrow)]
-    items: Option<Vec<&'a RawValue>>,
-}
 
 #[derive(Deserialize)]
 struct TypeMeta {
     #[serde(rename = "apiVersion")]
     api_version: Option<serde_json::Value>,
     kind: Option<serde_json::Value>,
-}
-
-/// Reads `text` if it is a single JSON List; `None` leaves it to the general reader.
-pub(super) fn read_list(text: &str, reader: &mut Reader<'_>) -> Option<Result<(), DumpError>> {
-    let list: List<'_> = serde_json::from_str(text).ok()?;
-    let (api_version, kind, items) = (list.api_version?, list.kind?, list.items?);
-    if !kind.ends_with("List") {
-        return None;
-    }
-    let item_kind = kind.trim_end_matches("List");
-    let inherited = (kind != "List").then_some((api_version.as_str(), item_kind));
-    Some(items.into_iter().try_for_each(|item| read_item(item.get(), inherited, reader)))
 }
 
 /// Reads one list item from its JSON text: in one pass when it can be, else its type first.

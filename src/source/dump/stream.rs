@@ -1,12 +1,14 @@
-//! Streams a dump file that is one JSON `List` (`kubectl get -o json`, `kubectl topo dump -o json`)
-//! so that its text is never held whole: the file is read through a window of about a megabyte,
-//! each item is cut out of the window by serde_json (validated, as a whole read would), read by
-//! the fast path's per-item reader ([`super::fast`]) and dropped.
+//! The fast path for the common large dump, one JSON `List` (`kubectl get -o json`, `kubectl topo
+//! dump -o json`): the input is read through a window of about a megabyte, each item is cut out
+//! of the window by serde_json (validated, as a whole read would), decoded straight into the
+//! k8s-openapi types by the per-item reader ([`super::fast`]) and dropped. No `serde_json::Value`
+//! tree of the dump is built, and a file's text is never held whole.
 //!
 //! Anything unusual gives up (`None`): not a single List, a duplicate key, a syntax error anywhere,
 //! an item that does not decode, or items that need the list's kind before the list has named it.
-//! The caller then reads the whole text with [`super::parse_dump`], so results and messages are
-//! exactly those of a whole read; streaming only ever returns what that read would.
+//! The caller then reads the whole text with the general reader ([`super::read_whole`]), so
+//! results and messages are exactly those of a whole read; streaming only ever returns what that
+//! read would.
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -36,19 +38,28 @@ pub(crate) fn read_list_file(path: &Path, origin: &str) -> Option<ParsedDump> {
     read_with(path, origin, CHUNK)
 }
 
+/// Reads `text` if it is one JSON List; `None` when the caller must read it with the general reader.
+pub(super) fn read_list_text(text: &str, origin: &str) -> Option<ParsedDump> {
+    read_from(text.as_bytes(), origin, CHUNK)
+}
+
 fn read_with(path: &Path, origin: &str, chunk: usize) -> Option<ParsedDump> {
     let file = File::open(path).ok()?;
     // A pipe cannot be read twice, and giving up must leave the input for the whole read.
     if !file.metadata().ok()?.is_file() {
         return None;
     }
+    read_from(file, origin, chunk)
+}
+
+fn read_from(input: impl Read, origin: &str, chunk: usize) -> Option<ParsedDump> {
     let mut reader = Reader::new(origin);
-    read_list(&mut Window::new(file, chunk), &mut reader).ok()?;
+    read_list(&mut Window::new(input, chunk), &mut reader).ok()?;
     reader.finish().ok()
 }
 
 /// `{"key": value, …}`: the List object, its `items` read one at a time.
-fn read_list(window: &mut Window, reader: &mut Reader<'_>) -> Step {
+fn read_list<R: Read>(window: &mut Window<R>, reader: &mut Reader<'_>) -> Step {
     window.skip_byte_order_marks()?;
     window.expect(b'{')?;
     let mut head = Head::default();
@@ -83,8 +94,8 @@ struct Head {
 }
 
 impl Head {
-    fn entry(&mut self, key: &str, window: &mut Window, reader: &mut Reader<'_>) -> Step {
-        let string = |window: &mut Window| -> Step<String> {
+    fn entry<R: Read>(&mut self, key: &str, window: &mut Window<R>, reader: &mut Reader<'_>) -> Step {
+        let string = |window: &mut Window<R>| -> Step<String> {
             window.value(|raw| serde_json::from_str(raw))?.map_err(|_| GiveUp)
         };
         match key {
@@ -101,7 +112,8 @@ impl Head {
         Ok(())
     }
 
-    /// As `fast::read_list` derives it.
+    /// `List`: items name their own type; `NodeList` (with its apiVersion): items may omit theirs;
+    /// anything not a list: give up.
     fn inherit(&self) -> Step<Inherit> {
         Ok(match (&self.api_version, &self.kind) {
             (_, Some(kind)) if !kind.ends_with("List") => return Err(GiveUp),
@@ -113,14 +125,14 @@ impl Head {
         })
     }
 
-    /// What `fast::read_list` requires of a List.
+    /// An apiVersion, a kind ending in `List`, and items.
     fn is_list(&self) -> bool {
         self.api_version.is_some() && self.kind.as_ref().is_some_and(|k| k.ends_with("List")) && self.items
     }
 }
 
 /// `[item, …]`.
-fn read_items(window: &mut Window, reader: &mut Reader<'_>, inherit: &Inherit) -> Step {
+fn read_items<R: Read>(window: &mut Window<R>, reader: &mut Reader<'_>, inherit: &Inherit) -> Step {
     window.expect(b'[')?;
     if window.peek()? == Some(b']') {
         window.pos += 1;
@@ -151,9 +163,9 @@ fn read_item(raw: &str, inherit: &Inherit, reader: &mut Reader<'_>) -> Step {
     read.map_err(|_| GiveUp)
 }
 
-/// The bytes of a file read so far and not yet consumed.
-struct Window {
-    file: File,
+/// The bytes of the input read so far and not yet consumed.
+struct Window<R> {
+    input: R,
     chunk: usize,
     buf: Vec<u8>,
     /// Where the unconsumed bytes start.
@@ -161,9 +173,9 @@ struct Window {
     eof: bool,
 }
 
-impl Window {
-    fn new(file: File, chunk: usize) -> Self {
-        Window { file, chunk, buf: Vec::new(), pos: 0, eof: false }
+impl<R: Read> Window<R> {
+    fn new(input: R, chunk: usize) -> Self {
+        Window { input, chunk, buf: Vec::new(), pos: 0, eof: false }
     }
 
     /// Drops the consumed bytes and appends at least a chunk, or as many bytes as are held (so an
@@ -176,12 +188,12 @@ impl Window {
         self.buf.drain(..self.pos);
         self.pos = 0;
         let want = self.buf.len().max(self.chunk);
-        let read = self.file.by_ref().take(want as u64).read_to_end(&mut self.buf)?;
+        let read = self.input.by_ref().take(want as u64).read_to_end(&mut self.buf)?;
         self.eof = read < want;
         Ok(read > 0)
     }
 
-    /// As `parse_dump` trims them.
+    /// As the general reader trims them.
     fn skip_byte_order_marks(&mut self) -> Step {
         const BOM: &[u8] = "\u{feff}".as_bytes();
         loop {

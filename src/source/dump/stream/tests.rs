@@ -6,7 +6,7 @@ use tempfile::NamedTempFile;
 
 use super::*;
 use crate::error::Error;
-use crate::source::dump::{parse_dump, yaml_documents};
+use crate::source::dump::{parse_dump, read_whole, yaml_documents};
 use crate::source::read_dump_file;
 
 fn file(text: &str) -> NamedTempFile {
@@ -15,8 +15,13 @@ fn file(text: &str) -> NamedTempFile {
     file
 }
 
-/// What a whole read of `text` gives, errors as the user sees them.
+/// What the general reader gives for `text`, errors as the user sees them.
 fn whole(text: &str) -> Result<ParsedDump, String> {
+    read_whole(text, "t").map_err(|err| Error::from(err).to_string())
+}
+
+/// What `parse_dump` (stdin's path: streamed from the text, else the general reader) gives.
+fn from_text(text: &str) -> Result<ParsedDump, String> {
     parse_dump(text, "t").map_err(|err| Error::from(err).to_string())
 }
 
@@ -34,6 +39,8 @@ fn streamed(text: &str) -> Option<ParsedDump> {
 fn assert_streams(text: &str) -> ParsedDump {
     let want = whole(text).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(streamed(text).as_ref(), Some(&want), "{text:.300}");
+    assert_eq!(read_list_text(text, "t").as_ref(), Some(&want), "from text: {text:.300}");
+    assert_eq!(from_text(text).as_ref(), Ok(&want), "{text:.300}");
     want
 }
 
@@ -44,6 +51,8 @@ fn assert_gives_up(text: &str) -> Result<ParsedDump, String> {
     let got = read_dump_file(file.path(), "t").map_err(|err| err.to_string());
     let want = whole(text);
     assert_eq!(got, want, "{text:.300}");
+    assert_eq!(read_list_text(text, "t"), None, "from text: {text:.300}");
+    assert_eq!(from_text(text), want, "{text:.300}");
     want
 }
 
