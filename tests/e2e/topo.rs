@@ -94,13 +94,13 @@ impl Topo {
         assert_eq!(r.code, 0, "kubectl-topo {all:?}: {}", r.stderr);
         let json = serde_json::from_str::<Value>(&r.stdout)
             .unwrap_or_else(|e| panic!("dump -o json is not JSON ({e}):\n{}", r.stdout));
-        assert_eq!(strip_events(json), strip_events(yaml.clone()), "dump -o json vs dump (YAML)");
+        assert_eq!(comparable(json), comparable(yaml.clone()), "dump -o json vs dump (YAML)");
         yaml
     }
 }
 
 /// A dump without its Events and resourceVersions, which two reads a moment apart may not share.
-fn strip_events(mut dump: Value) -> Value {
+fn comparable(mut dump: Value) -> Value {
     if let Some(items) = dump["items"].as_array_mut() {
         items.retain(|i| i["kind"] != "Event");
         for item in items {

@@ -175,7 +175,7 @@ pub(crate) struct Grouped {
 
 impl Grouped {
     /// The group each row belongs to.
-    pub(crate) fn group_of_rows(&self, nodes: &ProxyNodes) -> Vec<usize> {
+    fn group_of_rows(&self, nodes: &ProxyNodes) -> Vec<usize> {
         let mut out = vec![0; self.row_count];
         for (row, slot) in out.iter_mut().enumerate() {
             if let Some(g) = nodes.class.get(row).and_then(|&c| self.class_group[c]) {
