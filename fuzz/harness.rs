@@ -13,14 +13,14 @@
 use std::collections::BTreeMap;
 
 use kubectl_topo::cli::OutputFormat;
-use kubectl_topo::core::analyze;
-use kubectl_topo::core::whatif::{self, TrafficModel, changes::Changes, changes::SpreadSpec};
-use kubectl_topo::model::{
+use kubectl_topo::render::{self, RenderOptions};
+use kubectl_topo::source::dump::parse_dump;
+use topo_engine::core::analyze;
+use topo_engine::core::whatif::{self, TrafficModel, changes::Changes, changes::SpreadSpec};
+use topo_engine::model::{
     Behaviour, CONTROLLER_NAME, CpuAmount, Endpoint, EndpointSlice, Event, Hints, LABEL_ZONE, Node, Service,
     ServicePort, SlicePort, Snapshot,
 };
-use kubectl_topo::render::{self, RenderOptions};
-use kubectl_topo::source::dump::parse_dump;
 
 /// Bytes → `parse_dump` → (when it parses) the whole engine.
 pub fn dump(data: &[u8]) {

@@ -5,17 +5,17 @@ use std::io::Write;
 use clap::CommandFactory;
 
 use crate::cli::{Cli, FailOn};
-use crate::core::analyze;
-use crate::core::whatif::{self, changes::Changes};
 use crate::error::Error;
 use crate::exit::ExitStatus;
-use crate::model::{Behaviour, Service, Snapshot};
 use crate::progress::Progress;
 use crate::render::{self, RenderOptions};
-use crate::report::Verdict;
 use crate::settings::{DumpFormat, DumpPath, Job, Settings, SettingsError, SourceSpec};
 use crate::source;
 use crate::version::VersionReport;
+use topo_engine::core::analyze;
+use topo_engine::core::whatif::{self, changes::Changes};
+use topo_engine::model::{Behaviour, Service, Snapshot};
+use topo_engine::report::Verdict;
 
 /// `kubectl topo` when invoked as a kubectl plugin (argv[0] `kubectl-…`), else the file name.
 pub fn display_name(argv0: &str) -> String {

@@ -14,9 +14,9 @@ use std::time::Duration;
 
 use clap::{Arg, ArgAction, Command};
 
-use crate::model::version::{NEWEST_MINOR, OLDEST_MINOR};
 use crate::settings::{DumpPath, LiveSpec, SourceSpec};
 use crate::source;
+use topo_engine::model::version::{NEWEST_MINOR, OLDEST_MINOR};
 
 /// How long completion may wait for a live cluster before it answers with nothing.
 pub const LIVE_TIMEOUT: Duration = Duration::from_secs(1);

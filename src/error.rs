@@ -77,7 +77,7 @@ pub enum Error {
     },
     /// A `simulate` change does not fit the cluster (unknown node, zone without nodes, …).
     #[error("{0}")]
-    Simulate(#[from] crate::core::whatif::simulate::SimulateError),
+    Simulate(#[from] topo_engine::core::whatif::simulate::SimulateError),
     /// Writing the output failed (other than a broken pipe).
     #[error("cannot write output: {0}")]
     Write(std::io::Error),

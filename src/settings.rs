@@ -5,10 +5,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::cli::{Cli, ColorChoice, Command, FailOn, GlobalArgs, OutputFormat};
-use crate::core::whatif::TrafficModel;
-use crate::core::whatif::changes::Changes;
-use crate::model::Behaviour;
-use crate::model::selector::Selector;
+use topo_engine::core::whatif::TrafficModel;
+use topo_engine::core::whatif::changes::Changes;
+use topo_engine::model::Behaviour;
+use topo_engine::model::selector::Selector;
 
 /// Facts about the environment, captured once by `main`.
 #[derive(Debug, Clone, Default)]
@@ -152,7 +152,7 @@ pub struct Settings {
 pub enum SettingsError {
     /// Bad `--k8s-version`.
     #[error("--k8s-version: {0}")]
-    Version(#[from] crate::model::version::VersionError),
+    Version(#[from] topo_engine::model::version::VersionError),
     /// Bad `svc/NAME`.
     #[error("{0:?} is not a Service reference: use svc/NAME, service/NAME or NAME")]
     ServiceRef(String),

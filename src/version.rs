@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::cli::OutputFormat;
 use crate::render::structured::{self, Structured};
-use crate::report::Kind;
+use topo_engine::report::Kind;
 
 /// The plugin's own version, `v` + the crate version (as in the krew manifest).
 pub const PLUGIN_VERSION: &str = concat!("v", env!("CARGO_PKG_VERSION"));

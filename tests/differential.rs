@@ -22,15 +22,15 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::Instant;
 
-use kubectl_topo::core::analyze;
-use kubectl_topo::core::mode::{self, ModePath};
-use kubectl_topo::core::proxy::proxy_view;
-use kubectl_topo::core::topologycache::service_overloaded;
-use kubectl_topo::core::zones::set_nodes;
-use kubectl_topo::model::{Behaviour, EndpointSlice, LABEL_ZONE, Node, Service, Snapshot};
-use kubectl_topo::report::FamilyReport;
 use kubectl_topo::source::dump::parse_dump;
 use serde_json::Value;
+use topo_engine::core::analyze;
+use topo_engine::core::mode::{self, ModePath};
+use topo_engine::core::proxy::proxy_view;
+use topo_engine::core::topologycache::service_overloaded;
+use topo_engine::core::zones::set_nodes;
+use topo_engine::model::{Behaviour, EndpointSlice, LABEL_ZONE, Node, Service, Snapshot};
+use topo_engine::report::FamilyReport;
 
 use compare::{EndpointMeta, Event, HintsOut, OracleResult, OurFamily, OurProxy, Ours};
 

@@ -4,13 +4,13 @@
 
 use std::collections::BTreeMap;
 
-use kubectl_topo::core::analyze;
-use kubectl_topo::core::whatif::spread::spread;
-use kubectl_topo::core::whatif::spread_weights;
-use kubectl_topo::core::zones::set_nodes;
-use kubectl_topo::model::{Behaviour, Snapshot};
-use kubectl_topo::report::ControllerAction;
 use proptest::prelude::*;
+use topo_engine::core::analyze;
+use topo_engine::core::whatif::spread::spread;
+use topo_engine::core::whatif::spread_weights;
+use topo_engine::core::zones::set_nodes;
+use topo_engine::model::{Behaviour, Snapshot};
+use topo_engine::report::ControllerAction;
 
 use crate::support::model::{auto_service, endpoint, node, slice, snapshot};
 

@@ -8,12 +8,12 @@ mod traffic;
 
 use std::collections::BTreeMap;
 
-use kubectl_topo::core::analyze;
-use kubectl_topo::core::proxy::ProxyMode;
-use kubectl_topo::core::reason::ReasonCode;
-use kubectl_topo::model::{Behaviour, Snapshot};
-use kubectl_topo::report::{EndpointRow, FamilyReport, ServiceReport, ZoneRow};
 use kubectl_topo::source::dump::parse_dump;
+use topo_engine::core::analyze;
+use topo_engine::model::{Behaviour, Snapshot};
+use topo_engine::report::proxy::ProxyMode;
+use topo_engine::report::reason::ReasonCode;
+use topo_engine::report::{EndpointRow, FamilyReport, ServiceReport, ZoneRow};
 
 use crate::support::{path, read};
 
@@ -48,7 +48,7 @@ fn family(report: &ServiceReport) -> &FamilyReport {
 }
 
 fn codes(f: &FamilyReport) -> Vec<ReasonCode> {
-    f.reasons.iter().map(|r| r.reason.code).collect()
+    f.reasons.iter().map(|r| r.code).collect()
 }
 
 fn zone<'a>(f: &'a FamilyReport, name: &str) -> &'a ZoneRow {

@@ -2,14 +2,14 @@
 //! CLI: flag parsing and one-line errors on bad values (exit code 2).
 
 use kubectl_topo::cli::OutputFormat;
-use kubectl_topo::core::reason::ReasonCode as C;
-use kubectl_topo::core::whatif::changes::{Changes, SpreadSpec, parse_add_node, parse_set_cpu};
-use kubectl_topo::core::whatif::{TrafficModel, simulate};
-use kubectl_topo::model::{Behaviour, Snapshot};
 use kubectl_topo::render::{self, RenderOptions};
-use kubectl_topo::report::whatif::{SimulationReport, SyncNote as N};
-use kubectl_topo::report::{FamilyReport, Verdict};
 use kubectl_topo::source::dump::parse_dump;
+use topo_engine::core::whatif::changes::{Changes, SpreadSpec, parse_add_node, parse_set_cpu};
+use topo_engine::core::whatif::{TrafficModel, simulate};
+use topo_engine::model::{Behaviour, Snapshot};
+use topo_engine::report::reason::ReasonCode as C;
+use topo_engine::report::whatif::{SimulationReport, SyncNote as N};
+use topo_engine::report::{FamilyReport, Verdict};
 
 use crate::support::{path, read, topo};
 
@@ -33,7 +33,7 @@ fn after(r: &SimulationReport) -> &FamilyReport {
 }
 
 fn codes(f: &FamilyReport) -> Vec<C> {
-    f.reasons.iter().map(|r| r.reason.code).collect()
+    f.reasons.iter().map(|r| r.code).collect()
 }
 
 /// (zone, hinted) on the slices after the change.
@@ -88,7 +88,7 @@ fn w03_fifth_zone_added_is_insufficient_endpoints() {
     assert_eq!((r.sync.synced, r.sync.requeued), (true, Some(true)));
     let f = after(&r);
     assert_eq!((f.verdict, codes(f)), (Verdict::Blocked, vec![C::InsufficientEndpoints]));
-    let facts = &f.reasons[0].reason.facts;
+    let facts = &f.reasons[0].facts;
     assert_eq!((facts.endpoints, facts.zones), (Some(4), Some(5)));
 }
 
@@ -103,7 +103,7 @@ fn w02_scaled_from_three_to_four_is_blocked_at_33_percent() {
     assert_eq!(event_messages(&r), vec![UNABLE_4_3.to_string()]);
     let f = after(&r);
     assert_eq!((f.verdict, codes(f)), (Verdict::Blocked, vec![C::OverloadThreshold]));
-    assert_eq!(f.reasons[0].reason.facts.overload_percent, Some(33.3));
+    assert_eq!(f.reasons[0].facts.overload_percent, Some(33.3));
     let ready: Vec<(String, i64)> = f.zones.iter().map(|z| (z.zone.clone(), z.ready_endpoints)).collect();
     assert_eq!(ready, pairs(&[("a", 2), ("b", 1), ("c", 1)]));
     // The new endpoint joins the existing slice (getSliceToFill), which is then written.
@@ -146,7 +146,7 @@ fn w01_scaled_to_five_is_blocked_and_six_works() {
     let r = run(W01, Changes { replicas: Some(5), ..Changes::default() });
     let f = after(&r);
     assert_eq!((f.verdict, codes(f)), (Verdict::Blocked, vec![C::OverloadThreshold]));
-    assert_eq!(f.reasons[0].reason.facts.minimum_total, Some(6));
+    assert_eq!(f.reasons[0].facts.minimum_total, Some(6));
     assert_eq!(f.replicas.as_ref().unwrap().nearest, Some(6));
     let r = run(W01, Changes { replicas: Some(6), ..Changes::default() });
     assert_eq!(after(&r).verdict, Verdict::Active);

@@ -5,10 +5,10 @@
 use std::path::Path;
 
 use kubectl_topo::cli::OutputFormat;
-use kubectl_topo::core::analyze;
-use kubectl_topo::model::{Behaviour, Snapshot};
 use kubectl_topo::render::{self, RenderOptions};
 use kubectl_topo::source::dump::parse_dump;
+use topo_engine::core::analyze;
+use topo_engine::model::{Behaviour, Snapshot};
 
 use crate::support::{demo, read};
 

@@ -1,13 +1,13 @@
 //! The what-if sections of `explain` on fixtures: replicas needed, the cross-zone share (default and
 //! `--traffic` models) and the data-plane caveats (headless Service, Windows nodes).
 
-use kubectl_topo::core::analyze;
-use kubectl_topo::core::reason::ReasonCode as C;
-use kubectl_topo::core::whatif::TrafficModel;
-use kubectl_topo::model::{Behaviour, Snapshot};
 use kubectl_topo::prose::whatif::count_ranges;
-use kubectl_topo::report::ServiceReport;
 use kubectl_topo::source::dump::parse_dump;
+use topo_engine::core::analyze;
+use topo_engine::core::whatif::TrafficModel;
+use topo_engine::model::{Behaviour, Snapshot};
+use topo_engine::report::ServiceReport;
+use topo_engine::report::reason::ReasonCode as C;
 
 use crate::support::{path, read};
 
@@ -71,7 +71,7 @@ fn headless_service_has_a_caveat_and_no_cross_zone_share() {
     let mut s = load("w03-four-zones-hinted");
     s.services[0].cluster_ip = Some("None".into());
     let r = explain(&s, &TrafficModel::ZoneCpu);
-    let notes: Vec<C> = r.notes.iter().map(|n| n.reason.code).collect();
+    let notes: Vec<C> = r.notes.iter().map(|n| n.code).collect();
     assert_eq!(notes, vec![C::HeadlessService]);
     assert!(r.families[0].cross_zone.is_none());
 }
@@ -81,9 +81,10 @@ fn windows_nodes_are_named_in_a_caveat() {
     let mut s = load("w03-four-zones-hinted");
     s.nodes[1].labels.insert("kubernetes.io/os".into(), "windows".into());
     let r = explain(&s, &TrafficModel::ZoneCpu);
-    let note = r.notes.iter().find(|n| n.reason.code == C::WindowsNodes).expect("windows caveat");
-    assert_eq!(note.reason.facts.nodes, vec!["node-b".to_string()]);
-    assert!(note.message.contains("node-b run Windows"), "{}", note.message);
+    let note = r.notes.iter().find(|n| n.code == C::WindowsNodes).expect("windows caveat");
+    assert_eq!(note.facts.nodes, vec!["node-b".to_string()]);
+    let sentence = kubectl_topo::prose::sentence(note);
+    assert!(sentence.contains("node-b run Windows"), "{sentence}");
     // kube-proxy on node-b routes to all four endpoints: three quarters of zone b's requests leave.
     let c = r.families[0].cross_zone.as_ref().unwrap();
     let b = c.zones.iter().find(|z| z.zone == "b").unwrap();
@@ -100,7 +101,7 @@ fn cilium_config_in_a_dump_gives_a_data_plane_caveat() {
         parse_dump(&format!("{base}{cm}"), "test").unwrap().snapshot
     };
     let codes = |s: &Snapshot| -> Vec<C> {
-        explain(s, &TrafficModel::ZoneCpu).notes.iter().map(|n| n.reason.code).collect()
+        explain(s, &TrafficModel::ZoneCpu).notes.iter().map(|n| n.code).collect()
     };
     let off = with("  kube-proxy-replacement: \"true\"\n  enable-service-topology: \"false\"\n");
     assert!(codes(&off).contains(&C::CiliumIgnoresHints), "{:?}", codes(&off));

@@ -4,15 +4,15 @@
 use std::io::Write;
 
 use super::{behaviour, find_service, options};
-use crate::core::analyze;
 use crate::error::Error;
 use crate::exit::ExitStatus;
-use crate::model::{Service, Snapshot};
 use crate::render;
-use crate::report::watch::{self as changes, WatchState};
 use crate::settings::{Scope, Settings, SourceSpec};
 use crate::source::live::{Namespace, Want};
 use crate::source::watch::{self as follow, Update};
+use topo_engine::core::analyze;
+use topo_engine::model::{Service, Snapshot};
+use topo_engine::report::watch::{self as changes, WatchState};
 
 /// Follow the Service(s) until Ctrl-C; exit 0 then.
 pub fn run(

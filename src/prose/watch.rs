@@ -4,9 +4,9 @@
 use std::collections::BTreeMap;
 
 use super::whatif::zone_counts;
-use crate::core::reason::ReasonCode;
-use crate::report::Verdict;
-use crate::report::watch::{ChangeKind, FamilyState, ServiceChange};
+use topo_engine::report::Verdict;
+use topo_engine::report::reason::ReasonCode;
+use topo_engine::report::watch::{ChangeKind, FamilyState, ServiceChange};
 
 /// One sentence saying why the line was printed.
 pub fn why(change: &ServiceChange) -> String {
@@ -14,7 +14,7 @@ pub fn why(change: &ServiceChange) -> String {
         return "The Service (or this address family of it) no longer exists.".into();
     };
     if let Some(first) = after.reasons.first() {
-        return first.message.clone();
+        return super::sentence(first);
     }
     if !change.cleared.is_empty() {
         return format!("No longer in effect: {}.", cleared(&change.cleared));
@@ -46,8 +46,8 @@ fn cleared(codes: &[ReasonCode]) -> String {
     let names: Vec<String> = codes
         .iter()
         .map(|c| match super::safeguard(*c) {
-            Some(name) => format!("{c:?} ({name})"),
-            None => format!("{c:?}"),
+            Some(name) => format!("{c} ({name})"),
+            None => c.to_string(),
         })
         .collect();
     names.join(", ")
@@ -64,4 +64,33 @@ fn steady(state: &FamilyState) -> String {
 
 fn counts(hinted: &BTreeMap<String, i64>) -> String {
     format!("hinted per zone: {}", zone_counts(hinted))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use topo_engine::report::ServiceRef;
+
+    #[test]
+    fn hints_moving_between_endpoints_are_named_when_zone_counts_stay() {
+        let state = FamilyState {
+            address_type: "IPv4".into(),
+            verdict: Verdict::Active,
+            reasons: vec![],
+            hinted: [("a".to_string(), 1), ("b".to_string(), 1)].into(),
+            endpoint_hints: BTreeMap::new(),
+        };
+        let change = ServiceChange {
+            time: String::new(),
+            service: ServiceRef { namespace: "ns".into(), name: "web".into() },
+            address_type: "IPv4".into(),
+            change: ChangeKind::Changed,
+            before: Some(state.clone()),
+            after: Some(state),
+            cleared: vec![],
+            rehinted: vec!["10.0.0.1".into(), "10.0.0.2".into()],
+        };
+        let why = why(&change);
+        assert!(why.contains("2 endpoints (10.0.0.1, 10.0.0.2)") && why.contains("stayed the same"), "{why}");
+    }
 }

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::report::whatif::{CountRange, ReplicasNeeded, SpreadBasis, SyncNote, TrafficSource};
+use topo_engine::report::whatif::{CountRange, ReplicasNeeded, SpreadBasis, SyncNote, TrafficSource};
 
 /// One sentence per [`SyncNote`].
 pub fn sync_note(note: SyncNote) -> &'static str {

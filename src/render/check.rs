@@ -7,53 +7,15 @@ use std::io::Write;
 use super::RenderOptions;
 use super::style::{Palette, sanitize};
 use super::table::table;
-use crate::core::reason::ReasonCode;
-use crate::report::CheckReport;
-use crate::report::check::CheckFamily;
+use topo_engine::report::CheckReport;
+use topo_engine::report::check::{CheckFamily, CheckRow};
+use topo_engine::report::reason::ReasonCode;
 
 /// Rows sorted as in the report, then the summary.
 pub fn render(report: &CheckReport, options: &RenderOptions, out: &mut dyn Write) -> std::io::Result<()> {
     let palette = Palette::new(options.color);
     let wide = options.wide();
-    let rows = report
-        .services
-        .iter()
-        .map(|row| {
-            let single = row.families.len() == 1;
-            let verdicts: Vec<String> = row
-                .families
-                .iter()
-                .map(|f| {
-                    let text = if single {
-                        format!("{:?}", f.verdict)
-                    } else {
-                        format!("{}:{:?}", f.address_type, f.verdict)
-                    };
-                    palette.verdict(f.verdict, &text)
-                })
-                .collect();
-            let reasons: Vec<String> = row
-                .families
-                .iter()
-                .flat_map(|f| f.reasons.iter().take(if wide { usize::MAX } else { shown(f) }))
-                .map(|r| format!("{:?}", r.reason.code))
-                .collect();
-            let mut cells = vec![
-                sanitize(&row.service.namespace).into_owned(),
-                sanitize(&row.service.name).into_owned(),
-                format!("{:?}", row.mode),
-                verdicts.join(" "),
-                if reasons.is_empty() { "-".into() } else { dedup(reasons).join(",") },
-                joined(row.families.iter().map(|f| f.replicas_needed.map(|n| n.to_string()))),
-                joined(row.families.iter().map(|f| f.cross_zone.map(|c| format!("{:.1}%", c * 100.0)))),
-            ];
-            if wide {
-                cells
-                    .push(row.families.iter().map(|f| f.address_type.as_str()).collect::<Vec<_>>().join(","));
-            }
-            cells
-        })
-        .collect();
+    let rows = report.services.iter().map(|row| cells(row, wide, &palette)).collect();
     let mut headers = vec!["NAMESPACE", "NAME", "MODE", "VERDICT", "REASON", "REPLICAS", "CROSS-ZONE"];
     if wide {
         headers.push("FAMILIES");
@@ -74,13 +36,46 @@ pub fn render(report: &CheckReport, options: &RenderOptions, out: &mut dyn Write
     Ok(())
 }
 
+/// One row of the table.
+fn cells(row: &CheckRow, wide: bool, palette: &Palette) -> Vec<String> {
+    let single = row.families.len() == 1;
+    let verdicts: Vec<String> = row
+        .families
+        .iter()
+        .map(|f| {
+            let text =
+                if single { f.verdict.to_string() } else { format!("{}:{}", f.address_type, f.verdict) };
+            palette.verdict(f.verdict, &text)
+        })
+        .collect();
+    let reasons: Vec<String> = row
+        .families
+        .iter()
+        .flat_map(|f| f.reasons.iter().take(if wide { usize::MAX } else { shown(f) }))
+        .map(|r| r.code.to_string())
+        .collect();
+    let mut cells = vec![
+        sanitize(&row.service.namespace).into_owned(),
+        sanitize(&row.service.name).into_owned(),
+        row.mode.to_string(),
+        verdicts.join(" "),
+        if reasons.is_empty() { "-".into() } else { dedup(reasons).join(",") },
+        joined(row.families.iter().map(|f| f.replicas_needed.map(|n| n.to_string()))),
+        joined(row.families.iter().map(|f| f.cross_zone.map(|c| format!("{:.1}%", c * 100.0)))),
+    ];
+    if wide {
+        cells.push(row.families.iter().map(|f| f.address_type.as_str()).collect::<Vec<_>>().join(","));
+    }
+    cells
+}
+
 /// Without -o wide: the first reason, and when that is only the diff (hints missing, unexpected,
 /// invalid) also the reason behind it, e.g. `HintsUnexpected,EndpointMissingZone` (W6).
 fn shown(family: &CheckFamily) -> usize {
     let diff = |code: ReasonCode| {
         matches!(code, ReasonCode::HintsMissing | ReasonCode::HintsUnexpected | ReasonCode::HintsInvalid)
     };
-    1 + family.reasons.iter().take_while(|r| diff(r.reason.code)).count()
+    1 + family.reasons.iter().take_while(|r| diff(r.code)).count()
 }
 
 /// One value per family joined with `/`, or `-` when no family has one.

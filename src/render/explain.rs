@@ -6,17 +6,17 @@ use std::io::Write;
 use super::RenderOptions;
 use super::style::{Palette, sanitize};
 use super::table::{list, opt, percent, table};
-use crate::core::mode::ModeSource;
-use crate::core::proxy::{ProxyMode, ProxyZoneView};
 use crate::prose;
-use crate::report::{FamilyReport, ServiceReport};
+use topo_engine::report::mode::ModeSource;
+use topo_engine::report::proxy::{ProxyMode, ProxyZoneView};
+use topo_engine::report::{FamilyReport, ServiceReport};
 
 /// Render one Service.
 pub fn render(report: &ServiceReport, options: &RenderOptions, out: &mut dyn Write) -> std::io::Result<()> {
     let p = Palette::new(options.color);
     writeln!(
         out,
-        "{}  mode {:?} ({})  · Kubernetes {} behaviour",
+        "{}  mode {} ({})  · Kubernetes {} behaviour",
         p.heading(&format!(
             "Service {}/{}",
             sanitize(&report.service.namespace),
@@ -27,7 +27,7 @@ pub fn render(report: &ServiceReport, options: &RenderOptions, out: &mut dyn Wri
         report.kubernetes_version
     )?;
     for note in &report.notes {
-        writeln!(out, "  {} {:?}: {}", p.dim("note"), note.reason.code, sanitize(&note.message))?;
+        writeln!(out, "  {} {}: {}", p.dim("note"), note.code, sanitize(&prose::sentence(note)))?;
     }
     for family in &report.families {
         writeln!(out)?;
@@ -55,11 +55,12 @@ fn family_section(
     p: &Palette,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    let verdict = p.verdict(f.verdict, &format!("{:?}", f.verdict));
-    writeln!(out, "{}  {}  — controller: {:?}", p.heading(&f.address_type), verdict, f.action)?;
-    writeln!(out, "  → {}", sanitize(&prose::remedy(f.reasons.first().map(|r| &r.reason))))?;
+    let verdict = p.verdict(f.verdict, &f.verdict.to_string());
+    writeln!(out, "{}  {}  — controller: {}", p.heading(&f.address_type), verdict, f.action)?;
+    writeln!(out, "  → {}", sanitize(&prose::remedy(f.reasons.first())))?;
     for r in &f.reasons {
-        writeln!(out, "  {:?}: {}", r.reason.code, sanitize(&r.message))?;
+        let r = prose::view(r.clone(), Some(&f.address_type));
+        writeln!(out, "  {}: {}", r.reason.code, sanitize(&r.message))?;
         if let Some(event) = &r.event {
             writeln!(out, "      {} {event}", p.dim("event:"))?;
         }
@@ -132,7 +133,7 @@ fn endpoints(f: &FamilyReport, o: &RenderOptions, out: &mut dyn Write) -> std::i
                 row.push(sanitize(&list(e.actual_nodes.as_ref())).into_owned());
                 row.push(sanitize(&list(e.expected_nodes.as_ref())).into_owned());
             }
-            row.push(format!("{:?}", e.status));
+            row.push(e.status.to_string());
             row
         })
         .collect();
@@ -162,10 +163,10 @@ fn proxy(f: &FamilyReport, o: &RenderOptions, p: &Palette, out: &mut dyn Write) 
             vec![
                 if v.zone.is_empty() { "<none>".into() } else { sanitize(&v.zone).into_owned() },
                 sanitize(&nodes).into_owned(),
-                format!("{:?}", v.mode),
+                v.mode.to_string(),
                 sanitize(&endpoint_list(&v.endpoints, o.wide())).into_owned(),
                 match (&v.reason, fallback(v)) {
-                    (Some(r), true) => format!("{:?}", r.code),
+                    (Some(r), true) => r.code.to_string(),
                     _ => "-".into(),
                 },
             ]
@@ -197,7 +198,9 @@ fn endpoint_list(endpoints: &[String], wide: bool) -> String {
 /// hints that other nodes use (W15: a node without a local endpoint falls back to its zone).
 fn fallback(v: &ProxyZoneView) -> bool {
     v.mode == ProxyMode::Cluster
-        || v.reason.as_ref().is_some_and(|r| r.code == crate::core::reason::ReasonCode::ProxyNodeNotHinted)
+        || v.reason
+            .as_ref()
+            .is_some_and(|r| r.code == topo_engine::report::reason::ReasonCode::ProxyNodeNotHinted)
 }
 
 fn events(

@@ -4,8 +4,8 @@
 use std::io::Write;
 
 use crate::cli::OutputFormat;
-use crate::report::whatif::SimulationReport;
-use crate::report::{CheckReport, Kind, ServiceReport, ZoneReport};
+use topo_engine::report::whatif::SimulationReport;
+use topo_engine::report::{CheckReport, ServiceReport, ZoneReport};
 
 mod check;
 mod explain;
@@ -42,14 +42,14 @@ fn structured_format(format: OutputFormat) -> Option<structured::Structured> {
     }
 }
 
-fn dispatch<T: Kind>(
+fn dispatch<T: structured::Worded>(
     report: &T,
     options: &RenderOptions,
     out: &mut dyn Write,
     table: impl FnOnce(&T, &RenderOptions, &mut dyn Write) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     match structured_format(options.format) {
-        Some(format) => structured::write(report, format, out),
+        Some(format) => structured::write(&report.clone().worded(), format, out),
         None => table(report, options, out),
     }
 }

@@ -7,7 +7,7 @@ use super::RenderOptions;
 use super::style::{Palette, sanitize};
 use super::table::{percent, table};
 use crate::prose::whatif::sync_note;
-use crate::report::whatif::{BeforeAfter, FamilyDelta, ProxyBrief, SimulationReport};
+use topo_engine::report::whatif::{BeforeAfter, FamilyDelta, ProxyBrief, SimulationReport};
 
 /// Render a simulation.
 pub fn render(
@@ -70,11 +70,11 @@ fn arrow<T: PartialEq>(v: &BeforeAfter<T>, show: impl Fn(&T) -> String) -> Strin
     if v.before == v.after { show(&v.before) } else { format!("{} → {}", show(&v.before), show(&v.after)) }
 }
 
-fn codes(list: &[crate::core::reason::ReasonCode]) -> String {
+fn codes(list: &[topo_engine::report::reason::ReasonCode]) -> String {
     if list.is_empty() {
         "-".into()
     } else {
-        list.iter().map(|c| format!("{c:?}")).collect::<Vec<_>>().join(",")
+        list.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(",")
     }
 }
 
@@ -82,11 +82,11 @@ fn proxy(list: &[ProxyBrief]) -> String {
     if list.is_empty() {
         return "-".into();
     }
-    list.iter().map(|b| format!("{:?} {}", b.mode, b.endpoints)).collect::<Vec<_>>().join(" / ")
+    list.iter().map(|b| format!("{} {}", b.mode, b.endpoints)).collect::<Vec<_>>().join(" / ")
 }
 
 fn delta(f: &FamilyDelta, o: &RenderOptions, p: &Palette, out: &mut dyn Write) -> std::io::Result<()> {
-    let verdict = arrow(&f.verdict, |v| v.map_or_else(|| "-".into(), |v| format!("{v:?}")));
+    let verdict = arrow(&f.verdict, |v| v.map_or_else(|| "-".into(), |v| v.to_string()));
     writeln!(out, "{}  {}", p.heading(&f.address_type), verdict)?;
     writeln!(out, "  reasons: {}", arrow(&f.reasons, |r| codes(r)))?;
     let pct = |v: &Option<f64>| v.map_or_else(|| "-".into(), |v| format!("{:.1}%", v * 100.0));

@@ -3,7 +3,10 @@
 
 use std::io::Write;
 
-use crate::report::Kind;
+use topo_engine::report::whatif::SimulationReport;
+use topo_engine::report::{CheckReport, Kind, ServiceReport, ZoneReport};
+
+use crate::prose::{self, ReasonView};
 
 /// Structured formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -13,6 +16,26 @@ pub enum Structured {
     /// YAML.
     Yaml,
 }
+
+/// A report as `-o json|yaml` shows it: every reason with its words ([`ReasonView`]).
+pub trait Worded: Clone {
+    /// The same report with worded reasons.
+    type Output: Kind;
+    /// Word every reason.
+    fn worded(self) -> Self::Output;
+}
+
+macro_rules! worded {
+    ($($report:ident),*) => {$(
+        impl Worded for $report {
+            type Output = $report<ReasonView>;
+            fn worded(self) -> Self::Output {
+                self.present(&prose::view)
+            }
+        }
+    )*};
+}
+worded!(ServiceReport, CheckReport, ZoneReport, SimulationReport);
 
 /// Write `report` in its envelope.
 pub fn write<T: Kind>(report: &T, format: Structured, out: &mut dyn Write) -> std::io::Result<()> {

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use owo_colors::{OwoColorize, Style};
 
-use crate::report::Verdict;
+use topo_engine::report::Verdict;
 
 /// Styles for table output; every method is the identity when colour is off.
 #[derive(Debug, Clone, Copy)]

@@ -9,18 +9,19 @@ use super::style::{Palette, sanitize};
 use crate::cli::OutputFormat;
 use crate::prose;
 use crate::prose::whatif::zone_counts;
-use crate::report::Kind;
-use crate::report::watch::{FamilyState, ServiceChange};
+use topo_engine::report::Kind;
+use topo_engine::report::watch::{FamilyState, ServiceChange};
 
 /// Write one change.
 pub fn change(change: &ServiceChange, options: &RenderOptions, out: &mut dyn Write) -> std::io::Result<()> {
     match options.format {
         OutputFormat::Json => {
-            serde_json::to_writer(&mut *out, &change.envelope())?;
+            serde_json::to_writer(&mut *out, &change.clone().present(&prose::view).envelope())?;
             writeln!(out)?;
         }
         OutputFormat::Yaml => {
-            let text = serde_saphyr::to_string(&change.envelope()).map_err(std::io::Error::other)?;
+            let text = serde_saphyr::to_string(&change.clone().present(&prose::view).envelope())
+                .map_err(std::io::Error::other)?;
             writeln!(out, "---")?;
             out.write_all(text.as_bytes())?;
         }
@@ -32,7 +33,7 @@ pub fn change(change: &ServiceChange, options: &RenderOptions, out: &mut dyn Wri
 fn line(change: &ServiceChange, options: &RenderOptions, out: &mut dyn Write) -> std::io::Result<()> {
     let palette = Palette::new(options.color);
     let verdict = |state: &Option<FamilyState>| match state {
-        Some(s) => palette.verdict(s.verdict, &format!("{:?}", s.verdict)),
+        Some(s) => palette.verdict(s.verdict, &s.verdict.to_string()),
         None => "-".to_string(),
     };
     let mut text = format!(
@@ -56,15 +57,15 @@ fn line(change: &ServiceChange, options: &RenderOptions, out: &mut dyn Write) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::reason::{Reason, ReasonCode};
-    use crate::report::watch::ChangeKind;
-    use crate::report::{ServiceRef, Verdict};
+    use topo_engine::report::reason::{Reason, ReasonCode};
+    use topo_engine::report::watch::ChangeKind;
+    use topo_engine::report::{ServiceRef, Verdict};
 
     fn sample() -> ServiceChange {
         let blocked = FamilyState {
             address_type: "IPv4".into(),
             verdict: Verdict::Blocked,
-            reasons: vec![prose::view(Reason::new(ReasonCode::InsufficientEndpoints), Some("IPv4"))],
+            reasons: vec![Reason::new(ReasonCode::InsufficientEndpoints)],
             hinted: Default::default(),
             endpoint_hints: Default::default(),
         };
@@ -109,7 +110,7 @@ mod tests {
         let text = render(OutputFormat::Json);
         assert_eq!(text.lines().count(), 1);
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(v["apiVersion"], crate::report::API_VERSION);
+        assert_eq!(v["apiVersion"], topo_engine::report::API_VERSION);
         assert_eq!(v["kind"], "ServiceChange");
         assert_eq!(v["before"]["verdict"], "Active");
         assert_eq!(v["after"]["verdict"], "Blocked");

@@ -6,8 +6,8 @@ use super::RenderOptions;
 use super::style::{Palette, sanitize};
 use super::table::table;
 use crate::prose::whatif::{replicas_lines, traffic_model};
-use crate::report::FamilyReport;
-use crate::report::whatif::{CrossZone, Outcomes, Share};
+use topo_engine::report::FamilyReport;
+use topo_engine::report::whatif::{CrossZone, Outcomes, Share};
 
 /// Replicas needed (Auto mode only).
 pub fn replicas(f: &FamilyReport, p: &Palette, out: &mut dyn Write) -> std::io::Result<()> {

@@ -5,8 +5,8 @@ use std::io::Write;
 use super::RenderOptions;
 use super::style::{Palette, sanitize};
 use super::table::{percent, table};
-use crate::report::ZoneReport;
-use crate::report::zones::NodeLine;
+use topo_engine::report::ZoneReport;
+use topo_engine::report::zones::NodeLine;
 
 /// Zones table, then the nodes left out and the nodes that disable hints.
 pub fn render(report: &ZoneReport, options: &RenderOptions, out: &mut dyn Write) -> std::io::Result<()> {
@@ -46,6 +46,11 @@ pub fn render(report: &ZoneReport, options: &RenderOptions, out: &mut dyn Write)
         &report.disabling,
         options,
     )?;
+    node_information(report, &palette, out)
+}
+
+/// Whether the controller has zone weights, and why not.
+fn node_information(report: &ZoneReport, palette: &Palette, out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(out)?;
     if report.sufficient {
         writeln!(
@@ -56,7 +61,7 @@ pub fn render(report: &ZoneReport, options: &RenderOptions, out: &mut dyn Write)
     } else {
         writeln!(out, "Node information: {}", palette.bad("insufficient — no Service gets Auto hints."))?;
         for r in &report.reasons {
-            writeln!(out, "  {:?}: {}", r.reason.code, sanitize(&r.message))?;
+            writeln!(out, "  {}: {}", r.code, sanitize(&crate::prose::sentence(r)))?;
         }
     }
     for note in &report.partial {

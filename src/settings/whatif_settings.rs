@@ -3,8 +3,8 @@
 
 use super::SettingsError;
 use crate::cli::{Command, SimulateArgs};
-use crate::core::whatif::TrafficModel;
-use crate::core::whatif::changes::{
+use topo_engine::core::whatif::TrafficModel;
+use topo_engine::core::whatif::changes::{
     Changes, parse_add_node, parse_mode, parse_replicas, parse_set_cpu, parse_spread, parse_traffic,
 };
 
@@ -53,8 +53,8 @@ mod tests {
     use clap::Parser;
 
     use crate::cli::Cli;
-    use crate::core::whatif::TrafficModel;
     use crate::settings::{Ambient, Job, Settings, SettingsError};
+    use topo_engine::core::whatif::TrafficModel;
 
     fn resolve(args: &[&str]) -> Result<Settings, SettingsError> {
         let cli = Cli::try_parse_from(std::iter::once("kubectl-topo").chain(args.iter().copied())).unwrap();

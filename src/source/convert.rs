@@ -7,7 +7,7 @@ use k8s_openapi::api::discovery::v1 as discovery;
 use k8s_openapi::api::events::v1 as events;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
-use crate::model::{
+use topo_engine::model::{
     CiliumConfig, CpuAmount, Endpoint, EndpointSlice, Event, Hints, LABEL_MANAGED_BY, LABEL_SERVICE_NAME,
     Node, Service, ServicePort, SlicePort,
 };
@@ -208,7 +208,7 @@ pub fn event_from_events_v1(event: &events::Event) -> Event {
 }
 
 /// Raw objects → the engine's Snapshot, through the pure converters of `source::convert`.
-pub fn snapshot_from_raw(raw: &super::live::Raw) -> crate::model::Snapshot {
+pub fn snapshot_from_raw(raw: &super::live::Raw) -> topo_engine::model::Snapshot {
     let mut notes = raw.notes.clone();
     let mut nodes = Vec::with_capacity(raw.nodes.len());
     for node in &raw.nodes {
@@ -223,13 +223,13 @@ pub fn snapshot_from_raw(raw: &super::live::Raw) -> crate::model::Snapshot {
             )),
         }
     }
-    let mut snapshot = crate::model::Snapshot {
+    let mut snapshot = topo_engine::model::Snapshot {
         nodes,
         services: raw.services.iter().map(service_from).collect(),
         slices: raw.slices.iter().map(slice_from).collect(),
         events: raw.events.iter().map(event_from_core).collect(),
-        info: crate::model::SourceInfo::default(),
-        data_plane: crate::model::DataPlane { cilium: raw.config_maps.iter().find_map(cilium_from) },
+        info: topo_engine::model::SourceInfo::default(),
+        data_plane: topo_engine::model::DataPlane { cilium: raw.config_maps.iter().find_map(cilium_from) },
     };
     snapshot.info.server_version = raw.server_version.clone();
     snapshot.info.partial = notes;

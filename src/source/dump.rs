@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::convert;
-use crate::model::{Snapshot, SourceInfo};
+use topo_engine::model::{Snapshot, SourceInfo};
 
 /// `apiVersion` of the [`ClusterInfo`] item that `kubectl topo dump` writes.
 pub const CLUSTER_INFO_API_VERSION: &str = "kubectl-topo/v1alpha1";

@@ -13,10 +13,10 @@ use kube::config::{KubeConfigOptions, Kubeconfig, KubeconfigError};
 use kube::{Client, Config};
 
 use crate::error::Error;
-use crate::model::{LABEL_SERVICE_NAME, Snapshot};
 use crate::prose;
 use crate::settings::LiveSpec;
 use crate::source::convert;
+use topo_engine::model::{LABEL_SERVICE_NAME, Snapshot};
 
 mod request;
 pub use request::{LIST_RESTARTS, PAGE_SIZE, RETRY, RetryPolicy, list_all, list_paged, retryable, timed};

@@ -11,8 +11,8 @@ use std::io::{Read, Write};
 use std::path::Path;
 
 use crate::error::Error;
-use crate::model::Snapshot;
 use crate::settings::{DumpPath, Scope, SourceSpec};
+use topo_engine::model::Snapshot;
 
 /// What a command needs; a live read fetches only that (a dump is read whole).
 #[derive(Debug, Clone, Copy)]

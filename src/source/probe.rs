@@ -14,7 +14,7 @@ use kube::api::ListParams;
 use crate::error::Error;
 use crate::settings::{LiveSpec, SourceSpec};
 
-fn dump_snapshot(spec: &SourceSpec) -> Result<crate::model::Snapshot, Error> {
+fn dump_snapshot(spec: &SourceSpec) -> Result<topo_engine::model::Snapshot, Error> {
     let all = crate::settings::Scope::AllNamespaces;
     let request = super::Request { scope: &all, service: None, nodes_only: false };
     Ok(super::load(spec, request, &mut std::io::sink())?.snapshot)

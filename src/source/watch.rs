@@ -18,8 +18,8 @@ use kube::runtime::watcher::{self, Event};
 use super::convert;
 use super::live::{self, Connection, Namespace, Raw, Want};
 use crate::error::Error;
-use crate::model::{LABEL_SERVICE_NAME, Snapshot};
 use crate::settings::LiveSpec;
+use topo_engine::model::{LABEL_SERVICE_NAME, Snapshot};
 
 /// Quiet time after the last watch event before recomputing: bursts (a rollout, a relist after
 /// 410 Gone) give one recomputation, not one per object.

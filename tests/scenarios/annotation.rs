@@ -1,8 +1,8 @@
 //! W1–W13: the annotation (Auto) path — safeguards, allocations, redistribution, steady state.
 
-use kubectl_topo::core::proxy::ProxyMode;
-use kubectl_topo::core::reason::ReasonCode as C;
-use kubectl_topo::report::{ControllerAction, Verdict};
+use topo_engine::report::proxy::ProxyMode;
+use topo_engine::report::reason::ReasonCode as C;
+use topo_engine::report::{ControllerAction, Verdict};
 
 use super::*;
 use crate::support::dump::{NodeSpec, node, with_node, with_zone_hints, without_item};
@@ -65,7 +65,7 @@ fn w02_three_zones_four_endpoints() {
     let r = explain(&fixture("w02-three-zones-four-endpoints"), "svc");
     let f = family(&r);
     assert_eq!((f.verdict, codes(f)), (Verdict::Blocked, vec![C::OverloadThreshold]));
-    let facts = &f.reasons[0].reason.facts;
+    let facts = &f.reasons[0].facts;
     assert_eq!((facts.endpoints, facts.zones, facts.minimum_total), (Some(4), Some(3), Some(6)));
     // 2/1/1: a one-endpoint zone gets 1/3 of the traffic instead of 1/4 → 33 %.
     assert_eq!(facts.overload_percent, Some(33.3));
@@ -112,7 +112,7 @@ fn w03_fifth_zone_added() {
     let r = explain(&text, "svc");
     let f = family(&r);
     assert_eq!((f.verdict, codes(f)), (Verdict::Drift, vec![C::HintsUnexpected, C::InsufficientEndpoints]));
-    let facts = &f.reasons[1].reason.facts;
+    let facts = &f.reasons[1].facts;
     assert_eq!((facts.endpoints, facts.zones), (Some(4), Some(5)));
     assert_eq!(event(f), disabled("Insufficient number of endpoints (4 endpoints, 5 zones)"));
     let (mode, endpoints, reason) = proxy_on(f, "node-e");
@@ -124,7 +124,7 @@ fn w04_two_to_one_two_endpoints() {
     let r = explain(&fixture("w04-two-to-one-two-endpoints"), "svc");
     let f = family(&r);
     assert_eq!((f.verdict, codes(f)), (Verdict::Blocked, vec![C::OverloadThreshold]));
-    let facts = &f.reasons[0].reason.facts;
+    let facts = &f.reasons[0].facts;
     assert_eq!((facts.endpoints, facts.zones, facts.minimum_total), (Some(2), Some(2), Some(3)));
     assert_eq!(facts.overload_percent, Some(33.3));
     assert_eq!(event(f), disabled(&unable(2, 2)));
@@ -136,7 +136,7 @@ fn w05_single_zone() {
     let r = explain(&text, "svc");
     let f = family(&r);
     assert_eq!((f.verdict, codes(f)), (Verdict::Blocked, vec![C::SingleZone]));
-    assert_eq!(f.reasons[0].reason.facts.zones, Some(1));
+    assert_eq!(f.reasons[0].facts.zones, Some(1));
     let message = "Insufficient Node information: allocatable CPU or zone not specified on one or more nodes";
     assert_eq!(event(f), disabled(message));
     // The zone-less control-plane node is ignored, not a poisoning node.
@@ -151,7 +151,7 @@ fn w06_endpoint_without_zone() {
     let f = family(&r);
     assert_eq!((f.verdict, f.action), (Verdict::Drift, ControllerAction::Remove));
     assert_eq!(codes(f), vec![C::HintsUnexpected, C::EndpointMissingZone]);
-    assert_eq!(f.reasons[1].reason.facts.addresses, strings(&["10.0.7.10"]));
+    assert_eq!(f.reasons[1].facts.addresses, strings(&["10.0.7.10"]));
     assert_eq!(event(f), disabled("One or more endpoints do not have a zone specified"));
     assert!(f.endpoints.iter().all(|e| e.expected_zones.is_none()), "all hints removed");
 }
@@ -246,7 +246,7 @@ fn w08_both_tie_outcomes_are_accepted() {
         let r = explain(&with_zone_hints(&fixture("w08-tie"), &hints), "svc");
         let f = family(&r);
         assert_eq!((f.verdict, f.action), (Verdict::Active, ControllerAction::Keep), "a1 → {to}");
-        assert!(f.endpoints.iter().all(|e| e.status == kubectl_topo::report::EndpointStatus::Ok));
+        assert!(f.endpoints.iter().all(|e| e.status == topo_engine::report::EndpointStatus::Ok));
     }
 }
 
@@ -313,7 +313,7 @@ fn w11_float_refuses() {
     let r = explain(&fixture("w11-float-refuses"), "svc");
     let f = family(&r);
     assert_eq!((f.verdict, codes(f)), (Verdict::Blocked, vec![C::OverloadThreshold]));
-    let facts = &f.reasons[0].reason.facts;
+    let facts = &f.reasons[0].facts;
     // min 2/5 in floating point (exact math: 1/4, which would fit).
     assert_eq!((facts.endpoints, facts.zones, facts.minimum_total), (Some(6), Some(2), Some(7)));
     assert_eq!(event(f), disabled(&unable(6, 2)));

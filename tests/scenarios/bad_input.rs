@@ -1,9 +1,9 @@
 //! Bad or unusual input that belongs in a report (a reason, a verdict), never an error or a panic.
 //! Each case is a small inline dump.
 
-use kubectl_topo::core::mode::Mode;
-use kubectl_topo::core::reason::ReasonCode as C;
-use kubectl_topo::report::{ControllerAction, Verdict};
+use topo_engine::report::mode::Mode;
+use topo_engine::report::reason::ReasonCode as C;
+use topo_engine::report::{ControllerAction, Verdict};
 
 use super::*;
 use crate::support::dump::{
@@ -78,7 +78,7 @@ fn node_with_zero_cpu_is_named() {
     let text = list(&nodes, &[auto_service("svc")], &[slice("s1", "svc", four_endpoints(false))]);
     let f = &explain(&text, "svc").families[0];
     assert_eq!((f.verdict, codes(f)), (Verdict::Blocked, vec![C::NodeMissingCPU]));
-    assert_eq!(f.reasons[0].reason.facts.nodes, strings(&["node-zero"]));
+    assert_eq!(f.reasons[0].facts.nodes, strings(&["node-zero"]));
 }
 
 #[test]
@@ -94,8 +94,8 @@ fn ready_worker_without_zone_blocks_every_auto_service() {
     for row in &report.services {
         let f = &row.families[0];
         assert_eq!(f.verdict, Verdict::Blocked, "{}", row.service.name);
-        assert_eq!(f.reasons[0].reason.code, C::NodeMissingZone);
-        assert_eq!(f.reasons[0].reason.facts.nodes, strings(&["node-nozone"]));
+        assert_eq!(f.reasons[0].code, C::NodeMissingZone);
+        assert_eq!(f.reasons[0].facts.nodes, strings(&["node-nozone"]));
     }
 }
 
@@ -132,8 +132,8 @@ fn upper_case_auto_is_ignored() {
     let f = family(&r);
     assert_eq!(f.verdict, Verdict::Blocked);
     assert!(codes(f).contains(&C::AnnotationValueIgnored), "{:?}", codes(f));
-    let ignored = f.reasons.iter().find(|r| r.reason.code == C::AnnotationValueIgnored).unwrap();
-    assert_eq!(ignored.reason.facts.value.as_deref(), Some("AUTO"));
+    let ignored = f.reasons.iter().find(|r| r.code == C::AnnotationValueIgnored).unwrap();
+    assert_eq!(ignored.facts.value.as_deref(), Some("AUTO"));
 }
 
 #[test]
@@ -145,7 +145,7 @@ fn deprecated_annotation_wins_by_presence() {
     let svc = ServiceSpec { annotations, ..auto_service("svc") };
     let r = explain(&one_service(svc, four_endpoints(false)), "svc");
     assert_eq!(r.mode, Mode::None);
-    let notes: Vec<C> = r.notes.iter().map(|n| n.reason.code).collect();
+    let notes: Vec<C> = r.notes.iter().map(|n| n.code).collect();
     assert!(notes.contains(&C::DeprecatedAnnotationWins), "{notes:?}");
     assert_eq!(family(&r).verdict, Verdict::NotEnabled);
 }

@@ -1,9 +1,9 @@
 //! W14–W15: the trafficDistribution path and kube-proxy with PreferSameNode hints.
 
-use kubectl_topo::core::mode::Mode;
-use kubectl_topo::core::proxy::ProxyMode;
-use kubectl_topo::core::reason::ReasonCode as C;
-use kubectl_topo::report::{ControllerAction, Verdict};
+use topo_engine::report::mode::Mode;
+use topo_engine::report::proxy::ProxyMode;
+use topo_engine::report::reason::ReasonCode as C;
+use topo_engine::report::{ControllerAction, Verdict};
 
 use super::*;
 
@@ -48,7 +48,7 @@ fn w14_traffic_distribution() {
     // The annotation wins over PreferClose: CPU-proportional, min = max = 2 → one b pod hinted a.
     let auto = explain(&text, "svc-auto");
     assert_eq!(auto.mode, Mode::Auto);
-    let notes: Vec<C> = auto.notes.iter().map(|n| n.reason.code).collect();
+    let notes: Vec<C> = auto.notes.iter().map(|n| n.code).collect();
     assert_eq!(notes, vec![C::AnnotationOverridesTrafficDistribution]);
     let f = family(&auto);
     assert_eq!(event(f).1, "TopologyAwareHintsEnabled");

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use kubectl_topo::model::{
+use topo_engine::model::{
     ANNOTATION_TOPOLOGY_MODE, CONTROLLER_NAME, CpuAmount, Endpoint, EndpointSlice, LABEL_ZONE, Node, Service,
     ServicePort, SlicePort, Snapshot,
 };

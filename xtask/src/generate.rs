@@ -99,9 +99,9 @@ impl<W: Write> ListWriter<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kubectl_topo::core::analyze;
-    use kubectl_topo::model::Behaviour;
-    use kubectl_topo::report::Verdict;
+    use topo_engine::core::analyze;
+    use topo_engine::model::Behaviour;
+    use topo_engine::report::Verdict;
 
     /// The small cluster: the promised counts, slices packed ≤ 100, hints on some endpoints, and
     /// our own `check` finds the drift the generator put in and agrees elsewhere.

@@ -2,8 +2,8 @@
 
 use std::collections::BTreeMap;
 
-use kubectl_topo::core::analyze::{self, Cluster};
-use kubectl_topo::model::{
+use topo_engine::core::analyze::{self, Cluster};
+use topo_engine::model::{
     self, Behaviour, CONTROLLER_NAME, CpuAmount, Endpoint, EndpointSlice, Hints, LABEL_ZONE, Snapshot,
 };
 

@@ -6,6 +6,9 @@
 //!
 //! See BENCHMARKS.md for what each measures.
 
+// Test scenarios and tables are long by design; product code keeps the function limit.
+#![allow(clippy::too_many_lines)]
+
 mod bench;
 mod generate;
 mod hints;

@@ -92,7 +92,7 @@ pub struct NodePlan {
 }
 
 /// How a Service asks for topology hints: the product's own mode names.
-pub use kubectl_topo::core::mode::Mode;
+pub use topo_engine::report::mode::Mode;
 
 #[derive(Debug, Clone)]
 pub struct EndpointPlan {

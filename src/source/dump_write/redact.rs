@@ -82,96 +82,104 @@ impl Redactor {
             }
         }
         match kind.as_str() {
-            "Node" => {
-                self.set_name(item, "/metadata/name", "node");
-                if let Some(Value::String(h)) = item.pointer_mut("/metadata/labels/kubernetes.io~1hostname") {
-                    *h = self.name("node", h);
-                }
-                if let Some(Value::Array(addrs)) = item.pointer_mut("/status/addresses") {
-                    for a in addrs {
-                        self.set_address(a, "/address");
-                    }
-                }
-                if let Some(status) = item.get_mut("status").and_then(Value::as_object_mut) {
-                    status.remove("images");
-                    status.remove("nodeInfo");
-                }
-                if let Some(spec) = item.get_mut("spec").and_then(Value::as_object_mut) {
-                    spec.remove("providerID");
-                    spec.remove("podCIDR");
-                    spec.remove("podCIDRs");
-                }
-            }
-            "Service" => {
-                self.set_name(item, "/metadata/name", "svc");
-                self.set_address(item, "/spec/clusterIP");
-                self.set_addresses(item, "/spec/clusterIPs");
-                self.set_addresses(item, "/spec/externalIPs");
-                self.set_address(item, "/spec/loadBalancerIP");
-                if let Some(Value::Array(ings)) = item.pointer_mut("/status/loadBalancer/ingress") {
-                    for i in ings {
-                        self.set_address(i, "/ip");
-                        self.set_address(i, "/hostname");
-                    }
-                }
-                if let Some(sel) = item.pointer_mut("/spec/selector").and_then(Value::as_object_mut) {
-                    for v in sel.values_mut() {
-                        if let Value::String(s) = v {
-                            *s = self.name("label", s);
-                        }
-                    }
-                }
-            }
-            "EndpointSlice" => {
-                let service =
-                    item.pointer("/metadata/labels/kubernetes.io~1service-name").and_then(Value::as_str);
-                let service = service.map(|s| self.name("svc", s));
-                if let (Some(svc), Some(Value::String(s))) =
-                    (&service, item.pointer_mut("/metadata/labels/kubernetes.io~1service-name"))
-                {
-                    *s = svc.clone();
-                }
-                let n =
-                    self.name("slice", item.pointer("/metadata/name").and_then(Value::as_str).unwrap_or(""));
-                if let Some(Value::String(s)) = item.pointer_mut("/metadata/name") {
-                    *s = match &service {
-                        Some(svc) => format!("{svc}-{n}"),
-                        None => n,
-                    };
-                }
-                item.pointer_mut("/metadata")
-                    .and_then(Value::as_object_mut)
-                    .map(|m| m.remove("generateName"));
-                if let Some(Value::Array(eps)) = item.pointer_mut("/endpoints") {
-                    for ep in eps {
-                        self.set_addresses(ep, "/addresses");
-                        self.set_name(ep, "/nodeName", "node");
-                        self.set_name(ep, "/hostname", "pod");
-                        self.set_name(ep, "/targetRef/name", "pod");
-                        self.set_name(ep, "/targetRef/namespace", "ns");
-                        if let Some(Value::Array(nodes)) = ep.pointer_mut("/hints/forNodes") {
-                            for n in nodes {
-                                self.set_name(n, "/name", "node");
-                            }
-                        }
-                    }
-                }
-            }
-            "Event" => {
-                self.set_name(item, "/metadata/name", "event");
-                self.set_name(item, "/involvedObject/namespace", "ns");
-                self.set_name(item, "/involvedObject/name", "svc");
-                self.set_name(item, "/source/host", "node");
-                if let Some(obj) = item.as_object_mut() {
-                    obj.remove("reportingInstance");
-                }
-            }
+            "Node" => self.node(item),
+            "Service" => self.service(item),
+            "EndpointSlice" => self.slice(item),
+            "Event" => self.event(item),
             _ => {}
         }
-        // Labels of Services and slices may hold app names: redact values except the well-known keys.
-        if kind != "Node"
-            && let Some(labels) = item.pointer_mut("/metadata/labels").and_then(Value::as_object_mut)
+        if kind != "Node" {
+            self.labels(item);
+        }
+    }
+
+    fn node(&mut self, item: &mut Value) {
+        self.set_name(item, "/metadata/name", "node");
+        if let Some(Value::String(h)) = item.pointer_mut("/metadata/labels/kubernetes.io~1hostname") {
+            *h = self.name("node", h);
+        }
+        if let Some(Value::Array(addrs)) = item.pointer_mut("/status/addresses") {
+            for a in addrs {
+                self.set_address(a, "/address");
+            }
+        }
+        if let Some(status) = item.get_mut("status").and_then(Value::as_object_mut) {
+            status.remove("images");
+            status.remove("nodeInfo");
+        }
+        if let Some(spec) = item.get_mut("spec").and_then(Value::as_object_mut) {
+            spec.remove("providerID");
+            spec.remove("podCIDR");
+            spec.remove("podCIDRs");
+        }
+    }
+
+    fn service(&mut self, item: &mut Value) {
+        self.set_name(item, "/metadata/name", "svc");
+        self.set_address(item, "/spec/clusterIP");
+        self.set_addresses(item, "/spec/clusterIPs");
+        self.set_addresses(item, "/spec/externalIPs");
+        self.set_address(item, "/spec/loadBalancerIP");
+        if let Some(Value::Array(ings)) = item.pointer_mut("/status/loadBalancer/ingress") {
+            for i in ings {
+                self.set_address(i, "/ip");
+                self.set_address(i, "/hostname");
+            }
+        }
+        if let Some(sel) = item.pointer_mut("/spec/selector").and_then(Value::as_object_mut) {
+            for v in sel.values_mut() {
+                if let Value::String(s) = v {
+                    *s = self.name("label", s);
+                }
+            }
+        }
+    }
+
+    fn slice(&mut self, item: &mut Value) {
+        let service = item.pointer("/metadata/labels/kubernetes.io~1service-name").and_then(Value::as_str);
+        let service = service.map(|s| self.name("svc", s));
+        if let (Some(svc), Some(Value::String(s))) =
+            (&service, item.pointer_mut("/metadata/labels/kubernetes.io~1service-name"))
         {
+            *s = svc.clone();
+        }
+        let n = self.name("slice", item.pointer("/metadata/name").and_then(Value::as_str).unwrap_or(""));
+        if let Some(Value::String(s)) = item.pointer_mut("/metadata/name") {
+            *s = match &service {
+                Some(svc) => format!("{svc}-{n}"),
+                None => n,
+            };
+        }
+        item.pointer_mut("/metadata").and_then(Value::as_object_mut).map(|m| m.remove("generateName"));
+        if let Some(Value::Array(eps)) = item.pointer_mut("/endpoints") {
+            for ep in eps {
+                self.set_addresses(ep, "/addresses");
+                self.set_name(ep, "/nodeName", "node");
+                self.set_name(ep, "/hostname", "pod");
+                self.set_name(ep, "/targetRef/name", "pod");
+                self.set_name(ep, "/targetRef/namespace", "ns");
+                if let Some(Value::Array(nodes)) = ep.pointer_mut("/hints/forNodes") {
+                    for n in nodes {
+                        self.set_name(n, "/name", "node");
+                    }
+                }
+            }
+        }
+    }
+
+    fn event(&mut self, item: &mut Value) {
+        self.set_name(item, "/metadata/name", "event");
+        self.set_name(item, "/involvedObject/namespace", "ns");
+        self.set_name(item, "/involvedObject/name", "svc");
+        self.set_name(item, "/source/host", "node");
+        if let Some(obj) = item.as_object_mut() {
+            obj.remove("reportingInstance");
+        }
+    }
+
+    /// Labels of Services and slices may hold app names: redact values except the well-known keys.
+    fn labels(&mut self, item: &mut Value) {
+        if let Some(labels) = item.pointer_mut("/metadata/labels").and_then(Value::as_object_mut) {
             for (k, v) in labels.iter_mut() {
                 let keep = k.starts_with("endpointslice.kubernetes.io/") || k == "kubernetes.io/service-name";
                 if let (false, Value::String(s)) = (keep, v) {

@@ -1,0 +1,266 @@
+//! From a Snapshot to reports: runs the upstream ports per Service and address family in steady
+//! state (every live managed slice "Unchanged", spec §2.9) and turns their outcome into verdicts,
+//! reasons and diffs. Pure.
+
+mod caveats;
+mod equivalence;
+mod family;
+mod parallel;
+mod rows;
+mod zones;
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::core::mode::{self, ModeDecision};
+use crate::core::proxy::ProxyNodes;
+use crate::core::whatif::TrafficModel;
+use crate::core::whatif::crosszone::Origins;
+use crate::core::zones::{NodeTopology, set_nodes};
+use crate::model::{Behaviour, EndpointSlice, Event, Service, Snapshot};
+use crate::report::check::CheckFamily;
+use crate::report::reason::Reason;
+use crate::report::{CheckReport, CheckRow, CheckSummary, ServiceRef, ServiceReport, Verdict, ZoneReport};
+
+pub use zones::zones_report;
+
+/// Cluster-wide facts computed once per run (node topology is shared by every Service).
+pub struct Cluster<'a> {
+    /// The snapshot.
+    pub snapshot: &'a Snapshot,
+    /// Behaviour modelled.
+    pub behaviour: Behaviour,
+    /// `SetNodes` over all nodes.
+    pub topology: NodeTopology,
+    /// Where requests originate, for the cross-zone share.
+    pub traffic: TrafficModel,
+    /// The nodes sorted and indexed for kube-proxy's view.
+    pub proxy_nodes: ProxyNodes,
+    /// Where requests originate (over `proxy_nodes`, with `traffic`).
+    pub origins: Origins,
+    /// Windows nodes, in snapshot order.
+    pub windows_nodes: Vec<String>,
+    /// Whether reports carry the per-node kube-proxy groups (`check` shows none of them).
+    pub proxy_detail: bool,
+    /// Slices by (namespace, service name), in snapshot order.
+    slices: HashMap<&'a str, HashMap<&'a str, Vec<&'a EndpointSlice>>>,
+}
+
+impl<'a> Cluster<'a> {
+    /// Index the snapshot once.
+    pub fn new(snapshot: &'a Snapshot, behaviour: Behaviour) -> Self {
+        Self::with_traffic(snapshot, behaviour, &TrafficModel::default())
+    }
+
+    /// Index the snapshot once, with a traffic model for the cross-zone share.
+    pub fn with_traffic(snapshot: &'a Snapshot, behaviour: Behaviour, traffic: &TrafficModel) -> Self {
+        let mut slices: HashMap<&str, HashMap<&str, Vec<&EndpointSlice>>> = HashMap::new();
+        for s in &snapshot.slices {
+            if let Some(svc) = &s.service_name {
+                slices.entry(s.namespace.as_str()).or_default().entry(svc.as_str()).or_default().push(s);
+            }
+        }
+        let topology = set_nodes(&snapshot.nodes);
+        let proxy_nodes = ProxyNodes::new(&snapshot.nodes);
+        let origins = Origins::new(&snapshot.nodes, &topology, traffic, &proxy_nodes);
+        Cluster {
+            snapshot,
+            behaviour,
+            topology,
+            traffic: traffic.clone(),
+            proxy_nodes,
+            origins,
+            windows_nodes: caveats::windows_nodes(&snapshot.nodes),
+            proxy_detail: true,
+            slices,
+        }
+    }
+
+    /// Every slice labelled with this Service's name (any manager, any address type).
+    pub fn slices_of(&self, service: &Service) -> &[&'a EndpointSlice] {
+        let by_name = self.slices.get(service.namespace.as_str());
+        by_name.and_then(|m| m.get(service.name.as_str())).map(Vec::as_slice).unwrap_or(&[])
+    }
+}
+
+/// `zones`.
+pub fn zones(snapshot: &Snapshot, behaviour: Behaviour) -> ZoneReport {
+    zones_report(&Cluster::new(snapshot, behaviour))
+}
+
+/// `explain` for one Service.
+pub fn explain(snapshot: &Snapshot, service: &Service, behaviour: Behaviour) -> ServiceReport {
+    explain_with(snapshot, service, behaviour, &TrafficModel::default())
+}
+
+/// `explain` with a traffic model for the cross-zone share.
+pub fn explain_with(
+    snapshot: &Snapshot,
+    service: &Service,
+    behaviour: Behaviour,
+    traffic: &TrafficModel,
+) -> ServiceReport {
+    service_report(&Cluster::with_traffic(snapshot, behaviour, traffic), service)
+}
+
+/// `check` over the given Services (sorted by namespace, name in the output), on two threads.
+pub fn check(snapshot: &Snapshot, services: &[&Service], behaviour: Behaviour) -> CheckReport {
+    check_with(snapshot, services, behaviour, &TrafficModel::default(), 2)
+}
+
+/// `check` with a traffic model for the cross-zone column, on up to `workers` threads (the
+/// report is the same on any number).
+pub fn check_with(
+    snapshot: &Snapshot,
+    services: &[&Service],
+    behaviour: Behaviour,
+    traffic: &TrafficModel,
+    workers: usize,
+) -> CheckReport {
+    // A check row shows no per-node kube-proxy groups: they are not materialised.
+    let cluster = Cluster { proxy_detail: false, ..Cluster::with_traffic(snapshot, behaviour, traffic) };
+    let mut rows = parallel::map_in_order(services, workers, |s| check_row(service_report(&cluster, s)));
+    rows.sort_by(|a, b| a.service.cmp(&b.service));
+    let mut summary = CheckSummary { services: rows.len(), ..CheckSummary::default() };
+    for row in &rows {
+        if let Some(worst) = row.families.iter().map(|f| f.verdict).max_by_key(|v| severity(*v)) {
+            *summary.verdicts.entry(worst.to_string()).or_default() += 1;
+        }
+    }
+    CheckReport {
+        kubernetes_version: behaviour.to_string(),
+        services: rows,
+        summary,
+        partial: snapshot.info.partial.clone(),
+    }
+}
+
+/// The full report of each given Service (for `watch`, which compares them over time).
+pub fn service_reports(
+    snapshot: &Snapshot,
+    services: &[&Service],
+    behaviour: Behaviour,
+) -> Vec<ServiceReport> {
+    let cluster = Cluster::new(snapshot, behaviour);
+    services.iter().map(|s| service_report(&cluster, s)).collect()
+}
+
+/// Order used for "worst verdict".
+fn severity(v: Verdict) -> u8 {
+    match v {
+        Verdict::Active => 0,
+        Verdict::Unknown | Verdict::NotEnabled => 1,
+        Verdict::Unmanaged => 2,
+        Verdict::Blocked => 3,
+        Verdict::Drift => 4,
+    }
+}
+
+fn check_row(report: ServiceReport) -> CheckRow {
+    CheckRow {
+        service: report.service,
+        mode: report.mode,
+        families: report
+            .families
+            .into_iter()
+            .map(|f| CheckFamily {
+                replicas_needed: (f.verdict == Verdict::Blocked)
+                    .then(|| f.replicas.as_ref().and_then(|r| r.nearest))
+                    .flatten(),
+                cross_zone: f.cross_zone.as_ref().map(|c| c.overall.expected.cross_zone),
+                address_type: f.address_type,
+                verdict: f.verdict,
+                reasons: f.reasons,
+            })
+            .collect(),
+    }
+}
+
+/// The full report of one Service.
+pub fn service_report(cluster: &Cluster<'_>, service: &Service) -> ServiceReport {
+    let decision: ModeDecision = mode::select_mode(service, cluster.behaviour);
+    let skip: Option<Reason> = mode::controller_reconciles(service);
+    // Mode notes only matter when the controller reconciles the Service at all.
+    let mut notes: Vec<Reason> = if skip.is_some() { vec![] } else { decision.notes.clone() };
+    notes.extend(family::traffic_policy_notes(service));
+    notes.extend(caveats::data_plane_notes(cluster, service, &decision));
+    let families = address_types(service, cluster.slices_of(service))
+        .into_iter()
+        .map(|t| family::analyze(cluster, service, &t, &decision, skip.as_ref()))
+        .collect();
+    ServiceReport {
+        service: ServiceRef { namespace: service.namespace.clone(), name: service.name.clone() },
+        kubernetes_version: cluster.behaviour.to_string(),
+        mode: decision.mode,
+        mode_source: decision.source.clone(),
+        notes,
+        families,
+        events: events(cluster.snapshot, service),
+        partial: cluster.snapshot.info.partial.clone(),
+    }
+}
+
+/// The managed slices of every reported address family as the controller's next sync leaves them
+/// (the "expected" side of `FamilyReport.endpoints`, with `hints` objects intact: absent vs `{}`),
+/// by address type. When the live state is an equivalent outcome (spec §2.9 step 4) these are the
+/// live slices. Used by the upstream differential test.
+pub fn expected_slices(
+    snapshot: &Snapshot,
+    service: &Service,
+    behaviour: Behaviour,
+) -> BTreeMap<String, Vec<EndpointSlice>> {
+    expected_slices_in(&Cluster::new(snapshot, behaviour), service)
+}
+
+/// [`expected_slices`] on an indexed cluster (many Services, one `SetNodes`: the bench generator).
+pub fn expected_slices_in(cluster: &Cluster<'_>, service: &Service) -> BTreeMap<String, Vec<EndpointSlice>> {
+    let decision = mode::select_mode(service, cluster.behaviour);
+    let skip = mode::controller_reconciles(service);
+    address_types(service, cluster.slices_of(service))
+        .into_iter()
+        .map(|t| {
+            let (_, outcome, _) = family::outcome(cluster, service, &t, &decision, skip.as_ref());
+            (t, outcome.expected)
+        })
+        .collect()
+}
+
+/// Address types of a Service (spec §2.1 item 2; mirrors endpointslice utils.go: getAddressTypesForService).
+/// A legacy headless Service without families gets both upstream; we show only the families that
+/// have slices (IPv4 when none has), so a single-stack dump does not grow an empty IPv6 section.
+pub fn address_types(service: &Service, slices: &[&EndpointSlice]) -> Vec<String> {
+    let mut types: Vec<String> = Vec::new();
+    for family in &service.ip_families {
+        if matches!(family.as_str(), "IPv4" | "IPv6") && !types.contains(family) {
+            types.push(family.clone());
+        }
+    }
+    if !types.is_empty() {
+        return types;
+    }
+    match service.cluster_ip.as_deref() {
+        Some(ip) if ip != "None" && !ip.is_empty() => {
+            vec![if ip.contains(':') { "IPv6" } else { "IPv4" }.to_string()]
+        }
+        _ => {
+            let with_slices: Vec<String> = ["IPv4", "IPv6"]
+                .into_iter()
+                .filter(|t| slices.iter().any(|s| s.address_type == *t))
+                .map(str::to_string)
+                .collect();
+            if with_slices.is_empty() { vec!["IPv4".to_string()] } else { with_slices }
+        }
+    }
+}
+
+fn events(snapshot: &Snapshot, service: &Service) -> Vec<Event> {
+    let mut events: Vec<Event> = snapshot
+        .events
+        .iter()
+        .filter(|e| {
+            e.object_kind == "Service" && e.namespace == service.namespace && e.object_name == service.name
+        })
+        .cloned()
+        .collect();
+    events.sort_by(|a, b| a.last_seen.cmp(&b.last_seen));
+    events
+}

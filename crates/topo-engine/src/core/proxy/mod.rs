@@ -1,0 +1,209 @@
+//! What kube-proxy routes to (spec §4): the endpoints it holds per service port
+//! ([`endpoints_for_port`], `endpointslicecache.go`), how it splits them into cluster and local
+//! lists and applies topology hints ([`categorize_endpoints`], `topology.go`), per version era, and
+//! a per-zone summary over all nodes ([`proxy_view`]).
+
+mod cache;
+mod nodes;
+mod topology;
+mod view;
+
+#[cfg(test)]
+mod tests;
+
+use serde::Serialize;
+
+pub use cache::{ProxyEndpoint, endpoints_for_port};
+pub use nodes::ProxyNodes;
+pub use topology::{LogKeyValue, ProxyLog, TopologyMode};
+pub(crate) use view::{Grouped, grouped};
+pub use view::{ProxyView, proxy_view, proxy_view_on};
+
+use crate::core::mode::effective_annotation;
+use crate::model::{ANNOTATION_TOPOLOGY_AWARE_HINTS, Behaviour, Service, ServicePort};
+use crate::report::reason::{Facts, Reason, ReasonCode};
+
+/// The parts of one Service port kube-proxy's categorisation reads (`ServicePort`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProxyServiceInfo {
+    /// ClusterIP (of the family being proxied), used only to print the Service in logs.
+    pub cluster_ip: String,
+    /// Service port number.
+    pub port: i32,
+    /// `TCP`, `UDP` or `SCTP`.
+    pub protocol: String,
+    /// `internalTrafficPolicy: Local`.
+    pub internal_policy_local: bool,
+    /// `externalTrafficPolicy: Local` on an externally accessible Service.
+    pub external_policy_local: bool,
+    /// nodePort, LoadBalancer VIP or externalIP present.
+    pub externally_accessible: bool,
+    /// The hints annotation kube-proxy read (1.24–1.30): key and value, `None` when absent.
+    pub hints_annotation: Option<(String, String)>,
+}
+
+impl ProxyServiceInfo {
+    // mirrors serviceport.go: newBaseServiceInfo (policies, hintsAnnotation precedence)
+    /// Builds the info for one port of `service` at this version.
+    pub fn from_service(service: &Service, port: &ServicePort, behaviour: Behaviour) -> Self {
+        let hints_annotation = if behaviour.reads_topology_mode_annotation() {
+            effective_annotation(&service.annotations, behaviour).map(|(k, v)| (k.to_string(), v.to_string()))
+        } else {
+            service
+                .annotations
+                .get(ANNOTATION_TOPOLOGY_AWARE_HINTS)
+                .map(|v| (ANNOTATION_TOPOLOGY_AWARE_HINTS.into(), v.clone()))
+        };
+        ProxyServiceInfo {
+            cluster_ip: service.cluster_ip.clone().unwrap_or_default(),
+            port: port.port,
+            protocol: port.protocol.clone(),
+            internal_policy_local: service.internal_traffic_policy.as_deref() == Some("Local"),
+            external_policy_local: service.externally_accessible
+                && service.external_traffic_policy.as_deref() == Some("Local"),
+            externally_accessible: service.externally_accessible,
+            hints_annotation,
+        }
+    }
+    /// `BaseServicePortInfo.String()`: `clusterIP:port/protocol`, how logs print the Service.
+    pub fn display(&self) -> String {
+        format!("{}:{}/{}", self.cluster_ip, self.port, self.protocol)
+    }
+    /// `UsesClusterEndpoints`: iTP is not Local, or the Service is externally accessible.
+    pub fn uses_cluster_endpoints(&self) -> bool {
+        !self.internal_policy_local || self.externally_accessible
+    }
+    /// `UsesLocalEndpoints`: iTP Local, or eTP Local on an externally accessible Service.
+    pub fn uses_local_endpoints(&self) -> bool {
+        self.internal_policy_local || (self.external_policy_local && self.externally_accessible)
+    }
+}
+
+/// The node a kube-proxy runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProxyNode<'a> {
+    /// Node name (`""` for a hypothetical node: nothing is local).
+    pub name: &'a str,
+    /// Value of `topology.kubernetes.io/zone`; `None` when absent.
+    pub zone: Option<&'a str>,
+    /// `kubernetes.io/os=windows`: winkernel kube-proxy, which ignores hints.
+    pub windows: bool,
+}
+
+/// `CategorizeEndpoints`' result for one node and service port; lists hold endpoint identities
+/// (`ip:port`), sorted.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Categorized {
+    /// Usable Cluster-policy endpoints (topology applied); `None` when the port never uses them.
+    pub cluster: Option<Vec<String>>,
+    /// Usable Local-policy endpoints; `None` when the port never uses them.
+    pub local: Option<Vec<String>>,
+    /// Union of both lists.
+    pub all_reachable: Vec<String>,
+    /// Some endpoint is usable somewhere in the cluster.
+    pub has_any_endpoints: bool,
+    /// Topology mode applied to the cluster list.
+    pub topology_mode: Option<TopologyMode>,
+    /// The cluster list fell back to serving+terminating endpoints.
+    pub cluster_uses_terminating: bool,
+    /// Lines kube-proxy logs while deciding, in order.
+    pub logs: Vec<ProxyLog>,
+    /// The main reason the outcome is not plain topology routing, if any.
+    pub reason: Option<Reason>,
+}
+
+/// ProxyTerminatingEndpoints gate (beta on 1.26, GA 1.28): serving+terminating fallback.
+fn terminating_fallback(behaviour: Behaviour) -> bool {
+    behaviour.minor >= 26
+}
+
+fn identities<'a>(endpoints: impl Iterator<Item = &'a ProxyEndpoint>) -> Vec<String> {
+    endpoints.map(ProxyEndpoint::identity).collect()
+}
+
+// mirrors topology.go: CategorizeEndpoints (+ topologyModeFromHints / canUseTopology per era)
+/// Splits `endpoints` (from [`endpoints_for_port`] for this node) into the lists kube-proxy on
+/// `node` programs, with the topology decision and the lines it logs.
+pub fn categorize_endpoints(
+    endpoints: &[ProxyEndpoint],
+    svc: &ProxyServiceInfo,
+    node: &ProxyNode<'_>,
+    behaviour: Behaviour,
+) -> Categorized {
+    let mut out = Categorized::default();
+    // 1.34+ (and 1.33.6+): "If there are no endpoints, we have nothing to categorize".
+    if endpoints.is_empty() && behaviour.minor >= 34 {
+        out.reason = main_reason(endpoints, svc, node, None, &[]);
+        return out;
+    }
+    let fallback = terminating_fallback(behaviour);
+    let zone = node.zone.unwrap_or("");
+    let mut not_used = None;
+    if svc.uses_cluster_endpoints() {
+        if !node.windows {
+            let outcome = topology::topology_mode(endpoints, svc, node.name, zone, behaviour);
+            (out.topology_mode, out.logs, not_used) = (outcome.mode, outcome.logs, outcome.not_used);
+        }
+        let available = |ep: &ProxyEndpoint| match out.topology_mode {
+            None => true,
+            Some(TopologyMode::PreferSameNode) => ep.has_node_hint(node.name),
+            Some(TopologyMode::PreferSameZone) => ep.has_zone_hint(zone),
+        };
+        let mut cluster = identities(endpoints.iter().filter(|ep| ep.ready && available(ep)));
+        if cluster.is_empty() && fallback {
+            cluster = identities(endpoints.iter().filter(|ep| ep.serving && ep.terminating));
+            out.cluster_uses_terminating = !cluster.is_empty();
+        }
+        out.has_any_endpoints = !cluster.is_empty();
+        out.cluster = Some(cluster);
+    }
+    out.reason = main_reason(endpoints, svc, node, not_used, &out.logs);
+    if !svc.uses_local_endpoints() {
+        out.all_reachable = out.cluster.clone().unwrap_or_default();
+        return out;
+    }
+    let serving_terminating = |ep: &&ProxyEndpoint| !ep.ready && ep.serving && ep.terminating && fallback;
+    out.has_any_endpoints |= endpoints.iter().any(|ep| ep.ready || serving_terminating(&ep));
+    let local_ready = identities(endpoints.iter().filter(|ep| ep.is_local && ep.ready));
+    let local_terminating = identities(endpoints.iter().filter(|ep| ep.is_local).filter(serving_terminating));
+    let use_terminating = local_ready.is_empty() && !local_terminating.is_empty();
+    let local = if use_terminating { local_terminating } else { local_ready };
+    out.all_reachable = match &out.cluster {
+        None => local.clone(),
+        Some(cluster) if out.topology_mode.is_none() && !use_terminating => cluster.clone(),
+        Some(cluster) => {
+            let mut all: Vec<String> = cluster.iter().chain(&local).cloned().collect();
+            all.sort();
+            all.dedup();
+            all
+        }
+    };
+    out.local = Some(local);
+    out
+}
+
+fn main_reason(
+    endpoints: &[ProxyEndpoint],
+    svc: &ProxyServiceInfo,
+    node: &ProxyNode<'_>,
+    not_used: Option<Reason>,
+    logs: &[ProxyLog],
+) -> Option<Reason> {
+    if !svc.uses_cluster_endpoints() {
+        let facts = Facts {
+            key: Some("internalTrafficPolicy".into()),
+            value: Some("Local".into()),
+            ..Facts::default()
+        };
+        return Some(Reason::with(ReasonCode::TrafficPolicyLocal, facts));
+    }
+    if node.windows {
+        return Some(Reason::new(ReasonCode::ProxyWindowsIgnoresHints));
+    }
+    if !endpoints.iter().any(|ep| ep.ready) {
+        return Some(Reason::new(ReasonCode::ProxyNoReadyEndpoints));
+    }
+    not_used.or_else(|| logs.last().map(topology::log_reason))
+}

@@ -1,0 +1,344 @@
+//! Per-zone summary of what kube-proxy on every node does for one Service (spec §4): nodes with
+//! the same zone and the same outcome are grouped.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use serde::Serialize;
+
+use super::cache::prefers_non_terminating;
+use super::nodes::{NodeRow, ProxyNodes, named_rows};
+use super::{
+    Categorized, ProxyNode, ProxyServiceInfo, TopologyMode, categorize_endpoints, endpoints_for_port,
+};
+use crate::model::{Behaviour, EndpointSlice, Node, Service};
+use crate::report::proxy::{ProxyMode, ProxyZoneView};
+use crate::report::reason::{Facts, Reason, ReasonCode};
+
+/// What kube-proxy does for one Service, per zone.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProxyView {
+    /// Nodes were unreadable: one hypothetical node per zone seen on endpoints or hints, with no
+    /// local endpoints.
+    pub hypothetical_nodes: bool,
+    /// kube-proxy does not proxy this Service at all (ExternalName, headless, no ports).
+    pub skipped: Option<Reason>,
+    /// Name of the port the view is computed for (the Service's first port).
+    pub port: Option<String>,
+    /// Groups sorted by zone, then first node.
+    pub zones: Vec<ProxyZoneView>,
+}
+
+// mirrors proxy/util: ShouldSkipService (headless or ExternalName Services are not proxied)
+fn skip_reason(service: &Service) -> Option<Reason> {
+    if service.service_type == "ExternalName" {
+        return Some(Reason::new(ReasonCode::ExternalName));
+    }
+    let facts = |key: &str, value: &str| Facts {
+        key: Some(key.into()),
+        value: Some(value.into()),
+        ..Facts::default()
+    };
+    match service.cluster_ip.as_deref() {
+        None | Some("") | Some("None") => {
+            let value = service.cluster_ip.clone().unwrap_or_default();
+            Some(Reason::with(ReasonCode::ProxyTopologyNotUsed, facts("spec.clusterIP", &value)))
+        }
+        _ if service.ports.is_empty() => {
+            Some(Reason::with(ReasonCode::ProxyTopologyNotUsed, facts("spec.ports", "")))
+        }
+        _ => None,
+    }
+}
+
+/// Zones seen on endpoints (`zone`) and zone hints, for hypothetical nodes.
+fn hypothetical_rows(slices: &[&EndpointSlice]) -> Vec<NodeRow> {
+    let mut zones = BTreeSet::new();
+    for endpoint in slices.iter().flat_map(|s| &s.endpoints) {
+        zones.extend(endpoint.zone.iter().cloned());
+        let hinted = endpoint.hints.as_ref().and_then(|h| h.for_zones.as_ref());
+        zones.extend(hinted.into_iter().flatten().cloned());
+    }
+    if zones.is_empty() {
+        zones.insert(String::new());
+    }
+    zones.into_iter().map(|zone| (String::new(), Some(zone), false)).collect()
+}
+
+/// The comparable part of a node's outcome (node names in log key/values left out).
+#[derive(Debug, Clone, PartialEq)]
+struct Outcome {
+    mode: ProxyMode,
+    endpoints: Vec<String>,
+    external_endpoints: Option<Vec<String>>,
+    reason: Option<Reason>,
+    log_shape: Vec<(String, Vec<(String, String)>)>,
+}
+
+fn addresses(identities: &[String], by_identity: &BTreeMap<String, String>) -> Vec<String> {
+    let mut out: Vec<String> = identities.iter().filter_map(|id| by_identity.get(id).cloned()).collect();
+    out.sort();
+    out
+}
+
+fn outcome(
+    svc: &ProxyServiceInfo,
+    categorized: &Categorized,
+    by_identity: &BTreeMap<String, String>,
+) -> Outcome {
+    let (mode, list) = if svc.internal_policy_local {
+        (ProxyMode::Local, categorized.local.clone())
+    } else {
+        let mode = match categorized.topology_mode {
+            Some(TopologyMode::PreferSameNode) => ProxyMode::PreferSameNode,
+            Some(TopologyMode::PreferSameZone) => ProxyMode::PreferSameZone,
+            None => ProxyMode::Cluster,
+        };
+        (mode, categorized.cluster.clone())
+    };
+    let external = (svc.external_policy_local && !svc.internal_policy_local)
+        .then(|| addresses(categorized.local.as_deref().unwrap_or_default(), by_identity));
+    let log_shape = categorized
+        .logs
+        .iter()
+        .map(|log| {
+            let kvs = log
+                .key_values
+                .iter()
+                .filter(|kv| kv.key != "node")
+                .map(|kv| (kv.key.clone(), kv.value.clone()));
+            (log.message.clone(), kvs.collect())
+        })
+        .collect();
+    Outcome {
+        mode,
+        endpoints: addresses(&list.unwrap_or_default(), by_identity),
+        external_endpoints: external,
+        reason: categorized.reason.clone(),
+        log_shape,
+    }
+}
+
+/// One group of nodes with the same zone and outcome.
+struct Group {
+    zone: String,
+    outcome: Outcome,
+    view: ProxyZoneView,
+}
+
+/// Every node's group, computed without visiting every node: the rows a Service's endpoints or
+/// hints name get their own outcome, every other row the outcome of its (zone, Windows) class.
+pub(crate) struct Grouped {
+    hypothetical: bool,
+    port: String,
+    groups: Vec<Group>,
+    /// Group of the class's rows that are not named (None: every row of the class is named).
+    class_group: Vec<Option<usize>>,
+    /// `(row, group)` of each named row, in row order.
+    named: Vec<(usize, usize)>,
+    row_count: usize,
+}
+
+impl Grouped {
+    /// The group each row belongs to.
+    fn group_of_rows(&self, nodes: &ProxyNodes) -> Vec<usize> {
+        let mut out = vec![0; self.row_count];
+        for (row, slot) in out.iter_mut().enumerate() {
+            if let Some(g) = nodes.class.get(row).and_then(|&c| self.class_group[c]) {
+                *slot = g;
+            }
+        }
+        self.named.iter().for_each(|&(row, g)| out[row] = g);
+        out
+    }
+
+    /// Group of the unnamed rows of each class.
+    pub(crate) fn class_groups(&self) -> &[Option<usize>] {
+        &self.class_group
+    }
+
+    /// `(row, group)` of the rows with an outcome of their own, in row order.
+    pub(crate) fn named_rows(&self) -> &[(usize, usize)] {
+        &self.named
+    }
+
+    /// Endpoints (first addresses, sorted) of each group.
+    pub(crate) fn endpoints(&self) -> Vec<&[String]> {
+        self.groups.iter().map(|g| &g.view.endpoints[..]).collect()
+    }
+
+    /// Zone of each group.
+    pub(crate) fn zones(&self) -> Vec<&str> {
+        self.groups.iter().map(|g| g.zone.as_str()).collect()
+    }
+}
+
+/// The rows whose outcome is computed, in row order: every named row and the first unnamed row of
+/// each class (every row when `every_row`). `Ok(row)` is named, `Err(row)` stands for its class.
+fn visited_rows(nodes: &ProxyNodes, named: &BTreeSet<usize>, every_row: bool) -> Vec<Result<usize, usize>> {
+    if every_row {
+        return (0..nodes.rows.len()).map(Ok).collect();
+    }
+    let mut out: Vec<Result<usize, usize>> = named.iter().copied().map(Ok).collect();
+    let firsts = nodes.members.iter().filter_map(|rows| rows.iter().copied().find(|r| !named.contains(r)));
+    out.extend(firsts.map(Err));
+    out.sort_by_key(|r| match r {
+        Ok(row) | Err(row) => *row,
+    });
+    out
+}
+
+fn group_nodes(
+    service: &Service,
+    own: &[&EndpointSlice],
+    nodes: &ProxyNodes,
+    every_row: bool,
+    behaviour: Behaviour,
+) -> Grouped {
+    let port = &service.ports[0];
+    let svc = ProxyServiceInfo::from_service(service, port, behaviour);
+    let locality = svc.uses_local_endpoints();
+    let named = if every_row { BTreeSet::new() } else { named_rows(own, nodes, locality) };
+    // Without a Local policy nothing reads `is_local`, and from 1.36 duplicates merge without
+    // looking at it: then every node sees the same endpoints.
+    let shared = (!locality && prefers_non_terminating(behaviour))
+        .then(|| endpoints_for_port(own, &port.name, &port.protocol, "", behaviour));
+    let shared_identities: Option<BTreeMap<String, String>> =
+        shared.as_ref().map(|eps| eps.iter().map(|ep| (ep.identity(), ep.address.clone())).collect());
+    let mut class_group: Vec<Option<usize>> = vec![None; nodes.members.len()];
+    let mut named_groups = Vec::with_capacity(named.len());
+    let mut groups = GroupSet::default();
+    for visit in visited_rows(nodes, &named, every_row) {
+        let (Ok(row) | Err(row)) = visit;
+        let (name, zone, windows) = &nodes.rows[row];
+        let node = ProxyNode { name, zone: zone.as_deref(), windows: *windows };
+        let own_endpoints;
+        let own_identities;
+        let (endpoints, by_identity) = match (&shared, &shared_identities) {
+            (Some(eps), Some(ids)) => (eps, ids),
+            _ => {
+                own_endpoints = endpoints_for_port(own, &port.name, &port.protocol, name, behaviour);
+                own_identities = own_endpoints.iter().map(|ep| (ep.identity(), ep.address.clone())).collect();
+                (&own_endpoints, &own_identities)
+            }
+        };
+        let categorized = categorize_endpoints(endpoints, &svc, &node, behaviour);
+        let result = outcome(&svc, &categorized, by_identity);
+        let g = groups.place(zone.clone().unwrap_or_default(), result, &categorized);
+        match visit {
+            Ok(row) => named_groups.push((row, g)),
+            Err(row) => class_group[nodes.class[row]] = Some(g),
+        }
+    }
+    Grouped {
+        hypothetical: every_row,
+        port: port.name.clone(),
+        groups: groups.groups,
+        class_group,
+        named: named_groups,
+        row_count: nodes.rows.len(),
+    }
+}
+
+/// The distinct outcomes seen so far, indexed by zone so that placing a node does not compare
+/// against every zone's groups (10^4 zones).
+#[derive(Default)]
+struct GroupSet {
+    groups: Vec<Group>,
+    by_zone: HashMap<String, Vec<usize>>,
+}
+
+impl GroupSet {
+    /// Index of the group of `zone` with this outcome, added if new.
+    fn place(&mut self, zone: String, result: Outcome, categorized: &Categorized) -> usize {
+        let same_zone = self.by_zone.entry(zone.clone()).or_default();
+        if let Some(g) = same_zone.iter().copied().find(|&i| self.groups[i].outcome == result) {
+            return g;
+        }
+        same_zone.push(self.groups.len());
+        self.groups.push(new_group(zone, result, categorized));
+        self.groups.len() - 1
+    }
+}
+
+fn new_group(zone: String, result: Outcome, categorized: &Categorized) -> Group {
+    let lines: Vec<&str> = categorized.logs.iter().map(|log| log.line.as_str()).collect();
+    let view = ProxyZoneView {
+        zone: zone.clone(),
+        nodes: vec![],
+        mode: result.mode,
+        endpoints: result.endpoints.clone(),
+        external_endpoints: result.external_endpoints.clone(),
+        reason: result.reason.clone(),
+        log_line: (!lines.is_empty()).then(|| lines.join("\n")),
+    };
+    Group { zone, outcome: result, view }
+}
+
+/// The grouping behind [`proxy_view_on`]; the reason when kube-proxy skips the Service.
+pub(crate) fn grouped(
+    service: &Service,
+    slices: &[&EndpointSlice],
+    nodes: &ProxyNodes,
+    behaviour: Behaviour,
+) -> Result<Grouped, Box<Reason>> {
+    if let Some(reason) = skip_reason(service) {
+        return Err(Box::new(reason));
+    }
+    let own: Vec<&EndpointSlice> = slices
+        .iter()
+        .copied()
+        .filter(|s| {
+            s.namespace == service.namespace && s.service_name.as_deref() == Some(service.name.as_str())
+        })
+        .collect();
+    let hypothetical = nodes.rows.is_empty();
+    let hypothetical_rows =
+        hypothetical.then(|| ProxyNodes { rows: hypothetical_rows(&own), ..ProxyNodes::default() });
+    let rows = hypothetical_rows.as_ref().unwrap_or(nodes);
+    Ok(group_nodes(service, &own, rows, hypothetical, behaviour))
+}
+
+/// What kube-proxy on every node does for the Service's **first port** (all ports share the
+/// slices' hints; a port-specific view would differ only in which slices carry that port).
+/// `slices` are the Service's EndpointSlices of one address family, any manager (slices labelled
+/// for other Services are ignored). kube-proxy runs on every node, control-plane included. With
+/// no `nodes` (unreadable), one hypothetical node per zone seen is used and flagged.
+pub fn proxy_view(
+    service: &Service,
+    slices: &[&EndpointSlice],
+    nodes: &[Node],
+    behaviour: Behaviour,
+) -> ProxyView {
+    proxy_view_on(service, slices, &ProxyNodes::new(nodes), behaviour)
+}
+
+/// [`proxy_view`] on nodes sorted and indexed once.
+pub fn proxy_view_on(
+    service: &Service,
+    slices: &[&EndpointSlice],
+    nodes: &ProxyNodes,
+    behaviour: Behaviour,
+) -> ProxyView {
+    let grouped = match grouped(service, slices, nodes, behaviour) {
+        Ok(g) => g,
+        Err(reason) => return ProxyView { skipped: Some(*reason), ..ProxyView::default() },
+    };
+    let mut members: Vec<Vec<String>> = vec![Vec::new(); grouped.groups.len()];
+    if !grouped.hypothetical {
+        for (row, g) in grouped.group_of_rows(nodes).into_iter().enumerate() {
+            members[g].push(nodes.rows[row].0.clone());
+        }
+    }
+    let mut zones: Vec<ProxyZoneView> = grouped
+        .groups
+        .into_iter()
+        .zip(members)
+        .map(|(mut g, nodes)| {
+            g.view.nodes = nodes;
+            g.view
+        })
+        .collect();
+    zones.sort_by(|a, b| (&a.zone, a.nodes.first()).cmp(&(&b.zone, b.nodes.first())));
+    ProxyView { hypothetical_nodes: grouped.hypothetical, skipped: None, port: Some(grouped.port), zones }
+}

@@ -1,0 +1,157 @@
+//! Reason codes: the stable, documented vocabulary of every verdict and kube-proxy fallback.
+//! Codes and their numbers are data; the words for them are the caller's (kubectl-topo's `prose`).
+//! Every name a user sees (`Display`, JSON/YAML) comes from the variant's one declaration.
+
+use serde::Serialize;
+
+/// Why a Service family has the verdict it has, or why kube-proxy ignores hints.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    strum::Display,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
+#[serde(into = "&'static str")]
+pub enum ReasonCode {
+    // --- mode selection (spec §2.2)
+    /// Neither an enabling annotation nor a usable trafficDistribution.
+    NotEnabled,
+    /// An annotation is present with a value other than `Auto`/`auto`.
+    AnnotationValueIgnored,
+    /// The deprecated `topology-aware-hints` key is present and shadows `topology-mode`.
+    DeprecatedAnnotationWins,
+    /// The annotation enables hints, so `spec.trafficDistribution` is ignored.
+    AnnotationOverridesTrafficDistribution,
+    /// `spec.trafficDistribution` has a value this version's controller does not act on.
+    TrafficDistributionUnsupported,
+    /// The TopologyAwareHints gate is off at this version (≤1.23): the controller has no cache.
+    TopologyGateOff,
+    // --- Services the controller does not reconcile (spec §2.1)
+    /// `spec.selector` is absent: the controller writes no slices for this Service.
+    NoSelector,
+    /// `type: ExternalName`: the controller writes no slices for this Service.
+    ExternalName,
+    /// No controller-managed slices exist for this Service/family.
+    NoManagedSlices,
+    // --- data-plane constraints (spec §4.2)
+    /// iTP/eTP `Local`: kube-proxy uses node-local endpoints and ignores hints for that traffic.
+    TrafficPolicyLocal,
+    /// No ClusterIP (headless): kube-proxy does not proxy the Service, so hints change no routing.
+    HeadlessService,
+    /// Some nodes run Windows: their kube-proxy ignores hints (spec §4.1, k/k #137953).
+    WindowsNodes,
+    /// Cilium replaces kube-proxy and its service topology is off: hints change no routing.
+    CiliumIgnoresHints,
+    /// Cilium replaces kube-proxy with service topology on: Cilium, not kube-proxy, applies hints.
+    CiliumAppliesHints,
+    // --- safeguards (spec §2.3, §2.4 Step A, Step C, Step F)
+    /// Node information unavailable (Nodes could not be read).
+    NodesUnknown,
+    /// A counted node has no zone label: ratios are nil cluster-wide.
+    NodeMissingZone,
+    /// A counted node has zero/absent allocatable CPU: ratios are nil cluster-wide.
+    NodeMissingCPU,
+    /// Fewer than two zones (or zero total CPU) among counted nodes.
+    SingleZone,
+    /// More zones than ready endpoints.
+    InsufficientEndpoints,
+    /// Σ minimums exceeds the endpoint count (20 % overload threshold).
+    OverloadThreshold,
+    /// A ready endpoint being written has no zone.
+    EndpointMissingZone,
+    /// No hints allocated for zones (practically unreachable upstream).
+    NoHintsAllocated,
+    // --- diff (spec §2.9)
+    /// The controller would write hints but the slices carry none.
+    HintsMissing,
+    /// The slices carry hints the controller would remove.
+    HintsUnexpected,
+    /// The slices carry hints other than what the controller would keep or write.
+    HintsInvalid,
+    /// The controller's own output fails its keep-check: it rewrites the slice on every sync (W7, W9, W10).
+    RewrittenEverySync,
+    /// The overload recheck (spec §2.7) finds the live hint counts overloaded for today's zones.
+    Overloaded,
+    // --- kube-proxy (spec §4.3)
+    /// Some ready endpoint has no zone hint → all endpoints.
+    ProxyMissingZoneHint,
+    /// No endpoint is hinted for this zone → all endpoints.
+    ProxyZoneNotHinted,
+    /// The node has no zone label → all endpoints.
+    ProxyNodeMissingZone,
+    /// Some ready endpoint has no node hint → node hints ignored.
+    ProxyMissingNodeHint,
+    /// No endpoint is hinted for this node → node hints ignored.
+    ProxyNodeNotHinted,
+    /// No ready endpoints: serving+terminating fallback or nothing.
+    ProxyNoReadyEndpoints,
+    /// This kube-proxy version does not consider hints for this Service (gate/annotation rules, §4.4).
+    ProxyTopologyNotUsed,
+    /// Windows kube-proxy ignores hints (spec §4.1).
+    ProxyWindowsIgnoresHints,
+}
+
+/// A reason with the numbers behind it. Every fact is optional; each code documents which it sets.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Facts {
+    /// Ready endpoints counted (`n`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub endpoints: Option<i64>,
+    /// Zones in the ratio map.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zones: Option<i64>,
+    /// Σ of per-zone minimums.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub minimum_total: Option<i64>,
+    /// Expected overload, percent (e.g. 33.3).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub overload_percent: Option<f64>,
+    /// Node names involved.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub nodes: Vec<String>,
+    /// Zone involved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zone: Option<String>,
+    /// Annotation key or field involved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// Value involved (annotation value, trafficDistribution value, policy).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// Endpoint addresses involved.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub addresses: Vec<String>,
+    /// Slice names involved.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub slices: Vec<String>,
+}
+
+/// A reason code and its facts.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Reason {
+    /// The code.
+    pub code: ReasonCode,
+    /// The numbers behind it.
+    #[serde(flatten)]
+    pub facts: Facts,
+}
+
+impl Reason {
+    /// A reason without facts.
+    pub fn new(code: ReasonCode) -> Self {
+        Reason { code, facts: Facts::default() }
+    }
+    /// A reason with facts.
+    pub fn with(code: ReasonCode, facts: Facts) -> Self {
+        Reason { code, facts }
+    }
+}
