@@ -13,6 +13,7 @@ use crate::model::{Behaviour, Service, Snapshot};
 use crate::progress::Progress;
 use crate::render::{self, RenderOptions};
 use crate::report::Verdict;
+use crate::settings::changes::WhatIfError;
 use crate::settings::{DumpFormat, DumpPath, Job, Settings, SettingsError, SourceSpec};
 use crate::source;
 use crate::version::VersionReport;
@@ -185,9 +186,7 @@ fn simulate(
 /// `--traffic` may only name zones that have nodes.
 fn check_traffic(settings: &Settings, snapshot: &Snapshot) -> Result<(), Error> {
     match whatif::crosszone::unknown_zones(&settings.traffic, &snapshot.nodes).first() {
-        Some(zone) => {
-            Err(Error::Settings(SettingsError::WhatIf(format!("--traffic: no node is in zone {zone:?}"))))
-        }
+        Some(zone) => Err(SettingsError::from(WhatIfError::TrafficZone { zone: zone.clone() }).into()),
         None => Ok(()),
     }
 }

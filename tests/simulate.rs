@@ -3,12 +3,13 @@
 
 use kubectl_topo::cli::OutputFormat;
 use kubectl_topo::core::reason::ReasonCode as C;
-use kubectl_topo::core::whatif::changes::{Changes, SpreadSpec, parse_add_node, parse_set_cpu};
+use kubectl_topo::core::whatif::changes::{Changes, SpreadSpec};
 use kubectl_topo::core::whatif::{TrafficModel, simulate};
 use kubectl_topo::model::{Behaviour, Snapshot};
 use kubectl_topo::render::{self, RenderOptions};
 use kubectl_topo::report::whatif::{SimulationReport, SyncNote as N};
 use kubectl_topo::report::{FamilyReport, Verdict};
+use kubectl_topo::settings::changes::{parse_add_node, parse_set_cpu};
 use kubectl_topo::source::dump::parse_dump;
 
 use crate::support::{path, read, topo};
