@@ -15,7 +15,7 @@ use crate::render::{self, RenderOptions};
 use crate::report::Verdict;
 use crate::settings::changes::WhatIfError;
 use crate::settings::{DumpFormat, DumpPath, Job, Settings, SettingsError, SourceSpec};
-use crate::source;
+use crate::source::{self, ServiceNotFound, SourceError};
 use crate::version::VersionReport;
 
 /// `kubectl topo` when invoked as a kubectl plugin (argv[0] `kubectl-…`), else the file name.
@@ -74,7 +74,7 @@ fn load(settings: &Settings, request: source::Request, err: &mut dyn Write) -> R
     let loaded = source::load(&settings.source, request, &mut notes);
     drop(progress);
     let _ = err.write_all(&notes);
-    loaded
+    Ok(loaded?)
 }
 
 pub(crate) fn options(settings: &Settings) -> RenderOptions {
@@ -159,7 +159,7 @@ fn dump(
 ) -> Result<ExitStatus, Error> {
     let loaded = load(settings, request(settings, None, false), err)?;
     let raw = loaded.raw.unwrap_or_default();
-    source::dump_write::write_dump(&raw, redact, format, out)?;
+    source::dump_write::write_dump(&raw, redact, format, out)?.map_err(Error::Write)?;
     Ok(ExitStatus::Ok)
 }
 
@@ -192,8 +192,8 @@ fn check_traffic(settings: &Settings, snapshot: &Snapshot) -> Result<(), Error> 
 }
 
 /// Nodes were forbidden and nothing useful can be said without them.
-fn nodes_missing(consequence: &str) -> Error {
-    Error::Missing { action: source::live::LIST_NODES.to_string(), consequence: consequence.to_string() }
+fn nodes_missing(consequence: &'static str) -> Error {
+    SourceError::Missing { action: source::live::LIST_NODES, consequence }.into()
 }
 
 /// Exit 3 when every verdict asked for is Unknown (Nodes forbidden, all in Auto mode): the report
@@ -223,13 +223,14 @@ pub(crate) fn find_service<'a>(snapshot: &'a Snapshot, ns: &str, name: &str) -> 
         snapshot.services.iter().filter(|s| s.name == name).map(|s| s.namespace.clone()).collect();
     found_in.sort();
     found_in.dedup();
-    Err(Error::ServiceNotFound {
+    Err(SourceError::from(ServiceNotFound {
         namespace: ns.to_string(),
         name: name.to_string(),
         origin: snapshot.info.origin.clone(),
         found_in,
         live: snapshot.info.origin.starts_with("cluster:"),
     })
+    .into())
 }
 
 mod watch;
