@@ -9,8 +9,9 @@ use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::progress::Progress;
 use crate::render::{self, RenderOptions};
+use crate::settings::changes::WhatIfError;
 use crate::settings::{DumpFormat, DumpPath, Job, Settings, SettingsError, SourceSpec};
-use crate::source;
+use crate::source::{self, ServiceNotFound, SourceError};
 use crate::version::VersionReport;
 use topo_engine::core::analyze;
 use topo_engine::core::whatif::{self, changes::Changes};
@@ -73,7 +74,7 @@ fn load(settings: &Settings, request: source::Request, err: &mut dyn Write) -> R
     let loaded = source::load(&settings.source, request, &mut notes);
     drop(progress);
     let _ = err.write_all(&notes);
-    loaded
+    Ok(loaded?)
 }
 
 pub(crate) fn options(settings: &Settings) -> RenderOptions {
@@ -158,7 +159,7 @@ fn dump(
 ) -> Result<ExitStatus, Error> {
     let loaded = load(settings, request(settings, None, false), err)?;
     let raw = loaded.raw.unwrap_or_default();
-    source::dump_write::write_dump(&raw, redact, format, out)?;
+    source::dump_write::write_dump(&raw, redact, format, out)?.map_err(Error::Write)?;
     Ok(ExitStatus::Ok)
 }
 
@@ -185,16 +186,14 @@ fn simulate(
 /// `--traffic` may only name zones that have nodes.
 fn check_traffic(settings: &Settings, snapshot: &Snapshot) -> Result<(), Error> {
     match whatif::crosszone::unknown_zones(&settings.traffic, &snapshot.nodes).first() {
-        Some(zone) => {
-            Err(Error::Settings(SettingsError::WhatIf(format!("--traffic: no node is in zone {zone:?}"))))
-        }
+        Some(zone) => Err(SettingsError::from(WhatIfError::TrafficZone { zone: zone.clone() }).into()),
         None => Ok(()),
     }
 }
 
 /// Nodes were forbidden and nothing useful can be said without them.
-fn nodes_missing(consequence: &str) -> Error {
-    Error::Missing { action: source::live::LIST_NODES.to_string(), consequence: consequence.to_string() }
+fn nodes_missing(consequence: &'static str) -> Error {
+    SourceError::Missing { action: source::live::LIST_NODES, consequence }.into()
 }
 
 /// Exit 3 when every verdict asked for is Unknown (Nodes forbidden, all in Auto mode): the report
@@ -224,13 +223,14 @@ pub(crate) fn find_service<'a>(snapshot: &'a Snapshot, ns: &str, name: &str) -> 
         snapshot.services.iter().filter(|s| s.name == name).map(|s| s.namespace.clone()).collect();
     found_in.sort();
     found_in.dedup();
-    Err(Error::ServiceNotFound {
+    Err(SourceError::from(ServiceNotFound {
         namespace: ns.to_string(),
         name: name.to_string(),
         origin: snapshot.info.origin.clone(),
         found_in,
         live: snapshot.info.origin.starts_with("cluster:"),
     })
+    .into())
 }
 
 mod watch;

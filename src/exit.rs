@@ -1,4 +1,5 @@
-//! Typed, documented exit codes (see `cli::EXIT_CODES_HELP` and the README).
+//! Typed, documented exit codes (see `cli::EXIT_CODES_HELP` and the README). Depends on nothing
+//! else in the crate: each error maps itself to a status (`error::Error::exit_status`).
 
 /// The process exit status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,11 +24,5 @@ impl ExitStatus {
 impl From<ExitStatus> for std::process::ExitCode {
     fn from(status: ExitStatus) -> Self {
         std::process::ExitCode::from(status.code())
-    }
-}
-
-impl From<&crate::error::Error> for ExitStatus {
-    fn from(error: &crate::error::Error) -> Self {
-        error.exit_status()
     }
 }

@@ -3,6 +3,10 @@
 //! Architecture (a one-way pipeline): `cli` (what the user typed) → `settings` (resolved once) →
 //! `source` (the only I/O: dump or live cluster) → `model::Snapshot` → `core` (pure upstream port)
 //! → `report` → `render` (writes to a given writer) → exit code. `app` wires one subcommand each.
+//!
+//! Errors: `source` reports its own (`source::SourceError`, each with its remedy); `error::Error`
+//! wraps them with bad flag values (`settings::SettingsError`), `simulate` changes that do not fit
+//! the cluster and output failures, and maps each to an `exit::ExitStatus`.
 
 // Tests are tables (one row per upstream case): long by design; product code keeps the limit.
 #![cfg_attr(test, allow(clippy::too_many_lines))]

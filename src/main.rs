@@ -51,7 +51,7 @@ fn main() -> ExitCode {
             if let Some(hint) = error.hint(&bin_name) {
                 let _ = writeln!(stderr, "hint: {hint}");
             }
-            ExitStatus::from(&error).into()
+            error.exit_status().into()
         }
     }
 }

@@ -1,5 +1,6 @@
 //! Raw arguments plus ambient facts (captured once in `main`) → resolved [`Settings`]. Pure: every
-//! policy decision about colour, scope, version and the Service reference is made here.
+//! policy decision about colour, scope, version and the Service reference is made here, and the
+//! text of the what-if flags is parsed here ([`changes`]) into the typed changes of `core`.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -179,7 +180,7 @@ pub enum SettingsError {
     NamespaceConflict,
     /// A bad `simulate` change or `--traffic` value (the message names the flag).
     #[error("{0}")]
-    WhatIf(String),
+    WhatIf(#[from] changes::WhatIfError),
 }
 
 impl Settings {
@@ -317,6 +318,7 @@ pub fn parse_timeout(text: &str) -> Result<Option<Duration>, SettingsError> {
     Ok((total > 0).then(|| Duration::from_secs(total)))
 }
 
+pub mod changes;
 mod whatif_settings;
 use whatif_settings::resolve_traffic;
 

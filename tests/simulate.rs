@@ -3,8 +3,9 @@
 
 use kubectl_topo::cli::OutputFormat;
 use kubectl_topo::render::{self, RenderOptions};
+use kubectl_topo::settings::changes::{parse_add_node, parse_set_cpu};
 use kubectl_topo::source::dump::parse_dump;
-use topo_engine::core::whatif::changes::{Changes, SpreadSpec, parse_add_node, parse_set_cpu};
+use topo_engine::core::whatif::changes::{Changes, SpreadSpec};
 use topo_engine::core::whatif::{TrafficModel, simulate};
 use topo_engine::model::{Behaviour, Snapshot};
 use topo_engine::report::reason::ReasonCode as C;

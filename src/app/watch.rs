@@ -35,7 +35,7 @@ pub fn run(
     };
     let mut previous: Option<WatchState> = None;
     let mut partial: Vec<String> = Vec::new();
-    follow::follow(live, &want, &mut |update| match update {
+    follow::follow::<Error>(live, &want, &mut |update| match update {
         Update::Note(note) => {
             let _ = writeln!(err, "note: {note}");
             Ok(())

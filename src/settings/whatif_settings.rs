@@ -1,12 +1,14 @@
-//! Resolution of the what-if flags (`simulate` changes, `--traffic`) into core types; every bad
-//! value is a one-line [`SettingsError::WhatIf`] naming the flag.
+//! Resolution of the what-if flags (`simulate` changes, `--traffic`) into core types, with the
+//! parsers of [`super::changes`]; every bad value is a one-line [`SettingsError::WhatIf`] naming
+//! the flag.
 
 use super::SettingsError;
+use super::changes::{
+    WhatIfError, parse_add_node, parse_mode, parse_replicas, parse_set_cpu, parse_spread, parse_traffic,
+};
 use crate::cli::{Command, SimulateArgs};
 use topo_engine::core::whatif::TrafficModel;
-use topo_engine::core::whatif::changes::{
-    Changes, parse_add_node, parse_mode, parse_replicas, parse_set_cpu, parse_spread, parse_traffic,
-};
+use topo_engine::core::whatif::changes::Changes;
 
 /// `--traffic` of the command, or the CPU model.
 pub(super) fn resolve_traffic(command: &Command) -> Result<TrafficModel, SettingsError> {
@@ -17,25 +19,21 @@ pub(super) fn resolve_traffic(command: &Command) -> Result<TrafficModel, Setting
         _ => None,
     };
     match text {
-        Some(text) => parse_traffic(text).map(TrafficModel::Given).map_err(SettingsError::WhatIf),
+        Some(text) => Ok(TrafficModel::Given(parse_traffic(text)?)),
         None => Ok(TrafficModel::ZoneCpu),
     }
 }
 
 /// The changes of `simulate`; at least one is required.
 pub(super) fn changes(a: &SimulateArgs) -> Result<Changes, SettingsError> {
-    let changes = changes_of(a).map_err(SettingsError::WhatIf)?;
+    let changes = changes_of(a)?;
     if changes.is_empty() {
-        return Err(SettingsError::WhatIf(
-            "simulate needs a change: --replicas, --spread, --remove-node, --remove-zone, --not-ready, \
-             --add-node, --set-cpu or --mode"
-                .into(),
-        ));
+        return Err(WhatIfError::NoChange.into());
     }
     Ok(changes)
 }
 
-fn changes_of(a: &SimulateArgs) -> Result<Changes, String> {
+fn changes_of(a: &SimulateArgs) -> Result<Changes, WhatIfError> {
     Ok(Changes {
         replicas: a.replicas.as_deref().map(parse_replicas).transpose()?,
         spread: a.spread.as_deref().map(parse_spread).transpose()?,
@@ -53,6 +51,7 @@ mod tests {
     use clap::Parser;
 
     use crate::cli::Cli;
+    use crate::settings::changes::WhatIfError;
     use crate::settings::{Ambient, Job, Settings, SettingsError};
     use topo_engine::core::whatif::TrafficModel;
 
@@ -74,6 +73,7 @@ mod tests {
     #[test]
     fn simulate_without_a_change_is_refused() {
         let err = resolve(&["simulate", "web"]).unwrap_err();
+        assert_eq!(err, SettingsError::WhatIf(WhatIfError::NoChange));
         assert!(err.to_string().starts_with("simulate needs a change"), "{err}");
     }
 }

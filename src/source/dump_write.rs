@@ -10,8 +10,8 @@ use std::io::Write;
 
 use serde_json::{Map, Value, json};
 
-use crate::error::Error;
 use crate::settings::DumpFormat;
+use crate::source::SourceError;
 use crate::source::live::Raw;
 
 mod redact;
@@ -53,22 +53,28 @@ pub fn dump_value(raw: &Raw, redact: bool) -> Value {
     json!({"apiVersion": "v1", "kind": "List", "metadata": {}, "items": items})
 }
 
-/// Write the dump.
-pub fn write_dump(raw: &Raw, redact: bool, format: DumpFormat, out: &mut dyn Write) -> Result<(), Error> {
+/// Write the dump. The outer `Err`: the dump could not be serialised; the inner one: `out` could
+/// not be written (the caller's output error, where a closed pipe is no failure).
+pub fn write_dump(
+    raw: &Raw,
+    redact: bool,
+    format: DumpFormat,
+    out: &mut dyn Write,
+) -> Result<std::io::Result<()>, SourceError> {
     let value = dump_value(raw, redact);
-    match format {
+    Ok(match format {
         DumpFormat::Yaml => {
-            let text = serde_saphyr::to_string(&value)
-                .map_err(|e| Error::Live(format!("cannot serialise the dump: {e}")))?;
-            out.write_all(text.as_bytes()).map_err(Error::Write)
+            let text = serde_saphyr::to_string(&value).map_err(SourceError::Serialise)?;
+            out.write_all(text.as_bytes())
         }
         DumpFormat::Json => {
             let mut buffered = std::io::BufWriter::new(out);
             serde_json::to_writer_pretty(&mut buffered, &value)
-                .map_err(|e| Error::Write(std::io::Error::other(e)))?;
-            buffered.write_all(b"\n").and_then(|()| buffered.flush()).map_err(Error::Write)
+                .map_err(std::io::Error::other)
+                .and_then(|()| buffered.write_all(b"\n"))
+                .and_then(|()| buffered.flush())
         }
-    }
+    })
 }
 
 /// List items from the API carry no apiVersion/kind; put them back so the dump reads alone.

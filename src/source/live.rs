@@ -12,10 +12,10 @@ use kube::api::{Api, ListParams};
 use kube::config::{KubeConfigOptions, Kubeconfig, KubeconfigError};
 use kube::{Client, Config};
 
-use crate::error::Error;
 use crate::prose;
 use crate::settings::LiveSpec;
 use crate::source::convert;
+use crate::source::error::{ServiceNotFound, SourceError};
 use topo_engine::model::{LABEL_SERVICE_NAME, Snapshot};
 
 mod request;
@@ -78,11 +78,9 @@ pub struct Loaded {
 
 /// Read what `want` asks for. Builds a current-thread runtime: `source` is the only place with I/O,
 /// and the rest of the program stays synchronous.
-pub fn load(spec: &LiveSpec, want: &Want) -> Result<Loaded, Error> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Error::Live(format!("cannot start the I/O runtime: {e}")))?;
+pub fn load(spec: &LiveSpec, want: &Want) -> Result<Loaded, SourceError> {
+    let runtime =
+        tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(SourceError::Runtime)?;
     runtime.block_on(load_async(spec, want))
 }
 
@@ -103,14 +101,17 @@ pub struct Connection {
 /// Load the kubeconfig as kubectl does: `--kubeconfig` alone when given, else every file of
 /// `KUBECONFIG` merged (first value wins), else `~/.kube/config`, else the in-cluster service
 /// account. `--context`, `--cluster` and `--user` override the current context's parts.
-pub async fn connect(spec: &LiveSpec) -> Result<Connection, Error> {
+pub async fn connect(spec: &LiveSpec) -> Result<Connection, SourceError> {
     let options = KubeConfigOptions {
         context: spec.context.clone(),
         cluster: spec.cluster.clone(),
         user: spec.user.clone(),
     };
     let kubeconfig = match &spec.kubeconfig {
-        Some(path) => Some(Kubeconfig::read_from(path).map_err(|e| kubeconfig_error(&e, Some(path)))?),
+        Some(path) => Some(
+            Kubeconfig::read_from(path)
+                .map_err(|source| SourceError::Kubeconfig { path: Some(path.clone()), source })?,
+        ),
         None => match read_kubeconfig_env() {
             Ok(k) => Some(k),
             // No KUBECONFIG and no ~/.kube/config: in a Pod, use the service account (kubectl does too).
@@ -119,22 +120,19 @@ pub async fn connect(spec: &LiveSpec) -> Result<Connection, Error> {
             {
                 None
             }
-            Err(e) => return Err(kubeconfig_error(&e, None)),
+            Err(source) => return Err(SourceError::Kubeconfig { path: None, source }),
         },
     };
     let (mut config, context) = match kubeconfig {
         Some(kc) => {
             let context = spec.context.clone().or_else(|| kc.current_context.clone()).unwrap_or_default();
-            let config =
-                Config::from_custom_kubeconfig(kc, &options).await.map_err(|e| kubeconfig_error(&e, None))?;
+            let config = Config::from_custom_kubeconfig(kc, &options)
+                .await
+                .map_err(|source| SourceError::Kubeconfig { path: None, source })?;
             (config, context)
         }
         None => {
-            let config = Config::incluster().map_err(|e| {
-                Error::Kubeconfig(format!(
-                    "no kubeconfig found (KUBECONFIG unset, ~/.kube/config missing) and not running in a Pod ({e})"
-                ))
-            })?;
+            let config = Config::incluster().map_err(SourceError::NoKubeconfig)?;
             (config, "in-cluster".to_string())
         }
     };
@@ -143,7 +141,7 @@ pub async fn connect(spec: &LiveSpec) -> Result<Connection, Error> {
     config.default_retry = false;
     let server = config.cluster_url.to_string().trim_end_matches('/').to_string();
     let default_namespace = config.default_namespace.clone();
-    let client = Client::try_from(config).map_err(|source| Error::Kube {
+    let client = Client::try_from(config).map_err(|source| SourceError::Kube {
         action: "connect to the API server".into(),
         server: server.clone(),
         source,
@@ -173,15 +171,7 @@ fn read_kubeconfig_env() -> Result<Kubeconfig, KubeconfigError> {
     paths.iter().try_fold(Kubeconfig::default(), |merged, p| merged.merge(Kubeconfig::read_from(p)?))
 }
 
-fn kubeconfig_error(e: &KubeconfigError, path: Option<&std::path::Path>) -> Error {
-    let text = crate::error::chain(e);
-    match path {
-        Some(p) => Error::Kubeconfig(format!("kubeconfig {}: {text}", p.display())),
-        None => Error::Kubeconfig(format!("kubeconfig: {text}")),
-    }
-}
-
-async fn load_async(spec: &LiveSpec, want: &Want) -> Result<Loaded, Error> {
+async fn load_async(spec: &LiveSpec, want: &Want) -> Result<Loaded, SourceError> {
     let conn = connect(spec).await?;
     let (raw, namespace) = read(&conn, want).await?;
     let mut snapshot = convert::snapshot_from_raw(&raw);
@@ -196,7 +186,7 @@ pub const LIST_NODES: &str = "list nodes at cluster scope";
 /// required (without them there is no subject); Nodes are required only by `zones` (elsewhere a
 /// 403 leaves zone weights unknown, noted in `Raw::notes`); Events are best effort (a 403 becomes
 /// a note: the verdicts do not depend on them).
-pub async fn read(conn: &Connection, want: &Want) -> Result<(Raw, Option<String>), Error> {
+pub async fn read(conn: &Connection, want: &Want) -> Result<(Raw, Option<String>), SourceError> {
     let namespace = match &want.namespace {
         Namespace::All => None,
         Namespace::Named(ns) => Some(ns.clone()),
@@ -240,7 +230,7 @@ pub async fn read(conn: &Connection, want: &Want) -> Result<(Raw, Option<String>
 
 /// `explain`/`simulate`: one Service, its slices (by the `kubernetes.io/service-name` label) and
 /// its Events.
-async fn read_service(conn: &Connection, ns: &str, name: &str) -> Result<Raw, Error> {
+async fn read_service(conn: &Connection, ns: &str, name: &str) -> Result<Raw, SourceError> {
     let services: Api<Service> = Api::namespaced(conn.client.clone(), ns);
     let action = format!("get services {name:?} in namespace {ns:?}");
     let Some(service) = timed(conn, &action, || services.get_opt(name)).await? else {
@@ -261,7 +251,7 @@ async fn read_service(conn: &Connection, ns: &str, name: &str) -> Result<Raw, Er
 
 /// `check`/`dump`: every Service and EndpointSlice of the scope, and the Events on Services, read
 /// side by side.
-async fn read_scope(conn: &Connection, namespace: Option<&str>) -> Result<Raw, Error> {
+async fn read_scope(conn: &Connection, namespace: Option<&str>) -> Result<Raw, SourceError> {
     let scope = match namespace {
         Some(ns) => format!("in namespace {ns:?}"),
         None => "at cluster scope".to_string(),
@@ -297,7 +287,7 @@ async fn read_events(
     api: Api<CoreEvent>,
     fields: &str,
     scope: &str,
-) -> Result<(Vec<CoreEvent>, Vec<String>), Error> {
+) -> Result<(Vec<CoreEvent>, Vec<String>), SourceError> {
     let action = format!("list events {scope}");
     let lp = ListParams::default().fields(fields);
     Ok(match tolerate_forbidden(list_all(conn, &api, lp, &action).await)? {
@@ -307,22 +297,22 @@ async fn read_events(
 }
 
 /// A read the report can do without: `None` when it was forbidden (403); other failures stay errors.
-fn tolerate_forbidden<T>(result: Result<Vec<T>, Error>) -> Result<Option<Vec<T>>, Error> {
+fn tolerate_forbidden<T>(result: Result<Vec<T>, SourceError>) -> Result<Option<Vec<T>>, SourceError> {
     match result {
         Ok(items) => Ok(Some(items)),
-        Err(Error::Kube { source: kube::Error::Api(status), .. }) if status.code == 403 => Ok(None),
+        Err(e) if e.is_api_status(403) => Ok(None),
         Err(e) => Err(e),
     }
 }
 
 /// `/version` gitVersion, e.g. `v1.36.3`.
-pub async fn server_version(conn: &Connection) -> Result<String, Error> {
+pub async fn server_version(conn: &Connection) -> Result<String, SourceError> {
     let info = timed(conn, "get the server version (/version)", || conn.client.apiserver_version()).await?;
     Ok(info.git_version)
 }
 
 /// 404 on the Service: say where a Service of that name exists (when we may list Services).
-async fn service_not_found(conn: &Connection, namespace: &str, name: &str) -> Error {
+async fn service_not_found(conn: &Connection, namespace: &str, name: &str) -> SourceError {
     let all: Api<Service> = Api::all(conn.client.clone());
     let lp = ListParams::default().fields(&format!("metadata.name={name}"));
     let mut found_in: Vec<String> = list_all(conn, &all, lp, "list services at cluster scope")
@@ -331,13 +321,13 @@ async fn service_not_found(conn: &Connection, namespace: &str, name: &str) -> Er
         .unwrap_or_default();
     found_in.sort();
     found_in.dedup();
-    Error::ServiceNotFound {
+    SourceError::ServiceNotFound(ServiceNotFound {
         namespace: namespace.to_string(),
         name: name.to_string(),
         origin: format!("cluster:{}", conn.context),
         found_in,
         live: true,
-    }
+    })
 }
 
 mod cilium;

@@ -1,8 +1,10 @@
-//! The only I/O: read a cluster dump or a live cluster into a `model::Snapshot`.
+//! The only I/O: read a cluster dump or a live cluster into a `model::Snapshot`. Every failure is
+//! a [`SourceError`] (module `error`), which carries its remedy and exit code.
 
 pub mod convert;
 pub mod dump;
 pub mod dump_write;
+pub mod error;
 pub mod live;
 pub mod probe;
 pub mod watch;
@@ -10,8 +12,8 @@ pub mod watch;
 use std::io::{Read, Write};
 use std::path::Path;
 
-use crate::error::Error;
 use crate::settings::{DumpPath, Scope, SourceSpec};
+pub use error::{ServiceNotFound, SourceError};
 use topo_engine::model::Snapshot;
 
 /// What a command needs; a live read fetches only that (a dump is read whole).
@@ -38,7 +40,7 @@ pub struct Loaded {
 }
 
 /// Load the Snapshot; notes about skipped objects go to `err`.
-pub fn load(spec: &SourceSpec, request: Request<'_>, err: &mut dyn Write) -> Result<Loaded, Error> {
+pub fn load(spec: &SourceSpec, request: Request<'_>, err: &mut dyn Write) -> Result<Loaded, SourceError> {
     match spec {
         SourceSpec::Dump(path) => {
             let namespace = match request.scope {
@@ -66,13 +68,13 @@ pub fn load(spec: &SourceSpec, request: Request<'_>, err: &mut dyn Write) -> Res
     }
 }
 
-fn load_dump(path: &DumpPath, err: &mut dyn Write) -> Result<Snapshot, Error> {
+fn load_dump(path: &DumpPath, err: &mut dyn Write) -> Result<Snapshot, SourceError> {
     let (parsed, origin) = match path {
         DumpPath::Stdin => {
             let mut text = String::new();
             std::io::stdin()
                 .read_to_string(&mut text)
-                .map_err(|source| Error::Read { path: "-".into(), source })?;
+                .map_err(|source| SourceError::Read { path: "-".into(), source })?;
             (dump::parse_dump(&text, "stdin")?, "stdin".to_string())
         }
         DumpPath::File(p) => {
@@ -95,10 +97,11 @@ fn load_dump(path: &DumpPath, err: &mut dyn Write) -> Result<Snapshot, Error> {
 
 /// Reads a dump file: streamed when it is one JSON List (its text is never held whole), else read
 /// whole. Both give the same result and the same errors.
-pub(crate) fn read_dump_file(path: &Path, origin: &str) -> Result<dump::ParsedDump, Error> {
+pub(crate) fn read_dump_file(path: &Path, origin: &str) -> Result<dump::ParsedDump, SourceError> {
     if let Some(parsed) = dump::read_list_file(path, origin) {
         return Ok(parsed);
     }
-    let text = std::fs::read_to_string(path).map_err(|source| Error::Read { path: path.into(), source })?;
+    let text =
+        std::fs::read_to_string(path).map_err(|source| SourceError::Read { path: path.into(), source })?;
     Ok(dump::parse_dump(&text, origin)?)
 }

@@ -11,17 +11,17 @@ use k8s_openapi::api::core::v1::Service;
 use kube::Api;
 use kube::api::ListParams;
 
-use crate::error::Error;
+use super::SourceError;
 use crate::settings::{LiveSpec, SourceSpec};
 
-fn dump_snapshot(spec: &SourceSpec) -> Result<topo_engine::model::Snapshot, Error> {
+fn dump_snapshot(spec: &SourceSpec) -> Result<topo_engine::model::Snapshot, SourceError> {
     let all = crate::settings::Scope::AllNamespaces;
     let request = super::Request { scope: &all, service: None, nodes_only: false };
     Ok(super::load(spec, request, &mut std::io::sink())?.snapshot)
 }
 
 /// Names of the Services in `namespace` (`None`: the default namespace of the source), sorted.
-pub fn service_names(spec: &SourceSpec, namespace: Option<&str>) -> Result<Vec<String>, Error> {
+pub fn service_names(spec: &SourceSpec, namespace: Option<&str>) -> Result<Vec<String>, SourceError> {
     match spec {
         SourceSpec::Dump(_) => {
             let snapshot = dump_snapshot(spec)?;
@@ -37,7 +37,7 @@ pub fn service_names(spec: &SourceSpec, namespace: Option<&str>) -> Result<Vec<S
 }
 
 /// Namespaces that hold Services, sorted.
-pub fn namespaces(spec: &SourceSpec) -> Result<Vec<String>, Error> {
+pub fn namespaces(spec: &SourceSpec) -> Result<Vec<String>, SourceError> {
     match spec {
         SourceSpec::Dump(_) => {
             let snapshot = dump_snapshot(spec)?;
@@ -61,7 +61,7 @@ pub fn server_version(live: &LiveSpec) -> Option<String> {
 }
 
 /// Names of the Services in `namespace` (the kubeconfig context's namespace when `None`).
-fn live_service_names(live: &LiveSpec, namespace: Option<&str>) -> Result<Vec<String>, Error> {
+fn live_service_names(live: &LiveSpec, namespace: Option<&str>) -> Result<Vec<String>, SourceError> {
     block_on(async {
         let conn = super::live::connect(live).await?;
         let namespace = namespace.unwrap_or(&conn.default_namespace).to_string();
@@ -73,7 +73,7 @@ fn live_service_names(live: &LiveSpec, namespace: Option<&str>) -> Result<Vec<St
 }
 
 /// The namespaces of a cluster-wide Service list (no `list namespaces` permission needed).
-fn live_namespaces(live: &LiveSpec) -> Result<Vec<String>, Error> {
+fn live_namespaces(live: &LiveSpec) -> Result<Vec<String>, SourceError> {
     block_on(async {
         let conn = super::live::connect(live).await?;
         let api: Api<Service> = Api::all(conn.client.clone());
@@ -92,10 +92,10 @@ fn sorted(items: impl Iterator<Item = String>) -> Vec<String> {
 }
 
 /// Run one probe on a current-thread runtime (the probes are short and sequential).
-fn block_on<T>(future: impl std::future::Future<Output = Result<T, Error>>) -> Result<T, Error> {
+fn block_on<T>(future: impl std::future::Future<Output = Result<T, SourceError>>) -> Result<T, SourceError> {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| Error::Live(format!("cannot start the I/O runtime: {e}")))?
+        .map_err(SourceError::Runtime)?
         .block_on(future)
 }

@@ -16,8 +16,8 @@ use kube::runtime::reflector::{self, Store};
 use kube::runtime::watcher::{self, Event};
 
 use super::convert;
+use super::error::{SourceError, chain};
 use super::live::{self, Connection, Namespace, Raw, Want};
-use crate::error::Error;
 use crate::settings::LiveSpec;
 use topo_engine::model::{LABEL_SERVICE_NAME, Snapshot};
 
@@ -63,16 +63,15 @@ impl Resource {
 /// One item of the merged watch stream: an object event (`true` when it ends a (re)list) or an error.
 type Item = (Resource, Result<bool, watcher::Error>);
 
-/// Follow the cluster until Ctrl-C (Ok) or until `on_update` fails (its error is returned).
-pub fn follow(
+/// Follow the cluster until Ctrl-C (Ok), until the watch fails (a [`SourceError`], turned into the
+/// caller's error type) or until `on_update` fails (its error is returned).
+pub fn follow<E: From<SourceError>>(
     spec: &LiveSpec,
     want: &Want,
-    on_update: &mut dyn FnMut(Update) -> Result<(), Error>,
-) -> Result<(), Error> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Error::Live(format!("cannot start the I/O runtime: {e}")))?;
+    on_update: &mut dyn FnMut(Update) -> Result<(), E>,
+) -> Result<(), E> {
+    let runtime =
+        tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(SourceError::Runtime)?;
     runtime.block_on(follow_async(spec, want, on_update))
 }
 
@@ -109,11 +108,11 @@ fn key(meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta) -> (Op
     (meta.namespace.as_deref(), meta.name.as_deref())
 }
 
-async fn follow_async(
+async fn follow_async<E: From<SourceError>>(
     spec: &LiveSpec,
     want: &Want,
-    on_update: &mut dyn FnMut(Update) -> Result<(), Error>,
-) -> Result<(), Error> {
+    on_update: &mut dyn FnMut(Update) -> Result<(), E>,
+) -> Result<(), E> {
     // A watch is idle for minutes: --request-timeout must not become the client's read timeout
     // (it would cut every quiet watch). It still bounds the one-shot requests (`timed`).
     let mut conn = live::connect(&LiveSpec { request_timeout: None, ..spec.clone() }).await?;
@@ -209,13 +208,18 @@ fn tagged<K: Send + 'static>(
 
 /// A watcher error: fatal when the first list is refused (401/403/404: retrying will not help and
 /// the user needs the message and its hint), otherwise a note while the backoff retries.
-fn failure(server: &str, resource: Resource, error: watcher::Error, ready: bool) -> Result<Update, Error> {
+fn failure(
+    server: &str,
+    resource: Resource,
+    error: watcher::Error,
+    ready: bool,
+) -> Result<Update, SourceError> {
     let scope = resource.plural();
     match error {
         watcher::Error::InitialListFailed(kube::Error::Api(status))
             if !ready && matches!(status.code, 401 | 403 | 404) =>
         {
-            Err(Error::Kube {
+            Err(SourceError::Kube {
                 action: format!("list {scope}"),
                 server: server.to_string(),
                 source: kube::Error::Api(status),
@@ -225,7 +229,7 @@ fn failure(server: &str, resource: Resource, error: watcher::Error, ready: bool)
         watcher::Error::WatchError(status) if status.code == 410 => {
             Ok(Update::Note(format!("watch of {scope} expired (410 Gone): listing again")))
         }
-        other => Ok(Update::Note(format!("watch of {scope}: {}; retrying", crate::error::chain(&other)))),
+        other => Ok(Update::Note(format!("watch of {scope}: {}; retrying", chain(&other)))),
     }
 }
 

@@ -113,7 +113,7 @@ fn redaction_is_consistent_and_keeps_topology() {
 fn json_dump_reads_back_like_the_yaml_dump_through_the_streaming_reader() {
     let write = |format| {
         let mut out = Vec::new();
-        write_dump(&raw(), false, format, &mut out).unwrap();
+        write_dump(&raw(), false, format, &mut out).unwrap().unwrap();
         String::from_utf8(out).unwrap()
     };
     let (yaml, json) = (write(DumpFormat::Yaml), write(DumpFormat::Json));

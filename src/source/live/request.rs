@@ -12,7 +12,7 @@ use kube::api::{Api, ListParams};
 use serde::de::DeserializeOwned;
 
 use super::Connection;
-use crate::error::{Error, Failure, classify};
+use crate::source::error::{Failure, SourceError, classify};
 
 /// Page size of every list call (kubectl uses 500 too).
 pub const PAGE_SIZE: u32 = 500;
@@ -55,7 +55,7 @@ pub fn retryable(error: &kube::Error) -> bool {
 
 /// Run one read (`call` makes a fresh request each time) under `--request-timeout` per attempt,
 /// retrying transient failures with [`RETRY`]; failures become one-line errors naming `action`.
-pub async fn timed<T, F, Fut>(conn: &Connection, action: &str, mut call: F) -> Result<T, Error>
+pub async fn timed<T, F, Fut>(conn: &Connection, action: &str, mut call: F) -> Result<T, SourceError>
 where
     F: FnMut() -> Fut,
     Fut: Future<Output = Result<T, kube::Error>>,
@@ -70,7 +70,7 @@ where
             }
             Err(source) => {
                 let (action, server) = (action.to_string(), conn.server.clone());
-                return Err(Error::Kube { action, server, source, attempts: attempt });
+                return Err(SourceError::Kube { action, server, source, attempts: attempt });
             }
         }
     }
@@ -81,9 +81,9 @@ async fn once<T>(
     conn: &Connection,
     action: &str,
     call: impl Future<Output = Result<T, kube::Error>>,
-) -> Result<Result<T, kube::Error>, Error> {
+) -> Result<Result<T, kube::Error>, SourceError> {
     match conn.timeout {
-        Some(limit) => tokio::time::timeout(limit, call).await.map_err(|_| Error::Timeout {
+        Some(limit) => tokio::time::timeout(limit, call).await.map_err(|_| SourceError::Timeout {
             action: action.to_string(),
             server: conn.server.clone(),
             after: limit,
@@ -98,7 +98,7 @@ pub async fn list_all<K>(
     api: &Api<K>,
     params: ListParams,
     action: &str,
-) -> Result<Vec<K>, Error>
+) -> Result<Vec<K>, SourceError>
 where
     K: Clone + DeserializeOwned + std::fmt::Debug,
 {
@@ -114,7 +114,7 @@ pub async fn list_paged<K>(
     params: ListParams,
     action: &str,
     page_size: u32,
-) -> Result<Vec<K>, Error>
+) -> Result<Vec<K>, SourceError>
 where
     K: Clone + DeserializeOwned + std::fmt::Debug,
 {
@@ -131,9 +131,9 @@ where
 /// Why a paged list stopped.
 enum Paging {
     /// 410 on a `continue` page: the list can be restarted.
-    Expired(Error),
+    Expired(SourceError),
     /// Anything else.
-    Failed(Error),
+    Failed(SourceError),
 }
 
 async fn pages<K>(
@@ -155,7 +155,7 @@ where
         }
         let page = match timed(conn, action, || api.list(&lp)).await {
             Ok(page) => page,
-            Err(e) if token.is_some() && is_gone(&e) => return Err(Paging::Expired(e)),
+            Err(e) if token.is_some() && e.is_api_status(410) => return Err(Paging::Expired(e)),
             Err(e) => return Err(Paging::Failed(e)),
         };
         items.extend(page.items);
@@ -164,10 +164,6 @@ where
             return Ok(items);
         }
     }
-}
-
-fn is_gone(error: &Error) -> bool {
-    matches!(error, Error::Kube { source: kube::Error::Api(status), .. } if status.code == 410)
 }
 
 #[cfg(test)]

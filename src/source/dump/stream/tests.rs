@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 use tempfile::NamedTempFile;
 
 use super::*;
-use crate::error::Error;
+use crate::source::SourceError;
 use crate::source::dump::{parse_dump, read_whole, yaml_documents};
 use crate::source::read_dump_file;
 
@@ -17,12 +17,12 @@ fn file(text: &str) -> NamedTempFile {
 
 /// What the general reader gives for `text`, errors as the user sees them.
 fn whole(text: &str) -> Result<ParsedDump, String> {
-    read_whole(text, "t").map_err(|err| Error::from(err).to_string())
+    read_whole(text, "t").map_err(|err| SourceError::from(err).to_string())
 }
 
 /// What `parse_dump` (stdin's path: streamed from the text, else the general reader) gives.
 fn from_text(text: &str) -> Result<ParsedDump, String> {
-    parse_dump(text, "t").map_err(|err| Error::from(err).to_string())
+    parse_dump(text, "t").map_err(|err| SourceError::from(err).to_string())
 }
 
 /// Streams `text` through windows of several sizes (so items, keys and numbers straddle their

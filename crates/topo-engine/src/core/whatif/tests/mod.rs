@@ -1,5 +1,5 @@
 //! Unit tests of the what-if engine: replicas needed, the traffic origins of the cross-zone share,
-//! the parsing of changes, and the sync decision.
+//! the description of changes, and the sync decision.
 
 mod changes;
 mod crosszone;

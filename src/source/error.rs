@@ -1,0 +1,171 @@
+//! What can go wrong while reading a source: a dump that cannot be read or parsed, a Service that
+//! is not in the data, a kubeconfig that cannot be used, an API request that fails or times out, a
+//! permission without which nothing useful can be said. Each message is one line; [`SourceError::hint`]
+//! is the one line of remedy and [`SourceError::exit_status`] the exit code (2 for input, 3 for the
+//! cluster). The classification of API failures (401/403/404/TLS/unreachable/…) is in [`api`].
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use kube::config::{InClusterError, KubeconfigError};
+
+use super::dump::DumpError;
+use crate::exit::ExitStatus;
+
+mod api;
+pub use api::{FORBIDDEN_HINT, Failure, chain, classify};
+
+/// Why a source could not give what a command needs.
+#[derive(Debug, thiserror::Error)]
+pub enum SourceError {
+    /// A dump could not be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The path (`-` for stdin).
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A dump does not parse.
+    #[error("{0}")]
+    Dump(#[from] DumpError),
+    /// The Service is not in the data.
+    #[error("{0}")]
+    ServiceNotFound(#[from] ServiceNotFound),
+    /// The runtime that drives live reads could not be started.
+    #[error("cannot start the I/O runtime: {0}")]
+    Runtime(std::io::Error),
+    /// `dump` could not turn what it read into YAML.
+    #[error("cannot serialise the dump: {0}")]
+    Serialise(serde_saphyr::SerializeError),
+    /// A kubeconfig that cannot be read or used (`path` when given with `--kubeconfig`).
+    #[error("{}", kubeconfig_message(path.as_deref(), source))]
+    Kubeconfig {
+        /// `--kubeconfig`, when given.
+        path: Option<PathBuf>,
+        /// The cause.
+        source: KubeconfigError,
+    },
+    /// No kubeconfig at all, and no in-cluster service account either.
+    #[error("no kubeconfig found (KUBECONFIG unset, ~/.kube/config missing) and not running in a Pod ({0})")]
+    NoKubeconfig(InClusterError),
+    /// An API request failed; the message names what we were doing (e.g. "list nodes at cluster scope").
+    #[error("{}{}", api::message(action, server, source), api::attempts_note(*attempts))]
+    Kube {
+        /// What we tried, as kubectl's RBAC words: verb, resource and scope.
+        action: String,
+        /// The API server URL.
+        server: String,
+        /// The cause.
+        source: kube::Error,
+        /// How many times the request was sent (transient failures are retried).
+        attempts: u32,
+    },
+    /// A permission is missing and without it nothing useful can be said (e.g. `simulate` without
+    /// Nodes). Partial reads that still allow a report are notes instead (`SourceInfo::partial`).
+    #[error("forbidden: cannot {action}, so {consequence}")]
+    Missing {
+        /// The denied request, as kubectl's RBAC words (`list nodes at cluster scope`).
+        action: &'static str,
+        /// What could therefore not be done.
+        consequence: &'static str,
+    },
+    /// A request took longer than `--request-timeout`.
+    #[error("timed out after {}s trying to {action} on {server}", after.as_secs_f64())]
+    Timeout {
+        /// What we tried.
+        action: String,
+        /// The API server URL.
+        server: String,
+        /// The limit.
+        after: Duration,
+    },
+}
+
+/// The Service asked for is not in what was read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("service {namespace}/{name} not found in {origin}")]
+pub struct ServiceNotFound {
+    /// Namespace searched.
+    pub namespace: String,
+    /// Service name.
+    pub name: String,
+    /// Where we looked (`dump:…` or `cluster:…`).
+    pub origin: String,
+    /// Namespaces where a Service of that name exists.
+    pub found_in: Vec<String>,
+    /// True for a live cluster (exit 3), false for a dump (exit 2).
+    pub live: bool,
+}
+
+impl SourceError {
+    /// The exit status: 2 when the input given is at fault, 3 when the cluster is.
+    pub fn exit_status(&self) -> ExitStatus {
+        match self {
+            SourceError::Read { .. } | SourceError::Dump(_) => ExitStatus::Usage,
+            SourceError::ServiceNotFound(missing) if !missing.live => ExitStatus::Usage,
+            SourceError::ServiceNotFound(_)
+            | SourceError::Runtime(_)
+            | SourceError::Serialise(_)
+            | SourceError::Kubeconfig { .. }
+            | SourceError::NoKubeconfig(_)
+            | SourceError::Kube { .. }
+            | SourceError::Missing { .. }
+            | SourceError::Timeout { .. } => ExitStatus::Cluster,
+        }
+    }
+
+    /// One line of remedy, when there is one (`bin_name` as the user invokes us).
+    pub fn hint(&self, bin_name: &str) -> Option<String> {
+        match self {
+            SourceError::ServiceNotFound(missing) => Some(missing.hint(bin_name)),
+            SourceError::Read { .. } => Some("check the path, or use `--from-file -` to read stdin".to_string()),
+            SourceError::Dump(_) => Some(
+                "create a dump with `kubectl get nodes,services,endpointslices,events -A -o yaml > dump.yaml`"
+                    .to_string(),
+            ),
+            SourceError::Kubeconfig { .. } | SourceError::NoKubeconfig(_) => Some(
+                "pass --kubeconfig FILE, set KUBECONFIG, or pick a context with --context (kubectl config get-contexts)"
+                    .to_string(),
+            ),
+            SourceError::Timeout { .. } => Some(
+                "the API server did not answer in time: check the server address and network, or raise --request-timeout"
+                    .to_string(),
+            ),
+            SourceError::Kube { source, .. } => Some(api::hint(&classify(source)).to_string()),
+            SourceError::Missing { .. } => Some(FORBIDDEN_HINT.to_string()),
+            SourceError::Runtime(_) | SourceError::Serialise(_) => None,
+        }
+    }
+
+    /// True for an API answer with this HTTP status code (e.g. 403 Forbidden, 410 Gone).
+    pub fn is_api_status(&self, code: u16) -> bool {
+        matches!(self, SourceError::Kube { source: kube::Error::Api(status), .. } if status.code == code)
+    }
+}
+
+impl ServiceNotFound {
+    /// Where a Service of that name does exist, else how to list the Services.
+    pub fn hint(&self, bin_name: &str) -> String {
+        match self.found_in.first() {
+            Some(first) => format!(
+                "a Service named {:?} exists in namespace(s) {}: add -n {first}",
+                self.name,
+                self.found_in.join(", ")
+            ),
+            None => format!("list the Services with `{bin_name} check -A` and check the name and -n"),
+        }
+    }
+}
+
+/// `kubeconfig PATH: cause` (or `kubeconfig: cause` when no path was given), the cause on one line.
+fn kubeconfig_message(path: Option<&Path>, source: &KubeconfigError) -> String {
+    let text = chain(source);
+    match path {
+        Some(p) => format!("kubeconfig {}: {text}", p.display()),
+        None => format!("kubeconfig: {text}"),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,153 @@
+//! API failures as a user would describe them: a `kube::Error` classified by its status code or
+//! its cause chain (401, 403, 404, TLS, unreachable, cut off, …), with the one-line message and the
+//! one line of remedy of each kind.
+
+/// What kind of failure a `kube::Error` is, as a user would describe it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// 401.
+    Unauthorized(String),
+    /// 403.
+    Forbidden(String),
+    /// 404.
+    NotFound(String),
+    /// Another API status.
+    Status(u16, String),
+    /// The answer ended before its end (connection closed mid-body, incomplete JSON).
+    Truncated(String),
+    /// Certificate or TLS handshake problem.
+    Tls(String),
+    /// Connection refused, DNS, no route.
+    Unreachable(String),
+    /// A timeout below us (connect/read timeout).
+    Timeout(String),
+    /// Credentials could not be obtained (exec plugin, token file, ...).
+    Auth(String),
+    /// Anything else.
+    Other(String),
+}
+
+/// The whole cause chain of an error on one line (`a: b: c`), without repeats.
+pub fn chain(error: &dyn std::error::Error) -> String {
+    let mut parts: Vec<String> = vec![error.to_string()];
+    let mut source = error.source();
+    while let Some(s) = source {
+        let text = s.to_string();
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+        source = s.source();
+    }
+    let text = parts.join(": ").replace('\n', " ");
+    // kube/hyper wrap the cause in layers that say nothing to a user.
+    let mut text = text.as_str();
+    for noise in
+        ["ServiceError: ", "HyperError: ", "client error (Connect): ", "client error (SendRequest): "]
+    {
+        while let Some(rest) = text.strip_prefix(noise) {
+            text = rest;
+        }
+    }
+    text.to_string()
+}
+
+/// Classify a kube error by its status code or its cause chain.
+pub fn classify(error: &kube::Error) -> Failure {
+    if let kube::Error::Api(status) = error {
+        let message = status.message.clone();
+        return match status.code {
+            401 => Failure::Unauthorized(message),
+            403 => Failure::Forbidden(message),
+            404 => Failure::NotFound(message),
+            code => Failure::Status(code, message),
+        };
+    }
+    let text = chain(error);
+    let lower = text.to_lowercase();
+    if matches!(error, kube::Error::Auth(_)) {
+        Failure::Auth(text)
+    } else if is_truncated(&lower) {
+        Failure::Truncated(text)
+    } else if lower.contains("certificate") || lower.contains("tls") || lower.contains("handshake") {
+        Failure::Tls(text)
+    } else if lower.contains("timed out") || lower.contains("timeout") || lower.contains("deadline") {
+        Failure::Timeout(text)
+    } else if [
+        "connection refused",
+        "dns error",
+        "no route",
+        "unreachable",
+        "connection reset",
+        "tcp connect",
+        "failed to lookup",
+    ]
+    .iter()
+    .any(|k| lower.contains(k))
+    {
+        Failure::Unreachable(text)
+    } else {
+        Failure::Other(text)
+    }
+}
+
+/// The texts hyper and serde_json give for a response cut off mid-body.
+fn is_truncated(lower: &str) -> bool {
+    ["end of file before message length reached", "connection closed before message completed"]
+        .iter()
+        .any(|k| lower.contains(k))
+        || (lower.contains("deserializing response") && lower.contains("eof while parsing"))
+}
+
+/// ` (after N attempts)` when a transient failure was retried.
+pub(super) fn attempts_note(attempts: u32) -> String {
+    if attempts > 1 { format!(" (after {attempts} attempts)") } else { String::new() }
+}
+
+/// The remedy for every missing permission: the shipped read-only ClusterRole.
+pub const FORBIDDEN_HINT: &str = "bind the read-only ClusterRole kubectl-topo-reader (kubectl apply -f deploy/rbac.yaml, then a ClusterRoleBinding for your user or group): it grants get/list/watch on nodes, services, endpointslices.discovery.k8s.io and events";
+
+/// The one-line message of an API failure.
+pub(super) fn message(action: &str, server: &str, source: &kube::Error) -> String {
+    match classify(source) {
+        Failure::Forbidden(_) => format!("forbidden: cannot {action}"),
+        Failure::Unauthorized(m) => {
+            format!("unauthorized: {server} rejected the credentials while trying to {action} ({m})")
+        }
+        Failure::NotFound(m) => format!("not found: cannot {action}: {m}"),
+        Failure::Status(code, m) => format!("cannot {action}: the API server answered {code}: {m}"),
+        Failure::Truncated(m) => {
+            format!("the API server's answer was cut off while trying to {action} on {server}: {m}")
+        }
+        Failure::Tls(m) => format!("TLS error talking to {server} (trying to {action}): {m}"),
+        Failure::Unreachable(m) => {
+            format!("cannot reach the API server at {server} (trying to {action}): {m}")
+        }
+        Failure::Timeout(m) => format!("timed out trying to {action} on {server}: {m}"),
+        Failure::Auth(m) => format!("cannot get credentials for {server} (trying to {action}): {m}"),
+        Failure::Other(m) => format!("cannot {action} on {server}: {m}"),
+    }
+}
+
+/// One line of remedy for an API failure.
+pub(super) fn hint(failure: &Failure) -> &'static str {
+    match failure {
+        Failure::Forbidden(_) => FORBIDDEN_HINT,
+        Failure::Unauthorized(_) => {
+            "the credentials of the current context are missing or expired: log in again (e.g. aws eks update-kubeconfig, gcloud container clusters get-credentials, az aks get-credentials)"
+        }
+        Failure::NotFound(_) => "check the namespace (-n) and the name",
+        Failure::Tls(_) => {
+            "the server certificate does not match the kubeconfig's certificate-authority-data or server name: check the context (--context) and refresh the kubeconfig"
+        }
+        Failure::Unreachable(_) => {
+            "check that the cluster is running and that the current context points at it (kubectl config current-context)"
+        }
+        Failure::Timeout(_) => "check the server address and network, or raise --request-timeout",
+        Failure::Auth(_) => {
+            "check the exec credential plugin or token of the current user (kubectl config view --minify)"
+        }
+        Failure::Status(..) | Failure::Truncated(_) | Failure::Other(_) => {
+            "retry; if it persists, check the API server's health (kubectl get --raw /readyz)"
+        }
+    }
+}
