@@ -1,5 +1,5 @@
 //! Step A of `AddHints`: per-zone minimum/maximum/desired endpoint counts and the four safeguards
-//! (`getAllocations`, `topologycache.go`, spec §2.4 Step A, §2.5).
+//! (`getAllocations`, `topologycache.go`, docs/behaviour.md#step-a-allocations).
 
 use super::{Allocation, Allocations, Disabled};
 use crate::core::zones::Ratios;

@@ -1,4 +1,4 @@
-//! `getAllocations` safeguards and bit-exact values (spec §2.4 Step A, §2.5).
+//! `getAllocations` safeguards and bit-exact values (docs/behaviour.md#step-a-allocations).
 //!
 //! Expected bit patterns come from a Go 1.26 run of `/tmp/es/floats/main.go`, which evaluates
 //! upstream's exact expressions (`ratio * float64(n)`, `desired * (1 / (1 + overloadThreshold))`
