@@ -1,5 +1,5 @@
 //! The only English in the crate's findings: one sentence per reason code, the controller's exact
-//! Event text for it (spec §2.8), and the safeguard name from the Kubernetes docs.
+//! Event text for it (docs/behaviour.md#controller-events), and the safeguard name from the Kubernetes docs.
 
 pub mod partial;
 mod remedy;

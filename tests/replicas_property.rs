@@ -17,7 +17,7 @@ use crate::support::model::{auto_service, endpoint, node, slice, snapshot};
 const ZONES: [&str; 5] = ["a", "b", "c", "d", "e"];
 
 /// A cluster: CPU (milli) of one node per zone, and today's ready endpoints per zone — the node
-/// zones, a zone `x` without nodes (a "sink", spec W7) and `""` (no zone).
+/// zones, a zone `x` without nodes (a "sink", W7 in docs/behaviour.md#worked-examples) and `""` (no zone).
 #[derive(Debug, Clone)]
 struct Cluster {
     cpu: Vec<i64>,

@@ -1,5 +1,5 @@
-//! Fixture scenarios: every worked example of spec §6 (W1–W15) driven through the public engine API
-//! (`parse_dump` → `analyze::explain`) with the spec's outcome asserted on the report, plus bad
+//! Fixture scenarios: every worked example (W1–W15, `tests/fixtures/README.md`) driven through the public engine API
+//! (`parse_dump` → `analyze::explain`) with its expected outcome asserted on the report, plus bad
 //! input that must end up in a report rather than an error or a panic.
 
 mod annotation;

@@ -1,12 +1,12 @@
 //! The comparison of one case: the Rust engine's answer ([`Ours`], built from the engine by
 //! `differential.rs`) against the oracle's result line ([`OracleResult`], README "Output").
 //!
-//! The engine's answer must be one of the oracle's outcomes (spec §2.9):
+//! The engine's answer must be one of the oracle's outcomes (docs/behaviour.md#steady-state-and-ties):
 //! * path (annotation / trafficDistribution / remove / none) equal;
 //! * STEADY (live managed slices as Unchanged): some oracle outcome has, for every family, the same
 //!   written slices, the same event, the same per-zone counts and the same hints per endpoint — an
 //!   endpoint whose own zone gives may carry any receiving zone when the moves out of and into each
-//!   zone agree (§2.9 items 2–3), on the annotation path only;
+//!   zone agree (ties 2–3 there), on the annotation path only;
 //! * every count vector the oracle reached (steady and fresh) is in our enumeration of tie outcomes;
 //! * FRESH (every managed hint stripped): the same, except that the oracle writes every slice
 //!   (ToCreate) while we rewrite only the slices that need it, so ours must be a subset;
@@ -210,8 +210,8 @@ fn best(oracle: &OracleResult, matches: impl Fn(&OracleOutcome) -> Vec<String>, 
 }
 
 /// One Service-wide outcome must match when the Service has one address family. With two, the
-/// families are reconciled independently (each has its own ties and map-order choices; spec §2.1
-/// item 3), so each family must match some outcome on its own, its overload flags included (the
+/// families are reconciled independently (each has its own ties and map-order choices;
+/// `reconcileByAddressType`), so each family must match some outcome on its own, its overload flags included (the
 /// oracle reports upstream's recheck per family; the Service's flag is their OR): requiring one
 /// sampled run to hit the canonical choice of both families at once rejects valid answers (seen:
 /// a dual-stack case with 3,451 distinct upstream outcomes, and seed 47337661 case 3907, where
@@ -388,7 +388,7 @@ fn match_family(
 }
 
 /// Hints per endpoint; on the annotation path an endpoint of a giving zone may carry any receiving
-/// zone (or its own) as long as the moves out of and into every zone agree (spec §2.9 (c), (e)),
+/// zone (or its own) as long as the moves out of and into every zone agree (docs/behaviour.md#steady-state-and-ties (c), (e)),
 /// or, with `step_e` (the zones that receive in some oracle outcome), the moves out agree and
 /// [`step_e::explains`] the moves in.
 fn match_hints(

@@ -1,5 +1,5 @@
 //! `kubectl-topo watch` on the real control plane (issue 6): a deployment-like set of pods scaled
-//! 3 → 4 → 3 in three equal zones (spec W2) must stream Active → Blocked → Active, Ctrl-C must end
+//! 3 → 4 → 3 in three equal zones (W2) must stream Active → Blocked → Active, Ctrl-C must end
 //! it with exit 0, and an expired watch (a 410 Gone ERROR event, injected once by a loopback proxy)
 //! must be relisted without losing the next change.
 

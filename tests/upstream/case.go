@@ -10,7 +10,7 @@ import (
 	sigsjson "sigs.k8s.io/json"
 )
 
-// Label and annotation keys the controller reads (spec §1). Spelled out rather than taken from
+// Label and annotation keys the controller reads (docs/behaviour.md#inputs). Spelled out rather than taken from
 // k8s.io/api so that a reader can grep for them.
 const (
 	labelServiceName = "kubernetes.io/service-name"
@@ -116,7 +116,7 @@ func DecodeDump(raw []byte) (*Cluster, error) {
 }
 
 // ManagedSlices returns deep copies of the slices of addressType that the EndpointSlice
-// controller manages for the Service (spec §1: both labels, same namespace), in dump order.
+// controller manages for the Service (both labels, same namespace), in dump order.
 func (c *Cluster) ManagedSlices(addressType discovery.AddressType) []*discovery.EndpointSlice {
 	var out []*discovery.EndpointSlice
 	for _, s := range c.Slices {
@@ -132,7 +132,7 @@ func (c *Cluster) ManagedSlices(addressType discovery.AddressType) []*discovery.
 }
 
 // stripHints returns deep copies of slices with every endpoint's hints removed: what a fresh sync
-// builds (spec §1, "Fresh endpoints never carry hints").
+// builds (podToEndpoint never sets hints).
 func stripHints(in []*discovery.EndpointSlice) []*discovery.EndpointSlice {
 	out := make([]*discovery.EndpointSlice, 0, len(in))
 	for _, s := range in {

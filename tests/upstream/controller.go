@@ -99,7 +99,7 @@ func unchangedSlices(existing, toUpdate, toDelete []*discovery.EndpointSlice) []
 	return out
 }
 
-// Path names which controller branch a Service takes (spec §2.2).
+// Path names which controller branch a Service takes (docs/behaviour.md#mode-selection).
 const (
 	PathAnnotation          = "annotation"
 	PathTrafficDistribution = "trafficDistribution"
@@ -107,7 +107,7 @@ const (
 	PathNone                = "none"
 )
 
-// decidePath mirrors syncService's early returns (ExternalName, nil selector: spec §2.1.1) and
+// decidePath mirrors syncService's early returns (ExternalName, nil selector) and
 // the reconciler's branch (reconciler.go:298-347).
 func (b Behaviour) decidePath(svc *corev1.Service) string {
 	if svc.Spec.Type == corev1.ServiceTypeExternalName || svc.Spec.Selector == nil {
@@ -156,7 +156,7 @@ type FamilyOutcome struct {
 	Fresh  *Result `json:"fresh"`
 	// Overloaded: upstream's serviceOverloaded on this family's own cache entry after the steady
 	// sync (nil when the sync left no entry). The Service-wide `overloaded` is the OR over the
-	// families; a dual-stack Service's families are compared one by one (spec §2.1 item 3).
+	// families; a dual-stack Service's families are compared one by one (reconcileByAddressType per family).
 	Overloaded *bool `json:"overloaded,omitempty"`
 }
 
@@ -290,7 +290,7 @@ func runController(logger logr.Logger, b Behaviour, c *Cluster) *Outcome {
 	for at := range families {
 		byFamily[at].Steady = reconcileHints(logger, b, steady, svc, at, c.ManagedSlices(at), nil, nil)
 	}
-	// Overload recheck (spec §2.7): a node event recomputes the cache and asks which Services
+	// Overload recheck (checkNodeTopologyDistribution): a node event recomputes the cache and asks which Services
 	// to requeue.
 	steady.SetNodes(logger, c.Nodes)
 	for _, k := range steady.GetOverloadedServices() {

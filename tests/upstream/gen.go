@@ -19,12 +19,12 @@ import (
 )
 
 // The generator: seeded random cluster dumps biased towards the edges of the hint algorithms
-// (spec §2.3-§2.5, §3, §4). Case i of seed S uses its own PCG stream (S, i), so any case can be
+// (docs/behaviour.md). Case i of seed S uses its own PCG stream (S, i), so any case can be
 // regenerated alone: `oracle gen --seed S --start i --count 1`.
 
 var zonePool = []string{"zone-a", "zone-b", "zone-c", "zone-d", "zone-e", "zone-f", "us-east-1a", "eu-west-3c", "Zone-A", "z", "a.b_c-d"}
 
-// ratioSets are CPU weights per zone that hit known float and tie edges (spec §2.5, W1-W12).
+// ratioSets are CPU weights per zone that hit known float and tie edges (docs/behaviour.md#floating-point, W1-W12).
 var ratioSets = [][]int{{1, 1}, {1, 4}, {2, 3}, {3, 1}, {1, 2}, {2, 1, 1}, {1, 1, 1}, {5, 4, 1}, {1, 1, 1, 1}, {3, 3, 2}, {1, 1, 1, 1, 1}, {1, 2, 3, 4, 5, 6}, {7, 3}, {1, 1, 2}}
 
 const kFactor = 1 / (1 + 0.2)
@@ -145,7 +145,7 @@ func (g *generator) genZonesAndNodes() {
 			total++
 		}
 	}
-	// control-plane nodes: ignored by SetNodes whatever their zone/CPU (spec §2.3.1)
+	// control-plane nodes: ignored by SetNodes whatever their zone/CPU (hasExcludedLabels)
 	if g.p(0.3) {
 		for i := 0; i < 1+g.r.IntN(2); i++ {
 			zone := g.someZone(true)
@@ -233,7 +233,7 @@ func (g *generator) cpuText(milli int64) string {
 	if milli == 0 {
 		return g.pick("0", "0m", "0.0")
 	}
-	if g.p(0.08) { // sub-milli precision: exact sums, rounded up only per zone (spec §2.3.6)
+	if g.p(0.08) { // sub-milli precision: exact sums, rounded up only per zone (SetNodes: MilliValue of the sums)
 		return fmt.Sprintf("%du", milli*1000-int64(g.r.IntN(999)))
 	}
 	switch g.r.IntN(4) {
@@ -332,7 +332,7 @@ func (g *generator) genService() {
 			s.Spec.ClusterIPs = append(s.Spec.ClusterIPs, ip)
 		}
 	}
-	if len(s.Spec.IPFamilies) == 0 { // legacy object without families (spec §2.1.2)
+	if len(s.Spec.IPFamilies) == 0 { // legacy object without families (getAddressTypesForService)
 		s.Spec.ClusterIPs = []string{g.pick("10.96.0.10", "fd00:10:96::a", corev1.ClusterIPNone)}
 	}
 	s.Spec.ClusterIP = s.Spec.ClusterIPs[0]
@@ -680,7 +680,7 @@ func (g *generator) applyHints(slices []*discovery.EndpointSlice) {
 }
 
 // upstreamHints writes what a fresh upstream AddHints would write, per family. AddHints itself is
-// random (spec §2.9), but a case must be a pure function of (seed, index): so the generator runs
+// random (docs/behaviour.md#steady-state-and-ties), but a case must be a pure function of (seed, index): so the generator runs
 // it 32 times, canonicalises which moved endpoint got which receiving zone (sorted within each
 // own zone), and keeps the smallest result. The alternatives left are the tie count vectors,
 // which 32 runs see with overwhelming probability.

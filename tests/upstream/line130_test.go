@@ -8,7 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 )
 
-// 1.30–1.32 PreferClose gives a zone-less ready endpoint forZones [""] (spec §3, W14 last line).
+// 1.30–1.32 PreferClose gives a zone-less ready endpoint forZones [""] (endpointslice v0.30 trafficdist.go preferCloseHeuristic).
 func TestPreferCloseEmptyZoneHint130(t *testing.T) {
 	c := GenerateCase(1, 0) // only for its shape; the dump below is hand-made
 	_ = c

@@ -5,7 +5,7 @@ package main
 import corev1 "k8s.io/api/core/v1"
 
 // The default build: k8s.io/endpointslice v0.36.3. Its topologycache/ and trafficdist/ are
-// byte-identical to v0.33.0 (checked with diff -r), and 1.37 is identical to 1.36 (spec §0), so
+// byte-identical to v0.33.0 (checked with diff -r), and 1.37 is identical to 1.36 (its release diff is empty for these packages), so
 // this one binary models 1.33 … 1.37; the versions differ only in the reconciler's gate
 // defaults, below, and in kube-proxy's PreferSameTrafficDistribution gate (proxy.go).
 const (
@@ -23,7 +23,7 @@ func (b Behaviour) preferSameTrafficDistribution() bool { return b.Minor >= 34 }
 // validTrafficDistribution is a copy of the unexported Reconciler.validTrafficDistribution,
 // k8s.io/endpointslice@v0.36.3 reconciler.go:75-90, with r.preferSameTrafficDistribution set
 // from the version's default gate (as kube-controller-manager does). In 1.33–1.35 the function
-// also required the ServiceTrafficDistribution gate, which is locked on from 1.33 (spec §2.2).
+// also required the ServiceTrafficDistribution gate, which is locked on from 1.33 (v0.33 reconciler.go).
 func (b Behaviour) validTrafficDistribution(td *string) bool {
 	if td == nil {
 		return false

@@ -14,7 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// Spec facts (shared/spec/topology-hints.md §6) checked through the oracle end to end: dump JSON
+// Worked examples (docs/behaviour.md#worked-examples) checked through the oracle end to end: dump JSON
 // in, outcome set out.
 
 type tEndpoint struct {
@@ -162,7 +162,7 @@ func TestW13SteadyKeepsImbalance(t *testing.T) {
 	}
 }
 
-// W14 / §7.4: PreferSameNode writes own zone + own node; kube-proxy (W15) on a node with a local
+// W14 / trafficdist_test.go TestReconcileHints: PreferSameNode writes own zone + own node; kube-proxy (W15) on a node with a local
 // endpoint uses only that node's endpoints, on a node without falls back to its zone.
 func TestPreferSameNodeEndToEnd(t *testing.T) {
 	td := ptr(corev1.ServiceTrafficDistributionPreferSameNode)
@@ -184,7 +184,7 @@ func TestPreferSameNodeEndToEnd(t *testing.T) {
 	}
 }
 
-// kube-proxy on live own-zone hints (W1 kube-proxy variant, §7.6 first row).
+// kube-proxy on live own-zone hints (W1 kube-proxy variant, topology_test.go TestCategorizeEndpoints first row).
 func TestProxyZoneFiltering(t *testing.T) {
 	eps := []tEndpoint{{zone: "zone-a", hint: "zone-a"}, {zone: "zone-b", hint: "zone-b"}, {zone: "zone-a", hint: "zone-a"}}
 	res := tCase(t, map[string]string{"zone-a": "1", "zone-b": "1"}, eps, nil, nil)

@@ -38,11 +38,11 @@ type proxyNode struct {
 
 // setProxyGates sets the process-wide feature gates kube-proxy reads to the defaults of the
 // modelled version. Only PreferSameTrafficDistribution matters here (1.33 alpha/off: forNodes
-// are ignored, spec §4.1); this uses the gate's own versioned spec via emulation version.
+// are ignored, endpointslicecache.go); this uses the gate's own versioned spec via emulation version.
 func setProxyGates(b Behaviour) error {
 	emulate := b.Minor
 	if emulate > 36 {
-		emulate = 36 // the linked kube-proxy is 1.36; 1.37 does not differ here (spec §0)
+		emulate = 36 // the linked kube-proxy is 1.36; 1.37 does not differ here (docs/behaviour.md#verification-status)
 	}
 	v := version.MustParse(fmt.Sprintf("1.%d", emulate))
 	if utilfeature.DefaultMutableFeatureGate.EmulationVersion().EqualTo(v) {

@@ -7,7 +7,7 @@ import (
 	"github.com/go-logr/logr"
 )
 
-// DefaultRuns is how often a case is run when it does not say (spec §2.9: Go map order is the
+// DefaultRuns is how often a case is run when it does not say (docs/behaviour.md#steady-state-and-ties: Go map order is the
 // only source of randomness, so repetition is how the oracle sees every outcome).
 const DefaultRuns = 64
 

@@ -32,7 +32,7 @@ func cmdGen(args []string) int {
 	return 0
 }
 
-// eventClass names an event by its constant (spec §2.8), without the addressType suffix.
+// eventClass names an event by its constant (topologycache/event.go), without the addressType suffix.
 func eventClass(e Event) string {
 	m := e.Message
 	switch {

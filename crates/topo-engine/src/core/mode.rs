@@ -1,4 +1,4 @@
-//! Mode selection of the EndpointSlice controller (spec §2.1–§2.2): whether a Service's slices get
+//! Mode selection of the EndpointSlice controller (docs/behaviour.md#mode-selection): whether a Service's slices get
 //! CPU-proportional hints (annotation path, `topologycache.AddHints`), `trafficDistribution` hints
 //! (`trafficdist.ReconcileHints`), or have every hint removed. A port of `k8s.io/endpointslice`
 //! `reconciler.go` (`validTrafficDistribution`, the decision in `reconcile`) and `utils.go`
@@ -20,14 +20,14 @@ pub const FIELD_TRAFFIC_DISTRIBUTION: &str = "spec.trafficDistribution";
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum ModePath {
-    /// `topologyCache.AddHints` (spec §2.4).
+    /// `topologyCache.AddHints` (docs/behaviour.md#auto-allocation).
     Annotation,
-    /// `trafficdist.ReconcileHints` with this heuristic (spec §3).
+    /// `trafficdist.ReconcileHints` with this heuristic (docs/behaviour.md#trafficdistribution-hints).
     TrafficDistribution {
         /// The heuristic `ReconcileHints` picks.
         heuristic: Heuristic,
     },
-    /// `RemoveHintsFromSlices` (spec §2.6).
+    /// `RemoveHintsFromSlices` (docs/behaviour.md#hint-removal).
     RemoveHints,
 }
 
@@ -41,7 +41,7 @@ pub struct ModeDecision {
     pub mode: Mode,
     /// What decided.
     pub source: ModeSource,
-    /// Why other inputs were ignored (codes of spec §2.2, facts `key`/`value`).
+    /// Why other inputs were ignored (reason codes, facts `key`/`value`).
     pub notes: Vec<Reason>,
 }
 
@@ -90,7 +90,7 @@ pub fn valid_traffic_distribution(traffic_distribution: Option<&str>, behaviour:
 }
 
 // mirrors k/k endpointslice_controller.go: syncService (ExternalName and nil-selector early returns)
-/// Why the controller does not reconcile this Service at all, if it does not (spec §2.1).
+/// Why the controller does not reconcile this Service at all, if it does not (k/k `endpointslice_controller.go` `syncService`).
 pub fn controller_reconciles(service: &Service) -> Option<Reason> {
     if service.service_type == "ExternalName" {
         return Some(Reason::new(ReasonCode::ExternalName));
@@ -109,7 +109,7 @@ fn note(code: ReasonCode, key: &str, value: Option<&str>) -> Reason {
 }
 
 // mirrors endpointslice reconciler.go: reconcileByAddressType (the hints if/else after SliceInfo)
-/// The reconciler's decision (spec §2.2), including the TopologyAwareHints gate being off (no
+/// The reconciler's decision (docs/behaviour.md#mode-selection), including the TopologyAwareHints gate being off (no
 /// topology cache) before 1.24.
 pub fn select_mode(service: &Service, behaviour: Behaviour) -> ModeDecision {
     let annotation = effective_annotation(&service.annotations, behaviour);

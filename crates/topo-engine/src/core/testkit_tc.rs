@@ -1,4 +1,4 @@
-//! Test builders for nodes, endpoints and slices (spec §7 tables read like upstream's):
+//! Test builders for nodes, endpoints and slices (tables read like upstream's `*_test.go`):
 //! `node("n1").zone("a").cpu_millis(1000).ready()`,
 //! `slice("s1").ep(ep("10.0.0.1").zone("a").ready().hint("a"))`.
 //! CPU is given in milli-cores until `CpuAmount::parse` lands.

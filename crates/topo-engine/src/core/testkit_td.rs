@@ -1,5 +1,5 @@
 //! Test builders for mode selection, `trafficdist` and kube-proxy tests: synthetic Services,
-//! EndpointSlices, endpoints and Nodes with upstream-like defaults (spec §7, style practice 11).
+//! EndpointSlices, endpoints and Nodes with upstream-like defaults (as in upstream's `*_test.go`, style practice 11).
 
 use std::collections::BTreeMap;
 

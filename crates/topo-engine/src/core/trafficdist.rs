@@ -1,5 +1,5 @@
 //! The `spec.trafficDistribution` path of the EndpointSlice controller: a port of
-//! `k8s.io/endpointslice/trafficdist` (spec §3). Pure: inputs are never mutated; the result is a
+//! `k8s.io/endpointslice/trafficdist` (docs/behaviour.md#trafficdistribution-hints). Pure: inputs are never mutated; the result is a
 //! new set of slice lists. Two versions exist: 1.33+ (`PreferClose`/`PreferSameZone`/
 //! `PreferSameNode`, zone hints only for endpoints with a zone, node hints for `PreferSameNode`)
 //! and ≤1.32 (only `PreferClose`; every ready endpoint gets `forZones:[zone or ""]`).
@@ -19,7 +19,7 @@ pub const PREFER_SAME_NODE: &str = "PreferSameNode";
 /// (upstream passes one struct to both).
 pub type TdSlices = crate::core::topologycache::SliceInfo;
 
-/// Which heuristic `ReconcileHints` applies (spec §3 step 1).
+/// Which heuristic `ReconcileHints` applies (`closeTrafficDistribution`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum Heuristic {
@@ -33,7 +33,7 @@ pub enum Heuristic {
 }
 
 /// True for controllers before ES `ae45d1c` (first in 1.33.0-rc.0): only `PreferClose` is close and
-/// zone-less ready endpoints get a `""` zone hint (spec §3).
+/// zone-less ready endpoints get a `""` zone hint (endpointslice v0.30 `trafficdist.go`).
 fn legacy_prefer_close(behaviour: Behaviour) -> bool {
     behaviour.minor < 33
 }

@@ -1,6 +1,6 @@
 //! Node filtering and zone CPU ratios: a port of `SetNodes` (`k8s.io/endpointslice`
 //! `topologycache/topologycache.go`) as the EndpointSlice controller runs it over all Nodes
-//! (`checkNodeTopologyDistribution`, spec §2.3).
+//! (`checkNodeTopologyDistribution`, k/k `endpointslice_controller.go`).
 //!
 //! Upstream stops at the first counted node without zone or CPU; we keep going so a report can
 //! name every such node, and record which one upstream hits first (the first in input order).
@@ -20,7 +20,7 @@ pub const LABEL_MASTER: &str = "node-role.kubernetes.io/master";
 ///
 /// `Nil` is what `SetNodes` stores when node information is insufficient ("Insufficient Node
 /// information"); `Map` with no entries is the state of a fresh cache before the first `SetNodes`
-/// ("Nodes only ready in one zone", spec §2.3 "Initial state").
+/// ("Nodes only ready in one zone", `NewTopologyCache`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub enum Ratios {
     /// `cpuRatiosByZone == nil`.
@@ -144,7 +144,7 @@ pub struct NodeTopology {
 }
 
 // mirrors topologycache.go: SetNodes (filtering, sums and ratios).
-/// Computes the zone CPU ratios exactly as `TopologyCache.SetNodes` does (spec §2.3).
+/// Computes the zone CPU ratios exactly as `TopologyCache.SetNodes` does (docs/behaviour.md#nodes-and-zone-cpu-ratios).
 pub fn set_nodes(nodes: &[Node]) -> NodeTopology {
     let mut topology = NodeTopology {
         zones: BTreeMap::new(),

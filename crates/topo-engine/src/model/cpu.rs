@@ -1,4 +1,4 @@
-//! Exact CPU quantities (spec §2.3, §2.5): parsed like apimachinery's `resource.Quantity`, summed
+//! Exact CPU quantities (docs/behaviour.md#nodes-and-zone-cpu-ratios): parsed like apimachinery's `resource.Quantity`, summed
 //! exactly, rounded up to milli-CPU only after summing.
 //!
 //! Upstream keeps a Quantity either as a scaled `int64Amount` or as an arbitrary-precision

@@ -2,7 +2,7 @@
 //!
 //! Field semantics follow the Kubernetes API exactly, including the difference between an absent
 //! value and an empty one (`None` vs `Some("")`, `None` vs `Some(vec![])`), because upstream treats
-//! them differently in several places (spec §1, §2.4 Step B, §2.6, §3, §4.1).
+//! them differently in several places (docs/behaviour.md#inputs).
 
 use std::collections::BTreeMap;
 
@@ -10,11 +10,11 @@ use serde::{Deserialize, Serialize};
 
 use super::cpu::CpuAmount;
 
-/// Label holding a node's zone; the only one upstream reads (spec §1).
+/// Label holding a node's zone; the only one upstream reads (`v1.LabelTopologyZone`).
 pub const LABEL_ZONE: &str = "topology.kubernetes.io/zone";
-/// Deprecated annotation; when present it wins over `topology-mode` (spec §2.2).
+/// Deprecated annotation; when present it wins over `topology-mode` (endpointslice `utils.go` `hintsEnabled`).
 pub const ANNOTATION_TOPOLOGY_AWARE_HINTS: &str = "service.kubernetes.io/topology-aware-hints";
-/// Annotation added in 1.27 (spec §2.2).
+/// Annotation added in 1.27 (docs/behaviour.md#annotation).
 pub const ANNOTATION_TOPOLOGY_MODE: &str = "service.kubernetes.io/topology-mode";
 /// Label naming the Service of an EndpointSlice.
 pub const LABEL_SERVICE_NAME: &str = "kubernetes.io/service-name";
@@ -115,7 +115,7 @@ pub struct Service {
     /// `spec.externalTrafficPolicy` (`Cluster` when absent).
     pub external_traffic_policy: Option<String>,
     /// nodePort ≠ 0 on some port, any LoadBalancer ingress IP, or any externalIP (kube-proxy's
-    /// `ExternallyAccessible`, spec §4.2).
+    /// `ExternallyAccessible`, k/k `pkg/proxy/serviceport.go`).
     pub externally_accessible: bool,
     /// `spec.publishNotReadyAddresses`.
     pub publish_not_ready_addresses: bool,
@@ -158,7 +158,7 @@ pub struct EndpointSlice {
 }
 
 impl EndpointSlice {
-    /// True when the EndpointSlice controller owns this slice (spec §1).
+    /// True when the EndpointSlice controller owns this slice (labels only, docs/behaviour.md#inputs).
     pub fn is_controller_managed(&self) -> bool {
         self.managed_by.as_deref() == Some(CONTROLLER_NAME)
     }
@@ -196,7 +196,7 @@ pub struct Endpoint {
 }
 
 impl Endpoint {
-    /// Readiness as the controller reads it: present and true (spec §1).
+    /// Readiness as the controller reads it: present and true (endpointslice `topologycache/utils.go` `EndpointReady`).
     pub fn controller_ready(&self) -> bool {
         self.ready == Some(true)
     }

@@ -1,5 +1,5 @@
 //! Which upstream behaviour to model: one Kubernetes minor version with its default feature gates
-//! (spec §5). Every version-dependent branch in `core` asks a method here, so the table lives in
+//! (docs/behaviour.md#version-table). Every version-dependent branch in `core` asks a method here, so the table lives in
 //! one place.
 
 use std::fmt;
@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 pub const OLDEST_MINOR: u32 = 21;
 /// Newest minor version we model; the default.
 pub const NEWEST_MINOR: u32 = 37;
-/// The default behaviour: the newest released line the spec pins (1.36; 1.37 is identical).
+/// The default behaviour: the newest released line (1.36; 1.37 is identical for these packages).
 pub const DEFAULT_MINOR: u32 = 36;
 
 /// Behaviour of the EndpointSlice controller and kube-proxy at one minor version, default gates.
@@ -64,7 +64,7 @@ impl Behaviour {
         Behaviour { minor }
     }
     /// TopologyAwareHints gate on in kube-controller-manager / apiserver / kube-proxy (beta-on 1.24).
-    /// Off means the controller has no topology cache (spec §2.2).
+    /// Off means the controller has no topology cache (docs/behaviour.md#mode-selection).
     pub fn topology_aware_hints_gate(&self) -> bool {
         self.minor >= 24
     }
@@ -89,7 +89,7 @@ impl Behaviour {
     pub fn writes_empty_zone_hints(&self) -> bool {
         (30..=32).contains(&self.minor)
     }
-    /// The kube-proxy era of this version (spec §4.3, §4.4).
+    /// The kube-proxy era of this version (docs/behaviour.md#proxy-eras).
     pub fn proxy_era(&self) -> ProxyEra {
         match self.minor {
             34.. => ProxyEra::Newest,
@@ -102,7 +102,7 @@ impl Behaviour {
     }
 }
 
-/// kube-proxy behaviour eras (spec §4.3 newest, §4.4 older rows).
+/// kube-proxy behaviour eras (docs/behaviour.md#proxy-eras).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ProxyEra {
     /// 1.34+ (and 1.33.6+): node → zone → none, early return without ready endpoints.
@@ -134,7 +134,7 @@ mod tests {
     }
 
     #[test]
-    fn gate_table_matches_spec_section_5() {
+    fn gate_table_matches_the_version_table() {
         let v = |m| Behaviour::new(m);
         assert!(!v(33).prefer_same_traffic_distribution_gate());
         assert!(v(34).prefer_same_traffic_distribution_gate());

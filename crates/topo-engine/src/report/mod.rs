@@ -127,7 +127,7 @@ pub struct ZoneRow {
 )]
 #[serde(into = "&'static str")]
 pub enum EndpointStatus {
-    /// Actual hints are what the controller keeps or writes (or an equivalent outcome, spec §2.9).
+    /// Actual hints are what the controller keeps or writes (or an equivalent outcome, docs/behaviour.md#steady-state-and-ties).
     Ok,
     /// Hints expected, none present.
     Missing,
@@ -181,9 +181,9 @@ pub struct FamilyReport<R = Reason> {
     pub event: Option<ControllerEvent>,
     /// Controller-managed slices the next sync rewrites.
     pub rewritten_slices: Vec<String>,
-    /// Every per-zone count vector the controller can reach (ties, spec §2.9); empty off the Auto path.
+    /// Every per-zone count vector the controller can reach (ties, docs/behaviour.md#steady-state-and-ties); empty off the Auto path.
     pub count_outcomes: Vec<BTreeMap<String, i64>>,
-    /// The overload recheck (spec §2.7) on the counts the controller caches — today's hints, or when the
+    /// The overload recheck (`serviceOverloaded`) on the counts the controller caches — today's hints, or when the
     /// slices carry none, the hints its next sync writes: `true` means the Service is requeued at the
     /// next Node event. None when not on the Auto path or no hints either way.
     pub overloaded: Option<bool>,

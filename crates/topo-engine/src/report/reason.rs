@@ -21,7 +21,7 @@ use serde::Serialize;
 )]
 #[serde(into = "&'static str")]
 pub enum ReasonCode {
-    // --- mode selection (spec §2.2)
+    // --- mode selection (docs/behaviour.md#mode-selection)
     /// Neither an enabling annotation nor a usable trafficDistribution.
     NotEnabled,
     /// An annotation is present with a value other than `Auto`/`auto`.
@@ -34,25 +34,25 @@ pub enum ReasonCode {
     TrafficDistributionUnsupported,
     /// The TopologyAwareHints gate is off at this version (≤1.23): the controller has no cache.
     TopologyGateOff,
-    // --- Services the controller does not reconcile (spec §2.1)
+    // --- Services the controller does not reconcile (docs/behaviour.md#reconciled-services-and-slices)
     /// `spec.selector` is absent: the controller writes no slices for this Service.
     NoSelector,
     /// `type: ExternalName`: the controller writes no slices for this Service.
     ExternalName,
     /// No controller-managed slices exist for this Service/family.
     NoManagedSlices,
-    // --- data-plane constraints (spec §4.2)
+    // --- data-plane constraints (docs/behaviour.md#traffic-policies-and-fallback)
     /// iTP/eTP `Local`: kube-proxy uses node-local endpoints and ignores hints for that traffic.
     TrafficPolicyLocal,
     /// No ClusterIP (headless): kube-proxy does not proxy the Service, so hints change no routing.
     HeadlessService,
-    /// Some nodes run Windows: their kube-proxy ignores hints (spec §4.1, k/k #137953).
+    /// Some nodes run Windows: their kube-proxy ignores hints (k/k #123823, #137953).
     WindowsNodes,
     /// Cilium replaces kube-proxy and its service topology is off: hints change no routing.
     CiliumIgnoresHints,
     /// Cilium replaces kube-proxy with service topology on: Cilium, not kube-proxy, applies hints.
     CiliumAppliesHints,
-    // --- safeguards (spec §2.3, §2.4 Step A, Step C, Step F)
+    // --- safeguards (`SetNodes`, `getAllocations`, `AddHints`)
     /// Node information unavailable (Nodes could not be read).
     NodesUnknown,
     /// A counted node has no zone label: ratios are nil cluster-wide.
@@ -69,7 +69,7 @@ pub enum ReasonCode {
     EndpointMissingZone,
     /// No hints allocated for zones (practically unreachable upstream).
     NoHintsAllocated,
-    // --- diff (spec §2.9)
+    // --- diff (docs/behaviour.md#steady-state-and-ties)
     /// The controller would write hints but the slices carry none.
     HintsMissing,
     /// The slices carry hints the controller would remove.
@@ -78,9 +78,9 @@ pub enum ReasonCode {
     HintsInvalid,
     /// The controller's own output fails its keep-check: it rewrites the slice on every sync (W7, W9, W10).
     RewrittenEverySync,
-    /// The overload recheck (spec §2.7) finds the live hint counts overloaded for today's zones.
+    /// The overload recheck (`serviceOverloaded`) finds the live hint counts overloaded for today's zones.
     Overloaded,
-    // --- kube-proxy (spec §4.3)
+    // --- kube-proxy (`topologyModeFromHints`, `canUseTopology`)
     /// Some ready endpoint has no zone hint → all endpoints.
     ProxyMissingZoneHint,
     /// No endpoint is hinted for this zone → all endpoints.
@@ -93,9 +93,9 @@ pub enum ReasonCode {
     ProxyNodeNotHinted,
     /// No ready endpoints: serving+terminating fallback or nothing.
     ProxyNoReadyEndpoints,
-    /// This kube-proxy version does not consider hints for this Service (gate/annotation rules, §4.4).
+    /// This kube-proxy version does not consider hints for this Service (gate/annotation rules, docs/behaviour.md#proxy-eras).
     ProxyTopologyNotUsed,
-    /// Windows kube-proxy ignores hints (spec §4.1).
+    /// Windows kube-proxy ignores hints (docs/behaviour.md#windows).
     ProxyWindowsIgnoresHints,
 }
 

@@ -30,7 +30,7 @@ pub enum SpreadBasis {
     ZoneCpu,
 }
 
-/// For which ready-endpoint counts the controller writes hints (Auto mode, spec §2.4 Step A).
+/// For which ready-endpoint counts the controller writes hints (Auto mode, docs/behaviour.md#step-a-allocations).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ReplicasNeeded {
@@ -110,7 +110,7 @@ pub struct EndpointLoad {
     pub load: Outcomes<f64>,
 }
 
-/// Expected share of requests leaving their zone, from kube-proxy's routing (spec §4).
+/// Expected share of requests leaving their zone, from kube-proxy's routing (docs/behaviour.md#kube-proxy).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CrossZone {
@@ -126,7 +126,7 @@ pub struct CrossZone {
     pub max_load: Outcomes<Option<f64>>,
 }
 
-/// Why the changed state is or is not reached (spec §2.3, §2.7).
+/// Why the changed state is or is not reached (docs/behaviour.md#overload-recheck-and-requeue).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Serialize, strum::Display, strum::IntoStaticStr, strum::VariantArray,
 )]

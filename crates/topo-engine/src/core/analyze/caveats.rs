@@ -1,4 +1,4 @@
-//! Data-plane caveats of a Service (spec §4.1, §4.2): cases where the hints the controller writes do
+//! Data-plane caveats of a Service (docs/behaviour.md#kube-proxy): cases where the hints the controller writes do
 //! not change routing, whatever they are. `TrafficPolicyLocal` lives with the family analysis.
 
 use super::Cluster;

@@ -1,4 +1,4 @@
-//! Spec §2.9 step 4: is the live state one of the outputs the controller's rewrite can produce?
+//! docs/behaviour.md#steady-state-and-ties: is the live state one of the outputs the controller's rewrite can produce?
 //! Used when the keep-check rejects live slices that are nevertheless exactly what the controller
 //! writes (W7, W9, W10) or one of its random tie outcomes (W8).
 

@@ -1,5 +1,5 @@
 //! One Service address family: run the path the controller takes (Auto, trafficDistribution or
-//! removal) on the live managed slices as "Unchanged", then decide the verdict (spec §2.9).
+//! removal) on the live managed slices as "Unchanged", then decide the verdict (docs/behaviour.md#steady-state-and-ties).
 
 use std::collections::BTreeMap;
 
@@ -33,7 +33,7 @@ pub(super) struct Outcome {
     pub allocations: Option<BTreeMap<String, Allocation>>,
     /// Reachable per-zone count vectors (Auto path).
     pub alternatives: Vec<BTreeMap<String, i64>>,
-    /// Live state is one of the controller's valid outputs although it rewrites it (§2.9 step 4).
+    /// Live state is one of the controller's valid outputs although it rewrites it (docs/behaviour.md#steady-state-and-ties).
     pub equivalent: bool,
     /// The expected output fails the keep-check itself (W7, W9, W10).
     pub rewritten_every_sync: bool,
@@ -168,7 +168,7 @@ fn action(managed: &[EndpointSlice], outcome: &Outcome) -> ControllerAction {
     }
 }
 
-/// The overload recheck (spec §2.7), Auto path only, on the counts the controller has cached: today's
+/// The overload recheck (`serviceOverloaded`), Auto path only, on the counts the controller has cached: today's
 /// hints when the slices carry any (the requeue trigger, e.g. W3 after a zone disappears), else the
 /// hints its next sync writes and caches (W9: a:2/b:4 is overloaded as soon as it is written, and
 /// upstream `GetOverloadedServices` lists the Service after every sync). None without hints.
@@ -231,14 +231,14 @@ fn td_outcome(
     Outcome { rewritten: names(&out.to_update), expected, ..Outcome::default() }
 }
 
-/// Removal (`RemoveHintsFromSlices`, spec §2.6).
+/// Removal (`RemoveHintsFromSlices`, endpointslice `topologycache/utils.go`).
 fn remove_outcome(address_type: &str, managed: &[EndpointSlice]) -> Outcome {
     let out = topologycache::remove_hints_from_slices(unchanged_info(address_type, managed));
     let expected = in_live_order(managed, out.to_update.iter().chain(&out.unchanged));
     Outcome { rewritten: names(&out.to_update), expected, ..Outcome::default() }
 }
 
-/// All live managed slices of a family as "Unchanged": the steady state (spec §2.9).
+/// All live managed slices of a family as "Unchanged": the steady state (docs/behaviour.md#steady-state-and-ties).
 fn unchanged_info(address_type: &str, slices: &[EndpointSlice]) -> SliceInfo {
     SliceInfo {
         address_type: address_type.to_string(),
@@ -326,7 +326,7 @@ fn verdict(
     (verdict, reasons)
 }
 
-/// Service-level data-plane notes: iTP/eTP Local (spec §4.2).
+/// Service-level data-plane notes: iTP/eTP Local (k/k `serviceport.go` `UsesLocalEndpoints`).
 pub(super) fn traffic_policy_notes(service: &Service) -> Vec<Reason> {
     let mut notes = Vec::new();
     if service.internal_traffic_policy.as_deref() == Some("Local") {
@@ -361,7 +361,7 @@ fn requested_but_blocked(decision: &ModeDecision) -> bool {
 }
 
 /// The paths whose only effect is removing hints: `RemoveHintsFromSlices`, and trafficdist's
-/// default heuristic (1.30–1.32 send every Service without a valid value there, spec §2.2).
+/// default heuristic (1.30–1.32 send every Service without a valid value there, docs/behaviour.md#trafficdistribution).
 fn removes_all_hints(decision: &ModeDecision) -> bool {
     matches!(decision.path, Path::RemoveHints | Path::TrafficDistribution { heuristic: Heuristic::Default })
 }

@@ -1,5 +1,5 @@
 //! From a Snapshot to reports: runs the upstream ports per Service and address family in steady
-//! state (every live managed slice "Unchanged", spec §2.9) and turns their outcome into verdicts,
+//! state (every live managed slice "Unchanged", docs/behaviour.md#steady-state-and-ties) and turns their outcome into verdicts,
 //! reasons and diffs. Pure.
 
 mod caveats;
@@ -201,7 +201,7 @@ pub fn service_report(cluster: &Cluster<'_>, service: &Service) -> ServiceReport
 
 /// The managed slices of every reported address family as the controller's next sync leaves them
 /// (the "expected" side of `FamilyReport.endpoints`, with `hints` objects intact: absent vs `{}`),
-/// by address type. When the live state is an equivalent outcome (spec §2.9 step 4) these are the
+/// by address type. When the live state is an equivalent outcome (docs/behaviour.md#steady-state-and-ties) these are the
 /// live slices. Used by the upstream differential test.
 pub fn expected_slices(
     snapshot: &Snapshot,
@@ -224,7 +224,7 @@ pub fn expected_slices_in(cluster: &Cluster<'_>, service: &Service) -> BTreeMap<
         .collect()
 }
 
-/// Address types of a Service (spec §2.1 item 2; mirrors endpointslice utils.go: getAddressTypesForService).
+/// Address types of a Service (mirrors endpointslice utils.go: getAddressTypesForService).
 /// A legacy headless Service without families gets both upstream; we show only the families that
 /// have slices (IPv4 when none has), so a single-stack dump does not grow an empty IPv6 section.
 pub fn address_types(service: &Service, slices: &[&EndpointSlice]) -> Vec<String> {

@@ -7,7 +7,7 @@ use crate::core::zones::NodeTopology;
 use crate::model::{Endpoint, EndpointSlice, Hints};
 use crate::report::{EndpointRow, EndpointStatus, ZoneRow};
 
-/// True when any endpoint of the slice carries a `hints` object (the removal test, spec §2.6).
+/// True when any endpoint of the slice carries a `hints` object (the removal test of `RemoveHintsFromSlices`).
 pub fn has_hints(slice: &EndpointSlice) -> bool {
     slice.endpoints.iter().any(|e| e.hints.is_some())
 }

@@ -1,5 +1,5 @@
 //! What kube-proxy holds per service port: a port of `EndpointSliceCache.addEndpoints` and
-//! `endpointsMapFromEndpointInfo` (k/k `pkg/proxy/endpointslicecache.go`, spec §4.1).
+//! `endpointsMapFromEndpointInfo` (k/k `pkg/proxy/endpointslicecache.go`, docs/behaviour.md#endpoints-kube-proxy-holds).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::IpAddr;

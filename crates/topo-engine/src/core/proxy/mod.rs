@@ -1,4 +1,4 @@
-//! What kube-proxy routes to (spec §4): the endpoints it holds per service port
+//! What kube-proxy routes to (docs/behaviour.md#kube-proxy): the endpoints it holds per service port
 //! ([`endpoints_for_port`], `endpointslicecache.go`), how it splits them into cluster and local
 //! lists and applies topology hints ([`categorize_endpoints`], `topology.go`), per version era, and
 //! a per-zone summary over all nodes ([`proxy_view`]).

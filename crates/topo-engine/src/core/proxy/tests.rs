@@ -1,5 +1,5 @@
 //! Tests mirroring k/k `pkg/proxy/topology_test.go` TestCategorizeEndpoints (v1.36.0 rows, and the
-//! annotation rows of v1.24.0/v1.27.0/v1.30.0), `endpointslicecache.go` merging, spec §7.6, W1, W15.
+//! annotation rows of v1.24.0/v1.27.0/v1.30.0), `endpointslicecache.go` merging, W1, W15.
 
 use std::collections::BTreeSet;
 

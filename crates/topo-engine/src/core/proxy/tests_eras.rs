@@ -25,7 +25,7 @@ fn annotated(key: &str, value: &str) -> ProxyServiceInfo {
     ProxyServiceInfo { hints_annotation: Some((key.to_string(), value.to_string())), ..info() }
 }
 
-// topology_test.go at v1.24.0 / v1.27.0 / v1.30.0: the hints-annotation rows (spec §4.4, §7.6)
+// topology_test.go at v1.24.0 / v1.27.0 / v1.30.0: the hints-annotation rows (docs/behaviour.md#proxy-eras)
 #[test]
 fn test_categorize_endpoints_annotation_eras() {
     let deprecated = ANNOTATION_TOPOLOGY_AWARE_HINTS;

@@ -221,7 +221,7 @@ fn view_skips_and_windows() {
         (z.mode, z.endpoints.len(), z.reason.as_ref().map(|r| r.code)),
         (ProxyMode::Cluster, 3, Some(ReasonCode::ProxyWindowsIgnoresHints))
     );
-    // 1.30–1.32 `""` zone hints: a node without a zone label uses them (spec §4.3, derived) at 1.33+.
+    // 1.30–1.32 `""` zone hints: a node without a zone label uses them (docs/behaviour.md#proxy-eras, derived) at 1.33+.
     let empty_hint = slice(
         "e",
         vec![

@@ -1,5 +1,5 @@
 //! kube-proxy's choice of topology mode for one node, per era: a port of `topologyModeFromHints`
-//! (1.33+) and `canUseTopology` (1.24–1.32) from k/k `pkg/proxy/topology.go` (spec §4.3, §4.4),
+//! (1.33+) and `canUseTopology` (1.24–1.32) from k/k `pkg/proxy/topology.go` (docs/behaviour.md#proxy-eras),
 //! with the klog lines they print as data.
 
 use serde::Serialize;

@@ -1,4 +1,4 @@
-//! Per-zone summary of what kube-proxy on every node does for one Service (spec §4): nodes with
+//! Per-zone summary of what kube-proxy on every node does for one Service (docs/behaviour.md#kube-proxy): nodes with
 //! the same zone and the same outcome are grouped.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};

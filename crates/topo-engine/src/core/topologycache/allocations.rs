@@ -1,5 +1,5 @@
 //! Step A of `AddHints`: per-zone minimum/maximum/desired endpoint counts and the four safeguards
-//! (`getAllocations`, `topologycache.go`, spec §2.4 Step A, §2.5).
+//! (`getAllocations`, `topologycache.go`, docs/behaviour.md#step-a-allocations).
 
 use super::{Allocation, Allocations, Disabled};
 use crate::core::zones::Ratios;
@@ -8,7 +8,7 @@ use crate::core::zones::Ratios;
 pub const OVERLOAD_THRESHOLD: f64 = 0.2;
 
 /// `1 / (1 + overloadThreshold)` as the f64 Go uses: `0.8333333333333334`, bits
-/// `0x3feaaaaaaaaaaaab` (Go 1.26 run, /tmp/es/floats: `math.Float64bits(1 / (1 + overloadThreshold))`).
+/// `0x3feaaaaaaaaaaaab` (Go 1.26: `math.Float64bits(1 / (1 + overloadThreshold))`).
 /// Go folds the constant exactly; the runtime f64 expression below rounds to the same double.
 pub fn overload_factor() -> f64 {
     1.0 / (1.0 + OVERLOAD_THRESHOLD)

@@ -1,4 +1,4 @@
-//! Every outcome Go's random map order can produce (spec §2.9), so a diff can accept any of them.
+//! Every outcome Go's random map order can produce (docs/behaviour.md#steady-state-and-ties), so a diff can accept any of them.
 //!
 //! Two choices are random upstream: which of several bit-identical maxima `getMost` returns in
 //! Step D (changes `give`/`take`, example W8), and which receiving zone Step E picks per moved

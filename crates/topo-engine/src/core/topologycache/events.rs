@@ -51,7 +51,7 @@ impl ControllerEvent {
     }
     /// Warning `TopologyAwareHintsDisabled` "Topology Aware Hints has been disabled": emitted by the
     /// reconciler (not `AddHints`) when the annotation stops enabling hints while the in-memory
-    /// "populated" flag is set (spec §2.2).
+    /// "populated" flag is set (endpointslice `reconciler.go` `reconcileByAddressType`).
     pub fn annotation_removed(address_type: &str) -> Self {
         ControllerEvent {
             event_type: "Warning".to_string(),

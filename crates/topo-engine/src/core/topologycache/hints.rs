@@ -1,4 +1,4 @@
-//! The annotation path: `TopologyCache.AddHints` (`topologycache/topologycache.go`, spec §2.4
+//! The annotation path: `TopologyCache.AddHints` (`topologycache/topologycache.go`, docs/behaviour.md#auto-allocation
 //! Steps A–F), on a fresh cache (so success always emits `TopologyAwareHintsEnabled`).
 
 use super::removal::remove_hints_tracking;

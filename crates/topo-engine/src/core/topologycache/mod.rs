@@ -1,9 +1,9 @@
 //! Port of the EndpointSlice controller's CPU-proportional hint logic (`k8s.io/endpointslice`
-//! package `topologycache`, spec §2.4–§2.9), bit-exact in its floating point.
+//! package `topologycache`, docs/behaviour.md#auto-allocation), bit-exact in its floating point.
 //!
 //! Upstream keeps a mutable cache; we model one `AddHints` call on a fresh cache (so a success
 //! emits `TopologyAwareHintsEnabled`) with the ratios passed in. Go map order is upstream's only
-//! randomness (spec §2.9): the canonical result takes the lexicographically smallest zone at every
+//! randomness (docs/behaviour.md#steady-state-and-ties): the canonical result takes the lexicographically smallest zone at every
 //! tie, and [`AddHintsOutcome::alternatives`] lists every per-zone count any tie choice can give.
 //!
 //! Submodules mirror upstream files: `allocations` (`getAllocations`), `sliceinfo` (`SliceInfo`
@@ -100,7 +100,7 @@ pub enum Disabled {
     NoHintsAllocated,
 }
 
-/// What `RemoveHintsFromSlices` did on an abort (spec §2.6).
+/// What `RemoveHintsFromSlices` did on an abort (docs/behaviour.md#hint-removal).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Removal {
     /// Names of Unchanged slices that carried hints and were moved to `to_update`, in list order.

@@ -1,5 +1,5 @@
 //! Overload recheck after node changes (`serviceOverloaded`, `topologycache/utils.go`, used by
-//! `GetOverloadedServices`, spec §2.7).
+//! `GetOverloadedServices`, docs/behaviour.md#overload-recheck-and-requeue).
 
 use std::collections::BTreeMap;
 

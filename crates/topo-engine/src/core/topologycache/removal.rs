@@ -1,4 +1,4 @@
-//! Hint removal (`RemoveHintsFromSlices`, `topologycache/utils.go`, spec §2.6).
+//! Hint removal (`RemoveHintsFromSlices`, `topologycache/utils.go`, docs/behaviour.md#hint-removal).
 
 use super::{Removal, SliceInfo};
 use crate::model::EndpointSlice;

@@ -1,5 +1,5 @@
 //! `SliceInfo` methods (`topologycache/sliceinfo.go`): the ready-endpoint count `n` and the
-//! keep-check of Unchanged slices (spec §2.4 Step B).
+//! keep-check of Unchanged slices (docs/behaviour.md#step-b-keep-check).
 
 use super::{Allocations, SliceInfo, ZoneCounts, get_hints_by_zone};
 use crate::model::Endpoint;

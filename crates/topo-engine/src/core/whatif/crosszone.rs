@@ -1,8 +1,8 @@
-//! Expected share of requests that leave their zone, from kube-proxy's routing (spec §4).
+//! Expected share of requests that leave their zone, from kube-proxy's routing (docs/behaviour.md#kube-proxy).
 //!
 //! Model, stated so it can be argued with:
 //! * Requests originate per zone in proportion to the zone's CPU (allocatable CPU of the nodes the
-//!   controller counts — its own assumption, spec §2.3), or as given by `--traffic`.
+//!   controller counts — its own assumption in `SetNodes`), or as given by `--traffic`.
 //! * Within a zone they originate per node in proportion to node CPU (the same assumption one level
 //!   down), over the nodes the controller counts (Ready, not control-plane, CPU > 0); a zone with
 //!   no such node spreads its share evenly over the nodes carrying its label.

@@ -1,5 +1,5 @@
-//! Endpoint changes of `simulate` as the EndpointSlice controller would write them (spec §2.1
-//! item 4, `reconcileByPortMapping`): pods on deleted nodes disappear (a pod whose node is not in
+//! Endpoint changes of `simulate` as the EndpointSlice controller would write them (`reconciler.go`
+//! `reconcileByPortMapping`): pods on deleted nodes disappear (a pod whose node is not in
 //! the lister is skipped; with `publishNotReadyAddresses` it stays, without a zone); `--replicas`
 //! adds ready endpoints (spread as the surviving pods are spread, [`super::spread`]) or removes
 //! them (last in slice order first); a slice that loses or changes an endpoint is rewritten with

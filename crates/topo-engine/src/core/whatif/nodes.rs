@@ -1,4 +1,4 @@
-//! Node changes of `simulate` and whether the controller notices them (spec §2.3): a node add or
+//! Node changes of `simulate` and whether the controller notices them (docs/behaviour.md#overload-recheck-and-requeue): a node add or
 //! delete and a Ready flip recompute the zone weights (`SetNodes`); a change of allocatable CPU
 //! alone does not.
 

@@ -1,11 +1,11 @@
 //! "Replicas needed" (Auto mode): for which ready-endpoint counts the controller writes hints
 //! after a fresh sync, with today's zone weights and the Service's pods spread as today.
 //!
-//! A count `n` works iff `getAllocations` succeeds for `n` (bit-exact, spec §2.5) **and** the
+//! A count `n` works iff `getAllocations` succeeds for `n` (bit-exact, docs/behaviour.md#floating-point) **and** the
 //! endpoints, spread by [`super::spread::spread`], include none without a zone (Step C would abort
 //! with "One or more endpoints do not have a zone specified"). Nothing else can stop a fresh sync:
 //! Step F's "No hints allocated" needs zero zoned ready endpoints, impossible once `n ≥ 2` zones'
-//! worth passed Step A (spec §2.4 Step F). The property test in `tests/replicas_property.rs` checks
+//! worth passed Step A (docs/behaviour.md#step-f-finish). The property test in `tests/replicas_property.rs` checks
 //! this against the real engine for every count in [1, 100].
 
 use std::collections::BTreeMap;

@@ -1,5 +1,5 @@
 //! `simulate`: apply changes to a Snapshot, let the controller react as upstream would (sync or not,
-//! spec §2.3, §2.7), and report `explain` before and after with a summary.
+//! docs/behaviour.md#overload-recheck-and-requeue), and report `explain` before and after with a summary.
 
 use std::collections::BTreeMap;
 

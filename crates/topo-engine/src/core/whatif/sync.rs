@@ -1,6 +1,6 @@
-//! The controller's sync of the changed Service (spec §2.1 item 6, §2.2): the mode's path run on
+//! The controller's sync of the changed Service (`reconcileByAddressType`): the mode's path run on
 //! the reconciler's lists, and the triggers that decide whether that sync happens at all
-//! (spec §2.3, §2.7).
+//! (docs/behaviour.md#overload-recheck-and-requeue).
 
 use super::endpoints::FamilyPlan;
 use crate::core::mode::ModePath;
@@ -129,7 +129,7 @@ pub struct Triggers {
 
 /// Whether the Service is synced, the overload recheck's answer, and the notes explaining both.
 /// `cached` are the hint counts the controller caches per family (empty: nothing cached), checked
-/// against the recomputed weights `ratios` (spec §2.7).
+/// against the recomputed weights `ratios` (`serviceOverloaded`).
 pub fn decide(
     t: Triggers,
     cached: &[topologycache::ZoneCounts],

@@ -1,6 +1,6 @@
-//! `getAllocations` safeguards and bit-exact values (spec §2.4 Step A, §2.5).
+//! `getAllocations` safeguards and bit-exact values (docs/behaviour.md#step-a-allocations).
 //!
-//! Expected bit patterns come from a Go 1.26 run of `/tmp/es/floats/main.go`, which evaluates
+//! Expected bit patterns come from a Go 1.26 run of a throwaway program that evaluates
 //! upstream's exact expressions (`ratio * float64(n)`, `desired * (1 / (1 + overloadThreshold))`
 //! with `const overloadThreshold float64 = 0.2`) and prints `math.Float64bits`.
 

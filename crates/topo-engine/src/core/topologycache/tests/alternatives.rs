@@ -1,4 +1,4 @@
-//! Tie enumeration (spec §2.9): Step D ties (W8 in `worked`) and Step E choices that change counts.
+//! Tie enumeration (docs/behaviour.md#steady-state-and-ties): Step D ties (W8 in `worked`) and Step E choices that change counts.
 
 use super::{counts, create};
 use crate::core::testkit_tc::{EndpointBuild, SliceBuild, ep, ratios, slice};

@@ -1,4 +1,4 @@
-//! TestAddHints (`topologycache_test.go`, spec §7.1) and AddHints paths upstream does not test.
+//! TestAddHints (`topologycache/topologycache_test.go`) and AddHints paths upstream does not test.
 
 use super::{counts, create};
 use crate::core::testkit_tc::{EndpointBuild, SliceBuild, ep, ratios, slice};

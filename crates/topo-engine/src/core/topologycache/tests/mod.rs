@@ -1,5 +1,5 @@
-//! Unit tests named after upstream's (`topologycache/*_test.go`, spec §7) plus the worked
-//! examples of spec §6.
+//! Unit tests named after upstream's (`topologycache/*_test.go`) plus the worked
+//! examples of docs/behaviour.md#worked-examples.
 
 use super::{SliceInfo, ZoneCounts};
 use crate::model::EndpointSlice;

@@ -1,5 +1,5 @@
 //! TestSetNodes (`topologycache_test.go`), Test_checkNodeTopologyDistribution and TestUpdateNode
-//! (kubernetes/kubernetes `endpointslice_controller_test.go`), spec §7.1, §7.5, §2.3.
+//! (kubernetes/kubernetes `endpointslice_controller_test.go`), docs/behaviour.md#nodes-and-zone-cpu-ratios.
 
 use super::{Pairs, counts, create};
 use crate::core::testkit_tc::{EndpointBuild, NodeBuild, SliceBuild, ep, node, slice};

@@ -1,4 +1,4 @@
-//! `utils_test.go` and `sliceinfo_test.go` (spec §7.2), plus `getMost`, `getAllocations` and
+//! `utils_test.go` and `sliceinfo_test.go` (endpointslice `topologycache/`), plus `getMost`, `getAllocations` and
 //! `RemoveHintsFromSlices`, which upstream tests only through `AddHints`.
 
 use std::collections::BTreeMap;

@@ -1,5 +1,5 @@
-//! Worked examples of spec §6 at the unit level. Expected hints and counts were confirmed against
-//! upstream itself: a Go program (`/tmp/es/oracle`, k8s.io/endpointslice v0.36.6) running
+//! Worked examples of docs/behaviour.md#worked-examples at the unit level. Expected hints and counts were confirmed against
+//! upstream itself: a throwaway Go program linking k8s.io/endpointslice v0.36.6 running
 //! `SetNodes` + `AddHints` 10–400 times per example and printing every distinct outcome.
 
 use super::{counts, cpu_ratios, create};
@@ -206,7 +206,7 @@ fn w13_stable_imbalance_is_kept() {
 
 #[test]
 fn reconciler_tables_at_unit_level() {
-    // TestReconcileTopology "more slices and endpoints" (spec §7.3): 3 zones × 10 nodes of 100m,
+    // TestReconcileTopology "more slices and endpoints" (endpointslice `reconciler_test.go`): 3 zones × 10 nodes of 100m,
     // slices zone-a-c (2a + 2c) and zone-a-b (2a + 3b) → a3 b3 c3 with one cross-zone hint.
     let nodes: Vec<(&str, i64)> =
         ["a", "b", "c"].iter().flat_map(|z| std::iter::repeat_n((*z, 100), 10)).collect();
