@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite, exactly as CI runs it (.ci/run calls this script).
-# Tiers: fmt + clippy → oracle go test → unit + snapshot + CLI + plugin packaging tests + the real
-# control plane (cargo test) → upstream differential (Rust engine vs Go oracle, its own cargo
-# invocation so its summary is printed).
+# Tiers, least powerful first: fmt + clippy + engine purity → the engine alone (unit, property and
+# worked-example tests: seconds, no Go, no network) → oracle go test → the kubectl-topo crate (unit,
+# snapshot, CLI, plugin packaging) and the real control plane e2e (cargo test) → upstream
+# differential (Rust engine vs Go oracle, its own cargo invocation so its summary is printed).
 # Go builds are cached under ${XDG_CACHE_HOME:-~/.cache}/kubectl-topo* (oracle, control plane,
 # kubectl + krew), never in the repo. etcd comes from Debian's etcd-server (installed if missing).
 set -euo pipefail
@@ -19,12 +20,18 @@ cargo fmt --all -- --check
 step "cargo clippy --workspace --all-targets -- -D warnings"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
+step "engine purity: no async, client or terminal crate in crates/topo-engine"
+bash scripts/check-engine-purity.sh
+
+step "cargo test -p topo-engine (the engine alone: no Go, no network)"
+cargo test --locked -p topo-engine
+
 step "go test: the oracle's own tests (1.36 line, then 1.30 line)"
 (cd tests/upstream && go test ./... && go test -modfile go130.mod -tags oracle130 ./...)
 
 step "cargo test (unit, snapshot, CLI, krew + kubectl plugin, real control plane e2e)"
 # The differential test itself runs next, on its own, so that its summary line is printed.
-cargo test --locked --all-targets -- --test-threads 2 --skip differential::differential
+cargo test --locked --all-targets -p kubectl-topo -- --test-threads 2 --skip differential::differential
 
 step "cargo test -p xtask (bench tooling: the synthetic cluster generator)"
 cargo test --locked -p xtask

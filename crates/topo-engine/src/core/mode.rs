@@ -1,7 +1,7 @@
 //! Mode selection of the EndpointSlice controller (docs/behaviour.md#mode-selection): whether a Service's slices get
 //! CPU-proportional hints (annotation path, `topologycache.AddHints`), `trafficDistribution` hints
 //! (`trafficdist.ReconcileHints`), or have every hint removed. A port of `k8s.io/endpointslice`
-//! `reconciler.go` (`validTrafficDistribution`, the decision in `reconcile`) and `utils.go`
+//! `reconciler.go` (`validTrafficDistribution`, the decision in `reconcileByAddressType`) and `utils.go`
 //! (`hintsEnabled`), per version era.
 
 use std::collections::BTreeMap;

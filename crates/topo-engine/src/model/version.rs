@@ -105,9 +105,11 @@ impl Behaviour {
 /// kube-proxy behaviour eras (docs/behaviour.md#proxy-eras).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ProxyEra {
-    /// 1.34+ (and 1.33.6+): node → zone → none, early return without ready endpoints.
+    /// 1.34+: node → zone → none; no topology logs for a port without endpoints
+    /// (kubernetes/kubernetes#132680), from 1.36 also without ready endpoints (#136743).
     Newest,
-    /// 1.33.0–1.33.5: as newest without the early return; node hints need the gate (off in 1.33).
+    /// 1.33 (every patch: the 1.33.x backport #133527 is not modelled): as newest without the early
+    /// return; node hints need the gate (off in 1.33).
     V133,
     /// 1.30–1.32: zone only; gate/annotation requirement; `Z == ""` → no topology.
     V130,
