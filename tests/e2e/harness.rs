@@ -79,6 +79,11 @@ impl Proc {
         Proc { name, log, child, watchdog }
     }
 
+    /// Has it exited (without waiting)?
+    pub fn exited(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(Some(_)))
+    }
+
     /// Exited already? Then say so with the end of its log.
     pub fn check_alive(&mut self) {
         if let Ok(Some(status)) = self.child.try_wait() {
@@ -479,6 +484,11 @@ impl ControlPlane {
         let path = self.dir.path().join(format!("{name}.kubeconfig"));
         write_kubeconfig(&path, &self.server, &self.ca, &user);
         path
+    }
+
+    /// Has a component exited? (No panic: see [`ControlPlane::check_alive`] for that.)
+    pub fn exited(&mut self) -> bool {
+        [&mut self.etcd, &mut self.apiserver, &mut self.kcm].into_iter().flatten().any(|p| p.exited())
     }
 
     /// Fail fast (with logs) when a component died.
