@@ -2,7 +2,8 @@
 //! `kube-system/cilium-config` saying kube-proxy is replaced and service topology is off,
 //! `explain` notes that hints change no routing, `dump` carries the ConfigMap and `--from-file`
 //! reads it back; a user of deploy/rbac.yaml's ClusterRole alone gets no note (and no error), and
-//! the optional Role of deploy/rbac.yaml makes the ConfigMap readable.
+//! the optional Role of deploy/rbac.yaml makes the ConfigMap readable. The Service is `cilium/web`,
+//! the EKS demo made here.
 
 use std::time::{Duration, Instant};
 
@@ -18,7 +19,8 @@ use crate::topo::Topo;
 use crate::watch::{Watching, verdict};
 
 const WAIT: Duration = Duration::from_secs(30);
-const SERVICE: [&str; 4] = ["explain", "svc/web", "-n", "watch"];
+const NS: &str = "cilium";
+const SERVICE: [&str; 4] = ["explain", "svc/web", "-n", NS];
 
 fn notes(report: &Value) -> Vec<String> {
     report["notes"]
@@ -52,6 +54,7 @@ fn doc<'a>(docs: &'a [Value], kind: &str) -> &'a Value {
 }
 
 pub async fn run(cp: &ControlPlane, cl: &Cluster, topo: Option<&Topo>) {
+    crate::fixtures::auto_web(cl, NS).await;
     let Some(topo) = topo else { return };
     let config_maps: Api<ConfigMap> = Api::namespaced(cl.client.clone(), "kube-system");
     let cm: ConfigMap = serde_json::from_value(json!({
@@ -63,7 +66,7 @@ pub async fn run(cp: &ControlPlane, cl: &Cluster, topo: Option<&Topo>) {
 
     let live = topo.json(&SERVICE);
     assert!(notes(&live).contains(&"CiliumIgnoresHints".to_string()), "live explain notes: {live:#}");
-    let dump = topo.dump(&["-n", "watch"]);
+    let dump = topo.dump(&["-n", NS]);
     let items = dump["items"].as_array().unwrap();
     let dumped = items.iter().find(|i| i["kind"] == "ConfigMap").expect("dump carries cilium-config");
     assert_eq!(dumped["metadata"]["name"], "cilium-config");
@@ -99,7 +102,7 @@ async fn rbac(cp: &ControlPlane, cl: &Cluster, topo: &Topo) {
     let r = topo.run_as(&user, &[&SERVICE[..], &["-o", "json"]].concat());
     assert!(r.code == 0 || r.code == 1, "ClusterRole only: {r:?}");
     // The ClusterRole's `watch` verb is enough for `kubectl topo watch`.
-    let mut w = Watching::start(topo, &user, &["watch", "svc/web", "-n", "watch", "-o", "json"]);
+    let mut w = Watching::start(topo, &user, &["watch", "svc/web", "-n", NS, "-o", "json"]);
     w.until("a first line as the rbac.yaml reader", |v| verdict(v).is_some());
     let (code, stderr, _) = w.interrupt();
     assert_eq!(code, Some(0), "watch as the rbac.yaml reader: {stderr}");

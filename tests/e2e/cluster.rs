@@ -2,23 +2,28 @@
 //! product itself stays read-only). There is no kubelet: Nodes and Pods get their status patched.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use k8s_openapi::api::core::v1::{Namespace, Node, Pod, Service};
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding};
-use kube::Client;
 use kube::api::{Api, DeleteParams, ListParams, Patch, PatchParams, PostParams};
+use kube::{Client, ResourceExt};
 use serde_json::{Value, json};
 
 pub const ZONE: &str = "topology.kubernetes.io/zone";
+const MANAGED_BY: &str = "endpointslice.kubernetes.io/managed-by";
+const SERVICE: &str = "kubernetes.io/service-name";
 
 /// Admin-side helpers around one client.
 #[derive(Clone)]
 pub struct Cluster {
     pub client: Client,
-    next_ip: std::sync::Arc<std::sync::atomic::AtomicU32>,
 }
+
+/// Pod IPs are unique per test process, not per [`Cluster`]: every scenario group has its own.
+static NEXT_POD_IP: AtomicU32 = AtomicU32::new(1);
 
 /// One node to create.
 #[derive(Debug, Clone)]
@@ -42,7 +47,7 @@ pub fn node(name: &str, zone: Option<&str>, cpu: &str) -> NodeSpec {
 
 impl Cluster {
     pub fn new(client: Client) -> Cluster {
-        Cluster { client, next_ip: std::sync::Arc::new(std::sync::atomic::AtomicU32::new(1)) }
+        Cluster { client }
     }
 
     fn nodes(&self) -> Api<Node> {
@@ -171,7 +176,7 @@ impl Cluster {
         pods.create(&PostParams::default(), &pod)
             .await
             .unwrap_or_else(|e| panic!("create pod {ns}/{name}: {e}"));
-        let n = self.next_ip.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let n = NEXT_POD_IP.fetch_add(1, Ordering::SeqCst);
         let ip = format!("10.244.{}.{}", n / 250, n % 250 + 2);
         let now = "2026-01-01T00:00:00Z";
         let conds: Vec<Value> = ["PodScheduled", "Initialized", "ContainersReady", "Ready"]
@@ -192,17 +197,39 @@ impl Cluster {
             .unwrap_or_else(|e| panic!("delete pod {ns}/{name}: {e}"));
     }
 
-    pub async fn delete_all_pods(&self, ns: &str) {
-        let pods: Api<Pod> = Api::namespaced(self.client.clone(), ns);
+    /// Delete every Pod of the cluster, then wait until no slice of the controller has an
+    /// endpoint left (before Nodes go away: a Pod on a deleted Node keeps its Service requeued).
+    pub async fn clear_pods(&self, limit: Duration) {
+        let pods: Api<Pod> = Api::all(self.client.clone());
         for p in pods.list(&ListParams::default()).await.expect("list pods").items {
-            self.delete_pod(ns, p.metadata.name.as_deref().unwrap()).await;
+            let (ns, name) = (p.metadata.namespace.unwrap_or_default(), p.metadata.name.unwrap_or_default());
+            self.delete_pod(&ns, &name).await;
+        }
+        let slices: Api<EndpointSlice> = Api::all(self.client.clone());
+        let lp = ListParams::default().labels(&format!("{MANAGED_BY}=endpointslice-controller.k8s.io"));
+        let start = Instant::now();
+        loop {
+            let items = slices.list(&lp).await.expect("list slices").items;
+            let left: Vec<String> = items
+                .iter()
+                .filter(|s| s.endpoints.as_ref().is_some_and(|e| !e.is_empty()))
+                .map(|s| {
+                    let svc = s.labels().get(SERVICE).cloned().unwrap_or_default();
+                    format!("{}/{svc}", s.namespace().unwrap_or_default())
+                })
+                .collect();
+            if left.is_empty() {
+                return;
+            }
+            assert!(start.elapsed() < limit, "slices still with endpoints after {limit:?}: {left:?}");
+            tokio::time::sleep(Duration::from_millis(200)).await;
         }
     }
 
     /// The controller's slices of a Service.
     pub async fn slices(&self, ns: &str, service: &str) -> Vec<EndpointSlice> {
         let api: Api<EndpointSlice> = Api::namespaced(self.client.clone(), ns);
-        let lp = ListParams::default().labels(&format!("kubernetes.io/service-name={service}"));
+        let lp = ListParams::default().labels(&format!("{SERVICE}={service}"));
         api.list(&lp).await.expect("list slices").items
     }
 
@@ -263,6 +290,16 @@ impl Cluster {
             .create(&PostParams::default(), role)
             .await
             .expect("create clusterrole");
+    }
+
+    /// Create `role` unless a ClusterRole of that name exists (the shipped role of
+    /// deploy/rbac.yaml: several groups bind it, in any order).
+    pub async fn ensure_cluster_role(&self, role: &ClusterRole) {
+        match Api::<ClusterRole>::all(self.client.clone()).create(&PostParams::default(), role).await {
+            Ok(_) => {}
+            Err(kube::Error::Api(s)) if s.code == 409 => {}
+            Err(e) => panic!("create clusterrole: {e}"),
+        }
     }
 
     pub async fn bind_cluster_role(&self, binding: &str, role: &str, user: &str) {

@@ -8,11 +8,14 @@ use std::path::Path;
 use kubectl_topo::source::live::RETRY;
 use serde_json::Value;
 
+use crate::cluster::Cluster;
 use crate::fault_proxy::{Fault, FaultProxy, Rule};
 use crate::harness::{self, ControlPlane};
 use crate::topo::{Run, Topo};
 
 const NODES: &str = "/api/v1/nodes";
+/// The namespace of the Services made here: `web` (the EKS demo) and `plain` (no topology).
+const NS: &str = "faults";
 const VERSION: &str = "/version";
 
 /// The one error line (and its hint) of a failed run; nothing else on stderr but `note:` lines.
@@ -54,7 +57,10 @@ async fn proxy(
     (p, kc)
 }
 
-pub async fn run(cp: &ControlPlane, topo: &Topo) {
+/// Sets up its own Services ([`NS`]) on the Nodes of `fixtures::zones3` (three zones to compare).
+pub async fn run(cp: &ControlPlane, cl: &Cluster, topo: &Topo) {
+    crate::fixtures::auto_web(cl, NS).await;
+    cl.create_service(NS, "plain", serde_json::json!({}), None).await;
     let started = std::time::Instant::now();
     let t = "--request-timeout=2s";
     let clean = zones(&topo.run(&["zones", "-o", "json"]));
@@ -113,12 +119,12 @@ async fn forbidden_per_resource(cp: &ControlPlane, topo: &Topo) {
 /// 404 on the Service (a name that does not exist) and a 404 injected on a Service that does.
 async fn not_found(cp: &ControlPlane, topo: &Topo) {
     let (_p, kc) = proxy(cp, vec![], None).await;
-    let r = topo.run_as(&kc, &["explain", "svc/no-such-service", "-n", "redistribute"]);
-    fails_with(&r, &["service redistribute/no-such-service not found"]);
-    let svc = "/api/v1/namespaces/redistribute/services/web";
+    let r = topo.run_as(&kc, &["explain", "svc/no-such-service", "-n", NS]);
+    fails_with(&r, &["service faults/no-such-service not found"]);
+    let svc = "/api/v1/namespaces/faults/services/web";
     let (_p, kc) = proxy(cp, vec![Rule::always(svc, Fault::Status(404))], None).await;
-    let r = topo.run_as(&kc, &["explain", "svc/web", "-n", "redistribute"]);
-    fails_with(&r, &["service redistribute/web not found"]);
+    let r = topo.run_as(&kc, &["explain", "svc/web", "-n", NS]);
+    fails_with(&r, &["service faults/web not found"]);
 }
 
 /// 500 every time: retried with backoff, RETRY.attempts requests in all, then one error line.
@@ -152,7 +158,7 @@ async fn hang(cp: &ControlPlane, topo: &Topo) {
     assert_eq!(p.count(NODES), 1, "a timeout is not retried: {:?}", p.log());
     drop(p);
     let (_p, kc) = proxy(cp, vec![Rule::always(VERSION, Fault::Hang)], None).await;
-    let r = topo.run_as(&kc, &["explain", "svc/web", "-n", "redistribute", "--request-timeout", "1s"]);
+    let r = topo.run_as(&kc, &["explain", "svc/web", "-n", NS, "--request-timeout", "1s"]);
     fails_with(&r, &["timed out after 1s trying to get the server version (/version)"]);
 }
 

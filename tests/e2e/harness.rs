@@ -1,7 +1,8 @@
 //! A real control plane on 127.0.0.1: etcd + kube-apiserver + kube-controller-manager (only the
 //! EndpointSlice controller), with a throwaway PKI made by openssl. Every process runs in its own
-//! process group; [`Proc`]'s Drop kills the group, and a watchdog kills it if this test process
-//! dies without unwinding (SIGKILL, Ctrl-C).
+//! process group; [`Proc`]'s Drop kills the group. If this test process dies without unwinding
+//! (SIGKILL, Ctrl-C), the kernel kills each process at once (PR_SET_PDEATHSIG) and a watchdog kills
+//! its whole group within a second or so.
 
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
@@ -50,6 +51,10 @@ pub fn binaries() -> Binaries {
 }
 
 /// A child process in its own process group, killed (group-wide) on Drop.
+///
+/// It also gets SIGKILL from the kernel when the *thread* that spawned it ends (PR_SET_PDEATHSIG
+/// fires on the death of the spawning thread, not of the process): spawn from a thread that
+/// outlives the `Proc` (the test's own thread, or one that never returns).
 pub struct Proc {
     pub name: &'static str,
     pub log: PathBuf,
@@ -62,6 +67,9 @@ impl Proc {
         let log = dir.join(format!("{name}.log"));
         let file = std::fs::File::create(&log).expect("log file");
         cmd.stdin(Stdio::null()).stdout(file.try_clone().expect("log file")).stderr(file).process_group(0);
+        let parent = std::process::id();
+        // SAFETY: the hook only makes two async-signal-safe system calls (prctl, getppid).
+        unsafe { cmd.pre_exec(move || die_with_parent(parent)) };
         let child = cmd.spawn().unwrap_or_else(|e| panic!("cannot start {name}: {e}"));
         let pgid = child.id();
         // Parent-death safeguard: if this test process disappears without running Drop (SIGKILL,
@@ -71,12 +79,38 @@ impl Proc {
         Proc { name, log, child, watchdog }
     }
 
+    /// Has it exited (without waiting)?
+    pub fn exited(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(Some(_)))
+    }
+
     /// Exited already? Then say so with the end of its log.
     pub fn check_alive(&mut self) {
         if let Ok(Some(status)) = self.child.try_wait() {
             panic!("{} exited ({status}); last log lines:\n{}", self.name, tail(&self.log, 30));
         }
     }
+}
+
+/// In the child, between fork and exec: ask for SIGKILL when the spawning thread ends, and fail the
+/// spawn if the parent is already gone (it died before the request was in place).
+fn die_with_parent(parent: u32) -> std::io::Result<()> {
+    use std::ffi::{c_int, c_ulong};
+    unsafe extern "C" {
+        fn prctl(option: c_int, ...) -> c_int;
+        fn getppid() -> c_int;
+    }
+    const PR_SET_PDEATHSIG: c_int = 1;
+    const SIGKILL: c_ulong = 9;
+    // SAFETY: plain system calls without pointers.
+    if unsafe { prctl(PR_SET_PDEATHSIG, SIGKILL) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: as above.
+    if unsafe { getppid() } as u32 != parent {
+        return Err(std::io::Error::other("the test process exited while spawning"));
+    }
+    Ok(())
 }
 
 impl Drop for Proc {
@@ -450,6 +484,11 @@ impl ControlPlane {
         let path = self.dir.path().join(format!("{name}.kubeconfig"));
         write_kubeconfig(&path, &self.server, &self.ca, &user);
         path
+    }
+
+    /// Has a component exited? (No panic: see [`ControlPlane::check_alive`] for that.)
+    pub fn exited(&mut self) -> bool {
+        [&mut self.etcd, &mut self.apiserver, &mut self.kcm].into_iter().flatten().any(|p| p.exited())
     }
 
     /// Fail fast (with logs) when a component died.

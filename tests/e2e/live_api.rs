@@ -1,6 +1,6 @@
 //! `source::live` against the real apiserver, below the CLI: paging, the explain-shaped read,
 //! and the one-line errors for 401, TLS and an unreachable server (403 and 404 are also asserted
-//! through the binary in `scenarios::rbac`).
+//! through the binary in `readers::rbac`). Reads `live-api/web`, the EKS demo made here.
 
 use std::path::Path;
 use std::time::Duration;
@@ -8,6 +8,7 @@ use std::time::Duration;
 use kubectl_topo::settings::LiveSpec;
 use kubectl_topo::source::live::{self, Namespace, Want};
 
+use crate::cluster::Cluster;
 use crate::harness::{self, ControlPlane, User};
 
 fn spec(kubeconfig: &Path) -> LiveSpec {
@@ -18,7 +19,8 @@ fn spec(kubeconfig: &Path) -> LiveSpec {
     }
 }
 
-pub async fn run(cp: &ControlPlane) {
+pub async fn run(cp: &ControlPlane, cl: &Cluster) {
+    crate::fixtures::auto_web(cl, "live-api").await;
     let conn = live::connect(&spec(&cp.admin_kubeconfig)).await.expect("connect");
     assert_eq!(live::server_version(&conn).await.unwrap(), cp.version);
 
@@ -33,12 +35,12 @@ pub async fn run(cp: &ControlPlane) {
 
     // The explain read: one Service, its slices by label, its Events.
     let want = Want {
-        namespace: Namespace::Named("redistribute".into()),
+        namespace: Namespace::Named("live-api".into()),
         service: Some("web".into()),
         nodes_only: false,
     };
     let (raw, ns) = live::read(&conn, &want).await.unwrap();
-    assert_eq!(ns.as_deref(), Some("redistribute"));
+    assert_eq!(ns.as_deref(), Some("live-api"));
     assert_eq!(raw.services.len(), 1);
     assert!(!raw.slices.is_empty());
     for s in &raw.slices {

@@ -1,7 +1,14 @@
 //! End-to-end tier: a real etcd + kube-apiserver + kube-controller-manager (EndpointSlice
 //! controller only) on 127.0.0.1, built from the Go module proxy by `build-control-plane.sh`
-//! (cached outside the repo). One cluster is shared by every scenario; scenarios run in order,
-//! each in its own namespace with fresh Services (the controller rate-limits events per object).
+//! (cached outside the repo).
+//!
+//! One `#[test]` per scenario group, so that a failure names its group and one group runs alone:
+//! `cargo test --test e2e check_all` (a name filter: `rbac` also runs `rbac_matrix`; add `--exact`
+//! for one name). The tests of a process share one control plane (`shared.rs`), started by the
+//! first group to run and stopped when the test binary exits; groups take turns on it (Nodes are
+//! cluster-wide), whatever `--test-threads` says. No group depends on another: before each, every
+//! Pod is deleted, and each group creates the Nodes, namespaces and Services it reads (its own
+//! namespaces, its own users and bindings), so they pass alone and in any order.
 //!
 //! Each step first waits until the controller has written what its behaviour implies (read
 //! directly with kube-rs: the ground truth), then runs the built `kubectl-topo` binary:
@@ -20,6 +27,7 @@ mod cilium;
 mod cluster;
 mod fault_proxy;
 mod faults;
+mod fixtures;
 mod gone_proxy;
 mod harness;
 mod kube_proxy;
@@ -29,14 +37,114 @@ mod live_api;
 mod proxy_nft;
 mod proxy_rules;
 mod rbac_matrix;
+mod readers;
 mod replay;
 mod scenarios;
+mod shared;
 mod topo;
+mod verify;
 mod watch;
 
+use shared::group;
+
+/// Phase A: the EKS demo, Disabled after Auto, the deprecated annotation, trafficDistribution.
 #[test]
-fn e2e_real_control_plane() {
-    let bins = harness::binaries();
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    runtime.block_on(scenarios::run_all(&bins));
+fn three_equal_zones() {
+    group(scenarios::three_equal_zones);
+}
+
+/// Phase B: control-plane and NotReady Nodes are not counted.
+#[test]
+fn ignored_nodes() {
+    group(scenarios::ignored_nodes);
+}
+
+/// Phase C: a Ready worker without zone label; labelling it; the Service update that resyncs.
+#[test]
+fn node_without_zone() {
+    group(scenarios::node_without_zone);
+}
+
+/// Phase D: 12/4 vCPU, one zone-b endpoint hinted zone-a.
+#[test]
+fn two_zones_12_4() {
+    group(scenarios::two_zones_12_4);
+}
+
+/// Phase E: 8/4/4 with endpoints 6/1/1.
+#[test]
+fn three_zones_8_4_4() {
+    group(scenarios::three_zones_8_4_4);
+}
+
+/// `check -A` agrees with `explain` for every Service of the cluster.
+#[test]
+fn check_all() {
+    group(readers::check_all);
+}
+
+/// `version` and shell completion against the live cluster.
+#[test]
+fn plugin_live() {
+    group(readers::plugin_live);
+}
+
+/// deploy/rbac.yaml's ClusterRole is enough; without `list nodes` the error names it.
+#[test]
+fn rbac() {
+    group(readers::rbac);
+}
+
+/// `kubectl-topo watch` through a 3 → 4 → 3 scale and a `410 Gone`.
+#[test]
+fn watch() {
+    group(async |env| watch::run(env.cp, &env.cl, env.topo.as_ref()).await);
+}
+
+/// `simulate` predictions replayed for real (W3, W2, the #123401 trap).
+#[test]
+fn replay() {
+    group(async |env| replay::run(&env.cl, env.topo.as_ref()).await);
+}
+
+/// The Cilium caveat from `kube-system/cilium-config`.
+#[test]
+fn cilium() {
+    group(async |env| cilium::run(env.cp, &env.cl, env.topo.as_ref()).await);
+}
+
+/// `source::live` below the CLI: paging, the explain read, 401 / TLS / unreachable.
+#[test]
+fn live_api() {
+    group(async |env| live_api::run(env.cp, &env.cl).await);
+}
+
+/// Every command as the shipped ClusterRole's user and as users missing one permission.
+#[test]
+fn rbac_matrix() {
+    group(async |env| {
+        if let Some(topo) = &env.topo {
+            rbac_matrix::run(env.cp, &env.cl, topo).await;
+        }
+    });
+}
+
+/// API faults through the fault-injecting proxy, and without it.
+#[test]
+fn faults() {
+    group(async |env| {
+        if let Some(topo) = &env.topo {
+            faults::run(env.cp, &env.cl, topo).await;
+        }
+    });
+}
+
+/// Real kube-proxies (iptables and nftables mode) as ground truth for `explain`'s `proxy[]`.
+#[test]
+fn kube_proxy_scenarios() {
+    group(async |env| {
+        for note in kube_proxy_scenarios::run(env.cp, &env.cl, env.topo.as_ref(), env.bins).await {
+            env.note(note);
+        }
+    });
 }

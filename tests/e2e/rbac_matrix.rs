@@ -4,8 +4,8 @@
 //! `note:` on stderr and the same note in the report's `partial`) or stops with exit code 3 and one
 //! `error:` line naming the missing permission plus a `hint:` naming the ClusterRole to bind.
 //!
-//! Runs after the scenarios (phase E is in place: `redistribute/web` is Auto and Active,
-//! `traffic/same-zone` uses trafficDistribution).
+//! Reads two Services made here: `matrix/web` (the EKS demo: Auto, Active, with the controller's
+//! Event) and `matrix-td/same-zone` (trafficDistribution), each alone in its namespace.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -18,9 +18,11 @@ use crate::harness::{self, ControlPlane};
 use crate::topo::{Run, Topo};
 
 const ROLE: &str = "kubectl-topo-reader";
-const AUTO: [&str; 4] = ["explain", "svc/web", "-n", "redistribute"];
-const TD: [&str; 4] = ["explain", "svc/same-zone", "-n", "traffic"];
-const SIMULATE: [&str; 6] = ["simulate", "svc/web", "-n", "redistribute", "--replicas", "9"];
+const NS: &str = "matrix";
+const TD_NS: &str = "matrix-td";
+const AUTO: [&str; 4] = ["explain", "svc/web", "-n", NS];
+const TD: [&str; 4] = ["explain", "svc/same-zone", "-n", TD_NS];
+const SIMULATE: [&str; 6] = ["simulate", "svc/web", "-n", NS, "--replicas", "9"];
 
 /// Every command of the CLI that reads a cluster (`completion` reads nothing).
 fn commands() -> Vec<Vec<&'static str>> {
@@ -29,7 +31,7 @@ fn commands() -> Vec<Vec<&'static str>> {
         AUTO.to_vec(),
         TD.to_vec(),
         vec!["check", "-A"],
-        vec!["check", "-n", "redistribute"],
+        vec!["check", "-n", NS],
         vec!["dump", "-A"],
         vec!["version"],
         SIMULATE.to_vec(),
@@ -37,6 +39,9 @@ fn commands() -> Vec<Vec<&'static str>> {
 }
 
 pub async fn run(cp: &ControlPlane, cl: &Cluster, topo: &Topo) {
+    crate::fixtures::auto_web(cl, NS).await;
+    cl.namespace(TD_NS).await;
+    crate::fixtures::same_zone(cl, TD_NS, "same-zone").await;
     let started = Instant::now();
     let role = shipped_role();
     let _ = kube::Api::<ClusterRole>::all(cl.client.clone()).create(&Default::default(), &role).await;
@@ -195,7 +200,7 @@ fn no_nodes(topo: &Topo, kc: &Path) {
         assert_eq!(fam["reasons"][0]["code"], "NodesUnknown", "{fam:#}");
     }
     assert!(r.stderr.lines().any(|l| l.starts_with("note: ") && l.contains(note)), "{r:?}");
-    let r = topo.run_as(kc, &["check", "-n", "redistribute"]);
+    let r = topo.run_as(kc, &["check", "-n", NS]);
     denied(&r, &["check"], &nodes);
     assert!(r.stdout.contains("Unknown") && r.stdout.contains("Partial data: Nodes not read"), "{r:?}");
 
@@ -230,7 +235,7 @@ fn no_nodes(topo: &Topo, kc: &Path) {
     assert_eq!(mine["summary"]["verdicts"]["Unknown"], json!(unknown), "{mine:#}");
 
     // dump: no Nodes, the gap recorded; replaying it gives the same honest report.
-    let r = topo.run_as(kc, &["dump", "-n", "redistribute"]);
+    let r = topo.run_as(kc, &["dump", "-n", NS]);
     assert_eq!(r.code, 0, "{r:?}");
     let dumped: Value = serde_saphyr::from_str(&r.stdout).unwrap();
     let info =
@@ -239,7 +244,7 @@ fn no_nodes(topo: &Topo, kc: &Path) {
     assert!(!kinds(&r.stdout).contains_key("Node"));
     let file = std::env::temp_dir().join(format!("kubectl-topo-e2e-no-nodes-{}.yaml", std::process::id()));
     std::fs::write(&file, &r.stdout).unwrap();
-    let replay = topo.run(&["explain", "svc/web", "-n", "redistribute", "-f", file.to_str().unwrap()]);
+    let replay = topo.run(&["explain", "svc/web", "-n", NS, "-f", file.to_str().unwrap()]);
     std::fs::remove_file(&file).unwrap();
     denied(&replay, &["explain -f dump"], &nodes);
 }

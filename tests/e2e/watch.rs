@@ -83,7 +83,15 @@ impl Watching {
         // Drain what was printed before the signal.
         self.seen.extend(self.lines.try_iter());
         let stderr = self.stderr.lock().unwrap().clone();
-        (status.code(), stderr, self.seen)
+        (status.code(), stderr, std::mem::take(&mut self.seen))
+    }
+}
+
+/// A watch left running by a failed assertion is killed (after `interrupt`, it has exited).
+impl Drop for Watching {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
@@ -122,7 +130,8 @@ pub async fn run(cp: &ControlPlane, cl: &Cluster, topo: Option<&Topo>) {
 
 /// `watch -A` in table form: cluster-scope watches, one `kubectl get -w`-like line per Service.
 fn table_all_namespaces(topo: &Topo) {
-    let mut child = topo.spawn_as(&topo.kubeconfig, &["watch", "-A"]);
+    let mut child = KillOnDrop(topo.spawn_as(&topo.kubeconfig, &["watch", "-A"]));
+    let child = &mut child.0;
     let stdout = BufReader::new(child.stdout.take().unwrap());
     let (tx, lines) = channel();
     std::thread::spawn(move || {
@@ -145,6 +154,16 @@ fn table_all_namespaces(topo: &Topo) {
     assert!(fields[0].ends_with('Z') && fields[0].contains('T'), "RFC 3339 time first: {line}");
     assert_eq!(&fields[1..4], ["watch/web", "IPv4", "- → Active"], "{line}");
     assert!(fields.len() == 5 && !fields[4].is_empty(), "a reason sentence last: {line}");
+}
+
+/// A child process killed when dropped (a failed assertion must not leave it running).
+struct KillOnDrop(Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
 
 /// W2 through `watch`: Active (3 endpoints) → Blocked (4) → Active (3), then Ctrl-C → exit 0.
