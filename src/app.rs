@@ -185,7 +185,7 @@ fn simulate(
 
 /// `--traffic` may only name zones that have nodes.
 fn check_traffic(settings: &Settings, snapshot: &Snapshot) -> Result<(), Error> {
-    match whatif::crosszone::unknown_zones(&settings.traffic, &snapshot.nodes).first() {
+    match analyze::crosszone::unknown_zones(&settings.traffic, &snapshot.nodes).first() {
         Some(zone) => Err(SettingsError::from(WhatIfError::TrafficZone { zone: zone.clone() }).into()),
         None => Ok(()),
     }

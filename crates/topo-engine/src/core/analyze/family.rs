@@ -5,13 +5,13 @@ use std::collections::BTreeMap;
 
 use super::Cluster;
 use super::equivalence::equivalent_rewrite;
+use super::extras::family_extras;
 use super::rows::{endpoint_rows, has_hints, zone_rows};
 use crate::core::mode::{ModeDecision, ModePath as Path};
 use crate::core::proxy;
 use crate::core::topologycache::{self, Allocation, Disabled, SliceInfo};
 use crate::core::trafficdist;
 use crate::core::trafficdist::Heuristic;
-use crate::core::whatif;
 use crate::core::zones::Ratios;
 use crate::model::{EndpointSlice, Service};
 use crate::report::proxy::ProxyZoneView;
@@ -94,7 +94,7 @@ pub(super) fn analyze(
         return unknown_nodes(cluster, address_type, decision, managed, outcome, proxy);
     }
     let (verdict, reasons) = verdict(cluster, decision, &managed, &outcome);
-    let extras = whatif::family_extras(cluster, service, &all, &managed, &outcome.expected, decision);
+    let extras = family_extras(cluster, service, &all, &managed, &outcome.expected, decision);
     let mut report = finish(cluster, address_type, &managed, outcome, verdict, reasons, proxy);
     extras.apply(&mut report);
     report

@@ -1,7 +1,7 @@
 //! Endpoint changes of `simulate` as the EndpointSlice controller would write them (`reconciler.go`
 //! `reconcileByPortMapping`): pods on deleted nodes disappear (a pod whose node is not in
 //! the lister is skipped; with `publishNotReadyAddresses` it stays, without a zone); `--replicas`
-//! adds ready endpoints (spread as the surviving pods are spread, [`super::spread`]) or removes
+//! adds ready endpoints (spread as the surviving pods are spread, [`crate::core::analyze::spread`]) or removes
 //! them (last in slice order first); a slice that loses or changes an endpoint is rewritten with
 //! every kept endpoint fresh (no hints); new endpoints fill rewritten slices first (fullest first),
 //! then one Unchanged slice they fit in (`getSliceToFill`, its old endpoints keep their hints),
@@ -11,7 +11,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::changes::{Changes, SpreadSpec};
 use super::simulate::SimulateError;
-use super::spread::{ZoneSpread, even, spread};
+use crate::core::analyze::spread::{ZoneSpread, even, spread};
+use crate::core::analyze::spread_weights;
 use crate::core::zones::{LABEL_CONTROL_PLANE, LABEL_MASTER, NodeTopology};
 use crate::model::{CONTROLLER_NAME, Endpoint, EndpointSlice, LABEL_ZONE, Node, Service, SlicePort};
 
@@ -146,7 +147,7 @@ fn target(
             even(&zones, n.unwrap_or(current))
         }
         (None, Some(n)) if current > 0 => spread(today, n),
-        (None, Some(n)) => spread(&super::replicas::spread_weights(&[], ctx.topology).0, n),
+        (None, Some(n)) => spread(&spread_weights(&[], ctx.topology).0, n),
     };
     for zone in today.keys() {
         target.entry(zone.clone()).or_insert(0);

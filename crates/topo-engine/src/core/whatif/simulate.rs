@@ -4,11 +4,10 @@
 use std::collections::BTreeMap;
 
 use super::changes::{Changes, ModeChoice};
-use super::crosszone::TrafficModel;
 use super::endpoints::{EndpointContext, FamilyPlan, plan_family};
 use super::nodes::{NodeChange, apply_nodes};
 use super::sync::{FamilySync, SyncInput, Triggers, decide, run_sync};
-use crate::core::analyze::{address_types, explain_with};
+use crate::core::analyze::{TrafficModel, address_types, explain_with};
 use crate::core::mode::{self, ModePath};
 use crate::core::topologycache::ZoneCounts;
 use crate::core::zones::{NodeTopology, set_nodes};

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use crate::core::proxy::{Grouped, ProxyNodes, grouped};
 use crate::core::zones::{LABEL_CONTROL_PLANE, LABEL_MASTER, NodeTopology};
 use crate::model::{Behaviour, EndpointSlice, LABEL_ZONE, Node, Service};
-use crate::report::whatif::{CrossZone, CrossZoneRow, EndpointLoad, Outcomes, Share, TrafficSource};
+use crate::report::{CrossZone, CrossZoneRow, EndpointLoad, Outcomes, Share, TrafficSource};
 
 /// Where requests originate.
 #[derive(Debug, Clone, Default, PartialEq)]

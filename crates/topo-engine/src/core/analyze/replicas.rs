@@ -14,7 +14,7 @@ use super::spread::{ZoneSpread, spread};
 use crate::core::topologycache::{get_allocations, overload_factor};
 use crate::core::zones::{NodeTopology, Ratios};
 use crate::model::EndpointSlice;
-use crate::report::whatif::{CountRange, ReplicasNeeded, SpreadBasis};
+use crate::report::{CountRange, ReplicasNeeded, SpreadBasis};
 
 /// Counts examined for the list of working counts.
 pub const COUNT_LIMIT: i64 = 100;
