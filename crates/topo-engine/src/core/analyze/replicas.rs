@@ -35,12 +35,7 @@ pub fn spread_weights(
     if !weights.is_empty() {
         return (weights, SpreadBasis::AsToday);
     }
-    let cpu = topology
-        .zones
-        .iter()
-        .filter(|(_, z)| z.nodes_counted > 0 && z.cpu_millis > 0)
-        .map(|(zone, z)| (zone.clone(), z.cpu_millis))
-        .collect();
+    let cpu = topology.zone_cpu().map(|(zone, millis)| (zone.clone(), millis)).collect();
     (cpu, SpreadBasis::ZoneCpu)
 }
 

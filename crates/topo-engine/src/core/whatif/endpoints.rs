@@ -13,8 +13,8 @@ use super::changes::{Changes, SpreadSpec};
 use super::simulate::SimulateError;
 use crate::core::analyze::spread::{ZoneSpread, even, spread};
 use crate::core::analyze::spread_weights;
-use crate::core::zones::{LABEL_CONTROL_PLANE, LABEL_MASTER, NodeTopology};
-use crate::model::{CONTROLLER_NAME, Endpoint, EndpointSlice, LABEL_ZONE, Node, Service, SlicePort};
+use crate::core::zones::{NodeTopology, is_counted, node_zone};
+use crate::model::{CONTROLLER_NAME, Endpoint, EndpointSlice, Node, Service, SlicePort};
 
 /// `--max-endpoints-per-slice` default of kube-controller-manager.
 const MAX_PER_SLICE: usize = 100;
@@ -192,15 +192,9 @@ fn templates(
     if !from_endpoints.is_empty() {
         return Ok(from_endpoints);
     }
-    let mut members: Vec<&Node> =
-        ctx.nodes.iter().filter(|n| n.labels.get(LABEL_ZONE).is_some_and(|z| z == zone)).collect();
-    let counted = |n: &&Node| {
-        n.ready.as_deref() == Some("True")
-            && !n.labels.contains_key(LABEL_CONTROL_PLANE)
-            && !n.labels.contains_key(LABEL_MASTER)
-    };
-    if members.iter().any(counted) {
-        members.retain(counted);
+    let mut members: Vec<&Node> = ctx.nodes.iter().filter(|n| node_zone(n) == Some(zone)).collect();
+    if members.iter().any(|n| is_counted(n)) {
+        members.retain(|n| is_counted(n));
     }
     members.sort_by(|a, b| a.name.cmp(&b.name));
     if members.is_empty() || zone.is_empty() {
