@@ -141,10 +141,8 @@ fn own_slices<'a>(snapshot: &'a Snapshot, service: &Service, family: Option<&str
     snapshot
         .slices
         .iter()
-        .filter(|s| {
-            s.namespace == service.namespace && s.service_name.as_deref() == Some(service.name.as_str())
-        })
-        .filter(|s| s.is_controller_managed() && family.is_none_or(|f| s.address_type == f))
+        .filter(|s| s.is_for(service) && s.is_controller_managed())
+        .filter(|s| family.is_none_or(|f| s.address_type == f))
         .collect()
 }
 
@@ -166,11 +164,7 @@ fn replace_slices(
     service: &Service,
     mut families: BTreeMap<String, Vec<EndpointSlice>>,
 ) -> Vec<EndpointSlice> {
-    let own = |s: &EndpointSlice| {
-        s.namespace == service.namespace
-            && s.service_name.as_deref() == Some(service.name.as_str())
-            && s.is_controller_managed()
-    };
+    let own = |s: &EndpointSlice| s.is_for(service) && s.is_controller_managed();
     let mut out = Vec::new();
     for slice in &snapshot.slices {
         if !own(slice) {
