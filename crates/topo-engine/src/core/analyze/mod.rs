@@ -30,6 +30,7 @@ use crate::report::{CheckReport, CheckRow, CheckSummary, ServiceRef, ServiceRepo
 
 pub use crosszone::{CrossZoneInput, TrafficModel, cross_zone};
 pub use replicas::{hints_hold, replicas_needed, spread_weights};
+pub use rows::hinted_counts;
 pub use zones::zones_report;
 
 /// Cluster-wide facts computed once per run (node topology is shared by every Service).

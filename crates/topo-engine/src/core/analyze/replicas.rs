@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use super::spread::{ZoneSpread, spread};
+use super::spread::{ZoneSpread, ready_spread, spread};
 use crate::core::topologycache::{get_allocations, overload_factor};
 use crate::core::zones::{NodeTopology, Ratios};
 use crate::model::EndpointSlice;
@@ -28,10 +28,7 @@ pub fn spread_weights(
     managed: &[EndpointSlice],
     topology: &NodeTopology,
 ) -> (BTreeMap<String, i64>, SpreadBasis) {
-    let mut weights: BTreeMap<String, i64> = BTreeMap::new();
-    for e in managed.iter().flat_map(|s| &s.endpoints).filter(|e| e.controller_ready()) {
-        *weights.entry(e.zone.clone().unwrap_or_default()).or_default() += 1;
-    }
+    let weights = ready_spread(managed);
     if !weights.is_empty() {
         return (weights, SpreadBasis::AsToday);
     }

@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::changes::{Changes, SpreadSpec};
 use super::simulate::SimulateError;
-use crate::core::analyze::spread::{ZoneSpread, even, spread};
+use crate::core::analyze::spread::{ZoneSpread, even, ready_spread, spread};
 use crate::core::analyze::spread_weights;
 use crate::core::zones::{NodeTopology, is_counted, node_zone};
 use crate::model::{CONTROLLER_NAME, Endpoint, EndpointSlice, Node, Service, SlicePort};
@@ -60,7 +60,7 @@ pub fn plan_family(
 ) -> Result<FamilyPlan, SimulateError> {
     let mut slices: Vec<(EndpointSlice, bool)> = managed.iter().map(|s| (s.clone(), false)).collect();
     drop_removed_nodes(ctx, &mut slices);
-    let today = ready_by_zone(slices.iter().map(|(s, _)| s));
+    let today = ready_spread(slices.iter().map(|(s, _)| s));
     let mut added = Vec::new();
     if let Some(target) = target(ctx, &today)? {
         for (zone, want) in &target {
@@ -108,15 +108,6 @@ fn drop_removed_nodes(ctx: &EndpointContext<'_>, slices: &mut [(EndpointSlice, b
             slice.endpoints.retain(|e| !gone(e));
         }
     }
-}
-
-/// Ready endpoints per zone (`""` = no zone).
-fn ready_by_zone<'a>(slices: impl Iterator<Item = &'a EndpointSlice>) -> BTreeMap<String, i64> {
-    let mut out = BTreeMap::new();
-    for e in slices.flat_map(|s| &s.endpoints).filter(|e| e.controller_ready()) {
-        *out.entry(e.zone.clone().unwrap_or_default()).or_default() += 1;
-    }
-    out
 }
 
 /// Ready endpoints per zone wanted afterwards; None when the endpoints are not changed.

@@ -7,7 +7,7 @@ use super::changes::{Changes, ModeChoice};
 use super::endpoints::{EndpointContext, FamilyPlan, plan_family};
 use super::nodes::{NodeChange, apply_nodes};
 use super::sync::{FamilySync, SyncInput, Triggers, decide, run_sync};
-use crate::core::analyze::{TrafficModel, address_types, explain_with};
+use crate::core::analyze::{TrafficModel, address_types, explain_with, hinted_counts};
 use crate::core::mode::{self, ModePath};
 use crate::core::topologycache::ZoneCounts;
 use crate::core::zones::{NodeTopology, set_nodes};
@@ -144,17 +144,6 @@ fn own_slices<'a>(snapshot: &'a Snapshot, service: &Service, family: Option<&str
         .filter(|s| s.is_for(service) && s.is_controller_managed())
         .filter(|s| family.is_none_or(|f| s.address_type == f))
         .collect()
-}
-
-/// Per-zone `forZones` counts of ready endpoints: what the controller caches for the Service.
-fn hinted_counts(slices: &[EndpointSlice]) -> ZoneCounts {
-    let mut counts = ZoneCounts::new();
-    for e in slices.iter().flat_map(|s| &s.endpoints).filter(|e| e.controller_ready()) {
-        for z in e.hints.as_ref().and_then(|h| h.for_zones.as_ref()).into_iter().flatten() {
-            *counts.entry(z.clone()).or_default() += 1;
-        }
-    }
-    counts
 }
 
 /// The snapshot's slices with the Service's managed slices of each family replaced (in place; new
