@@ -132,13 +132,8 @@ fn check(
     err: &mut dyn Write,
 ) -> Result<ExitStatus, Error> {
     let loaded = load(settings, request(settings, None, false), err)?;
-    let (snapshot, ns) = (loaded.snapshot, loaded.namespace.as_deref());
-    let services: Vec<&Service> = snapshot
-        .services
-        .iter()
-        .filter(|s| ns.is_none_or(|ns| s.namespace == ns))
-        .filter(|s| settings.selector.as_ref().is_none_or(|sel| sel.matches(&s.labels)))
-        .collect();
+    let snapshot = loaded.snapshot;
+    let services = services_in_scope(settings, &snapshot, loaded.namespace.as_deref(), None);
     check_traffic(settings, &snapshot)?;
     let behaviour = behaviour(settings, &snapshot);
     let report = analyze::check_with(&snapshot, &services, behaviour, &settings.traffic, settings.workers);
@@ -213,6 +208,23 @@ pub fn fails(level: FailOn, verdicts: &[Verdict]) -> bool {
         FailOn::Blocked => matches!(v, Verdict::Drift | Verdict::Blocked),
         FailOn::Any => matches!(v, Verdict::Drift | Verdict::Blocked | Verdict::Unmanaged),
     })
+}
+
+/// The Services of `namespace` (every namespace for `None`) named `name` (any name for `None`) that
+/// match `--selector`, in snapshot order: what `check` and `watch` report on.
+pub(crate) fn services_in_scope<'a>(
+    settings: &Settings,
+    snapshot: &'a Snapshot,
+    namespace: Option<&str>,
+    name: Option<&str>,
+) -> Vec<&'a Service> {
+    snapshot
+        .services
+        .iter()
+        .filter(|s| namespace.is_none_or(|ns| s.namespace == ns))
+        .filter(|s| name.is_none_or(|n| s.name == n))
+        .filter(|s| settings.selector.as_ref().is_none_or(|sel| sel.matches(&s.labels)))
+        .collect()
 }
 
 pub(crate) fn find_service<'a>(snapshot: &'a Snapshot, ns: &str, name: &str) -> Result<&'a Service, Error> {
