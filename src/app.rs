@@ -112,8 +112,7 @@ fn explain(
 ) -> Result<ExitStatus, Error> {
     let loaded = load(settings, request(settings, Some(name), false), err)?;
     let snapshot = loaded.snapshot;
-    let ns = loaded.namespace.as_deref().unwrap_or("default");
-    let service = find_service(&snapshot, ns, name)?;
+    let service = find_service(&snapshot, loaded.namespace.as_deref(), name)?;
     check_traffic(settings, &snapshot)?;
     let report = analyze::explain_with(&snapshot, service, behaviour(settings, &snapshot), &settings.traffic);
     render::explain(&report, &options(settings), out).map_err(Error::Write)?;
@@ -167,7 +166,7 @@ fn simulate(
 ) -> Result<ExitStatus, Error> {
     let loaded = load(settings, request(settings, Some(name), false), err)?;
     let snapshot = loaded.snapshot;
-    let service = find_service(&snapshot, loaded.namespace.as_deref().unwrap_or("default"), name)?;
+    let service = find_service(&snapshot, loaded.namespace.as_deref(), name)?;
     if snapshot.info.nodes_unavailable {
         return Err(nodes_missing(crate::prose::partial::SIMULATE_NEEDS_NODES));
     }
@@ -227,7 +226,14 @@ pub(crate) fn services_in_scope<'a>(
         .collect()
 }
 
-pub(crate) fn find_service<'a>(snapshot: &'a Snapshot, ns: &str, name: &str) -> Result<&'a Service, Error> {
+/// The Service `name` in the namespace the source resolved (`default` when it resolved none); an
+/// error naming the namespaces that do have it otherwise.
+pub(crate) fn find_service<'a>(
+    snapshot: &'a Snapshot,
+    namespace: Option<&str>,
+    name: &str,
+) -> Result<&'a Service, Error> {
+    let ns = namespace.unwrap_or("default");
     if let Some(s) = snapshot.services.iter().find(|s| s.namespace == ns && s.name == name) {
         return Ok(s);
     }

@@ -56,7 +56,7 @@ fn state(
     first: bool,
 ) -> Result<WatchState, Error> {
     if let (Some(name), true) = (name, first) {
-        find_service(snapshot, namespace.unwrap_or("default"), name)?;
+        find_service(snapshot, namespace, name)?;
     }
     let services = services_in_scope(settings, snapshot, namespace, name);
     let reports = analyze::service_reports(snapshot, &services, behaviour(settings, snapshot));
