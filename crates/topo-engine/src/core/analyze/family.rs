@@ -326,20 +326,10 @@ fn verdict(
 pub(super) fn traffic_policy_notes(service: &Service) -> Vec<Reason> {
     let mut notes = Vec::new();
     if service.internal_traffic_policy.as_deref() == Some("Local") {
-        let facts = Facts {
-            key: Some("internalTrafficPolicy".into()),
-            value: Some("Local".into()),
-            ..Facts::default()
-        };
-        notes.push(Reason::with(C::TrafficPolicyLocal, facts));
+        notes.push(proxy::traffic_policy_local("internalTrafficPolicy"));
     }
     if service.external_traffic_policy.as_deref() == Some("Local") && service.externally_accessible {
-        let facts = Facts {
-            key: Some("externalTrafficPolicy".into()),
-            value: Some("Local".into()),
-            ..Facts::default()
-        };
-        notes.push(Reason::with(C::TrafficPolicyLocal, facts));
+        notes.push(proxy::traffic_policy_local("externalTrafficPolicy"));
     }
     notes
 }
