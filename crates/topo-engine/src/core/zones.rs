@@ -4,6 +4,10 @@
 //!
 //! Upstream stops at the first counted node without zone or CPU; we keep going so a report can
 //! name every such node, and record which one upstream hits first (the first in input order).
+//!
+//! Also the one place that says which nodes the controller counts ([`exclusion`], [`is_counted`])
+//! and what a node's zone is ([`node_zone`]): the cross-zone share and `simulate` use these rather
+//! than restating them.
 
 use std::collections::BTreeMap;
 

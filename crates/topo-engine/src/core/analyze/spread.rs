@@ -1,5 +1,6 @@
 //! Where endpoints go when a Service is scaled: the spread rule shared by `simulate --replicas`
-//! and "replicas needed", so that what one predicts is what the other builds.
+//! and "replicas needed", so that what one predicts is what the other builds, starting from the
+//! same reading of today's spread ([`ready_spread`]).
 //!
 //! Rule (largest remainder, exact integer arithmetic): zone `z` with weight `w_z` (today's ready
 //! endpoints in `z`, or the zone's CPU when the Service has none) gets `floor(n · w_z / W)`
