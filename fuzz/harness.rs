@@ -15,8 +15,8 @@ use std::collections::BTreeMap;
 use kubectl_topo::cli::OutputFormat;
 use kubectl_topo::render::{self, RenderOptions};
 use kubectl_topo::source::dump::parse_dump;
-use topo_engine::core::analyze;
-use topo_engine::core::whatif::{self, TrafficModel, changes::Changes, changes::SpreadSpec};
+use topo_engine::core::analyze::{self, TrafficModel};
+use topo_engine::core::whatif::{self, changes::Changes, changes::SpreadSpec};
 use topo_engine::model::{
     Behaviour, CONTROLLER_NAME, CpuAmount, Endpoint, EndpointSlice, Event, Hints, LABEL_ZONE, Node, Service,
     ServicePort, SlicePort, Snapshot,

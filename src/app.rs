@@ -112,8 +112,7 @@ fn explain(
 ) -> Result<ExitStatus, Error> {
     let loaded = load(settings, request(settings, Some(name), false), err)?;
     let snapshot = loaded.snapshot;
-    let ns = loaded.namespace.as_deref().unwrap_or("default");
-    let service = find_service(&snapshot, ns, name)?;
+    let service = find_service(&snapshot, loaded.namespace.as_deref(), name)?;
     check_traffic(settings, &snapshot)?;
     let report = analyze::explain_with(&snapshot, service, behaviour(settings, &snapshot), &settings.traffic);
     render::explain(&report, &options(settings), out).map_err(Error::Write)?;
@@ -132,13 +131,8 @@ fn check(
     err: &mut dyn Write,
 ) -> Result<ExitStatus, Error> {
     let loaded = load(settings, request(settings, None, false), err)?;
-    let (snapshot, ns) = (loaded.snapshot, loaded.namespace.as_deref());
-    let services: Vec<&Service> = snapshot
-        .services
-        .iter()
-        .filter(|s| ns.is_none_or(|ns| s.namespace == ns))
-        .filter(|s| settings.selector.as_ref().is_none_or(|sel| sel.matches(&s.labels)))
-        .collect();
+    let snapshot = loaded.snapshot;
+    let services = services_in_scope(settings, &snapshot, loaded.namespace.as_deref(), None);
     check_traffic(settings, &snapshot)?;
     let behaviour = behaviour(settings, &snapshot);
     let report = analyze::check_with(&snapshot, &services, behaviour, &settings.traffic, settings.workers);
@@ -172,7 +166,7 @@ fn simulate(
 ) -> Result<ExitStatus, Error> {
     let loaded = load(settings, request(settings, Some(name), false), err)?;
     let snapshot = loaded.snapshot;
-    let service = find_service(&snapshot, loaded.namespace.as_deref().unwrap_or("default"), name)?;
+    let service = find_service(&snapshot, loaded.namespace.as_deref(), name)?;
     if snapshot.info.nodes_unavailable {
         return Err(nodes_missing(crate::prose::partial::SIMULATE_NEEDS_NODES));
     }
@@ -185,7 +179,7 @@ fn simulate(
 
 /// `--traffic` may only name zones that have nodes.
 fn check_traffic(settings: &Settings, snapshot: &Snapshot) -> Result<(), Error> {
-    match whatif::crosszone::unknown_zones(&settings.traffic, &snapshot.nodes).first() {
+    match analyze::crosszone::unknown_zones(&settings.traffic, &snapshot.nodes).first() {
         Some(zone) => Err(SettingsError::from(WhatIfError::TrafficZone { zone: zone.clone() }).into()),
         None => Ok(()),
     }
@@ -215,7 +209,31 @@ pub fn fails(level: FailOn, verdicts: &[Verdict]) -> bool {
     })
 }
 
-pub(crate) fn find_service<'a>(snapshot: &'a Snapshot, ns: &str, name: &str) -> Result<&'a Service, Error> {
+/// The Services of `namespace` (every namespace for `None`) named `name` (any name for `None`) that
+/// match `--selector`, in snapshot order: what `check` and `watch` report on.
+pub(crate) fn services_in_scope<'a>(
+    settings: &Settings,
+    snapshot: &'a Snapshot,
+    namespace: Option<&str>,
+    name: Option<&str>,
+) -> Vec<&'a Service> {
+    snapshot
+        .services
+        .iter()
+        .filter(|s| namespace.is_none_or(|ns| s.namespace == ns))
+        .filter(|s| name.is_none_or(|n| s.name == n))
+        .filter(|s| settings.selector.as_ref().is_none_or(|sel| sel.matches(&s.labels)))
+        .collect()
+}
+
+/// The Service `name` in the namespace the source resolved (`default` when it resolved none); an
+/// error naming the namespaces that do have it otherwise.
+pub(crate) fn find_service<'a>(
+    snapshot: &'a Snapshot,
+    namespace: Option<&str>,
+    name: &str,
+) -> Result<&'a Service, Error> {
+    let ns = namespace.unwrap_or("default");
     if let Some(s) = snapshot.services.iter().find(|s| s.namespace == ns && s.name == name) {
         return Ok(s);
     }

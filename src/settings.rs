@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::cli::{Cli, ColorChoice, Command, FailOn, GlobalArgs, OutputFormat};
-use topo_engine::core::whatif::TrafficModel;
+use topo_engine::core::analyze::TrafficModel;
 use topo_engine::core::whatif::changes::Changes;
 use topo_engine::model::Behaviour;
 use topo_engine::model::selector::Selector;

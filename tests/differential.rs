@@ -155,9 +155,7 @@ fn stripped(snapshot: &Snapshot, service: &Service) -> Snapshot {
 }
 
 fn managed_by(slice: &EndpointSlice, service: &Service) -> bool {
-    slice.namespace == service.namespace
-        && slice.service_name.as_deref() == Some(service.name.as_str())
-        && slice.is_controller_managed()
+    slice.is_for(service) && slice.is_controller_managed()
 }
 
 fn key(slice: &EndpointSlice, i: usize) -> String {

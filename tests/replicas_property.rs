@@ -5,9 +5,7 @@
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
-use topo_engine::core::analyze;
-use topo_engine::core::whatif::spread::spread;
-use topo_engine::core::whatif::spread_weights;
+use topo_engine::core::analyze::{self, spread::spread, spread_weights};
 use topo_engine::core::zones::set_nodes;
 use topo_engine::model::{Behaviour, Snapshot};
 use topo_engine::report::ControllerAction;

@@ -3,8 +3,7 @@
 
 use kubectl_topo::prose::whatif::count_ranges;
 use kubectl_topo::source::dump::parse_dump;
-use topo_engine::core::analyze;
-use topo_engine::core::whatif::TrafficModel;
+use topo_engine::core::analyze::{self, TrafficModel};
 use topo_engine::model::{Behaviour, Snapshot};
 use topo_engine::report::ServiceReport;
 use topo_engine::report::reason::ReasonCode as C;

@@ -3,15 +3,14 @@
 
 use std::io::Write;
 
-use super::{behaviour, find_service, options};
+use super::{behaviour, find_service, options, request, services_in_scope};
 use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::render;
-use crate::settings::{Scope, Settings, SourceSpec};
-use crate::source::live::{Namespace, Want};
+use crate::settings::{Settings, SourceSpec};
 use crate::source::watch::{self as follow, Update};
 use topo_engine::core::analyze;
-use topo_engine::model::{Service, Snapshot};
+use topo_engine::model::Snapshot;
 use topo_engine::report::watch::{self as changes, WatchState};
 
 /// Follow the Service(s) until Ctrl-C; exit 0 then.
@@ -24,15 +23,7 @@ pub fn run(
     let SourceSpec::Live(live) = &settings.source else {
         return Err(crate::settings::SettingsError::WatchFromFile.into());
     };
-    let want = Want {
-        namespace: match &settings.scope {
-            Scope::AllNamespaces => Namespace::All,
-            Scope::Namespace(Some(ns)) => Namespace::Named(ns.clone()),
-            Scope::Namespace(None) => Namespace::FromContext,
-        },
-        service: name.map(str::to_string),
-        nodes_only: false,
-    };
+    let want = request(settings, name, false).want();
     let mut previous: Option<WatchState> = None;
     let mut partial: Vec<String> = Vec::new();
     follow::follow::<Error>(live, &want, &mut |update| match update {
@@ -65,15 +56,9 @@ fn state(
     first: bool,
 ) -> Result<WatchState, Error> {
     if let (Some(name), true) = (name, first) {
-        find_service(snapshot, namespace.unwrap_or("default"), name)?;
+        find_service(snapshot, namespace, name)?;
     }
-    let services: Vec<&Service> = snapshot
-        .services
-        .iter()
-        .filter(|s| namespace.is_none_or(|ns| s.namespace == ns))
-        .filter(|s| name.is_none_or(|n| s.name == n))
-        .filter(|s| settings.selector.as_ref().is_none_or(|sel| sel.matches(&s.labels)))
-        .collect();
+    let services = services_in_scope(settings, snapshot, namespace, name);
     let reports = analyze::service_reports(snapshot, &services, behaviour(settings, snapshot));
     Ok(changes::summarize(&reports))
 }

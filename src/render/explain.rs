@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use super::RenderOptions;
-use super::style::{Palette, sanitize};
+use super::style::{Palette, sanitize, zone_cell};
 use super::table::{list, opt, percent, table};
 use crate::prose;
 use topo_engine::report::mode::ModeSource;
@@ -155,13 +155,9 @@ fn proxy(f: &FamilyReport, o: &RenderOptions, p: &Palette, out: &mut dyn Write) 
         .proxy
         .iter()
         .map(|v| {
-            let nodes = match v.nodes.len() {
-                0 => "<none>".to_string(),
-                1..=2 => v.nodes.join(","),
-                n => format!("{} (+{} more)", v.nodes[..2].join(","), n - 2),
-            };
+            let nodes = abbreviated(&v.nodes, 2, 2);
             vec![
-                if v.zone.is_empty() { "<none>".into() } else { sanitize(&v.zone).into_owned() },
+                zone_cell(&v.zone),
                 sanitize(&nodes).into_owned(),
                 v.mode.to_string(),
                 sanitize(&endpoint_list(&v.endpoints, o.wide())).into_owned(),
@@ -187,10 +183,16 @@ fn proxy(f: &FamilyReport, o: &RenderOptions, p: &Palette, out: &mut dyn Write) 
 
 /// Up to four endpoints, else the first three and a count (all of them with -o wide).
 fn endpoint_list(endpoints: &[String], wide: bool) -> String {
-    match endpoints.len() {
+    abbreviated(endpoints, if wide { usize::MAX } else { 4 }, 3)
+}
+
+/// `items` joined with commas when there are at most `fits`, else the first `shown` and a count of
+/// the others; `<none>` when empty.
+fn abbreviated(items: &[String], fits: usize, shown: usize) -> String {
+    match items.len() {
         0 => "<none>".to_string(),
-        n if n <= 4 || wide => endpoints.join(","),
-        n => format!("{} (+{} more)", endpoints[..3].join(","), n - 3),
+        n if n <= fits => items.join(","),
+        n => format!("{} (+{} more)", items[..shown].join(","), n - shown),
     }
 }
 

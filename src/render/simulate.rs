@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use super::RenderOptions;
-use super::style::{Palette, sanitize};
+use super::style::{Palette, sanitize, zone_cell};
 use super::table::{percent, table};
 use crate::prose::whatif::sync_note;
 use topo_engine::report::whatif::{BeforeAfter, FamilyDelta, ProxyBrief, SimulationReport};
@@ -96,7 +96,7 @@ fn delta(f: &FamilyDelta, o: &RenderOptions, p: &Palette, out: &mut dyn Write) -
         .iter()
         .map(|z| {
             vec![
-                if z.zone.is_empty() { "<none>".into() } else { sanitize(&z.zone).into_owned() },
+                zone_cell(&z.zone),
                 arrow(&z.cpu_share, |s| percent(*s)),
                 arrow(&z.ready, i64::to_string),
                 arrow(&z.hinted, i64::to_string),

@@ -69,6 +69,12 @@ pub fn sanitize(text: &str) -> Cow<'_, str> {
     )
 }
 
+/// A zone from the cluster as a table cell: `<none>` for the empty zone (no zone label), else
+/// [`sanitize`]d.
+pub fn zone_cell(zone: &str) -> String {
+    if zone.is_empty() { "<none>".to_string() } else { sanitize(zone).into_owned() }
+}
+
 /// Zero-width and bidirectional-override characters, which can make one name look like another.
 fn is_invisible_format(c: char) -> bool {
     matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')

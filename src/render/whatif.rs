@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use super::RenderOptions;
-use super::style::{Palette, sanitize};
+use super::style::{Palette, sanitize, zone_cell};
 use super::table::table;
 use crate::prose::whatif::{replicas_lines, traffic_model};
 use topo_engine::report::FamilyReport;
@@ -81,10 +81,9 @@ fn endpoint_loads(c: &CrossZone, o: &RenderOptions, out: &mut dyn Write) -> std:
         .endpoints
         .iter()
         .map(|e| {
-            let zone = if e.zone.is_empty() { "<none>" } else { &e.zone };
             vec![
                 sanitize(&e.address).into_owned(),
-                sanitize(zone).into_owned(),
+                zone_cell(&e.zone),
                 load(Some(e.load.now)),
                 load(Some(e.load.expected)),
                 load(Some(e.load.without_hints)),

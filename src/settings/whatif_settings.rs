@@ -7,7 +7,7 @@ use super::changes::{
     WhatIfError, parse_add_node, parse_mode, parse_replicas, parse_set_cpu, parse_spread, parse_traffic,
 };
 use crate::cli::{Command, SimulateArgs};
-use topo_engine::core::whatif::TrafficModel;
+use topo_engine::core::analyze::TrafficModel;
 use topo_engine::core::whatif::changes::Changes;
 
 /// `--traffic` of the command, or the CPU model.
@@ -53,7 +53,7 @@ mod tests {
     use crate::cli::Cli;
     use crate::settings::changes::WhatIfError;
     use crate::settings::{Ambient, Job, Settings, SettingsError};
-    use topo_engine::core::whatif::TrafficModel;
+    use topo_engine::core::analyze::TrafficModel;
 
     fn resolve(args: &[&str]) -> Result<Settings, SettingsError> {
         let cli = Cli::try_parse_from(std::iter::once("kubectl-topo").chain(args.iter().copied())).unwrap();

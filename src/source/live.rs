@@ -13,7 +13,7 @@ use kube::config::{KubeConfigOptions, Kubeconfig, KubeconfigError};
 use kube::{Client, Config};
 
 use crate::prose;
-use crate::settings::LiveSpec;
+use crate::settings::{LiveSpec, Scope};
 use crate::source::convert;
 use crate::source::error::{ServiceNotFound, SourceError};
 use topo_engine::model::{LABEL_SERVICE_NAME, Snapshot};
@@ -41,6 +41,27 @@ pub enum Namespace {
     Named(String),
     /// Neither: the kubeconfig context's namespace (`default` when it names none).
     FromContext,
+}
+
+impl From<&Scope> for Namespace {
+    fn from(scope: &Scope) -> Self {
+        match scope {
+            Scope::AllNamespaces => Namespace::All,
+            Scope::Namespace(Some(ns)) => Namespace::Named(ns.clone()),
+            Scope::Namespace(None) => Namespace::FromContext,
+        }
+    }
+}
+
+impl Namespace {
+    /// The namespace read, given the one of the context (`None` for `-A`).
+    pub fn resolve(&self, context: &str) -> Option<String> {
+        match self {
+            Namespace::All => None,
+            Namespace::Named(ns) => Some(ns.clone()),
+            Namespace::FromContext => Some(context.to_string()),
+        }
+    }
 }
 
 /// The objects as the API returned them, for `dump`.
@@ -187,11 +208,7 @@ pub const LIST_NODES: &str = "list nodes at cluster scope";
 /// 403 leaves zone weights unknown, noted in `Raw::notes`); Events are best effort (a 403 becomes
 /// a note: the verdicts do not depend on them).
 pub async fn read(conn: &Connection, want: &Want) -> Result<(Raw, Option<String>), SourceError> {
-    let namespace = match &want.namespace {
-        Namespace::All => None,
-        Namespace::Named(ns) => Some(ns.clone()),
-        Namespace::FromContext => Some(conn.default_namespace.clone()),
-    };
+    let namespace = want.namespace.resolve(&conn.default_namespace);
     let mut raw = Raw { server_version: Some(server_version(conn).await?), ..Raw::default() };
     let nodes_api = Api::<Node>::all(conn.client.clone());
     if want.nodes_only {
@@ -346,5 +363,13 @@ mod tests {
         let before = config.clone();
         apply_timeout(&mut config, None);
         assert_eq!(config.read_timeout, before.read_timeout);
+    }
+
+    #[test]
+    fn scope_resolves_to_the_named_the_context_or_every_namespace() {
+        let resolve = |scope: Scope| Namespace::from(&scope).resolve("ctx");
+        assert_eq!(resolve(Scope::AllNamespaces), None);
+        assert_eq!(resolve(Scope::Namespace(Some("demo".into()))).as_deref(), Some("demo"));
+        assert_eq!(resolve(Scope::Namespace(None)).as_deref(), Some("ctx"));
     }
 }

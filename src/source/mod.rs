@@ -39,27 +39,27 @@ pub struct Loaded {
     pub raw: Option<live::Raw>,
 }
 
+impl Request<'_> {
+    /// What a live read (or watch) of this request asks the cluster for.
+    pub fn want(&self) -> live::Want {
+        live::Want {
+            namespace: live::Namespace::from(self.scope),
+            service: self.service.map(str::to_string),
+            nodes_only: self.nodes_only,
+        }
+    }
+}
+
 /// Load the Snapshot; notes about skipped objects go to `err`.
 pub fn load(spec: &SourceSpec, request: Request<'_>, err: &mut dyn Write) -> Result<Loaded, SourceError> {
     match spec {
         SourceSpec::Dump(path) => {
-            let namespace = match request.scope {
-                Scope::AllNamespaces => None,
-                Scope::Namespace(ns) => Some(ns.clone().unwrap_or_else(|| "default".to_string())),
-            };
+            // A dump has no kubeconfig context: without `-n` the scope is `default`.
+            let namespace = live::Namespace::from(request.scope).resolve("default");
             Ok(Loaded { snapshot: load_dump(path, err)?, namespace, raw: None })
         }
         SourceSpec::Live(live_spec) => {
-            let want = live::Want {
-                namespace: match request.scope {
-                    Scope::AllNamespaces => live::Namespace::All,
-                    Scope::Namespace(Some(ns)) => live::Namespace::Named(ns.clone()),
-                    Scope::Namespace(None) => live::Namespace::FromContext,
-                },
-                service: request.service.map(str::to_string),
-                nodes_only: request.nodes_only,
-            };
-            let loaded = live::load(live_spec, &want)?;
+            let loaded = live::load(live_spec, &request.want())?;
             for note in &loaded.snapshot.info.partial {
                 let _ = writeln!(err, "note: {note}");
             }

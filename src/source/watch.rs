@@ -17,7 +17,7 @@ use kube::runtime::watcher::{self, Event};
 
 use super::convert;
 use super::error::{SourceError, chain};
-use super::live::{self, Connection, Namespace, Raw, Want};
+use super::live::{self, Connection, Raw, Want};
 use crate::settings::LiveSpec;
 use topo_engine::model::{LABEL_SERVICE_NAME, Snapshot};
 
@@ -118,11 +118,7 @@ async fn follow_async<E: From<SourceError>>(
     let mut conn = live::connect(&LiveSpec { request_timeout: None, ..spec.clone() }).await?;
     conn.timeout = spec.request_timeout;
     let server_version = live::server_version(&conn).await?;
-    let namespace = match &want.namespace {
-        Namespace::All => None,
-        Namespace::Named(ns) => Some(ns.clone()),
-        Namespace::FromContext => Some(conn.default_namespace.clone()),
-    };
+    let namespace = want.namespace.resolve(&conn.default_namespace);
     let (stores, mut events) = start(&conn, namespace.as_deref(), want.service.as_deref());
     let stores = Stores { server_version, origin: format!("cluster:{}", conn.context), ..stores };
     let ctrl_c = tokio::signal::ctrl_c();

@@ -2,6 +2,16 @@
 //! packages `topologycache`, `trafficdist`) and of kube-proxy's use of hints
 //! (`k8s.io/kubernetes/pkg/proxy/topology.go`). No I/O, no clock, no environment, no printing.
 //! Each ported function names the upstream function it mirrors.
+//!
+//! Modules, each importing only those above it in this list:
+//! * [`zones`]: `SetNodes` (which nodes the controller counts, zone CPU ratios);
+//! * [`topologycache`], [`trafficdist`]: the two hint paths (`AddHints`, `ReconcileHints`);
+//! * [`mode`]: which of them the controller takes for a Service, or hint removal;
+//! * [`proxy`]: what kube-proxy routes to, per node, given the slices and their hints;
+//! * [`analyze`]: `explain`, `check`, `zones`: the above in steady state, turned into verdicts,
+//!   with replicas needed and the cross-zone share;
+//! * [`whatif`]: `simulate`, a changed cluster and the controller's reaction, analysed before and
+//!   after.
 
 pub mod analyze;
 pub mod mode;

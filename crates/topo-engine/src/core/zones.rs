@@ -4,6 +4,10 @@
 //!
 //! Upstream stops at the first counted node without zone or CPU; we keep going so a report can
 //! name every such node, and record which one upstream hits first (the first in input order).
+//!
+//! Also the one place that says which nodes the controller counts ([`exclusion`], [`is_counted`])
+//! and what a node's zone is ([`node_zone`]): the cross-zone share and `simulate` use these rather
+//! than restating them.
 
 use std::collections::BTreeMap;
 
@@ -171,18 +175,11 @@ pub fn set_nodes(nodes: &[Node]) -> NodeTopology {
 
 /// Files one node under excluded, poisoning or counted.
 fn account_node(topology: &mut NodeTopology, node: &Node) {
-    let zone = node_zone(node);
+    let zone = node_zone(node).map(str::to_string);
     if let Some(zone) = &zone {
         topology.zones.entry(zone.clone()).or_default().nodes_total += 1;
     }
-    let excluded = if has_excluded_labels(&node.labels) {
-        Some(ExclusionReason::ControlPlane)
-    } else if !is_node_ready(node) {
-        Some(ExclusionReason::NotReady)
-    } else {
-        None
-    };
-    if let Some(why) = excluded {
+    if let Some(why) = exclusion(node) {
         topology.excluded.push(ExcludedNode { name: node.name.clone(), zone, why });
         return;
     }
@@ -210,7 +207,7 @@ fn insufficiency(topology: &NodeTopology) -> Option<Insufficient> {
     if let Some(first) = topology.poisoning.first() {
         return Some(Insufficient::Poisoned { node: first.name.clone(), why: first.why });
     }
-    let zones = counted_zones(topology).count();
+    let zones = topology.counted_zones().count();
     if zones < 2 {
         return Some(Insufficient::FewerThanTwoZones { zones });
     }
@@ -220,20 +217,50 @@ fn insufficiency(topology: &NodeTopology) -> Option<Insufficient> {
     None
 }
 
-/// Zones that hold at least one counted node: the keys of upstream's `cpuByZone`.
-fn counted_zones(topology: &NodeTopology) -> impl Iterator<Item = (&String, &ZoneCpu)> {
-    topology.zones.iter().filter(|(_, zone)| zone.nodes_counted > 0)
+impl NodeTopology {
+    /// Zones that hold at least one counted node: the keys of upstream's `cpuByZone`.
+    pub fn counted_zones(&self) -> impl Iterator<Item = (&String, &ZoneCpu)> {
+        self.zones.iter().filter(|(_, zone)| zone.nodes_counted > 0)
+    }
+
+    /// Milli-CPU of each counted zone whose counted nodes have some: the weight `SetNodes` gives a
+    /// zone, and so where the controller wants endpoints and requests are assumed to come from.
+    pub fn zone_cpu(&self) -> impl Iterator<Item = (&String, i64)> {
+        self.counted_zones()
+            .filter(|(_, zone)| zone.cpu_millis > 0)
+            .map(|(name, zone)| (name, zone.cpu_millis))
+    }
 }
 
 /// `float64(cpu.MilliValue()) / float64(totalCPU.MilliValue())` per counted zone.
 fn compute_ratios(topology: &NodeTopology) -> BTreeMap<String, f64> {
     let total = topology.total_cpu_millis as f64;
-    counted_zones(topology).map(|(name, zone)| (name.clone(), zone.cpu_millis as f64 / total)).collect()
+    topology.counted_zones().map(|(name, zone)| (name.clone(), zone.cpu_millis as f64 / total)).collect()
 }
 
 /// The node's zone label when present and non-empty (upstream: `!ok || zone == ""` is missing).
-fn node_zone(node: &Node) -> Option<String> {
-    node.labels.get(LABEL_ZONE).filter(|zone| !zone.is_empty()).cloned()
+pub fn node_zone(node: &Node) -> Option<&str> {
+    node.labels.get(LABEL_ZONE).map(String::as_str).filter(|zone| !zone.is_empty())
+}
+
+// mirrors topologycache.go: SetNodes, the two `continue`s that open its loop over nodes
+// (`hasExcludedLabels`, then `!isNodeReady`).
+/// Why `SetNodes` skips the node, or `None` when it counts it (its zone and CPU enter the ratios,
+/// or poison them). The one definition of "a node the controller counts", which the cross-zone
+/// share and `simulate` reuse.
+pub fn exclusion(node: &Node) -> Option<ExclusionReason> {
+    if has_excluded_labels(&node.labels) {
+        Some(ExclusionReason::ControlPlane)
+    } else if !is_node_ready(node) {
+        Some(ExclusionReason::NotReady)
+    } else {
+        None
+    }
+}
+
+/// True when `SetNodes` counts the node: no excluded role label, and Ready ([`exclusion`]).
+pub fn is_counted(node: &Node) -> bool {
+    exclusion(node).is_none()
 }
 
 // mirrors topologycache.go: hasExcludedLabels
@@ -244,7 +271,7 @@ fn has_excluded_labels(labels: &BTreeMap<String, String>) -> bool {
 
 // mirrors utils.go: isNodeReady
 /// True when the node's Ready condition is exactly `True`.
-fn is_node_ready(node: &Node) -> bool {
+pub fn is_node_ready(node: &Node) -> bool {
     node.ready.as_deref() == Some("True")
 }
 
@@ -259,5 +286,19 @@ mod tests {
         assert!(has_excluded_labels(&labels(LABEL_MASTER)));
         assert!(!has_excluded_labels(&labels("node-role.kubernetes.io/worker")));
         assert!(!has_excluded_labels(&BTreeMap::new()));
+    }
+
+    #[test]
+    fn exclusion_checks_role_labels_before_readiness() {
+        let node = |label: Option<&str>, ready: Option<&str>| Node {
+            name: "n".into(),
+            labels: label.map(|k| (k.to_string(), String::new())).into_iter().collect(),
+            allocatable_cpu: None,
+            ready: ready.map(str::to_string),
+        };
+        assert_eq!(exclusion(&node(Some(LABEL_MASTER), Some("False"))), Some(ExclusionReason::ControlPlane));
+        assert_eq!(exclusion(&node(None, Some("Unknown"))), Some(ExclusionReason::NotReady));
+        assert_eq!(exclusion(&node(None, None)), Some(ExclusionReason::NotReady));
+        assert!(is_counted(&node(Some("node-role.kubernetes.io/worker"), Some("True"))));
     }
 }

@@ -162,6 +162,11 @@ impl EndpointSlice {
     pub fn is_controller_managed(&self) -> bool {
         self.managed_by.as_deref() == Some(CONTROLLER_NAME)
     }
+
+    /// True when the slice is labelled with `service`'s name, in its namespace (any manager).
+    pub fn is_for(&self, service: &Service) -> bool {
+        self.namespace == service.namespace && self.service_name.as_deref() == Some(service.name.as_str())
+    }
 }
 
 /// One EndpointSlice port.

@@ -19,6 +19,10 @@ pub mod whatif;
 pub mod zones;
 
 pub use check::{CheckReport, CheckRow, CheckSummary};
+pub use whatif::{
+    CountRange, CrossZone, CrossZoneRow, EndpointLoad, Outcomes, ReplicasNeeded, Share, SpreadBasis,
+    TrafficSource,
+};
 pub use zones::ZoneReport;
 
 /// `apiVersion` of every envelope.

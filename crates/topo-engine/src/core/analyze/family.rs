@@ -5,13 +5,13 @@ use std::collections::BTreeMap;
 
 use super::Cluster;
 use super::equivalence::equivalent_rewrite;
+use super::extras::family_extras;
 use super::rows::{endpoint_rows, has_hints, zone_rows};
 use crate::core::mode::{ModeDecision, ModePath as Path};
 use crate::core::proxy;
 use crate::core::topologycache::{self, Allocation, Disabled, SliceInfo};
 use crate::core::trafficdist;
 use crate::core::trafficdist::Heuristic;
-use crate::core::whatif;
 use crate::core::zones::Ratios;
 use crate::model::{EndpointSlice, Service};
 use crate::report::proxy::ProxyZoneView;
@@ -94,7 +94,7 @@ pub(super) fn analyze(
         return unknown_nodes(cluster, address_type, decision, managed, outcome, proxy);
     }
     let (verdict, reasons) = verdict(cluster, decision, &managed, &outcome);
-    let extras = whatif::family_extras(cluster, service, &all, &managed, &outcome.expected, decision);
+    let extras = family_extras(cluster, service, &all, &managed, &outcome.expected, decision);
     let mut report = finish(cluster, address_type, &managed, outcome, verdict, reasons, proxy);
     extras.apply(&mut report);
     report
@@ -188,11 +188,7 @@ fn auto_outcome(cluster: &Cluster<'_>, address_type: &str, managed: &[EndpointSl
     let expected = in_live_order(managed, result.slices.to_update.iter().chain(&result.slices.unchanged));
     let mut outcome = Outcome {
         rewritten: result.rejected_unchanged.clone(),
-        event: Some(ControllerEvent {
-            event_type: result.event.event_type.clone(),
-            reason: result.event.reason.clone(),
-            message: result.event.message.clone(),
-        }),
+        event: Some(result.event.clone().into()),
         disabled: result.disabled.as_ref().map(|d| disabled_reason(cluster, d, managed)),
         allocations: result.allocations.clone(),
         alternatives: result.alternatives.clone(),
@@ -330,20 +326,10 @@ fn verdict(
 pub(super) fn traffic_policy_notes(service: &Service) -> Vec<Reason> {
     let mut notes = Vec::new();
     if service.internal_traffic_policy.as_deref() == Some("Local") {
-        let facts = Facts {
-            key: Some("internalTrafficPolicy".into()),
-            value: Some("Local".into()),
-            ..Facts::default()
-        };
-        notes.push(Reason::with(C::TrafficPolicyLocal, facts));
+        notes.push(proxy::traffic_policy_local("internalTrafficPolicy"));
     }
     if service.external_traffic_policy.as_deref() == Some("Local") && service.externally_accessible {
-        let facts = Facts {
-            key: Some("externalTrafficPolicy".into()),
-            value: Some("Local".into()),
-            ..Facts::default()
-        };
-        notes.push(Reason::with(C::TrafficPolicyLocal, facts));
+        notes.push(proxy::traffic_policy_local("externalTrafficPolicy"));
     }
     notes
 }

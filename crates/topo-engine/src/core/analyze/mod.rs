@@ -1,26 +1,36 @@
-//! From a Snapshot to reports: runs the upstream ports per Service and address family in steady
-//! state (every live managed slice "Unchanged", docs/behaviour.md#steady-state-and-ties) and turns their outcome into verdicts,
-//! reasons and diffs. Pure.
+//! From a Snapshot to reports (`explain`, `check`, `zones`, `watch`): runs the upstream ports per
+//! Service and address family in steady state (every live managed slice "Unchanged",
+//! docs/behaviour.md#steady-state-and-ties) and turns their outcome into verdicts, reasons and
+//! diffs, with the replicas needed ([`replicas`], spread by [`spread`]) and the share of requests
+//! that leave their zone ([`crosszone`], under a [`TrafficModel`]). Pure; `simulate` builds on it.
 
 mod caveats;
+pub mod crosszone;
 mod equivalence;
+mod extras;
 mod family;
 mod parallel;
+pub mod replicas;
 mod rows;
+pub mod spread;
 mod zones;
+
+#[cfg(test)]
+mod tests;
 
 use std::collections::{BTreeMap, HashMap};
 
 use crate::core::mode::{self, ModeDecision};
 use crate::core::proxy::ProxyNodes;
-use crate::core::whatif::TrafficModel;
-use crate::core::whatif::crosszone::Origins;
 use crate::core::zones::{NodeTopology, set_nodes};
 use crate::model::{Behaviour, EndpointSlice, Event, Service, Snapshot};
 use crate::report::check::CheckFamily;
 use crate::report::reason::Reason;
 use crate::report::{CheckReport, CheckRow, CheckSummary, ServiceRef, ServiceReport, Verdict, ZoneReport};
 
+pub use crosszone::{CrossZoneInput, TrafficModel, cross_zone};
+pub use replicas::{hints_hold, replicas_needed, spread_weights};
+pub use rows::hinted_counts;
 pub use zones::zones_report;
 
 /// Cluster-wide facts computed once per run (node topology is shared by every Service).
@@ -36,7 +46,7 @@ pub struct Cluster<'a> {
     /// The nodes sorted and indexed for kube-proxy's view.
     pub proxy_nodes: ProxyNodes,
     /// Where requests originate (over `proxy_nodes`, with `traffic`).
-    pub origins: Origins,
+    pub origins: crosszone::Origins,
     /// Windows nodes, in snapshot order.
     pub windows_nodes: Vec<String>,
     /// Whether reports carry the per-node kube-proxy groups (`check` shows none of them).
@@ -61,7 +71,7 @@ impl<'a> Cluster<'a> {
         }
         let topology = set_nodes(&snapshot.nodes);
         let proxy_nodes = ProxyNodes::new(&snapshot.nodes);
-        let origins = Origins::new(&snapshot.nodes, &topology, traffic, &proxy_nodes);
+        let origins = crosszone::Origins::new(&snapshot.nodes, &topology, traffic, &proxy_nodes);
         Cluster {
             snapshot,
             behaviour,

@@ -57,9 +57,7 @@ pub fn zone_rows(
         + ready_endpoints(live).filter(|e| e.zone.as_deref().is_none_or(str::is_empty)).count() as i64;
     let hints_expected = !wanted.is_empty();
     let zones: BTreeSet<&String> = topology
-        .zones
-        .iter()
-        .filter(|(_, z)| z.nodes_counted > 0)
+        .counted_zones()
         .map(|(name, _)| name)
         .chain(own.keys())
         .chain(actual.keys())

@@ -3,7 +3,7 @@
 use super::Cluster;
 use super::rows::{overload_percent, own_zone_counts};
 use crate::core::topologycache::Disabled;
-use crate::core::zones::{ExclusionReason, NodeTopology, PoisonReason, Ratios};
+use crate::core::zones::{ExclusionReason, NodeTopology, PoisonReason, Ratios, node_zone};
 use crate::model::EndpointSlice;
 use crate::report::ZoneReport;
 use crate::report::reason::{Facts, Reason, ReasonCode as C};
@@ -62,7 +62,7 @@ fn disabling_line(cluster: &Cluster<'_>, n: &crate::core::zones::PoisonNode) -> 
 
 fn zone_label(cluster: &Cluster<'_>, node: &str) -> Option<String> {
     let n = cluster.snapshot.nodes.iter().find(|n| n.name == node)?;
-    n.labels.get(crate::model::LABEL_ZONE).filter(|z| !z.is_empty()).cloned()
+    node_zone(n).map(str::to_string)
 }
 
 /// Why ratios are nil: the first kind of poisoning node upstream would hit, else too few zones.
@@ -75,7 +75,7 @@ pub fn node_reason(t: &NodeTopology) -> Reason {
         let nodes = t.poisoning.iter().filter(|n| n.why == first.why).map(|n| n.name.clone()).collect();
         return Reason::with(code, Facts { nodes, ..Facts::default() });
     }
-    let zones = t.zones.values().filter(|z| z.nodes_counted > 0).count() as i64;
+    let zones = t.counted_zones().count() as i64;
     Reason::with(C::SingleZone, Facts { zones: Some(zones), ..Facts::default() })
 }
 

@@ -192,12 +192,7 @@ fn main_reason(
     logs: &[ProxyLog],
 ) -> Option<Reason> {
     if !svc.uses_cluster_endpoints() {
-        let facts = Facts {
-            key: Some("internalTrafficPolicy".into()),
-            value: Some("Local".into()),
-            ..Facts::default()
-        };
-        return Some(Reason::with(ReasonCode::TrafficPolicyLocal, facts));
+        return Some(traffic_policy_local("internalTrafficPolicy"));
     }
     if node.windows {
         return Some(Reason::new(ReasonCode::ProxyWindowsIgnoresHints));
@@ -206,4 +201,11 @@ fn main_reason(
         return Some(Reason::new(ReasonCode::ProxyNoReadyEndpoints));
     }
     not_used.or_else(|| logs.last().map(topology::log_reason))
+}
+
+/// `TrafficPolicyLocal` for the policy field `key` (`internalTrafficPolicy` or
+/// `externalTrafficPolicy`) set to `Local`.
+pub(crate) fn traffic_policy_local(key: &str) -> Reason {
+    let facts = Facts { key: Some(key.into()), value: Some("Local".into()), ..Facts::default() };
+    Reason::with(ReasonCode::TrafficPolicyLocal, facts)
 }

@@ -285,13 +285,7 @@ pub(crate) fn grouped(
     if let Some(reason) = skip_reason(service) {
         return Err(Box::new(reason));
     }
-    let own: Vec<&EndpointSlice> = slices
-        .iter()
-        .copied()
-        .filter(|s| {
-            s.namespace == service.namespace && s.service_name.as_deref() == Some(service.name.as_str())
-        })
-        .collect();
+    let own: Vec<&EndpointSlice> = slices.iter().copied().filter(|s| s.is_for(service)).collect();
     let hypothetical = nodes.rows.is_empty();
     let hypothetical_rows =
         hypothetical.then(|| ProxyNodes { rows: hypothetical_rows(&own), ..ProxyNodes::default() });

@@ -69,6 +69,13 @@ impl ControllerEvent {
     }
 }
 
+/// The event as reports carry it.
+impl From<ControllerEvent> for crate::report::ControllerEvent {
+    fn from(e: ControllerEvent) -> Self {
+        crate::report::ControllerEvent { event_type: e.event_type, reason: e.reason, message: e.message }
+    }
+}
+
 // mirrors utils.go: FormatWithAddressType
 /// `"<s>, addressType: <T>"`.
 pub fn format_with_address_type(s: &str, address_type: &str) -> String {

@@ -1,7 +1,7 @@
 //! Endpoint changes of `simulate` as the EndpointSlice controller would write them (`reconciler.go`
 //! `reconcileByPortMapping`): pods on deleted nodes disappear (a pod whose node is not in
 //! the lister is skipped; with `publishNotReadyAddresses` it stays, without a zone); `--replicas`
-//! adds ready endpoints (spread as the surviving pods are spread, [`super::spread`]) or removes
+//! adds ready endpoints (spread as the surviving pods are spread, [`crate::core::analyze::spread`]) or removes
 //! them (last in slice order first); a slice that loses or changes an endpoint is rewritten with
 //! every kept endpoint fresh (no hints); new endpoints fill rewritten slices first (fullest first),
 //! then one Unchanged slice they fit in (`getSliceToFill`, its old endpoints keep their hints),
@@ -11,9 +11,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::changes::{Changes, SpreadSpec};
 use super::simulate::SimulateError;
-use super::spread::{ZoneSpread, even, spread};
-use crate::core::zones::{LABEL_CONTROL_PLANE, LABEL_MASTER, NodeTopology};
-use crate::model::{CONTROLLER_NAME, Endpoint, EndpointSlice, LABEL_ZONE, Node, Service, SlicePort};
+use crate::core::analyze::spread::{ZoneSpread, even, ready_spread, spread};
+use crate::core::analyze::spread_weights;
+use crate::core::zones::{NodeTopology, is_counted, node_zone};
+use crate::model::{CONTROLLER_NAME, Endpoint, EndpointSlice, Node, Service, SlicePort};
 
 /// `--max-endpoints-per-slice` default of kube-controller-manager.
 const MAX_PER_SLICE: usize = 100;
@@ -59,7 +60,7 @@ pub fn plan_family(
 ) -> Result<FamilyPlan, SimulateError> {
     let mut slices: Vec<(EndpointSlice, bool)> = managed.iter().map(|s| (s.clone(), false)).collect();
     drop_removed_nodes(ctx, &mut slices);
-    let today = ready_by_zone(slices.iter().map(|(s, _)| s));
+    let today = ready_spread(slices.iter().map(|(s, _)| s));
     let mut added = Vec::new();
     if let Some(target) = target(ctx, &today)? {
         for (zone, want) in &target {
@@ -109,15 +110,6 @@ fn drop_removed_nodes(ctx: &EndpointContext<'_>, slices: &mut [(EndpointSlice, b
     }
 }
 
-/// Ready endpoints per zone (`""` = no zone).
-fn ready_by_zone<'a>(slices: impl Iterator<Item = &'a EndpointSlice>) -> BTreeMap<String, i64> {
-    let mut out = BTreeMap::new();
-    for e in slices.flat_map(|s| &s.endpoints).filter(|e| e.controller_ready()) {
-        *out.entry(e.zone.clone().unwrap_or_default()).or_default() += 1;
-    }
-    out
-}
-
 /// Ready endpoints per zone wanted afterwards; None when the endpoints are not changed.
 fn target(
     ctx: &EndpointContext<'_>,
@@ -146,7 +138,7 @@ fn target(
             even(&zones, n.unwrap_or(current))
         }
         (None, Some(n)) if current > 0 => spread(today, n),
-        (None, Some(n)) => spread(&super::replicas::spread_weights(&[], ctx.topology).0, n),
+        (None, Some(n)) => spread(&spread_weights(&[], ctx.topology).0, n),
     };
     for zone in today.keys() {
         target.entry(zone.clone()).or_insert(0);
@@ -191,15 +183,9 @@ fn templates(
     if !from_endpoints.is_empty() {
         return Ok(from_endpoints);
     }
-    let mut members: Vec<&Node> =
-        ctx.nodes.iter().filter(|n| n.labels.get(LABEL_ZONE).is_some_and(|z| z == zone)).collect();
-    let counted = |n: &&Node| {
-        n.ready.as_deref() == Some("True")
-            && !n.labels.contains_key(LABEL_CONTROL_PLANE)
-            && !n.labels.contains_key(LABEL_MASTER)
-    };
-    if members.iter().any(counted) {
-        members.retain(counted);
+    let mut members: Vec<&Node> = ctx.nodes.iter().filter(|n| node_zone(n) == Some(zone)).collect();
+    if members.iter().any(|n| is_counted(n)) {
+        members.retain(|n| is_counted(n));
     }
     members.sort_by(|a, b| a.name.cmp(&b.name));
     if members.is_empty() || zone.is_empty() {

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use super::changes::{Changes, NewNode};
 use super::simulate::SimulateError;
-use crate::core::zones::LABEL_CONTROL_PLANE;
+use crate::core::zones::{LABEL_CONTROL_PLANE, is_node_ready};
 use crate::model::{LABEL_ZONE, Node};
 
 /// The nodes after the change and what the controller sees of it.
@@ -45,7 +45,7 @@ pub fn apply_nodes(nodes: &[Node], changes: &Changes) -> Result<NodeChange, Simu
     out.node_event = !out.removed.is_empty();
     for name in &changes.not_ready {
         let i = find(&out.nodes, name, "--not-ready")?;
-        out.node_event |= out.nodes[i].ready.as_deref() == Some("True");
+        out.node_event |= is_node_ready(&out.nodes[i]);
         out.nodes[i].ready = Some("False".into());
     }
     for (k, new) in changes.add_nodes.iter().enumerate() {

@@ -4,11 +4,10 @@
 use std::collections::BTreeMap;
 
 use super::changes::{Changes, ModeChoice};
-use super::crosszone::TrafficModel;
 use super::endpoints::{EndpointContext, FamilyPlan, plan_family};
 use super::nodes::{NodeChange, apply_nodes};
 use super::sync::{FamilySync, SyncInput, Triggers, decide, run_sync};
-use crate::core::analyze::{address_types, explain_with};
+use crate::core::analyze::{TrafficModel, address_types, explain_with, hinted_counts};
 use crate::core::mode::{self, ModePath};
 use crate::core::topologycache::ZoneCounts;
 use crate::core::zones::{NodeTopology, set_nodes};
@@ -142,22 +141,9 @@ fn own_slices<'a>(snapshot: &'a Snapshot, service: &Service, family: Option<&str
     snapshot
         .slices
         .iter()
-        .filter(|s| {
-            s.namespace == service.namespace && s.service_name.as_deref() == Some(service.name.as_str())
-        })
-        .filter(|s| s.is_controller_managed() && family.is_none_or(|f| s.address_type == f))
+        .filter(|s| s.is_for(service) && s.is_controller_managed())
+        .filter(|s| family.is_none_or(|f| s.address_type == f))
         .collect()
-}
-
-/// Per-zone `forZones` counts of ready endpoints: what the controller caches for the Service.
-fn hinted_counts(slices: &[EndpointSlice]) -> ZoneCounts {
-    let mut counts = ZoneCounts::new();
-    for e in slices.iter().flat_map(|s| &s.endpoints).filter(|e| e.controller_ready()) {
-        for z in e.hints.as_ref().and_then(|h| h.for_zones.as_ref()).into_iter().flatten() {
-            *counts.entry(z.clone()).or_default() += 1;
-        }
-    }
-    counts
 }
 
 /// The snapshot's slices with the Service's managed slices of each family replaced (in place; new
@@ -167,11 +153,7 @@ fn replace_slices(
     service: &Service,
     mut families: BTreeMap<String, Vec<EndpointSlice>>,
 ) -> Vec<EndpointSlice> {
-    let own = |s: &EndpointSlice| {
-        s.namespace == service.namespace
-            && s.service_name.as_deref() == Some(service.name.as_str())
-            && s.is_controller_managed()
-    };
+    let own = |s: &EndpointSlice| s.is_for(service) && s.is_controller_managed();
     let mut out = Vec::new();
     for slice in &snapshot.slices {
         if !own(slice) {

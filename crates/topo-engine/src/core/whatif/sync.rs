@@ -5,7 +5,7 @@
 use super::endpoints::FamilyPlan;
 use crate::core::mode::ModePath;
 use crate::core::topologycache::{self, SliceInfo, service_overloaded};
-use crate::core::trafficdist::{self, TdSlices};
+use crate::core::trafficdist;
 use crate::core::zones::Ratios;
 use crate::model::{Behaviour, EndpointSlice};
 use crate::report::ControllerEvent;
@@ -66,41 +66,25 @@ pub fn run_sync(
 type Written = (Vec<EndpointSlice>, Vec<EndpointSlice>, Vec<EndpointSlice>, Option<ControllerEvent>);
 
 fn hint_path(input: &SyncInput<'_>, address_type: &str, plan: FamilyPlan) -> Written {
+    // The reconciler's lists, as both the topology cache and trafficdist take them.
+    let info = SliceInfo {
+        address_type: address_type.to_string(),
+        to_create: plan.to_create,
+        to_update: plan.to_update,
+        unchanged: plan.unchanged,
+    };
     match input.path {
         ModePath::Annotation => {
-            let info = SliceInfo {
-                address_type: address_type.to_string(),
-                to_create: plan.to_create,
-                to_update: plan.to_update,
-                unchanged: plan.unchanged,
-            };
             let out = topologycache::add_hints(input.ratios, info);
-            let e = out.event;
             // "enabled" is emitted only when the Service's populated flag was not set already.
-            let event = (out.disabled.is_some() || !input.was_populated).then_some(ControllerEvent {
-                event_type: e.event_type,
-                reason: e.reason,
-                message: e.message,
-            });
+            let event = (out.disabled.is_some() || !input.was_populated).then_some(out.event.into());
             (out.slices.to_create, out.slices.to_update, out.slices.unchanged, event)
         }
         ModePath::TrafficDistribution { .. } => {
-            let slices = TdSlices {
-                address_type: address_type.to_string(),
-                to_create: plan.to_create,
-                to_update: plan.to_update,
-                unchanged: plan.unchanged,
-            };
-            let out = trafficdist::reconcile_hints(input.traffic_distribution, &slices, input.behaviour);
+            let out = trafficdist::reconcile_hints(input.traffic_distribution, &info, input.behaviour);
             (out.to_create, out.to_update, out.unchanged, disabled_event(input, address_type))
         }
         ModePath::RemoveHints => {
-            let info = SliceInfo {
-                address_type: address_type.to_string(),
-                to_create: plan.to_create,
-                to_update: plan.to_update,
-                unchanged: plan.unchanged,
-            };
             let out = topologycache::remove_hints_from_slices(info);
             (out.to_create, out.to_update, out.unchanged, disabled_event(input, address_type))
         }
@@ -108,10 +92,7 @@ fn hint_path(input: &SyncInput<'_>, address_type: &str, plan: FamilyPlan) -> Wri
 }
 
 fn disabled_event(input: &SyncInput<'_>, address_type: &str) -> Option<ControllerEvent> {
-    input.was_populated.then(|| {
-        let e = topologycache::ControllerEvent::annotation_removed(address_type);
-        ControllerEvent { event_type: e.event_type, reason: e.reason, message: e.message }
-    })
+    input.was_populated.then(|| topologycache::ControllerEvent::annotation_removed(address_type).into())
 }
 
 /// What triggers a sync of the Service.

@@ -4,8 +4,8 @@
 //! * Requests originate per zone in proportion to the zone's CPU (allocatable CPU of the nodes the
 //!   controller counts — its own assumption in `SetNodes`), or as given by `--traffic`.
 //! * Within a zone they originate per node in proportion to node CPU (the same assumption one level
-//!   down), over the nodes the controller counts (Ready, not control-plane, CPU > 0); a zone with
-//!   no such node spreads its share evenly over the nodes carrying its label.
+//!   down), over the nodes the controller counts ([`is_counted`]: Ready, not control-plane) with
+//!   CPU > 0; a zone with no such node spreads its share evenly over the nodes carrying its label.
 //! * kube-proxy on a node sends ClusterIP requests uniformly over the endpoint set
 //!   [`crate::core::proxy::proxy_view`] gives for that node (the routing truth); an empty set drops
 //!   them. An endpoint without a zone (and whose node has none) counts as cross-zone.
@@ -13,9 +13,9 @@
 use std::collections::BTreeMap;
 
 use crate::core::proxy::{Grouped, ProxyNodes, grouped};
-use crate::core::zones::{LABEL_CONTROL_PLANE, LABEL_MASTER, NodeTopology};
-use crate::model::{Behaviour, EndpointSlice, LABEL_ZONE, Node, Service};
-use crate::report::whatif::{CrossZone, CrossZoneRow, EndpointLoad, Outcomes, Share, TrafficSource};
+use crate::core::zones::{NodeTopology, is_counted, node_zone};
+use crate::model::{Behaviour, EndpointSlice, Node, Service};
+use crate::report::{CrossZone, CrossZoneRow, EndpointLoad, Outcomes, Share, TrafficSource};
 
 /// Where requests originate.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -33,7 +33,7 @@ pub fn unknown_zones(model: &TrafficModel, nodes: &[Node]) -> Vec<String> {
         TrafficModel::ZoneCpu => vec![],
         TrafficModel::Given(given) => given
             .keys()
-            .filter(|zone| !nodes.iter().any(|n| zone_of_node(n) == Some(zone.as_str())))
+            .filter(|zone| !nodes.iter().any(|n| node_zone(n) == Some(zone.as_str())))
             .cloned()
             .collect(),
     }
@@ -42,29 +42,15 @@ pub fn unknown_zones(model: &TrafficModel, nodes: &[Node]) -> Vec<String> {
 /// A node's share of all requests: (node, zone, fraction).
 type Origin = (String, String, f64);
 
-fn counted(node: &Node) -> bool {
-    node.ready.as_deref() == Some("True")
-        && !node.labels.contains_key(LABEL_CONTROL_PLANE)
-        && !node.labels.contains_key(LABEL_MASTER)
-        && node.allocatable_cpu.is_some_and(|c| c.milli_value() > 0)
-}
-
-fn zone_of_node(node: &Node) -> Option<&str> {
-    node.labels.get(LABEL_ZONE).map(String::as_str).filter(|z| !z.is_empty())
-}
-
 /// Zone shares of requests (sum 1), zones sorted.
 fn zone_shares(nodes: &[Node], topology: &NodeTopology, model: &TrafficModel) -> BTreeMap<String, f64> {
     let weights: BTreeMap<String, f64> = match model {
-        TrafficModel::ZoneCpu => topology
-            .zones
-            .iter()
-            .filter(|(zone, z)| !zone.is_empty() && z.nodes_counted > 0 && z.cpu_millis > 0)
-            .map(|(zone, z)| (zone.clone(), z.cpu_millis as f64))
-            .collect(),
+        TrafficModel::ZoneCpu => {
+            topology.zone_cpu().map(|(zone, millis)| (zone.clone(), millis as f64)).collect()
+        }
         TrafficModel::Given(given) => given
             .iter()
-            .filter(|(zone, w)| **w > 0.0 && nodes.iter().any(|n| zone_of_node(n) == Some(zone.as_str())))
+            .filter(|(zone, w)| **w > 0.0 && nodes.iter().any(|n| node_zone(n) == Some(zone.as_str())))
             .map(|(zone, w)| (zone.clone(), *w))
             .collect(),
     };
@@ -76,14 +62,19 @@ fn zone_shares(nodes: &[Node], topology: &NodeTopology, model: &TrafficModel) ->
 pub fn origins(nodes: &[Node], topology: &NodeTopology, model: &TrafficModel) -> Vec<Origin> {
     let mut by_zone: BTreeMap<&str, Vec<&Node>> = BTreeMap::new();
     for node in nodes {
-        if let Some(zone) = zone_of_node(node) {
+        if let Some(zone) = node_zone(node) {
             by_zone.entry(zone).or_default().push(node);
         }
     }
     let mut out = Vec::new();
     for (zone, share) in zone_shares(nodes, topology, model) {
         let members: Vec<&Node> = by_zone.get(zone.as_str()).cloned().unwrap_or_default();
-        let cpu: Vec<(&Node, f64)> = members.iter().filter(|n| counted(n)).map(|n| (*n, cpu_of(n))).collect();
+        let cpu: Vec<(&Node, f64)> = members
+            .iter()
+            .filter(|n| is_counted(n))
+            .map(|n| (*n, cpu_of(n)))
+            .filter(|(_, c)| *c > 0.0)
+            .collect();
         let total: f64 = cpu.iter().map(|(_, c)| c).sum();
         if total > 0.0 {
             out.extend(cpu.into_iter().map(|(n, c)| (n.name.clone(), zone.clone(), share * c / total)));

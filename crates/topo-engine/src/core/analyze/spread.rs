@@ -1,5 +1,6 @@
 //! Where endpoints go when a Service is scaled: the spread rule shared by `simulate --replicas`
-//! and "replicas needed", so that what one predicts is what the other builds.
+//! and "replicas needed", so that what one predicts is what the other builds, starting from the
+//! same reading of today's spread ([`ready_spread`]).
 //!
 //! Rule (largest remainder, exact integer arithmetic): zone `z` with weight `w_z` (today's ready
 //! endpoints in `z`, or the zone's CPU when the Service has none) gets `floor(n · w_z / W)`
@@ -10,8 +11,19 @@
 
 use std::collections::BTreeMap;
 
+use crate::model::EndpointSlice;
+
 /// Endpoints per zone; the key `""` holds endpoints without a zone.
 pub type ZoneSpread = BTreeMap<String, i64>;
+
+/// Today's spread: the ready endpoints of `slices` per zone (`""` = no zone).
+pub fn ready_spread<'a>(slices: impl IntoIterator<Item = &'a EndpointSlice>) -> ZoneSpread {
+    let mut out = ZoneSpread::new();
+    for e in slices.into_iter().flat_map(|s| &s.endpoints).filter(|e| e.controller_ready()) {
+        *out.entry(e.zone.clone().unwrap_or_default()).or_default() += 1;
+    }
+    out
+}
 
 /// Split `n` endpoints over the zones of `weights` by the largest-remainder rule (module docs).
 /// Zones with weight 0 are kept with 0; an empty or all-zero `weights` gives an empty spread.

@@ -1,4 +1,4 @@
-use crate::core::whatif::crosszone::{TrafficModel, origins, unknown_zones};
+use crate::core::analyze::crosszone::{TrafficModel, origins, unknown_zones};
 use crate::core::zones::{LABEL_CONTROL_PLANE, set_nodes};
 use crate::model::{CpuAmount, LABEL_ZONE, Node};
 

@@ -7,9 +7,9 @@ use std::collections::BTreeMap;
 
 use proptest::prelude::*;
 
+use crate::core::analyze::crosszone::{CrossZoneInput, Origins, TrafficModel, cross_zone, origins};
 use crate::core::proxy::{ProxyNodes, proxy_view_on};
 use crate::core::testkit_td::{EndpointTestExt, ServiceTestExt, ep, node, service, slice};
-use crate::core::whatif::crosszone::{CrossZoneInput, Origins, TrafficModel, cross_zone, origins};
 use crate::core::zones::set_nodes;
 use crate::model::{Behaviour, CpuAmount, EndpointSlice, Node, Service};
 

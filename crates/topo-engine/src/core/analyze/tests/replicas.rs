@@ -1,8 +1,8 @@
 use std::collections::BTreeMap;
 
-use crate::core::whatif::replicas::{hints_hold, minimum_by_zone, ranges, replicas_needed};
+use crate::core::analyze::replicas::{hints_hold, minimum_by_zone, ranges, replicas_needed};
 use crate::core::zones::Ratios;
-use crate::report::whatif::{CountRange, SpreadBasis};
+use crate::report::{CountRange, SpreadBasis};
 
 fn map<T: Copy>(pairs: &[(&str, T)]) -> BTreeMap<String, T> {
     pairs.iter().map(|(z, v)| (z.to_string(), *v)).collect()

@@ -10,11 +10,11 @@
 
 use std::collections::BTreeMap;
 
-use super::spread::{ZoneSpread, spread};
+use super::spread::{ZoneSpread, ready_spread, spread};
 use crate::core::topologycache::{get_allocations, overload_factor};
 use crate::core::zones::{NodeTopology, Ratios};
 use crate::model::EndpointSlice;
-use crate::report::whatif::{CountRange, ReplicasNeeded, SpreadBasis};
+use crate::report::{CountRange, ReplicasNeeded, SpreadBasis};
 
 /// Counts examined for the list of working counts.
 pub const COUNT_LIMIT: i64 = 100;
@@ -28,19 +28,11 @@ pub fn spread_weights(
     managed: &[EndpointSlice],
     topology: &NodeTopology,
 ) -> (BTreeMap<String, i64>, SpreadBasis) {
-    let mut weights: BTreeMap<String, i64> = BTreeMap::new();
-    for e in managed.iter().flat_map(|s| &s.endpoints).filter(|e| e.controller_ready()) {
-        *weights.entry(e.zone.clone().unwrap_or_default()).or_default() += 1;
-    }
+    let weights = ready_spread(managed);
     if !weights.is_empty() {
         return (weights, SpreadBasis::AsToday);
     }
-    let cpu = topology
-        .zones
-        .iter()
-        .filter(|(_, z)| z.nodes_counted > 0 && z.cpu_millis > 0)
-        .map(|(zone, z)| (zone.clone(), z.cpu_millis))
-        .collect();
+    let cpu = topology.zone_cpu().map(|(zone, millis)| (zone.clone(), millis)).collect();
     (cpu, SpreadBasis::ZoneCpu)
 }
 

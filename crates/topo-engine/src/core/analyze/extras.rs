@@ -1,0 +1,54 @@
+//! The parts of a family report beyond the verdict: replicas needed ([`super::replicas`], Auto path
+//! only) and the cross-zone share ([`super::crosszone`]).
+
+use super::Cluster;
+use super::crosszone::{CrossZoneInput, cross_zone};
+use super::replicas::{replicas_needed, spread_weights};
+use crate::core::mode::{ModeDecision, ModePath};
+use crate::model::{EndpointSlice, Service};
+use crate::report::{CrossZone, FamilyReport, ReplicasNeeded};
+
+/// Replicas needed and the cross-zone share of one family report.
+#[derive(Debug, Default)]
+pub(super) struct FamilyExtras {
+    replicas: Option<ReplicasNeeded>,
+    cross_zone: Option<CrossZone>,
+}
+
+impl FamilyExtras {
+    /// Fill them into the report.
+    pub(super) fn apply(self, report: &mut FamilyReport) {
+        report.replicas = self.replicas;
+        report.cross_zone = self.cross_zone;
+    }
+}
+
+/// Replicas needed (Auto path only) and the cross-zone share of one address family: `all` are its
+/// slices of any manager, `managed` the controller's, `expected` those after the next sync.
+pub(super) fn family_extras(
+    cluster: &Cluster<'_>,
+    service: &Service,
+    all: &[&EndpointSlice],
+    managed: &[EndpointSlice],
+    expected: &[EndpointSlice],
+    decision: &ModeDecision,
+) -> FamilyExtras {
+    let replicas = (decision.path == ModePath::Annotation).then(|| {
+        let (weights, basis) = spread_weights(managed, &cluster.topology);
+        let current = managed.iter().flat_map(|s| &s.endpoints).filter(|e| e.controller_ready()).count();
+        replicas_needed(&cluster.topology.ratios, &weights, basis, current as i64)
+    });
+    let after: Vec<&EndpointSlice> =
+        all.iter().copied().filter(|s| !s.is_controller_managed()).chain(expected.iter()).collect();
+    let cross_zone = cross_zone(&CrossZoneInput {
+        service,
+        nodes: &cluster.proxy_nodes,
+        origins: &cluster.origins,
+        topology: &cluster.topology,
+        behaviour: cluster.behaviour,
+        model: &cluster.traffic,
+        now: all,
+        expected: &after,
+    });
+    FamilyExtras { replicas, cross_zone }
+}
