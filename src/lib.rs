@@ -20,6 +20,7 @@ pub mod internal;
 pub mod progress;
 pub mod prose;
 pub mod render;
+pub mod schema;
 pub mod settings;
 pub mod source;
 pub mod version;

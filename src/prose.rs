@@ -15,8 +15,8 @@ use serde::Serialize;
 use topo_engine::report::reason::{Reason, ReasonCode as C};
 
 /// A reason with its words: the sentence, the controller's Event text and the documented safeguard
-/// name. This is how `-o json|yaml` shows every reason of a report (see [`view`]).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// name. This is how `-o json|yaml` shows every reason of a report (made by `view`).
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ReasonView {
     /// Code and facts.
     #[serde(flatten)]

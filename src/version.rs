@@ -14,10 +14,10 @@ use topo_engine::report::Kind;
 pub const PLUGIN_VERSION: &str = concat!("v", env!("CARGO_PKG_VERSION"));
 
 /// What `version` reports.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct VersionReport {
-    /// [`PLUGIN_VERSION`].
+    /// The plugin's version, `v` + the crate version, e.g. `v0.1.0`.
     pub plugin_version: String,
     /// The server's `gitVersion`; absent when no cluster was reachable.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -17,6 +17,7 @@ mod plugin;
 mod read_only;
 mod replicas_property;
 mod scenarios;
+mod schema;
 mod simulate;
 mod snapshots;
 mod vocabulary;

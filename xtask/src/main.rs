@@ -3,8 +3,9 @@
 //!   cargo xtask gen --size large --out large.json   synthetic cluster as a `v1 List`
 //!   cargo xtask bench [--size large] [--runs 5]       the four ratios of BENCHMARKS.md
 //!   cargo xtask scale [--runs 5]                      time and RSS at 1×…20× the small cluster
+//!   cargo xtask schema                                rewrite docs/schema/ from the report types
 //!
-//! See BENCHMARKS.md for what each measures.
+//! See BENCHMARKS.md for what each benchmark measures, README.md for the schema.
 
 // Test scenarios and tables are long by design; product code keeps the function limit.
 #![allow(clippy::too_many_lines)]
@@ -17,7 +18,7 @@ mod measure;
 mod objects;
 mod plan;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand};
 
@@ -55,6 +56,8 @@ enum Command {
         #[arg(long, default_value_t = 5)]
         runs: usize,
     },
+    /// Rewrite the JSON Schema of `-o json|yaml` (docs/schema/) from the report types.
+    Schema,
 }
 
 fn size(name: &str, seed: Option<u64>) -> plan::Size {
@@ -66,6 +69,19 @@ fn size(name: &str, seed: Option<u64>) -> plan::Size {
         size.seed = seed;
     }
     size
+}
+
+/// Write `kubectl_topo::schema::text()` to its committed path; tests/schema.rs fails until it is.
+fn write_schema() -> std::io::Result<()> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(kubectl_topo::schema::PATH);
+    let text = kubectl_topo::schema::text();
+    let unchanged = std::fs::read_to_string(&path).is_ok_and(|old| old == text);
+    let in_path = |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()));
+    std::fs::create_dir_all(path.parent().expect("a file under the repository")).map_err(in_path)?;
+    std::fs::write(&path, &text).map_err(in_path)?;
+    let state = if unchanged { "unchanged" } else { "written" };
+    println!("{}: {state} ({} bytes)", kubectl_topo::schema::PATH, text.len());
+    Ok(())
 }
 
 fn main() {
@@ -89,6 +105,7 @@ fn main() {
             bench::run(&name, size(&name, None), runs, dump_only)
         }
         Command::Scale { runs } => bench::scale(runs),
+        Command::Schema => write_schema(),
     };
     if let Err(e) = result {
         eprintln!("xtask: {e}");

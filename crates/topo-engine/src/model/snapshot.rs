@@ -226,6 +226,7 @@ impl Hints {
 
 /// An Event on a Service, normalised from core/v1 or events.k8s.io/v1.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Event {
     /// Namespace of the involved object.

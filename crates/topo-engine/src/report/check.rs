@@ -10,6 +10,7 @@ use crate::report::mode::Mode;
 
 /// One family of a check row.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CheckFamily<R = Reason> {
     /// `IPv4` / `IPv6`.
@@ -28,6 +29,7 @@ pub struct CheckFamily<R = Reason> {
 
 /// One Service.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CheckRow<R = Reason> {
     /// Which Service.
@@ -40,6 +42,7 @@ pub struct CheckRow<R = Reason> {
 
 /// Totals.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CheckSummary {
     /// Services checked.
@@ -50,6 +53,7 @@ pub struct CheckSummary {
 
 /// `check` over a scope.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CheckReport<R = Reason> {
     /// Behaviour modelled.

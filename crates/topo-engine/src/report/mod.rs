@@ -1,5 +1,6 @@
 //! The Report model: what `core` concludes, serialised as-is for `-o json|yaml` inside a versioned
-//! envelope, and formatted by `render` for tables. This is the documented JSON schema (README).
+//! envelope, and formatted by `render` for tables. This is the documented JSON schema (README), and
+//! with the feature `schema` it generates docs/schema/kubectl-topo.v1alpha1.json (see `schema`).
 
 use std::collections::BTreeMap;
 
@@ -14,6 +15,8 @@ pub mod mode;
 mod present;
 pub mod proxy;
 pub mod reason;
+#[cfg(feature = "schema")]
+pub mod schema;
 pub mod watch;
 pub mod whatif;
 pub mod zones;
@@ -79,6 +82,7 @@ pub enum ControllerAction {
 
 /// `service` of a report.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ServiceRef {
     /// Namespace.
     pub namespace: String,
@@ -88,6 +92,7 @@ pub struct ServiceRef {
 
 /// An Event the controller would emit (type, reason, message).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ControllerEvent {
     /// `Normal` or `Warning`.
     #[serde(rename = "type")]
@@ -100,6 +105,7 @@ pub struct ControllerEvent {
 
 /// Per-zone row of `explain`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ZoneRow {
     /// Zone name.
@@ -145,6 +151,7 @@ pub enum EndpointStatus {
 
 /// Per-endpoint row of `explain`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct EndpointRow {
     /// Slice name.
@@ -171,6 +178,7 @@ pub struct EndpointRow {
 
 /// One address family of a Service.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct FamilyReport<R = Reason> {
     /// `IPv4` or `IPv6`.
@@ -207,6 +215,7 @@ pub struct FamilyReport<R = Reason> {
 
 /// `explain` for one Service.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ServiceReport<R = Reason> {
     /// Which Service.

@@ -22,6 +22,7 @@ pub enum Mode {
 
 /// What decided the mode, as data (no English).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum ModeSource {
     /// The annotation the controller reads (key and value as written).
@@ -33,7 +34,7 @@ pub enum ModeSource {
     },
     /// A Service field.
     Field {
-        /// Field path, [`FIELD_TRAFFIC_DISTRIBUTION`].
+        /// Field path: `spec.trafficDistribution` (`core::mode::FIELD_TRAFFIC_DISTRIBUTION`).
         name: String,
         /// Its value; `None` when unset (possible in 1.30–1.32, where the gate alone decides).
         value: Option<String>,

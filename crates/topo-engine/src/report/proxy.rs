@@ -22,6 +22,7 @@ pub enum ProxyMode {
 
 /// Nodes of one zone with the same outcome.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ProxyZoneView {
     /// Zone label value (`""` = no zone label).

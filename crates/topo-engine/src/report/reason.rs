@@ -101,6 +101,7 @@ pub enum ReasonCode {
 
 /// A reason with the numbers behind it. Every fact is optional; each code documents which it sets.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Facts {
     /// Ready endpoints counted (`n`).
@@ -137,6 +138,7 @@ pub struct Facts {
 
 /// A reason code and its facts.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Reason {
     /// The code.
     pub code: ReasonCode,

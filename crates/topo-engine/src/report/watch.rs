@@ -10,6 +10,7 @@ use crate::report::reason::{Reason, ReasonCode};
 
 /// What `watch` follows of one address family: a line is printed when any of it changes.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct FamilyState<R = Reason> {
     /// `IPv4` / `IPv6`.
@@ -105,6 +106,7 @@ pub enum ChangeKind {
 
 /// One line of `watch`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ServiceChange<R = Reason> {
     /// RFC 3339 UTC time at which the change was seen.

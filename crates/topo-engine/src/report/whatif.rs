@@ -11,6 +11,7 @@ use crate::report::reason::{Reason, ReasonCode};
 
 /// An inclusive range of endpoint counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CountRange {
     /// First count.
     pub from: i64,
@@ -32,6 +33,7 @@ pub enum SpreadBasis {
 
 /// For which ready-endpoint counts the controller writes hints (Auto mode, docs/behaviour.md#step-a-allocations).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ReplicasNeeded {
     /// Ready endpoints today.
@@ -66,6 +68,7 @@ pub enum TrafficSource {
 
 /// A value for the three hint states compared.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema), schemars(inline))]
 #[serde(rename_all = "camelCase")]
 pub struct Outcomes<T> {
     /// With the hints on the slices today.
@@ -78,6 +81,7 @@ pub struct Outcomes<T> {
 
 /// Requests of one origin: the fraction that leaves its zone and the fraction kube-proxy drops.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Share {
     /// Fraction (0–1) routed to an endpoint in another zone (or without a zone).
@@ -88,6 +92,7 @@ pub struct Share {
 
 /// Cross-zone share of one zone's requests.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CrossZoneRow {
     /// Zone the requests come from.
@@ -100,6 +105,7 @@ pub struct CrossZoneRow {
 
 /// Load of one endpoint relative to an even share (1.0 = `1/n` of all requests).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct EndpointLoad {
     /// First address.
@@ -112,6 +118,7 @@ pub struct EndpointLoad {
 
 /// Expected share of requests leaving their zone, from kube-proxy's routing (docs/behaviour.md#kube-proxy).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CrossZone {
     /// Where requests originate.
@@ -154,6 +161,7 @@ pub enum SyncNote {
 
 /// What the controller does about the change.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SyncView {
     /// The Service is synced (the after state is reached without another change).
@@ -174,6 +182,7 @@ pub struct SyncView {
 
 /// A value before and after the change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema), schemars(inline))]
 pub struct BeforeAfter<T> {
     /// Today.
     pub before: T,
@@ -183,6 +192,7 @@ pub struct BeforeAfter<T> {
 
 /// kube-proxy on the nodes of one zone group, reduced to its mode and endpoint count.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ProxyBrief {
     /// Routing mode.
@@ -193,6 +203,7 @@ pub struct ProxyBrief {
 
 /// One zone before and after.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ZoneDelta {
     /// Zone.
@@ -209,6 +220,7 @@ pub struct ZoneDelta {
 
 /// One address family before and after.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct FamilyDelta {
     /// `IPv4` / `IPv6`.
@@ -225,6 +237,7 @@ pub struct FamilyDelta {
 
 /// `simulate`: the change, what the controller does about it, and the Service before and after.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SimulationReport<R = Reason> {
     /// Which Service.

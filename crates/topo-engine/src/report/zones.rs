@@ -6,6 +6,7 @@ use super::reason::Reason;
 
 /// One zone.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ZoneLine {
     /// Zone name.
@@ -22,6 +23,7 @@ pub struct ZoneLine {
 
 /// A node that is not counted, or that disables hints cluster-wide.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct NodeLine {
     /// Node name.
@@ -34,6 +36,7 @@ pub struct NodeLine {
 
 /// `zones` report.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ZoneReport<R = Reason> {
     /// Behaviour modelled.
