@@ -12,6 +12,28 @@ use topo_engine::model::{
     Node, Service, ServicePort, SlicePort,
 };
 
+/// The objects as the API returned them, for `dump`.
+#[derive(Debug, Clone, Default)]
+pub struct Raw {
+    /// Nodes.
+    pub nodes: Vec<core::Node>,
+    /// Services.
+    pub services: Vec<core::Service>,
+    /// EndpointSlices.
+    pub slices: Vec<discovery::EndpointSlice>,
+    /// core/v1 Events on Services.
+    pub events: Vec<core::Event>,
+    /// `kube-system/cilium-config` when present and readable (only the keys `convert::cilium_from`
+    /// reads are kept, so a dump carries nothing else of it).
+    pub config_maps: Vec<core::ConfigMap>,
+    /// `/version` gitVersion.
+    pub server_version: Option<String>,
+    /// What could not be read (e.g. Events forbidden), for `SourceInfo::partial`.
+    pub notes: Vec<String>,
+    /// Nodes could not be read (forbidden): zone weights are unknown.
+    pub nodes_unavailable: bool,
+}
+
 /// A field of an otherwise well-formed object that the model cannot take.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{field}: {message}")]
@@ -208,7 +230,7 @@ pub fn event_from_events_v1(event: &events::Event) -> Event {
 }
 
 /// Raw objects → the engine's Snapshot, through the pure converters of `source::convert`.
-pub fn snapshot_from_raw(raw: &super::live::Raw) -> topo_engine::model::Snapshot {
+pub fn snapshot_from_raw(raw: &Raw) -> topo_engine::model::Snapshot {
     let mut notes = raw.notes.clone();
     let mut nodes = Vec::with_capacity(raw.nodes.len());
     for node in &raw.nodes {

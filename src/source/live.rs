@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use k8s_openapi::api::core::v1::{ConfigMap, Event as CoreEvent, Node, Service};
+use k8s_openapi::api::core::v1::{Event as CoreEvent, Node, Service};
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 use kube::api::{Api, ListParams};
 use kube::config::{KubeConfigOptions, Kubeconfig, KubeconfigError};
@@ -15,6 +15,7 @@ use kube::{Client, Config};
 use crate::prose;
 use crate::settings::{LiveSpec, Scope};
 use crate::source::convert;
+pub use crate::source::convert::Raw;
 use crate::source::error::{ServiceNotFound, SourceError};
 use topo_engine::model::{LABEL_SERVICE_NAME, Snapshot};
 
@@ -62,28 +63,6 @@ impl Namespace {
             Namespace::FromContext => Some(context.to_string()),
         }
     }
-}
-
-/// The objects as the API returned them, for `dump`.
-#[derive(Debug, Clone, Default)]
-pub struct Raw {
-    /// Nodes.
-    pub nodes: Vec<Node>,
-    /// Services.
-    pub services: Vec<Service>,
-    /// EndpointSlices.
-    pub slices: Vec<EndpointSlice>,
-    /// core/v1 Events on Services.
-    pub events: Vec<CoreEvent>,
-    /// `kube-system/cilium-config` when present and readable (only the keys `convert::cilium_from`
-    /// reads are kept, so a dump carries nothing else of it).
-    pub config_maps: Vec<ConfigMap>,
-    /// `/version` gitVersion.
-    pub server_version: Option<String>,
-    /// What could not be read (e.g. Events forbidden), for `SourceInfo::partial`.
-    pub notes: Vec<String>,
-    /// Nodes could not be read (forbidden): zone weights are unknown.
-    pub nodes_unavailable: bool,
 }
 
 /// A live read: the Snapshot the engine uses and the raw objects behind it.

@@ -10,7 +10,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::changes::{Changes, SpreadSpec};
-use super::simulate::SimulateError;
+use super::error::SimulateError;
 use crate::core::analyze::spread::{ZoneSpread, even, ready_spread, spread};
 use crate::core::analyze::spread_weights;
 use crate::core::zones::{NodeTopology, is_counted, node_zone};

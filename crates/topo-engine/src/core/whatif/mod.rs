@@ -5,6 +5,7 @@
 
 pub mod changes;
 mod endpoints;
+mod error;
 mod nodes;
 pub mod simulate;
 mod summary;

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use super::changes::{Changes, NewNode};
-use super::simulate::SimulateError;
+use super::error::SimulateError;
 use crate::core::zones::{LABEL_CONTROL_PLANE, is_node_ready};
 use crate::model::{LABEL_ZONE, Node};
 

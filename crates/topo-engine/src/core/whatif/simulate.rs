@@ -17,10 +17,7 @@ use crate::model::{
 use crate::report::ServiceRef;
 use crate::report::whatif::{SimulationReport, SyncView};
 
-/// A change that does not fit the Snapshot (unknown node, zone without nodes, …); exit code 2.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct SimulateError(pub String);
+pub use super::error::SimulateError;
 
 /// Simulate `changes` on `service` (which must be in `snapshot`).
 pub fn simulate(
