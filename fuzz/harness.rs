@@ -144,7 +144,7 @@ fn node_from(bytes: &mut Bytes<'_>) -> Node {
     }
     let allocatable_cpu = bytes.option(CPUS).and_then(|cpu| CpuAmount::parse(cpu).ok());
     let ready = bytes.option(&["True", "False", "Unknown", ""]).map(str::to_string);
-    Node { name: bytes.pick(NODES).to_string(), labels, allocatable_cpu, ready }
+    Node { name: bytes.pick(NODES).to_string(), labels, allocatable_cpu, ready, kubelet_version: None }
 }
 
 fn service_from(bytes: &mut Bytes<'_>) -> Service {

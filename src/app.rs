@@ -13,9 +13,11 @@ use crate::settings::changes::WhatIfError;
 use crate::settings::{DumpFormat, DumpPath, Job, Settings, SettingsError, SourceSpec};
 use crate::source::{self, ServiceNotFound, SourceError};
 use crate::version::VersionReport;
+use modelled::Chosen;
+pub use modelled::TooOld;
 use topo_engine::core::analyze;
 use topo_engine::core::whatif::{self, changes::Changes};
-use topo_engine::model::{Behaviour, Service, Snapshot};
+use topo_engine::model::{Service, Snapshot};
 use topo_engine::report::Verdict;
 
 /// `kubectl topo` when invoked as a kubectl plugin (argv[0] `kubectl-…`), else the file name.
@@ -81,12 +83,18 @@ pub(crate) fn options(settings: &Settings) -> RenderOptions {
     RenderOptions { format: settings.output, color: settings.color, no_headers: settings.no_headers }
 }
 
-/// The behaviour to model: `--k8s-version`, else the recorded server version, else the default.
-pub(crate) fn behaviour(settings: &Settings, snapshot: &Snapshot) -> Behaviour {
-    settings
-        .behaviour
-        .or_else(|| snapshot.info.server_version.as_deref().and_then(|v| v.parse().ok()))
-        .unwrap_or_default()
+/// The version to model and why ([`modelled::choose`]), saying so in a `note:` on `err` when it
+/// was not simply given.
+pub(crate) fn modelled(
+    settings: &Settings,
+    snapshot: &Snapshot,
+    err: &mut dyn Write,
+) -> Result<Chosen, Error> {
+    let chosen = modelled::choose(settings.behaviour, snapshot)?;
+    if let Some(note) = crate::prose::version::note(&chosen.basis, chosen.behaviour) {
+        let _ = writeln!(err, "note: {note}");
+    }
+    Ok(chosen)
 }
 
 fn request<'a>(settings: &'a Settings, service: Option<&'a str>, nodes_only: bool) -> source::Request<'a> {
@@ -98,7 +106,9 @@ fn zones(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Resul
     if snapshot.info.nodes_unavailable {
         return Err(nodes_missing("zone weights cannot be computed"));
     }
-    let report = analyze::zones(&snapshot, behaviour(settings, &snapshot));
+    let chosen = modelled(settings, &snapshot, err)?;
+    let mut report = analyze::zones(&snapshot, chosen.behaviour);
+    report.kubernetes_version_basis = Some(chosen.basis);
     render::zones(&report, &options(settings), out).map_err(Error::Write)?;
     Ok(ExitStatus::Ok)
 }
@@ -114,7 +124,9 @@ fn explain(
     let snapshot = loaded.snapshot;
     let service = find_service(&snapshot, loaded.namespace.as_deref(), name)?;
     check_traffic(settings, &snapshot)?;
-    let report = analyze::explain_with(&snapshot, service, behaviour(settings, &snapshot), &settings.traffic);
+    let chosen = modelled(settings, &snapshot, err)?;
+    let mut report = analyze::explain_with(&snapshot, service, chosen.behaviour, &settings.traffic);
+    report.kubernetes_version_basis = Some(chosen.basis);
     render::explain(&report, &options(settings), out).map_err(Error::Write)?;
     let verdicts: Vec<Verdict> = report.families.iter().map(|f| f.verdict).collect();
     nothing_known(&verdicts)?;
@@ -134,8 +146,10 @@ fn check(
     let snapshot = loaded.snapshot;
     let services = services_in_scope(settings, &snapshot, loaded.namespace.as_deref(), None);
     check_traffic(settings, &snapshot)?;
-    let behaviour = behaviour(settings, &snapshot);
-    let report = analyze::check_with(&snapshot, &services, behaviour, &settings.traffic, settings.workers);
+    let chosen = modelled(settings, &snapshot, err)?;
+    let mut report =
+        analyze::check_with(&snapshot, &services, chosen.behaviour, &settings.traffic, settings.workers);
+    report.kubernetes_version_basis = Some(chosen.basis);
     render::check(&report, &options(settings), out).map_err(Error::Write)?;
     let verdicts: Vec<Verdict> =
         report.services.iter().flat_map(|row| row.families.iter().map(|f| f.verdict)).collect();
@@ -171,8 +185,9 @@ fn simulate(
         return Err(nodes_missing(crate::prose::partial::SIMULATE_NEEDS_NODES));
     }
     check_traffic(settings, &snapshot)?;
-    let behaviour = behaviour(settings, &snapshot);
-    let report = whatif::simulate(&snapshot, service, behaviour, changes, &settings.traffic)?;
+    let chosen = modelled(settings, &snapshot, err)?;
+    let mut report = whatif::simulate(&snapshot, service, chosen.behaviour, changes, &settings.traffic)?;
+    report.kubernetes_version_basis = Some(chosen.basis);
     render::simulate(&report, &options(settings), out).map_err(Error::Write)?;
     Ok(ExitStatus::Ok)
 }
@@ -251,6 +266,7 @@ pub(crate) fn find_service<'a>(
     .into())
 }
 
+mod modelled;
 mod watch;
 
 #[cfg(test)]

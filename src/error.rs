@@ -20,6 +20,9 @@ pub enum Error {
     /// A `simulate` change does not fit the cluster (unknown node, zone without nodes, …).
     #[error("{0}")]
     Simulate(#[from] SimulateError),
+    /// The cluster runs a Kubernetes version older than any line modelled.
+    #[error("{0}")]
+    Version(#[from] crate::app::TooOld),
     /// Writing the output failed (other than a broken pipe).
     #[error("cannot write output: {0}")]
     Write(std::io::Error),
@@ -29,7 +32,9 @@ impl Error {
     /// The exit status this error maps to.
     pub fn exit_status(&self) -> ExitStatus {
         match self {
-            Error::Settings(_) | Error::Simulate(_) | Error::Write(_) => ExitStatus::Usage,
+            Error::Settings(_) | Error::Simulate(_) | Error::Version(_) | Error::Write(_) => {
+                ExitStatus::Usage
+            }
             Error::Source(e) => e.exit_status(),
         }
     }
@@ -42,6 +47,9 @@ impl Error {
             Error::Simulate(_) => {
                 Some(format!("check the node and zone names; `{bin_name} zones` lists the zones"))
             }
+            Error::Version(_) => Some(format!(
+                "upgrade the cluster, or model a line anyway with `{bin_name} --k8s-version 1.NN`"
+            )),
             Error::Write(_) => None,
         }
     }

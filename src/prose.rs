@@ -4,6 +4,7 @@
 pub mod partial;
 mod remedy;
 mod sentence;
+pub mod version;
 pub mod watch;
 pub mod whatif;
 

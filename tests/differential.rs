@@ -249,6 +249,7 @@ fn proxy(
         labels: zone.map(|z| (LABEL_ZONE.to_string(), z.clone())).into_iter().collect(),
         allocatable_cpu: None,
         ready: None,
+        kubelet_version: None,
     };
     let mut nodes = snapshot.nodes.clone();
     nodes.push(synthetic("oracle-zoneless".into(), None));

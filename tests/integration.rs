@@ -21,5 +21,6 @@ mod scenarios;
 mod schema;
 mod simulate;
 mod snapshots;
+mod versions;
 mod vocabulary;
 mod whatif_explain;

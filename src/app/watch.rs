@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use super::{behaviour, find_service, options, request, services_in_scope};
+use super::{find_service, options, request, services_in_scope};
 use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::render;
@@ -59,6 +59,7 @@ fn state(
         find_service(snapshot, namespace, name)?;
     }
     let services = services_in_scope(settings, snapshot, namespace, name);
-    let reports = analyze::service_reports(snapshot, &services, behaviour(settings, snapshot));
+    let behaviour = super::modelled::choose(settings.behaviour, snapshot)?.behaviour;
+    let reports = analyze::service_reports(snapshot, &services, behaviour);
     Ok(changes::summarize(&reports))
 }

@@ -16,7 +16,7 @@ pub fn render(report: &ServiceReport, options: &RenderOptions, out: &mut dyn Wri
     let p = Palette::new(options.color);
     writeln!(
         out,
-        "{}  mode {} ({})  · Kubernetes {} behaviour",
+        "{}  mode {} ({})  · Kubernetes {} behaviour{}",
         p.heading(&format!(
             "Service {}/{}",
             sanitize(&report.service.namespace),
@@ -24,7 +24,8 @@ pub fn render(report: &ServiceReport, options: &RenderOptions, out: &mut dyn Wri
         )),
         report.mode,
         sanitize(&source_text(&report.mode_source)),
-        report.kubernetes_version
+        report.kubernetes_version,
+        sanitize(&prose::version::header_suffix(report.kubernetes_version_basis.as_ref()))
     )?;
     for note in &report.notes {
         writeln!(out, "  {} {}: {}", p.dim("note"), note.code, sanitize(&prose::sentence(note)))?;

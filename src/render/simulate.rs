@@ -6,6 +6,7 @@ use std::io::Write;
 use super::RenderOptions;
 use super::style::{Palette, sanitize, zone_cell};
 use super::table::{percent, table};
+use crate::prose;
 use crate::prose::whatif::sync_note;
 use topo_engine::report::whatif::{BeforeAfter, FamilyDelta, ProxyBrief, SimulationReport};
 
@@ -21,7 +22,14 @@ pub fn render(
         sanitize(&report.service.namespace),
         sanitize(&report.service.name)
     );
-    writeln!(out, "{}  · Kubernetes {} behaviour", p.heading(&name), report.kubernetes_version)?;
+    let basis = prose::version::header_suffix(report.kubernetes_version_basis.as_ref());
+    writeln!(
+        out,
+        "{}  · Kubernetes {} behaviour{}",
+        p.heading(&name),
+        report.kubernetes_version,
+        sanitize(&basis)
+    )?;
     writeln!(out, "  changes: {}", sanitize(&report.changes.join(" ")))?;
     controller(report, &p, out)?;
     for family in &report.summary {

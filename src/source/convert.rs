@@ -99,6 +99,10 @@ pub fn node_from(node: &core::Node) -> Result<Node, ConvertError> {
         labels: node.metadata.labels.clone().unwrap_or_default(),
         allocatable_cpu,
         ready,
+        kubelet_version: status
+            .and_then(|s| s.node_info.as_ref())
+            .map(|i| i.kubelet_version.clone())
+            .filter(|v| !v.is_empty()),
     })
 }
 

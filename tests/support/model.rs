@@ -15,6 +15,7 @@ pub fn node(name: &str, zone: &str, millis: i64) -> Node {
         labels,
         allocatable_cpu: Some(CpuAmount::from_millis(millis)),
         ready: Some("True".into()),
+        kubelet_version: None,
     }
 }
 

@@ -44,6 +44,7 @@ fn snapshot(plan: &ClusterPlan) -> Snapshot {
                 labels,
                 allocatable_cpu: Some(CpuAmount::from_millis(NODE_TYPES[n.node_type].1)),
                 ready: Some(if n.ready { "True" } else { "False" }.to_string()),
+                kubelet_version: None,
             }
         })
         .collect();

@@ -10,7 +10,13 @@ use crate::model::{CONTROLLER_NAME, CpuAmount, Endpoint, EndpointSlice, Hints, L
 
 /// A node with no labels, no allocatable CPU and no Ready condition.
 pub(crate) fn node(name: &str) -> Node {
-    Node { name: name.to_string(), labels: BTreeMap::new(), allocatable_cpu: None, ready: None }
+    Node {
+        name: name.to_string(),
+        labels: BTreeMap::new(),
+        allocatable_cpu: None,
+        ready: None,
+        kubelet_version: None,
+    }
 }
 
 /// Builder methods for [`Node`].

@@ -160,5 +160,11 @@ pub(crate) fn node(name: &str, zone: Option<&str>) -> Node {
     if let Some(zone) = zone {
         labels.insert(LABEL_ZONE.to_string(), zone.to_string());
     }
-    Node { name: name.to_string(), labels, allocatable_cpu: None, ready: Some("True".to_string()) }
+    Node {
+        name: name.to_string(),
+        labels,
+        allocatable_cpu: None,
+        ready: Some("True".to_string()),
+        kubelet_version: None,
+    }
 }

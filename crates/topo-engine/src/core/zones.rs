@@ -295,6 +295,7 @@ mod tests {
             labels: label.map(|k| (k.to_string(), String::new())).into_iter().collect(),
             allocatable_cpu: None,
             ready: ready.map(str::to_string),
+            kubelet_version: None,
         };
         assert_eq!(exclusion(&node(Some(LABEL_MASTER), Some("False"))), Some(ExclusionReason::ControlPlane));
         assert_eq!(exclusion(&node(None, Some("Unknown"))), Some(ExclusionReason::NotReady));

@@ -85,6 +85,10 @@ pub struct Node {
     /// Status of the `Ready` condition: `Some("True")`, `Some("False")`, `Some("Unknown")`, or `None`
     /// when the condition is absent.
     pub ready: Option<String>,
+    /// `status.nodeInfo.kubeletVersion`, when set: which version runs where a dump recorded no
+    /// server version. Never read by the algorithm.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kubelet_version: Option<String>,
 }
 
 /// A Service, reduced to what the controller and kube-proxy read.

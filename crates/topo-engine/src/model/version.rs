@@ -9,10 +9,11 @@ use serde::{Deserialize, Serialize};
 
 /// Oldest minor version we model (the hints API exists since 1.21).
 pub const OLDEST_MINOR: u32 = 21;
-/// Newest minor version we model; the default.
+/// Newest minor version we model, and the default: the newest released line. 1.37 behaves as 1.36
+/// for everything modelled (docs/behaviour.md#version-table).
 pub const NEWEST_MINOR: u32 = 37;
-/// The default behaviour: the newest released line (1.36; 1.37 is identical for these packages).
-pub const DEFAULT_MINOR: u32 = 36;
+/// The default behaviour when nothing says which version runs: the newest released line.
+pub const DEFAULT_MINOR: u32 = NEWEST_MINOR;
 
 /// Behaviour of the EndpointSlice controller and kube-proxy at one minor version, default gates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -32,23 +33,73 @@ impl Default for Behaviour {
 #[error("unsupported Kubernetes version {0:?}: expected 1.{OLDEST_MINOR} … 1.{NEWEST_MINOR} (e.g. 1.36)")]
 pub struct VersionError(pub String);
 
+/// The minor of `1.NN`, `v1.NN`, `1.NN.P` or a server `gitVersion` like `v1.33.4-eks-1234`,
+/// whether or not we model it.
+pub fn minor_of(text: &str) -> Option<u32> {
+    let mut parts = text.trim().trim_start_matches('v').split('.');
+    if parts.next() != Some("1") {
+        return None;
+    }
+    let digits: String = parts.next()?.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
+}
+
 impl FromStr for Behaviour {
     type Err = VersionError;
-    /// Accepts `1.NN`, `v1.NN`, `1.NN.P` and server `gitVersion`s like `v1.33.4-eks-1234`.
+    /// Accepts `1.NN`, `v1.NN`, `1.NN.P` and server `gitVersion`s like `v1.33.4-eks-1234`, for a
+    /// minor we model.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let err = || VersionError(s.to_string());
-        let t = s.trim().trim_start_matches('v');
-        let mut parts = t.split('.');
-        if parts.next() != Some("1") {
-            return Err(err());
+        match minor_of(s) {
+            Some(minor) if (OLDEST_MINOR..=NEWEST_MINOR).contains(&minor) => Ok(Behaviour { minor }),
+            _ => Err(VersionError(s.to_string())),
         }
-        let minor_text = parts.next().ok_or_else(err)?;
-        let digits: String = minor_text.chars().take_while(|c| c.is_ascii_digit()).collect();
-        let minor: u32 = digits.parse().map_err(|_| err())?;
-        if !(OLDEST_MINOR..=NEWEST_MINOR).contains(&minor) {
-            return Err(err());
+    }
+}
+
+/// How a running version maps to a modelled one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Modelled {
+    /// A minor we model.
+    Exactly(Behaviour),
+    /// Newer than the newest minor we model (the minor given): modelled as the newest.
+    AsNewest(u32),
+    /// Older than the oldest minor we model (the minor given): the hints API does not exist there.
+    TooOld(u32),
+}
+
+impl Modelled {
+    /// The modelled line for a running minor.
+    pub fn of(minor: u32) -> Modelled {
+        match minor {
+            m if m < OLDEST_MINOR => Modelled::TooOld(m),
+            m if m > NEWEST_MINOR => Modelled::AsNewest(m),
+            m => Modelled::Exactly(Behaviour { minor: m }),
         }
-        Ok(Behaviour { minor })
+    }
+}
+
+/// The minors the Nodes' kubelets report (`status.nodeInfo.kubeletVersion`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KubeletMinors {
+    /// The oldest minor.
+    pub lowest: u32,
+    /// The newest minor: the control plane runs at least this one, since a kubelet is never newer
+    /// than its API server (the version skew policy), and during an upgrade the control plane goes
+    /// first.
+    pub highest: u32,
+    /// How many Nodes report a version we can read.
+    pub nodes: usize,
+}
+
+impl KubeletMinors {
+    /// The minors of the versions given; None when none of them reads as `v1.NN…`.
+    pub fn of<'a>(versions: impl IntoIterator<Item = &'a str>) -> Option<KubeletMinors> {
+        let minors: Vec<u32> = versions.into_iter().filter_map(minor_of).collect();
+        Some(KubeletMinors {
+            lowest: *minors.iter().min()?,
+            highest: *minors.iter().max()?,
+            nodes: minors.len(),
+        })
     }
 }
 
@@ -133,6 +184,21 @@ mod tests {
         for bad in ["2.1", "1.20", "1.38", "1", "abc", "", "1.x"] {
             assert!(bad.parse::<Behaviour>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn newer_servers_are_modelled_as_the_newest_and_older_ones_refused() {
+        assert_eq!(Modelled::of(minor_of("v1.38.1-gke.100").unwrap()), Modelled::AsNewest(38));
+        assert_eq!(Modelled::of(20), Modelled::TooOld(20));
+        assert_eq!(Modelled::of(NEWEST_MINOR), Modelled::Exactly(Behaviour::new(NEWEST_MINOR)));
+        assert_eq!(Behaviour::default(), Behaviour::new(NEWEST_MINOR));
+    }
+
+    #[test]
+    fn kubelet_minors_span_the_nodes_that_report_one() {
+        let k = KubeletMinors::of(["v1.29.3-eks-1", "", "v1.28.9", "garbage", "v1.29.0"]).unwrap();
+        assert_eq!(k, KubeletMinors { lowest: 28, highest: 29, nodes: 3 });
+        assert_eq!(KubeletMinors::of(["", "x"]), None);
     }
 
     #[test]

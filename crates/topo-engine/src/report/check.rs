@@ -58,6 +58,9 @@ pub struct CheckSummary {
 pub struct CheckReport<R = Reason> {
     /// Behaviour modelled.
     pub kubernetes_version: String,
+    /// Why that version (set by the caller, which knows where it came from).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kubernetes_version_basis: Option<super::VersionBasis>,
     /// Rows sorted by namespace, name.
     pub services: Vec<CheckRow<R>>,
     /// Totals.

@@ -17,11 +17,13 @@ pub mod proxy;
 pub mod reason;
 #[cfg(feature = "schema")]
 pub mod schema;
+pub mod version;
 pub mod watch;
 pub mod whatif;
 pub mod zones;
 
 pub use check::{CheckReport, CheckRow, CheckSummary};
+pub use version::VersionBasis;
 pub use whatif::{
     CountRange, CrossZone, CrossZoneRow, EndpointLoad, Outcomes, ReplicasNeeded, Share, SpreadBasis,
     TrafficSource,
@@ -222,6 +224,9 @@ pub struct ServiceReport<R = Reason> {
     pub service: ServiceRef,
     /// Behaviour modelled, e.g. `1.36`.
     pub kubernetes_version: String,
+    /// Why that version (set by the caller, which knows where it came from).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kubernetes_version_basis: Option<VersionBasis>,
     /// The mode the controller applies.
     pub mode: Mode,
     /// Which annotation or field decided the mode.

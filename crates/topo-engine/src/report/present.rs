@@ -43,6 +43,7 @@ impl ServiceReport {
         ServiceReport {
             service: self.service,
             kubernetes_version: self.kubernetes_version,
+            kubernetes_version_basis: self.kubernetes_version_basis,
             mode: self.mode,
             mode_source: self.mode_source,
             notes: all(self.notes, f, None),
@@ -63,6 +64,7 @@ impl CheckReport {
         };
         CheckReport {
             kubernetes_version: self.kubernetes_version,
+            kubernetes_version_basis: self.kubernetes_version_basis,
             services: self.services.into_iter().map(row).collect(),
             summary: self.summary,
             partial: self.partial,
@@ -88,6 +90,7 @@ impl ZoneReport {
     pub fn present<S>(self, f: Presenter<'_, S>) -> ZoneReport<S> {
         ZoneReport {
             kubernetes_version: self.kubernetes_version,
+            kubernetes_version_basis: self.kubernetes_version_basis,
             zones: self.zones,
             total_cpu_millis: self.total_cpu_millis,
             excluded: self.excluded,
@@ -134,6 +137,7 @@ impl SimulationReport {
         SimulationReport {
             service: self.service,
             kubernetes_version: self.kubernetes_version,
+            kubernetes_version_basis: self.kubernetes_version_basis,
             changes: self.changes,
             sync: self.sync,
             summary: self.summary,

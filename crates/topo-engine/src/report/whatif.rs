@@ -244,6 +244,9 @@ pub struct SimulationReport<R = Reason> {
     pub service: ServiceRef,
     /// Behaviour modelled.
     pub kubernetes_version: String,
+    /// Why that version (set by the caller, which knows where it came from).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kubernetes_version_basis: Option<super::VersionBasis>,
     /// The changes, as typed (normalised).
     pub changes: Vec<String>,
     /// The controller's reaction.

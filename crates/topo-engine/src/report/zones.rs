@@ -41,6 +41,9 @@ pub struct NodeLine {
 pub struct ZoneReport<R = Reason> {
     /// Behaviour modelled.
     pub kubernetes_version: String,
+    /// Why that version (set by the caller, which knows where it came from).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kubernetes_version_basis: Option<super::VersionBasis>,
     /// Zones sorted by name.
     pub zones: Vec<ZoneLine>,
     /// Total counted milli-CPU.

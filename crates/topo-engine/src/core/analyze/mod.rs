@@ -138,6 +138,7 @@ pub fn check_with(
     }
     CheckReport {
         kubernetes_version: behaviour.to_string(),
+        kubernetes_version_basis: None,
         services: rows,
         summary,
         partial: snapshot.info.partial.clone(),
@@ -200,6 +201,7 @@ pub fn service_report(cluster: &Cluster<'_>, service: &Service) -> ServiceReport
     ServiceReport {
         service: ServiceRef { namespace: service.namespace.clone(), name: service.name.clone() },
         kubernetes_version: cluster.behaviour.to_string(),
+        kubernetes_version_basis: None,
         mode: decision.mode,
         mode_source: decision.source.clone(),
         notes,

@@ -33,6 +33,7 @@ pub fn zones_report(cluster: &Cluster<'_>) -> ZoneReport {
     let reasons = if sufficient { vec![] } else { vec![node_reason(t)] };
     ZoneReport {
         kubernetes_version: cluster.behaviour.to_string(),
+        kubernetes_version_basis: None,
         zones,
         total_cpu_millis: t.total_cpu_millis,
         excluded,

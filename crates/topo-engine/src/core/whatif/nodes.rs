@@ -90,5 +90,6 @@ fn new_node(spec: &NewNode, k: usize, existing: &[Node]) -> Result<Node, Simulat
         labels,
         allocatable_cpu: Some(spec.cpu),
         ready: Some(if spec.not_ready { "False" } else { "True" }.to_string()),
+        kubelet_version: None,
     })
 }

@@ -44,6 +44,7 @@ pub fn simulate(
     Ok(SimulationReport {
         service: ServiceRef { namespace: service.namespace.clone(), name: service.name.clone() },
         kubernetes_version: behaviour.to_string(),
+        kubernetes_version_basis: None,
         changes: changes.describe(),
         sync,
         summary: super::summary::deltas(&before, &after),

@@ -8,6 +8,7 @@ fn node(name: &str, zone: &str, millis: i64) -> Node {
         labels: [(LABEL_ZONE.to_string(), zone.to_string())].into(),
         allocatable_cpu: Some(CpuAmount::from_millis(millis)),
         ready: Some("True".into()),
+        kubelet_version: None,
     }
 }
 

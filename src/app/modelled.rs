@@ -1,0 +1,114 @@
+//! Which Kubernetes version to model, and why: `--k8s-version`, else the server's `gitVersion`
+//! (live, or recorded by `dump`), else the newest minor of the Nodes' kubelets (a `kubectl get`
+//! dump records no server version; a kubelet is never newer than its API server), else the newest
+//! line modelled. A version newer than the newest line is modelled as the newest; one older than
+//! the oldest is refused.
+
+use topo_engine::model::version::{KubeletMinors, Modelled, OLDEST_MINOR, minor_of};
+use topo_engine::model::{Behaviour, Snapshot};
+use topo_engine::report::VersionBasis;
+
+/// The version to model and where it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Chosen {
+    /// The behaviour modelled.
+    pub behaviour: Behaviour,
+    /// Why.
+    pub basis: VersionBasis,
+}
+
+/// The cluster runs a version older than any line modelled.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{what} runs Kubernetes 1.{minor}, older than the oldest line modelled (1.{OLDEST_MINOR}, the first with \
+     topology hints)"
+)]
+pub struct TooOld {
+    /// "the server" or "the newest kubelet".
+    pub what: &'static str,
+    /// The minor it runs.
+    pub minor: u32,
+}
+
+/// The version to model for `snapshot`, `flag` (`--k8s-version`) first.
+pub(crate) fn choose(flag: Option<Behaviour>, snapshot: &Snapshot) -> Result<Chosen, TooOld> {
+    if let Some(behaviour) = flag {
+        return Ok(Chosen { behaviour, basis: VersionBasis::Flag });
+    }
+    let server = snapshot.info.server_version.as_deref();
+    if let Some((git_version, minor)) = server.and_then(|v| Some((v, minor_of(v)?))) {
+        let (behaviour, newer) = modelled(minor, "the server")?;
+        let git_version = git_version.to_string();
+        return Ok(Chosen {
+            behaviour,
+            basis: VersionBasis::Server { git_version, newer_than_modelled: newer },
+        });
+    }
+    let kubelets = snapshot.nodes.iter().filter_map(|n| n.kubelet_version.as_deref());
+    if let Some(k) = KubeletMinors::of(kubelets) {
+        let (behaviour, newer) = modelled(k.highest, "the newest kubelet")?;
+        let basis = VersionBasis::Kubelets {
+            lowest: format!("1.{}", k.lowest),
+            highest: format!("1.{}", k.highest),
+            nodes: k.nodes,
+            newer_than_modelled: newer,
+        };
+        return Ok(Chosen { behaviour, basis });
+    }
+    Ok(Chosen { behaviour: Behaviour::default(), basis: VersionBasis::Default })
+}
+
+fn modelled(minor: u32, what: &'static str) -> Result<(Behaviour, bool), TooOld> {
+    match Modelled::of(minor) {
+        Modelled::Exactly(b) => Ok((b, false)),
+        Modelled::AsNewest(_) => Ok((Behaviour::new(topo_engine::model::version::NEWEST_MINOR), true)),
+        Modelled::TooOld(minor) => Err(TooOld { what, minor }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use topo_engine::model::Node;
+
+    fn snapshot(server: Option<&str>, kubelets: &[&str]) -> Snapshot {
+        let node = |v: &&str| Node {
+            name: format!("n-{v}"),
+            labels: Default::default(),
+            allocatable_cpu: None,
+            ready: None,
+            kubelet_version: Some((*v).to_string()),
+        };
+        let mut s = Snapshot { nodes: kubelets.iter().map(node).collect(), ..Snapshot::default() };
+        s.info.server_version = server.map(String::from);
+        s
+    }
+
+    #[test]
+    fn the_flag_wins_then_the_server_then_the_kubelets_then_the_newest_line() {
+        let v129 = Behaviour::new(29);
+        let s = snapshot(Some("v1.33.4-eks-1"), &["v1.30.1"]);
+        assert_eq!(choose(Some(v129), &s).unwrap(), Chosen { behaviour: v129, basis: VersionBasis::Flag });
+        assert_eq!(choose(None, &s).unwrap().behaviour, Behaviour::new(33));
+        let kubelets = choose(None, &snapshot(None, &["v1.28.2", "v1.29.9-gke.1"])).unwrap();
+        assert_eq!(kubelets.behaviour, v129);
+        assert!(
+            matches!(kubelets.basis, VersionBasis::Kubelets { nodes: 2, ref lowest, .. } if lowest == "1.28")
+        );
+        assert_eq!(choose(None, &snapshot(None, &[])).unwrap().basis, VersionBasis::Default);
+        assert_eq!(choose(None, &snapshot(None, &[])).unwrap().behaviour, Behaviour::default());
+    }
+
+    #[test]
+    fn newer_is_modelled_as_the_newest_and_older_is_refused() {
+        let newer = choose(None, &snapshot(Some("v1.40.0"), &[])).unwrap();
+        assert!(matches!(newer.basis, VersionBasis::Server { newer_than_modelled: true, .. }));
+        assert_eq!(newer.behaviour, Behaviour::default());
+        assert_eq!(
+            choose(None, &snapshot(Some("v1.19.3"), &[])),
+            Err(TooOld { what: "the server", minor: 19 })
+        );
+        let old = choose(None, &snapshot(None, &["v1.20.1"])).unwrap_err();
+        assert_eq!(old.what, "the newest kubelet");
+    }
+}

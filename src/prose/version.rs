@@ -1,0 +1,43 @@
+//! Words for where the modelled Kubernetes version came from: the header suffix of `explain` and
+//! `simulate`, and the `note:` when the version was not given by `--k8s-version` or an exact server.
+
+use topo_engine::model::Behaviour;
+use topo_engine::model::version::NEWEST_MINOR;
+use topo_engine::report::VersionBasis;
+
+/// What follows "Kubernetes 1.NN behaviour" in a header: empty when the version was asked for or
+/// is the server's own.
+pub fn header_suffix(basis: Option<&VersionBasis>) -> String {
+    match basis {
+        None | Some(VersionBasis::Flag) => String::new(),
+        Some(VersionBasis::Server { git_version, newer_than_modelled }) => match newer_than_modelled {
+            true => format!(", the newest modelled (server {git_version})"),
+            false => String::new(),
+        },
+        Some(VersionBasis::Kubelets { highest, newer_than_modelled, .. }) => match newer_than_modelled {
+            true => format!(", the newest modelled (kubelets {highest})"),
+            false => ", inferred from kubelet versions".to_string(),
+        },
+        Some(VersionBasis::Default) => ", assumed (no version recorded)".to_string(),
+    }
+}
+
+/// The `note:` that says how the version was chosen, when it was not simply given.
+pub fn note(basis: &VersionBasis, modelled: Behaviour) -> Option<String> {
+    match basis {
+        VersionBasis::Flag | VersionBasis::Default => None,
+        VersionBasis::Server { newer_than_modelled: false, .. } => None,
+        VersionBasis::Server { git_version, newer_than_modelled: true } => Some(format!(
+            "the server runs {git_version}, newer than the newest line modelled (1.{NEWEST_MINOR}): \
+             modelling Kubernetes {modelled} behaviour"
+        )),
+        VersionBasis::Kubelets { lowest, highest, nodes, newer_than_modelled } => {
+            let span = if lowest == highest { highest.clone() } else { format!("{lowest} to {highest}") };
+            let newest = if *newer_than_modelled { ", the newest line modelled" } else { "" };
+            Some(format!(
+                "no server version recorded: modelling Kubernetes {modelled}{newest}, inferred from the kubelets \
+                 of {nodes} Node(s) ({span}); --k8s-version overrides"
+            ))
+        }
+    }
+}
