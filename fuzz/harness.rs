@@ -3,6 +3,8 @@
 //!
 //! - [`dump`]: arbitrary bytes → `parse_dump`; a dump that parses is analysed and rendered, one
 //!   that does not must give a one-line message.
+//! - [`json`]: the differential target: the streaming and the whole-text JSON readers on the same
+//!   bytes must give the same snapshot or the same error.
 //! - [`engine`]: arbitrary bytes drive a small structured generator of Snapshots (zones, nodes,
 //!   CPU, Services, slices, hints, events drawn from pools of normal and hostile values); the
 //!   Snapshot goes through `zones`, `check`, `explain`, `simulate` and every renderer.
@@ -14,7 +16,7 @@ use std::collections::BTreeMap;
 
 use kubectl_topo::cli::OutputFormat;
 use kubectl_topo::render::{self, RenderOptions};
-use kubectl_topo::source::dump::parse_dump;
+use kubectl_topo::source::dump::{parse_dump, read_whole, stream_json};
 use topo_engine::core::analyze::{self, TrafficModel};
 use topo_engine::core::whatif::{self, changes::Changes, changes::SpreadSpec};
 use topo_engine::model::{
@@ -248,4 +250,32 @@ fn changes_from(bytes: &mut Bytes<'_>) -> Changes {
         _ => {}
     }
     changes
+}
+
+/// The two JSON readers on the same bytes: the streaming one (through windows of 1 MiB and of a
+/// few bytes, so values straddle their edges) must give what the whole-text one gives, the same
+/// snapshot or the same error message (so the same place and class).
+pub fn json(data: &[u8]) {
+    let chunk = usize::from(data.first().copied().unwrap_or(0) % 16) + 1;
+    let text = String::from_utf8_lossy(data);
+    let text = text.as_ref();
+    let whole = read_whole(text, "fuzz.json").map_err(|e| e.to_string());
+    for (what, streamed) in [
+        ("parse_dump", parse_dump(text, "fuzz.json")),
+        ("a small window", stream_json(text.as_bytes(), "fuzz.json", chunk)),
+    ] {
+        let streamed = streamed.map_err(|e| e.to_string());
+        // Only JSON is streamed; YAML is read whole by both.
+        if !looks_like_json(text) && what != "parse_dump" {
+            continue;
+        }
+        assert!(
+            streamed == whole,
+            "{what} disagrees with the whole-text reader on {text:?}:\n{streamed:?}\n{whole:?}"
+        );
+    }
+}
+
+fn looks_like_json(text: &str) -> bool {
+    text.trim_start_matches('\u{feff}').trim_start().starts_with(['{', '['])
 }

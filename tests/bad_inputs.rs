@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::support::{path, topo};
+use crate::support::{path, topo, topo_std};
+
+mod rss;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -26,6 +28,9 @@ struct Case {
     stdout: Vec<String>,
     #[serde(default)]
     stderr: Vec<String>,
+    /// Peak resident memory of the child, in MiB, measured by the harness (`rss::run`).
+    #[serde(default)]
+    max_rss_mb: Option<u64>,
 }
 
 /// Every `cases*.yaml` of the catalogue directory, in file-name order (one file per class of bad
@@ -91,16 +96,27 @@ fn run(case: &Case, scratch: &Path) -> Result<(), String> {
     let default_args = ["check", "-A", "-f", "{input}"].map(String::from).to_vec();
     let args: Vec<String> =
         case.args.clone().unwrap_or(default_args).iter().map(|a| a.replace("{input}", &input_text)).collect();
-    let mut cmd = topo();
-    cmd.args(&args);
-    if let Some(file) = &case.stdin {
-        cmd.write_stdin(std::fs::read(path("tests/bad-inputs").join(file)).expect("stdin file"));
-    }
-    let out = cmd.output().map_err(|e| format!("cannot run: {e}"))?;
+    let stdin =
+        case.stdin.as_ref().map(|f| std::fs::read(path("tests/bad-inputs").join(f)).expect("stdin file"));
+    let (out, peak_mb) = if case.max_rss_mb.is_some() {
+        let mut cmd = topo_std();
+        cmd.args(&args);
+        rss::run(cmd, stdin).map_err(|e| format!("cannot run: {e}"))?
+    } else {
+        let mut cmd = topo();
+        cmd.args(&args);
+        if let Some(bytes) = stdin {
+            cmd.write_stdin(bytes);
+        }
+        (cmd.output().map_err(|e| format!("cannot run: {e}"))?, 0)
+    };
     let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     let shown = || format!("args {args:?}\n--- stdout\n{stdout}--- stderr\n{stderr}");
     let check = |ok: bool, what: &str| if ok { Ok(()) } else { Err(format!("{what}\n{}", shown())) };
     check(!stderr.contains("panicked"), "panicked")?;
+    if let Some(bound) = case.max_rss_mb {
+        check(peak_mb <= bound, &format!("peak RSS {peak_mb} MiB, above the bound of {bound} MiB"))?;
+    }
     check(!out.stdout.contains(&0x1b) && !out.stderr.contains(&0x1b), "a raw ESC byte was printed")?;
     check(
         out.status.code() == Some(case.exit),
@@ -130,7 +146,7 @@ fn input_path(input: &str, scratch: &Path) -> PathBuf {
     match input.strip_prefix("generated:") {
         Some(kind) => {
             let file = scratch.join(format!("{kind}.yaml"));
-            if !file.exists() {
+            if !file.exists() && !generate_sparse(kind, &file) {
                 std::fs::write(&file, generate(kind)).expect("write generated input");
             }
             file
@@ -176,9 +192,71 @@ fn generate(kind: &str) -> String {
             text
         }
         "deep-json" => format!("{}{}", "[".repeat(100_000), "]".repeat(100_000)),
+        // An interrupted `kubectl get -o json > dump.json`: 30 MB of Nodes, cut inside one.
+        "truncated-json-30mb" => {
+            let mut text = json_nodes(30 << 20);
+            text.truncate(text.len() - 1000);
+            text
+        }
+        // One string of 70 MB: larger than any Kubernetes object.
+        "json-value-70mb" => {
+            format!(r#"{{"apiVersion": "v1", "kind": "List", "items": ["{}"]}}"#, "x".repeat(70 << 20))
+        }
+        "slice-1001-endpoints" => slice_with_endpoints(1001),
         "zones-10000" => zones(10_000),
         other => panic!("unknown generator {other}"),
     }
+}
+
+/// A JSON List of about `bytes` of Nodes, as `kubectl get -o json` writes it.
+fn json_nodes(bytes: usize) -> String {
+    let mut text = String::from("{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n");
+    let mut i = 0;
+    while text.len() < bytes {
+        let _ = write!(
+            text,
+            "{}        {{\"apiVersion\": \"v1\", \"kind\": \"Node\", \"metadata\": {{\"name\": \"node-{i}\", \
+             \"labels\": {{\"topology.kubernetes.io/zone\": \"zone-{}\"}}}}, \"status\": {{\"allocatable\": \
+             {{\"cpu\": \"4\"}}, \"conditions\": [{{\"type\": \"Ready\", \"status\": \"True\"}}]}}}}",
+            if i == 0 { "" } else { ",\n" },
+            i % 3
+        );
+        i += 1;
+    }
+    text.push_str("\n    ],\n    \"kind\": \"List\"\n}\n");
+    text
+}
+
+/// One EndpointSlice with `n` endpoints (the API allows 1000), its Service and a Node.
+fn slice_with_endpoints(n: usize) -> String {
+    let mut text = format!("{LIST_HEADER}{}", node("node-a", "a"));
+    text.push_str(
+        "- apiVersion: v1\n  kind: Service\n  metadata: {name: web, namespace: default}\n  spec:\n    \
+         selector: {app: web}\n    ports: [{port: 80}]\n- apiVersion: discovery.k8s.io/v1\n  kind: EndpointSlice\n  \
+         metadata:\n    name: web-1\n    namespace: default\n    labels: {kubernetes.io/service-name: web}\n  \
+         addressType: IPv4\n  endpoints:\n",
+    );
+    for i in 0..n {
+        let _ = writeln!(
+            text,
+            "  - {{addresses: [\"10.1.{}.{}\"], zone: a, nodeName: node-a}}",
+            i / 256,
+            i % 256
+        );
+    }
+    text
+}
+
+/// Inputs larger than a limit, as sparse files (instant, no disk used): a text start, then holes.
+fn generate_sparse(kind: &str, file: &Path) -> bool {
+    let (start, len) = match kind {
+        "yaml-600mb" => ("# a comment line of a large YAML dump\n".repeat(2000), 600 << 20),
+        "json-5gb" => (format!("{{\"apiVersion\": \"v1\", \"items\": [{}", " ".repeat(70_000)), 5 << 30),
+        _ => return false,
+    };
+    std::fs::write(file, start).expect("write generated input");
+    std::fs::OpenOptions::new().write(true).open(file).and_then(|f| f.set_len(len)).expect("extend");
+    true
 }
 
 /// One Ready node per zone, and an Auto Service with one endpoint in each (no hints yet).

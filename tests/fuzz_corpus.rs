@@ -41,3 +41,8 @@ fn dump_corpus_and_regressions_replay_without_panic() {
 fn engine_corpus_and_regressions_replay_without_panic() {
     replay("engine", harness::engine);
 }
+
+#[test]
+fn json_corpus_and_regressions_replay_without_disagreement() {
+    replay("json", harness::json);
+}

@@ -200,10 +200,13 @@ pub fn parse_traffic(text: &str) -> Result<BTreeMap<String, f64>, WhatIfError> {
             return Err(bad());
         }
     }
-    if out.values().sum::<f64>() <= 0.0 {
+    // Only the ratios matter: scaled so the largest is 1, weights near f64::MAX cannot overflow
+    // their sum (to infinity, which made every share 0 %).
+    let largest = out.values().copied().fold(0.0, f64::max);
+    if largest <= 0.0 {
         return Err(bad());
     }
-    Ok(out)
+    Ok(out.into_iter().map(|(zone, weight)| (zone, weight / largest)).collect())
 }
 
 #[cfg(test)]

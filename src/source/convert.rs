@@ -57,19 +57,20 @@ fn namespace_of(meta: &ObjectMeta) -> String {
 /// the exact arithmetic, so a dump carrying one gets a clear error instead of a wrong ratio.
 const MAX_NODE_MILLICORES: i128 = 1_000_000_000_000_000;
 
-fn check_cpu_range(cpu: &CpuAmount) -> Result<(), ConvertError> {
+/// `written` is the quantity as the dump gives it, quoted in messages (Display would rewrite it).
+fn check_cpu_range(cpu: &CpuAmount, written: &str) -> Result<(), ConvertError> {
     let millis = cpu.millis_ceil();
     let field = "status.allocatable.cpu".to_string();
     if millis < 0 {
         return Err(ConvertError {
             field,
-            message: format!("negative quantity {cpu} (the API server rejects it)"),
+            message: format!("negative quantity {written:?} (the API server rejects it)"),
         });
     }
     if millis > MAX_NODE_MILLICORES {
         return Err(ConvertError {
             field,
-            message: format!("implausible quantity {cpu} (more than 10^12 cores)"),
+            message: format!("implausible quantity {written:?} (more than 10^12 cores)"),
         });
     }
     Ok(())
@@ -78,6 +79,8 @@ fn check_cpu_range(cpu: &CpuAmount) -> Result<(), ConvertError> {
 /// Extracts a Node: labels, exact allocatable CPU and the status of its `Ready` condition.
 pub fn node_from(node: &core::Node) -> Result<Node, ConvertError> {
     let status = node.status.as_ref();
+    let written =
+        status.and_then(|s| s.allocatable.as_ref()).and_then(|a| a.get("cpu")).map(|q| q.0.as_str());
     let allocatable_cpu = match status.and_then(|s| s.allocatable.as_ref()).and_then(|a| a.get("cpu")) {
         // Quantity.UnmarshalJSON trims surrounding whitespace before ParseQuantity.
         Some(quantity) => Some(CpuAmount::parse_input(quantity.0.trim()).map_err(|_| ConvertError {
@@ -86,8 +89,8 @@ pub fn node_from(node: &core::Node) -> Result<Node, ConvertError> {
         })?),
         None => None,
     };
-    if let Some(cpu) = &allocatable_cpu {
-        check_cpu_range(cpu)?;
+    if let (Some(cpu), Some(written)) = (&allocatable_cpu, written) {
+        check_cpu_range(cpu, written)?;
     }
     // mirrors nodeutil.GetNodeCondition: the first condition of that type
     let ready = status

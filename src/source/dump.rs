@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use strict::MAX_DEPTH;
 
 use super::convert;
 use topo_engine::model::{Snapshot, SourceInfo};
@@ -45,75 +46,24 @@ pub struct ParsedDump {
     pub server_version: Option<String>,
 }
 
-/// Why a dump could not be read. Each message is one line: what, where, what to do.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum DumpError {
-    /// The input holds no objects at all.
-    #[error(
-        "{origin}: the dump is empty; pass the output of `kubectl topo dump` or `kubectl get nodes,services,endpointslices,events -A -o yaml`"
-    )]
-    Empty {
-        /// Where the text came from.
-        origin: String,
-    },
-    /// Not valid YAML/JSON.
-    #[error(
-        "{origin}:{line}:{column}: invalid {format}: {message}; fix the file or re-create it with `kubectl topo dump`"
-    )]
-    Syntax {
-        /// Where the text came from.
-        origin: String,
-        /// `YAML` or `JSON`.
-        format: &'static str,
-        /// 1-based line (0 when unknown).
-        line: u64,
-        /// 1-based column (0 when unknown).
-        column: u64,
-        /// The parser's message.
-        message: String,
-    },
-    /// One object of a kind we read could not be decoded.
-    #[error("{origin}: item {index}: {kind} {name:?}: {message}; fix or remove that object")]
-    Item {
-        /// Where the text came from.
-        origin: String,
-        /// 0-based position among all objects of the dump (list items flattened).
-        index: usize,
-        /// Lower-case kind, e.g. `node`.
-        kind: String,
-        /// `metadata.name` (empty when absent).
-        name: String,
-        /// The field and what is wrong with it.
-        message: String,
-    },
-    /// Objects were found, but none of the kinds we read.
-    #[error("{origin}: no Nodes, Services, EndpointSlices or Events (found {}); dump them with `kubectl get nodes,services,endpointslices,events -A -o yaml`", describe(.skipped))]
-    NoUsableObjects {
-        /// Where the text came from.
-        origin: String,
-        /// What was found instead.
-        skipped: BTreeMap<String, usize>,
-    },
-}
-
-fn describe(skipped: &BTreeMap<String, usize>) -> String {
-    let parts: Vec<String> = skipped.iter().map(|(kind, count)| format!("{count} {kind}")).collect();
-    parts.join(", ")
-}
-
-/// Parses a dump. `origin` names the input in messages and in `snapshot.info.origin`.
+/// Parses a dump, as `--from-file` reads one (JSON streamed, YAML whole). `origin` names the input
+/// in messages and in `snapshot.info.origin`.
 pub fn parse_dump(text: &str, origin: &str) -> Result<ParsedDump, DumpError> {
-    if looks_like_json(text)
-        && let Some(parsed) = stream::read_list_text(text, origin)
-    {
-        return Ok(parsed);
-    }
-    read_whole(text, origin)
+    read_dump(text.as_bytes(), origin, Some(text.len() as u64))
 }
 
-/// The general reader: the whole text as documents, each read into the snapshot. Every other
-/// path returns what this one would, or gives up and calls it.
-pub(super) fn read_whole(text: &str, origin: &str) -> Result<ParsedDump, DumpError> {
+/// The streaming JSON reader on `bytes` through a window of `chunk` bytes (the differential fuzz
+/// target holds it to [`read_whole`]).
+#[doc(hidden)]
+pub fn stream_json(bytes: &[u8], origin: &str, chunk: usize) -> Result<ParsedDump, DumpError> {
+    stream::read_in_windows(bytes, origin, chunk)
+}
+
+/// The whole-text reader: the whole text as documents, each read into the snapshot. It reads YAML;
+/// for JSON it is the reference the streaming reader is held to (same documents accepted, same
+/// errors), in tests and in the differential fuzz target.
+#[doc(hidden)]
+pub fn read_whole(text: &str, origin: &str) -> Result<ParsedDump, DumpError> {
     let documents =
         if looks_like_json(text) { json_documents(text, origin)? } else { yaml_documents(text, origin)? };
     let mut reader = Reader::new(origin);
@@ -127,23 +77,29 @@ fn looks_like_json(text: &str) -> bool {
     text.trim_start_matches('\u{feff}').trim_start().starts_with(['{', '['])
 }
 
+/// The whole text as JSON documents, in the grammar both JSON readers share ([`strict`]).
 fn json_documents(text: &str, origin: &str) -> Result<Vec<Value>, DumpError> {
     let text = text.trim_start_matches('\u{feff}');
-    serde_json::Deserializer::from_str(text).into_iter::<Value>().collect::<Result<_, _>>().map_err(|err| {
-        let message = err.to_string();
-        let message = message.split(" at line ").next().unwrap_or(&message).to_string();
+    let documents = serde_json::Deserializer::from_str(text).into_iter::<strict::TreeValue>();
+    documents.map(|document| document.map(|d| d.0)).collect::<Result<_, _>>().map_err(|err| {
         DumpError::Syntax {
             origin: origin.to_string(),
             format: "JSON",
             line: err.line() as u64,
             column: err.column() as u64,
-            message,
+            message: json_message(&err),
         }
     })
 }
 
-/// Deepest YAML nesting accepted (Kubernetes objects need about 15 levels).
-const MAX_DEPTH: usize = 64;
+/// serde_json's message without the location it appends (we print our own).
+fn json_message(err: &serde_json::Error) -> String {
+    let message = err.to_string();
+    match message.rsplit_once(" at line ") {
+        Some((what, _)) => what.to_string(),
+        None => message,
+    }
+}
 
 /// Limits sized for dumps: generous for real clusters (a 20 MB dump needs a few million events),
 /// tight on aliases, which `kubectl` never writes, so alias bombs fail fast.
@@ -190,6 +146,14 @@ fn one_line(message: &str) -> String {
     let first = message.lines().next().unwrap_or("").trim();
     let first = first.split(" at line ").next().unwrap_or(first);
     let first = first.split(", set DuplicateKeyPolicy").next().unwrap_or(first);
+    // Advice for programmers using the parser (which Rust type to use, which option to set) means
+    // nothing to someone fixing a dump: say what the dump holds instead.
+    if first.contains("; use Option<") {
+        return "a null (`~`, `null` or nothing) where text is needed".to_string();
+    }
+    if first.starts_with("!!binary scalar is not valid UTF-8") {
+        return "a !!binary value that is not UTF-8 text where text is needed".to_string();
+    }
     match first.strip_prefix("budget breached: ") {
         Some(what) if what.starts_with("Depth") => format!("nested deeper than {MAX_DEPTH} levels"),
         Some(what) if what.contains("Alias") || what.contains("Anchor") => {
@@ -203,14 +167,21 @@ fn one_line(message: &str) -> String {
     }
 }
 
+mod error;
+pub use error::{DumpError, MAX_JSON_BYTES, MAX_OBJECT_BYTES, MAX_YAML_BYTES};
+
+mod strict;
+
 mod reader;
 use reader::{Inherited, Kind, Reader, kind_of};
 
 mod fast;
 mod item;
 
+mod input;
+pub(crate) use input::read_dump;
+
 mod stream;
-pub(crate) use stream::read_list_file;
 
 #[cfg(test)]
 mod tests;

@@ -120,10 +120,7 @@ impl SourceError {
         match self {
             SourceError::ServiceNotFound(missing) => Some(missing.hint(bin_name)),
             SourceError::Read { .. } => Some("check the path, or use `--from-file -` to read stdin".to_string()),
-            SourceError::Dump(_) => Some(
-                "create a dump with `kubectl get nodes,services,endpointslices,events -A -o yaml > dump.yaml`"
-                    .to_string(),
-            ),
+            SourceError::Dump(dump) => dump.hint().map(str::to_string),
             SourceError::Kubeconfig { .. } | SourceError::NoKubeconfig(_) => Some(
                 "pass --kubeconfig FILE, set KUBECONFIG, or pick a context with --context (kubectl config get-contexts)"
                     .to_string(),

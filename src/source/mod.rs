@@ -9,7 +9,7 @@ pub mod live;
 pub mod probe;
 pub mod watch;
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
 
 use crate::settings::{DumpPath, Scope, SourceSpec};
@@ -70,13 +70,7 @@ pub fn load(spec: &SourceSpec, request: Request<'_>, err: &mut dyn Write) -> Res
 
 fn load_dump(path: &DumpPath, err: &mut dyn Write) -> Result<Snapshot, SourceError> {
     let (parsed, origin) = match path {
-        DumpPath::Stdin => {
-            let mut text = String::new();
-            std::io::stdin()
-                .read_to_string(&mut text)
-                .map_err(|source| SourceError::Read { path: "-".into(), source })?;
-            (dump::parse_dump(&text, "stdin")?, "stdin".to_string())
-        }
+        DumpPath::Stdin => (dump::read_dump(std::io::stdin().lock(), "stdin", None)?, "stdin".to_string()),
         DumpPath::File(p) => {
             let origin = p.display().to_string();
             (read_dump_file(p, &origin)?, origin)
@@ -95,13 +89,10 @@ fn load_dump(path: &DumpPath, err: &mut dyn Write) -> Result<Snapshot, SourceErr
     Ok(snapshot)
 }
 
-/// Reads a dump file: streamed when it is one JSON List (its text is never held whole), else read
-/// whole. Both give the same result and the same errors.
+/// Reads a dump file: JSON streamed (its text is never held whole), YAML whole, both within the
+/// limits of `dump::error`.
 pub(crate) fn read_dump_file(path: &Path, origin: &str) -> Result<dump::ParsedDump, SourceError> {
-    if let Some(parsed) = dump::read_list_file(path, origin) {
-        return Ok(parsed);
-    }
-    let text =
-        std::fs::read_to_string(path).map_err(|source| SourceError::Read { path: path.into(), source })?;
-    Ok(dump::parse_dump(&text, origin)?)
+    let file = std::fs::File::open(path).map_err(|source| SourceError::Read { path: path.into(), source })?;
+    let len = file.metadata().ok().filter(std::fs::Metadata::is_file).map(|m| m.len());
+    Ok(dump::read_dump(file, origin, len)?)
 }

@@ -24,7 +24,12 @@ pub fn demo() -> PathBuf {
 
 /// `kubectl-topo` with an environment that cannot leak the developer's cluster or terminal settings.
 pub fn topo() -> Command {
-    let mut cmd = Command::cargo_bin("kubectl-topo").expect("binary built");
+    Command::from(topo_std())
+}
+
+/// [`topo`] as a `std::process::Command` (for tests that spawn and wait for it themselves).
+pub fn topo_std() -> std::process::Command {
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("kubectl-topo"));
     for var in [
         "KUBECONFIG",
         "NO_COLOR",

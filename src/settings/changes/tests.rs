@@ -33,6 +33,8 @@ fn parses_every_change() {
     assert_eq!(parse_mode("none"), Ok(ModeChoice::None));
     assert!(parse_mode("PreferClose").is_err());
     assert_eq!(parse_traffic("a=50,b=30").unwrap().len(), 2);
+    let huge = parse_traffic("a=1e308,b=1e308,c=5e307").unwrap();
+    assert_eq!(huge.values().copied().collect::<Vec<_>>(), [1.0, 1.0, 0.5], "ratios kept, sum finite");
     assert!(parse_traffic("a=0").is_err() && parse_traffic("a=-1").is_err() && parse_traffic("a").is_err());
 }
 

@@ -5,7 +5,6 @@
 
 use serde::Deserialize;
 
-pub(super) use super::item::read_in_one_pass;
 use super::{DumpError, Inherited, Reader, kind_of};
 
 #[derive(Deserialize)]
@@ -21,10 +20,21 @@ pub(super) fn read_item(
     inherited: Inherited<'_>,
     reader: &mut Reader<'_>,
 ) -> Result<(), DumpError> {
-    if read_in_one_pass(raw, inherited, reader) {
+    if super::item::read_in_one_pass(raw, inherited, reader) {
         return Ok(());
     }
     read_item_two_pass(raw, inherited, reader)
+}
+
+/// Whether an item names its own `apiVersion` and `kind` (as strings), or is not an object: what
+/// a whole read makes of it then does not depend on the List's type.
+pub(super) fn names_its_type(raw: &str) -> bool {
+    if !raw.starts_with('{') {
+        return true;
+    }
+    let Ok(meta) = serde_json::from_str::<TypeMeta>(raw) else { return false };
+    let text = |v: &Option<serde_json::Value>| v.as_ref().is_some_and(serde_json::Value::is_string);
+    text(&meta.api_version) && text(&meta.kind)
 }
 
 /// Reads one list item: its type first ([`item_type`]), then the item.
@@ -72,9 +82,15 @@ pub(super) fn read_typed(
     }
 }
 
+/// Reads an item through the general reader. Its text has been checked by the streaming reader,
+/// so it parses; were it not to, that is an error, never a silently dropped object.
 fn slow(raw: &str, inherited: Inherited<'_>, reader: &mut Reader<'_>) -> Result<(), DumpError> {
-    match serde_json::from_str(raw) {
-        Ok(value) => reader.read(value, inherited, 1),
-        Err(_) => Ok(()),
-    }
+    let value = serde_json::from_str(raw).map_err(|err| DumpError::Syntax {
+        origin: reader.origin().to_string(),
+        format: "JSON",
+        line: 0,
+        column: 0,
+        message: super::json_message(&err),
+    })?;
+    reader.read(value, inherited, 1)
 }

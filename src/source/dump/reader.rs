@@ -1,7 +1,7 @@
 //! The dump reader's object dispatch: apiVersion + kind → a typed k8s-openapi object, converted
 //! into the [`Snapshot`] in source order (other kinds counted for the skip note).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use k8s_openapi::api::core::v1::{Node, Service};
 use k8s_openapi::api::discovery::v1::EndpointSlice;
@@ -41,6 +41,18 @@ pub(super) struct Reader<'a> {
     skipped: BTreeMap<String, usize>,
     info: ClusterInfo,
     index: usize,
+    /// Objects read so far by kind, namespace and name, with their item index: a dump lists each
+    /// object once, and one listed twice (two dumps concatenated) would be counted twice.
+    seen: HashMap<(&'static str, String, String), usize>,
+}
+
+/// What [`Reader::rollback`] returns to: the reader as it was before a run of provisional items.
+pub(super) struct Checkpoint {
+    lengths: [usize; 4],
+    skipped: BTreeMap<String, usize>,
+    info: ClusterInfo,
+    cilium: Option<topo_engine::model::CiliumConfig>,
+    index: usize,
 }
 
 /// `(apiVersion, kind)` that items of a typed list (`NodeList`) inherit when they omit them.
@@ -54,7 +66,59 @@ impl<'a> Reader<'a> {
             skipped: BTreeMap::new(),
             info: ClusterInfo::default(),
             index: 0,
+            seen: HashMap::new(),
         }
+    }
+
+    /// Where the text came from.
+    pub(super) fn origin(&self) -> &'a str {
+        self.origin
+    }
+
+    /// Where the reader is now, to [`Reader::rollback`] to.
+    pub(super) fn checkpoint(&self) -> Checkpoint {
+        let s = &self.snapshot;
+        Checkpoint {
+            lengths: [s.nodes.len(), s.services.len(), s.slices.len(), s.events.len()],
+            skipped: self.skipped.clone(),
+            info: self.info.clone(),
+            cilium: s.data_plane.cilium.clone(),
+            index: self.index,
+        }
+    }
+
+    /// Forgets everything read since `checkpoint`.
+    pub(super) fn rollback(&mut self, checkpoint: Checkpoint) {
+        let Checkpoint { lengths: [nodes, services, slices, events], skipped, info, cilium, index } =
+            checkpoint;
+        let s = &mut self.snapshot;
+        s.nodes.truncate(nodes);
+        s.services.truncate(services);
+        s.slices.truncate(slices);
+        s.events.truncate(events);
+        s.data_plane.cilium = cilium;
+        self.skipped = skipped;
+        self.info = info;
+        self.index = index;
+        self.seen.retain(|_, first| *first < index);
+    }
+
+    /// Records the object at the current index; the index of its first listing when it was read
+    /// before.
+    fn claim(&mut self, key: (&'static str, &str, &str)) -> Result<(), usize> {
+        let (kind, namespace, name) = key;
+        let key = (kind, namespace.to_string(), name.to_string());
+        match self.seen.get(&key) {
+            Some(first) => Err(*first),
+            None => {
+                self.seen.insert(key, self.index);
+                Ok(())
+            }
+        }
+    }
+
+    fn seen_before(&self, kind: &'static str, namespace: &str, name: &str) -> bool {
+        self.seen.contains_key(&(kind, namespace.to_string(), name.to_string()))
     }
 
     pub(super) fn read(
@@ -137,34 +201,58 @@ impl<'a> Reader<'a> {
         self.decode_from(kind, &mut serde_json::Deserializer::from_str(raw))
     }
 
-    /// As [`Reader::decode_text`], from any deserializer.
+    /// As [`Reader::decode_text`], from any deserializer. An object listed before is left to the
+    /// general reader too, which refuses it.
     pub(super) fn decode_from<'de, D: serde::Deserializer<'de>>(&mut self, kind: Kind, de: D) -> bool {
         fn typed<'de, T: Deserialize<'de>, D: serde::Deserializer<'de>>(de: D) -> Option<T> {
             T::deserialize(de).ok()
         }
-        let s = &mut self.snapshot;
-        let decoded = match kind {
+        let object = match kind {
             // Nameless objects go to the general reader, which refuses them (as for YAML).
             Kind::Node => typed::<Node, _>(de)
                 .filter(|n| n.metadata.name.is_some())
                 .and_then(|n| convert::node_from(&n).ok())
-                .map(|n| s.nodes.push(n)),
+                .map(Object::Node),
             Kind::Service => typed::<Service, _>(de)
                 .filter(|v| v.metadata.name.is_some())
-                .map(|v| s.services.push(convert::service_from(&v))),
+                .map(|v| Object::Service(convert::service_from(&v))),
             Kind::EndpointSlice => typed::<EndpointSlice, _>(de)
                 .filter(|v| v.metadata.name.is_some())
-                .map(|v| s.slices.push(convert::slice_from(&v))),
-            Kind::CoreEvent => typed(de).map(|v| s.events.push(convert::event_from_core(&v))),
-            Kind::EventsV1Event => typed(de).map(|v| s.events.push(convert::event_from_events_v1(&v))),
-            Kind::ClusterInfo => typed::<ClusterInfo, _>(de).map(|info| self.info = info),
+                .map(|v| Object::Slice(convert::slice_from(&v))),
+            Kind::CoreEvent => typed(de).map(|v| Object::Event(convert::event_from_core(&v))),
+            Kind::EventsV1Event => typed(de).map(|v| Object::Event(convert::event_from_events_v1(&v))),
+            Kind::ClusterInfo => typed::<ClusterInfo, _>(de).map(Object::Info),
             // Rare and small: the general reader handles it.
             Kind::ConfigMap => None,
         };
-        if decoded.is_some() {
-            self.index += 1;
+        match object {
+            Some(object)
+                if object.refusal().is_none()
+                    && object.key().is_none_or(|(k, ns, name)| !self.seen_before(k, ns, name)) =>
+            {
+                self.add(object).is_ok()
+            }
+            _ => false,
         }
-        decoded.is_some()
+    }
+
+    /// Records a decoded object and moves to the next index; the first listing's index when the
+    /// object was read before (nothing recorded then).
+    fn add(&mut self, object: Object) -> Result<(), usize> {
+        if let Some(key) = object.key() {
+            self.claim(key)?;
+        }
+        let s = &mut self.snapshot;
+        match object {
+            Object::Node(node) => s.nodes.push(node),
+            Object::Service(service) => s.services.push(service),
+            Object::Slice(slice) => s.slices.push(slice),
+            Object::Event(event) => s.events.push(event),
+            Object::Cilium(cilium) => s.data_plane.cilium = Some(cilium),
+            Object::Info(info) => self.info = info,
+        }
+        self.index += 1;
+        Ok(())
     }
 
     pub(super) fn decode(&mut self, kind: Kind, value: Value) -> Result<(), DumpError> {
@@ -177,33 +265,49 @@ impl<'a> Reader<'a> {
             }
             Kind::Node => typed(value)
                 .and_then(|node| convert::node_from(&node).map_err(|e| e.to_string()))
-                .map(|node| self.snapshot.nodes.push(node)),
-            Kind::Service => typed(value).map(|s| self.snapshot.services.push(convert::service_from(&s))),
-            Kind::EndpointSlice => typed(value).map(|s| self.snapshot.slices.push(convert::slice_from(&s))),
-            Kind::CoreEvent => typed(value).map(|e| self.snapshot.events.push(convert::event_from_core(&e))),
+                .map(|node| Some(Object::Node(node))),
+            Kind::Service => typed(value).map(|s| Some(Object::Service(convert::service_from(&s)))),
+            Kind::EndpointSlice => typed(value).map(|s| Some(Object::Slice(convert::slice_from(&s)))),
+            Kind::CoreEvent => typed(value).map(|e| Some(Object::Event(convert::event_from_core(&e)))),
             Kind::EventsV1Event => {
-                typed(value).map(|e| self.snapshot.events.push(convert::event_from_events_v1(&e)))
+                typed(value).map(|e| Some(Object::Event(convert::event_from_events_v1(&e))))
             }
             // Only kube-system/cilium-config is read; other ConfigMaps are counted as skipped.
-            Kind::ConfigMap => typed(value).map(|cm| match convert::cilium_from(&cm) {
-                Some(cilium) => self.snapshot.data_plane.cilium = Some(cilium),
-                None => *self.skipped.entry("v1 ConfigMap".to_string()).or_default() += 1,
-            }),
-            Kind::ClusterInfo => typed::<ClusterInfo>(value).map(|info| self.info = info),
+            Kind::ConfigMap => typed(value).map(|cm| convert::cilium_from(&cm).map(Object::Cilium)),
+            Kind::ClusterInfo => typed::<ClusterInfo>(value).map(|info| Some(Object::Info(info))),
         };
         let index = self.index;
-        self.index += 1;
-        result.map_err(|message| DumpError::Item {
+        let error = |message| DumpError::Item {
             origin: self.origin.to_string(),
             index,
             kind: kind_label(kind).to_string(),
-            name,
+            name: name.clone(),
             message,
-        })
+        };
+        match result {
+            Err(message) => Err(error(message)),
+            Ok(None) => {
+                *self.skipped.entry("v1 ConfigMap".to_string()).or_default() += 1;
+                self.index += 1;
+                Ok(())
+            }
+            Ok(Some(object)) if let Some(message) = object.refusal() => Err(error(message)),
+            Ok(Some(object)) => {
+                let namespace = object.key().map(|(_, ns, _)| ns.to_string()).unwrap_or_default();
+                self.add(object).map_err(|first| DumpError::Duplicate {
+                    origin: self.origin.to_string(),
+                    index,
+                    first,
+                    kind: kind_label(kind).to_string(),
+                    namespace,
+                    name,
+                })
+            }
+        }
     }
 
     pub(super) fn finish(self) -> Result<ParsedDump, DumpError> {
-        let Reader { origin, mut snapshot, skipped, info, index } = self;
+        let Reader { origin, mut snapshot, skipped, info, index, .. } = self;
         let usable =
             snapshot.nodes.len() + snapshot.services.len() + snapshot.slices.len() + snapshot.events.len();
         if usable == 0 {
@@ -220,6 +324,47 @@ impl<'a> Reader<'a> {
             partial: info.partial,
         };
         Ok(ParsedDump { snapshot, skipped, server_version: info.server_version })
+    }
+}
+
+/// One object read, before it is recorded.
+enum Object {
+    Node(topo_engine::model::Node),
+    Service(topo_engine::model::Service),
+    Slice(topo_engine::model::EndpointSlice),
+    Event(topo_engine::model::Event),
+    Cilium(topo_engine::model::CiliumConfig),
+    Info(ClusterInfo),
+}
+
+/// Endpoints an EndpointSlice may hold: the API server refuses more (k8s.io/api discovery/v1
+/// `EndpointSlice.endpoints`: "Each slice may include a maximum of 1000 endpoints";
+/// pkg/apis/discovery/validation: `maxEndpoints`).
+pub(super) const MAX_SLICE_ENDPOINTS: usize = 1000;
+
+impl Object {
+    /// Why the API server would never have stored this object, when it would not.
+    fn refusal(&self) -> Option<String> {
+        match self {
+            Object::Slice(slice) if slice.endpoints.len() > MAX_SLICE_ENDPOINTS => Some(format!(
+                "endpoints: {} endpoints, but an EndpointSlice holds at most {MAX_SLICE_ENDPOINTS} (the API server refuses more)",
+                slice.endpoints.len()
+            )),
+            _ => None,
+        }
+    }
+
+    /// Kind, namespace and name, for the objects a dump must list once. Events are not keyed: the
+    /// model keeps only the object they are about, and a repeated Event changes no verdict.
+    fn key(&self) -> Option<(&'static str, &str, &str)> {
+        Some(match self {
+            Object::Node(node) => ("node", "", &node.name),
+            Object::Service(service) => ("service", &service.namespace, &service.name),
+            Object::Slice(slice) => ("endpointslice", &slice.namespace, &slice.name),
+            Object::Cilium(_) => ("configmap", "kube-system", "cilium-config"),
+            Object::Info(_) => ("clusterinfo", "", ""),
+            Object::Event(_) => return None,
+        })
     }
 }
 

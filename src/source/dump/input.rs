@@ -1,0 +1,136 @@
+//! What a dump is before it is parsed. The first bytes decide: UTF-16 or UTF-32 text (what Windows
+//! PowerShell's `>` writes) and binary data are refused with a message that says so; JSON (the
+//! first character after byte order marks and whitespace is `{` or `[`) is streamed
+//! ([`super::stream`]); anything else is YAML, read whole up to [`MAX_YAML_BYTES`] and checked for
+//! NUL bytes and UTF-8 as it is read, so `/dev/zero` or `/dev/urandom` stop at once and an endless
+//! input stops at the limit.
+
+use std::io::{Cursor, Read};
+
+use super::error::Limits;
+use super::{DumpError, ParsedDump, read_whole, stream};
+
+/// Bytes read at a time while deciding and while reading YAML.
+const CHUNK: usize = 64 << 10;
+
+/// Reads a dump from `input`; `len` is its size when known (a regular file), so an input over the
+/// limit is refused before it is read.
+pub(crate) fn read_dump(input: impl Read, origin: &str, len: Option<u64>) -> Result<ParsedDump, DumpError> {
+    read_within(input, origin, len, Limits::DUMP)
+}
+
+fn read_within(
+    mut input: impl Read,
+    origin: &str,
+    len: Option<u64>,
+    limits: Limits,
+) -> Result<ParsedDump, DumpError> {
+    let (head, json) = sniff(&mut input, origin, limits.yaml)?;
+    let too_large = |format, limit| DumpError::InputTooLarge { origin: origin.to_string(), format, limit };
+    if json {
+        if len.is_some_and(|len| len > limits.json) {
+            return Err(too_large("JSON", limits.json));
+        }
+        return stream::read_json(Cursor::new(head).chain(input), origin, limits);
+    }
+    if len.is_some_and(|len| len > limits.yaml) {
+        return Err(too_large("YAML", limits.yaml));
+    }
+    let text = read_text(head, input, origin, limits.yaml)?;
+    read_whole(&text, origin)
+}
+
+/// Reads until the first character that decides the format; the bytes read, and whether it is
+/// JSON.
+fn sniff(input: &mut impl Read, origin: &str, limit: u64) -> Result<(Vec<u8>, bool), DumpError> {
+    let mut head = Vec::new();
+    loop {
+        let read = read_chunk(input, &mut head, origin)?;
+        if let Some(encoding) = wide_encoding(&head) {
+            return Err(DumpError::Encoding { encoding, origin: origin.to_string() });
+        }
+        if let Some(offset) = head.iter().position(|&b| b == 0) {
+            return Err(DumpError::Binary { origin: origin.to_string(), offset: offset as u64 });
+        }
+        let eof = read == 0;
+        if let Some(json) = decide(&head, eof) {
+            return Ok((head, json));
+        }
+        if head.len() as u64 > limit {
+            return Err(DumpError::InputTooLarge { origin: origin.to_string(), format: "YAML", limit });
+        }
+    }
+}
+
+fn read_chunk(input: &mut impl Read, buf: &mut Vec<u8>, origin: &str) -> Result<usize, DumpError> {
+    input
+        .by_ref()
+        .take(CHUNK as u64)
+        .read_to_end(buf)
+        .map_err(|err| DumpError::Read { origin: origin.to_string(), message: err.to_string() })
+}
+
+/// UTF-16 or UTF-32, by its byte order mark or, without one, by the NUL bytes that ASCII text has
+/// in every other byte.
+fn wide_encoding(head: &[u8]) -> Option<&'static str> {
+    match head {
+        [0xFF, 0xFE, 0, 0, ..] => Some("UTF-32LE"),
+        [0, 0, 0xFE, 0xFF, ..] => Some("UTF-32BE"),
+        [0xFF, 0xFE, ..] => Some("UTF-16LE"),
+        [0xFE, 0xFF, ..] => Some("UTF-16BE"),
+        [a, 0, b, 0, ..] if *a != 0 && *b != 0 => Some("UTF-16LE"),
+        [0, a, 0, b, ..] if *a != 0 && *b != 0 => Some("UTF-16BE"),
+        _ => None,
+    }
+}
+
+/// JSON when the first character after byte order marks and whitespace is `{` or `[`; `None` when
+/// the bytes so far do not tell.
+fn decide(head: &[u8], eof: bool) -> Option<bool> {
+    let (valid, invalid) = match std::str::from_utf8(head) {
+        Ok(text) => (text, false),
+        Err(err) => {
+            let valid = std::str::from_utf8(&head[..err.valid_up_to()]).unwrap_or_default();
+            (valid, err.error_len().is_some())
+        }
+    };
+    match valid.trim_start_matches('\u{feff}').trim_start().chars().next() {
+        Some(first) => Some(matches!(first, '{' | '[')),
+        // Not UTF-8 before anything decides: the YAML reader says so.
+        None if eof || invalid => Some(false),
+        None => None,
+    }
+}
+
+/// The rest of a YAML input, as text: refused at the first NUL byte, the first byte that is not
+/// UTF-8, or past the limit.
+fn read_text(mut text: Vec<u8>, mut input: impl Read, origin: &str, limit: u64) -> Result<String, DumpError> {
+    let mut checked = 0;
+    loop {
+        let read = read_chunk(&mut input, &mut text, origin)?;
+        if let Some(offset) = text[checked..].iter().position(|&b| b == 0) {
+            return Err(DumpError::Binary { origin: origin.to_string(), offset: (checked + offset) as u64 });
+        }
+        if let Err(err) = std::str::from_utf8(&text[checked..]) {
+            if err.error_len().is_some() || read == 0 {
+                let offset = checked + err.valid_up_to();
+                let message =
+                    format!("stream did not contain valid UTF-8 (byte {offset}); save the file as UTF-8");
+                return Err(DumpError::Read { origin: origin.to_string(), message });
+            }
+            checked += err.valid_up_to();
+        } else {
+            checked = text.len();
+        }
+        if text.len() as u64 > limit {
+            return Err(DumpError::InputTooLarge { origin: origin.to_string(), format: "YAML", limit });
+        }
+        if read == 0 {
+            return String::from_utf8(text)
+                .map_err(|err| DumpError::Read { origin: origin.to_string(), message: err.to_string() });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
