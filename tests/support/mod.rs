@@ -22,19 +22,22 @@ pub fn demo() -> PathBuf {
     path("examples/demo-cluster.yaml")
 }
 
+/// What [`topo`] removes from the environment: the developer's cluster and terminal settings.
+pub const CLEARED_ENV: [&str; 8] = [
+    "KUBECONFIG",
+    "NO_COLOR",
+    "TERM",
+    "CLICOLOR",
+    "CLICOLOR_FORCE",
+    "HOME",
+    "COLORTERM",
+    "KUBERNETES_SERVICE_HOST",
+];
+
 /// `kubectl-topo` with an environment that cannot leak the developer's cluster or terminal settings.
 pub fn topo() -> Command {
     let mut cmd = Command::cargo_bin("kubectl-topo").expect("binary built");
-    for var in [
-        "KUBECONFIG",
-        "NO_COLOR",
-        "TERM",
-        "CLICOLOR",
-        "CLICOLOR_FORCE",
-        "HOME",
-        "COLORTERM",
-        "KUBERNETES_SERVICE_HOST",
-    ] {
+    for var in CLEARED_ENV {
         cmd.env_remove(var);
     }
     cmd.current_dir(root());
