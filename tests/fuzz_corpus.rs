@@ -41,3 +41,11 @@ fn dump_corpus_and_regressions_replay_without_panic() {
 fn engine_corpus_and_regressions_replay_without_panic() {
     replay("engine", harness::engine);
 }
+
+#[path = "../fuzz/argv_harness.rs"]
+mod argv_harness;
+
+#[test]
+fn argv_corpus_and_regressions_replay_without_panic() {
+    replay("argv", argv_harness::argv);
+}
