@@ -181,6 +181,11 @@ fn kubeconfig_message(path: Option<&Path>, source: &KubeconfigError) -> String {
 /// (`"…"`, `` `…` ``) left out: what is wrong, never what was written.
 pub(crate) fn without_values(message: &str) -> String {
     let first = message.lines().next().unwrap_or("").trim();
+    let first = first.strip_prefix("error: ").unwrap_or(first);
+    let first = match first.split_once(": ") {
+        Some((place, rest)) if place.starts_with("line ") && place.contains(" column ") => rest,
+        _ => first,
+    };
     let first = first.split(" at line ").next().unwrap_or(first);
     let mut out = String::new();
     let mut closing: Option<char> = None;
