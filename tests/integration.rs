@@ -15,6 +15,7 @@ mod manners;
 mod partial;
 mod plugin;
 mod read_only;
+mod readme;
 mod replicas_property;
 mod scenarios;
 mod schema;

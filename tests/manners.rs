@@ -12,8 +12,14 @@ fn demo_arg() -> String {
 
 #[test]
 fn data_goes_to_stdout_and_notes_and_errors_to_stderr() {
-    // The demo dump holds a ConfigMap: a note on stderr, never in the JSON on stdout.
-    let out = topo().args(["check", "-A", "-f", &demo_arg(), "-o", "json"]).output().unwrap();
+    // An object of another kind (a ConfigMap): a note on stderr, never in the JSON on stdout.
+    let with_configmap = read(&demo()).replacen(
+        "items:\n",
+        "items:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: coredns\n    namespace: kube-system\n",
+        1,
+    );
+    let out =
+        topo().args(["check", "-A", "-f", "-", "-o", "json"]).write_stdin(with_configmap).output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     serde_json::from_slice::<serde_json::Value>(&out.stdout).expect("stdout is only JSON");
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("note: skipped 1 object"));

@@ -21,13 +21,7 @@ fn without_nodes() -> String {
 fn run(args: &[&str]) -> (i32, String, String) {
     let out = topo().args(args).args(["-f", "-"]).write_stdin(without_nodes()).output().unwrap();
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    // The demo's ConfigMap is skipped with a note; keep the error and hint lines.
-    let stderr: String = text(&out.stderr)
-        .lines()
-        .filter(|l| !l.starts_with("note: skipped"))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    (out.status.code().unwrap_or(-1), text(&out.stdout), stderr)
+    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
 }
 
 #[test]
