@@ -31,13 +31,17 @@ pub fn display_name(argv0: &str) -> String {
     }
 }
 
-/// Run the resolved job, writing data to `out` and notes to `err`.
+/// Run the resolved job, writing data to `out` and notes to `err`. A write error is
+/// [`Error::Write`]; `main` applies the output-error policy ([`Error::is_closed_pipe`]).
 pub fn run(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitStatus, Error> {
-    let result = match &settings.job {
+    match &settings.job {
         Job::Completion(shell) => {
             // Completions are for the executable itself (`kubectl-topo`); kubectl's plugin
-            // completion goes through completions/kubectl_complete-topo instead.
-            clap_complete::generate(*shell, &mut Cli::command(), "kubectl-topo", out);
+            // completion goes through completions/kubectl_complete-topo instead. Generated into
+            // memory first: clap_complete panics when its writer fails.
+            let mut script = Vec::new();
+            clap_complete::generate(*shell, &mut Cli::command(), "kubectl-topo", &mut script);
+            out.write_all(&script).map_err(Error::Write)?;
             Ok(ExitStatus::Ok)
         }
         Job::Version => {
@@ -54,11 +58,6 @@ pub fn run(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Res
         Job::Dump { redact, format } => dump(settings, *redact, *format, out, err),
         Job::Simulate { name, changes } => simulate(settings, name, changes, out, err),
         Job::Watch { name } => watch::run(settings, name.as_deref(), out, err),
-    };
-    match result {
-        // A closed pipe (`| head`) is not an error.
-        Err(Error::Write(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitStatus::Ok),
-        other => other,
     }
 }
 

@@ -62,13 +62,15 @@ impl Reply {
     pub fn write(&self, out: &mut dyn Write) -> std::io::Result<()> {
         for candidate in &self.candidates {
             if candidate.value.is_empty()
-                || candidate.value.chars().any(|c| c.is_whitespace() || c.is_control())
+                || candidate.value.chars().any(|c| c.is_whitespace() || crate::escape::is_hidden(c))
             {
                 continue;
             }
             match &candidate.help {
                 Some(help) => {
-                    let help: String = help.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+                    // Tabs separate the protocol's fields: hidden characters become spaces.
+                    let help: String =
+                        help.chars().map(|c| if crate::escape::is_hidden(c) { ' ' } else { c }).collect();
                     writeln!(out, "{}\t{}", candidate.value, help.lines().next().unwrap_or_default())?
                 }
                 None => writeln!(out, "{}", candidate.value)?,

@@ -23,7 +23,15 @@ pub enum Error {
     /// The cluster runs a Kubernetes version older than any line modelled.
     #[error("{0}")]
     Version(#[from] crate::app::TooOld),
-    /// Writing the output failed (other than a broken pipe).
+    /// clap refused the command line (its message folded onto one line, and where to read more).
+    #[error("{message}")]
+    Usage {
+        /// What is wrong with the command line.
+        message: String,
+        /// `see `kubectl topo SUBCOMMAND --help``.
+        hint: String,
+    },
+    /// Writing the output failed: a closed pipe ([`Error::is_closed_pipe`]) or anything else.
     #[error("cannot write output: {0}")]
     Write(std::io::Error),
 }
@@ -32,7 +40,7 @@ impl Error {
     /// The exit status this error maps to.
     pub fn exit_status(&self) -> ExitStatus {
         match self {
-            Error::Settings(_) | Error::Simulate(_) | Error::Version(_) | Error::Write(_) => {
+            Error::Settings(_) | Error::Simulate(_) | Error::Version(_) | Error::Usage { .. } | Error::Write(_) => {
                 ExitStatus::Usage
             }
             Error::Source(e) => e.exit_status(),
@@ -50,8 +58,15 @@ impl Error {
             Error::Version(_) => Some(format!(
                 "upgrade the cluster, or model a line anyway with `{bin_name} --k8s-version 1.NN`"
             )),
+            Error::Usage { hint, .. } => Some(hint.clone()),
             Error::Write(_) => None,
         }
+    }
+
+    /// The output-error policy of every command: a closed pipe (`| head`) ends the run normally,
+    /// exit 0 and nothing said; any other write error is one `error:` line and exit 2.
+    pub fn is_closed_pipe(&self) -> bool {
+        matches!(self, Error::Write(e) if e.kind() == std::io::ErrorKind::BrokenPipe)
     }
 }
 
@@ -80,5 +95,7 @@ mod tests {
         let write = Error::Write(std::io::ErrorKind::Other.into());
         assert!(write.to_string().starts_with("cannot write output: "));
         assert_eq!((write.exit_status(), write.hint("k")), (ExitStatus::Usage, None));
+        assert!(!write.is_closed_pipe());
+        assert!(Error::Write(std::io::ErrorKind::BrokenPipe.into()).is_closed_pipe());
     }
 }

@@ -12,22 +12,17 @@ use clap::CommandFactory;
 
 use crate::cli::Cli;
 use crate::completion::{self, SourceLookup};
-use crate::exit::ExitStatus;
 
-/// Run an internal entry point when `args` (without argv\[0\]) names one; `None` otherwise.
-pub fn run(args: &[OsString], out: &mut dyn Write) -> Option<ExitStatus> {
+/// Run an internal entry point when `args` (without argv\[0\]) names one; `None` otherwise. A
+/// write error is returned: `main` applies the output-error policy of every command.
+pub fn run(args: &[OsString], out: &mut dyn Write) -> Option<std::io::Result<()>> {
     let (first, rest) = args.split_first()?;
-    let written = match first.to_str()? {
+    Some(match first.to_str()? {
         "__complete" => {
             let words: Vec<String> = rest.iter().map(|w| w.to_string_lossy().into_owned()).collect();
             completion::complete(&Cli::command(), &words, &mut SourceLookup).write(out)
         }
         "__man" => clap_mangen::Man::new(Cli::command()).render(out),
         _ => return None,
-    };
-    // A closed pipe is not an error (as everywhere else); any other write error is exit 2.
-    Some(match written {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => ExitStatus::Usage,
-        _ => ExitStatus::Ok,
     })
 }

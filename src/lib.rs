@@ -14,7 +14,9 @@
 pub mod app;
 pub mod cli;
 pub mod completion;
+pub mod entry;
 pub mod error;
+pub mod escape;
 pub mod exit;
 pub mod internal;
 pub mod progress;

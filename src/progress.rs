@@ -40,7 +40,7 @@ impl Progress {
         interval: Duration,
     ) -> Progress {
         let (stop, stopped) = mpsc::channel::<()>();
-        let message = crate::render::style::sanitize(message).into_owned();
+        let message = crate::escape::escape(message).into_owned();
         let thread = std::thread::spawn(move || {
             if stopped.recv_timeout(delay) != Err(RecvTimeoutError::Timeout) {
                 return; // done before anyone would notice

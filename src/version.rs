@@ -43,7 +43,7 @@ impl VersionReport {
                 writeln!(out, "Plugin Version: {}", self.plugin_version)?;
                 match &self.server_version {
                     Some(server) => {
-                        writeln!(out, "Server Version: {}", crate::render::style::sanitize(server))
+                        writeln!(out, "Server Version: {}", crate::escape::escape(server))
                     }
                     None => Ok(()),
                 }

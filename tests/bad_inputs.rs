@@ -2,6 +2,7 @@
 //! its exit code and message (see the header of that file for the format and the rules checked on
 //! every case). Large inputs are generated into a temp dir here, never committed.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -10,6 +11,8 @@ use serde::Deserialize;
 use crate::support::{path, topo, topo_std};
 
 mod rss;
+
+mod terminal;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -31,6 +34,19 @@ struct Case {
     /// Peak resident memory of the child, in MiB, measured by the harness (`rss::run`).
     #[serde(default)]
     max_rss_mb: Option<u64>,
+    // Terminal, secret and output cases (see `terminal`): files written into the case's own
+    // directory (`{scratch}`), environment, a loopback API server (`{server}`), where stdout goes,
+    // and substrings that must appear on neither stream (a planted token).
+    #[serde(default)]
+    files: BTreeMap<String, String>,
+    #[serde(default)]
+    env: BTreeMap<String, String>,
+    #[serde(default)]
+    server: Option<terminal::Answer>,
+    #[serde(default)]
+    output: Option<terminal::Sink>,
+    #[serde(default)]
+    absent: Vec<String>,
 }
 
 /// Every `cases*.yaml` of the catalogue directory, in file-name order (one file per class of bad
@@ -93,22 +109,40 @@ fn every_bad_input_gives_its_documented_exit_code_and_one_clear_line() {
 fn run(case: &Case, scratch: &Path) -> Result<(), String> {
     let input = case.input.as_deref().map(|i| input_path(i, scratch));
     let input_text = input.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
+    let dir = terminal::prepare(&case.name, &case.files, scratch);
+    let server = case.server.as_ref().map(terminal::Server::start);
+    let fill = |text: &str| {
+        let text = text.replace("{input}", &input_text).replace("{scratch}", &dir.display().to_string());
+        text.replace("{server}", &server.as_ref().map(terminal::Server::url).unwrap_or_default())
+    };
+    if let Some(server) = &server {
+        for file in case.files.keys() {
+            let path = dir.join(file);
+            let text = std::fs::read_to_string(&path).expect("case file");
+            std::fs::write(&path, text.replace("{server}", &server.url())).expect("case file");
+        }
+    }
     let default_args = ["check", "-A", "-f", "{input}"].map(String::from).to_vec();
-    let args: Vec<String> =
-        case.args.clone().unwrap_or(default_args).iter().map(|a| a.replace("{input}", &input_text)).collect();
+    let args: Vec<String> = case.args.clone().unwrap_or(default_args).iter().map(|a| fill(a)).collect();
+    let env: Vec<(String, String)> = case.env.iter().map(|(k, v)| (k.clone(), fill(v))).collect();
     let stdin =
         case.stdin.as_ref().map(|f| std::fs::read(path("tests/bad-inputs").join(f)).expect("stdin file"));
-    let (out, peak_mb) = if case.max_rss_mb.is_some() {
-        let mut cmd = topo_std();
-        cmd.args(&args);
-        rss::run(cmd, stdin).map_err(|e| format!("cannot run: {e}"))?
-    } else {
-        let mut cmd = topo();
-        cmd.args(&args);
-        if let Some(bytes) = stdin {
-            cmd.write_stdin(bytes);
+    let cannot = |e: std::io::Error| format!("cannot run: {e}");
+    let (out, peak_mb) = match (case.output, case.max_rss_mb) {
+        (Some(sink), _) => (terminal::run_into(sink, &args, &env).map_err(cannot)?, 0),
+        (None, Some(_)) => {
+            let mut cmd = topo_std();
+            cmd.args(&args).envs(env.iter().cloned());
+            rss::run(cmd, stdin).map_err(cannot)?
         }
-        (cmd.output().map_err(|e| format!("cannot run: {e}"))?, 0)
+        (None, None) => {
+            let mut cmd = topo();
+            cmd.args(&args).envs(env.iter().cloned()).timeout(std::time::Duration::from_secs(120));
+            if let Some(bytes) = stdin {
+                cmd.write_stdin(bytes);
+            }
+            (cmd.output().map_err(cannot)?, 0)
+        }
     };
     let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     let shown = || format!("args {args:?}\n--- stdout\n{stdout}--- stderr\n{stderr}");
@@ -117,7 +151,17 @@ fn run(case: &Case, scratch: &Path) -> Result<(), String> {
     if let Some(bound) = case.max_rss_mb {
         check(peak_mb <= bound, &format!("peak RSS {peak_mb} MiB, above the bound of {bound} MiB"))?;
     }
-    check(!out.stdout.contains(&0x1b) && !out.stderr.contains(&0x1b), "a raw ESC byte was printed")?;
+    for (stream, text) in [("stdout", &stdout), ("stderr", &stderr)] {
+        if let Some(c) = terminal::control_character(text) {
+            check(false, &format!("a raw control character {c:?} was printed on {stream}"))?;
+        }
+    }
+    for secret in &case.absent {
+        check(
+            !stdout.contains(secret.as_str()) && !stderr.contains(secret.as_str()),
+            &format!("{secret:?} shown"),
+        )?;
+    }
     check(
         out.status.code() == Some(case.exit),
         &format!("exit {:?}, expected {}", out.status.code(), case.exit),
@@ -125,7 +169,7 @@ fn run(case: &Case, scratch: &Path) -> Result<(), String> {
     let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error:")).collect();
     match (&case.error, case.exit) {
         (Some(expected), 2 | 3) => {
-            let expected = expected.replace("{input}", &input_text);
+            let expected = fill(expected);
             check(errors.len() == 1, "expected exactly one `error:` line")?;
             check(errors[0].contains(&expected), &format!("the error line lacks {expected:?}"))?;
         }
@@ -134,10 +178,10 @@ fn run(case: &Case, scratch: &Path) -> Result<(), String> {
         (None, _) => check(errors.is_empty(), "unexpected `error:` line")?,
     }
     for want in &case.stdout {
-        check(stdout.contains(want.as_str()), &format!("stdout lacks {want:?}"))?;
+        check(stdout.contains(&fill(want)), &format!("stdout lacks {want:?}"))?;
     }
     for want in &case.stderr {
-        check(stderr.contains(want.as_str()), &format!("stderr lacks {want:?}"))?;
+        check(stderr.contains(&fill(want)), &format!("stderr lacks {want:?}"))?;
     }
     Ok(())
 }

@@ -46,3 +46,11 @@ fn engine_corpus_and_regressions_replay_without_panic() {
 fn json_corpus_and_regressions_replay_without_disagreement() {
     replay("json", harness::json);
 }
+
+#[path = "../fuzz/argv_harness.rs"]
+mod argv_harness;
+
+#[test]
+fn argv_corpus_and_regressions_replay_without_panic() {
+    replay("argv", argv_harness::argv);
+}

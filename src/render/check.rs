@@ -5,8 +5,9 @@
 use std::io::Write;
 
 use super::RenderOptions;
-use super::style::{Palette, sanitize};
+use super::style::Palette;
 use super::table::table;
+use crate::escape::escape;
 use topo_engine::report::CheckReport;
 use topo_engine::report::check::{CheckFamily, CheckRow};
 use topo_engine::report::reason::ReasonCode;
@@ -30,7 +31,7 @@ pub fn render(report: &CheckReport, options: &RenderOptions, out: &mut dyn Write
             if counts.is_empty() { "-".into() } else { counts.join(", ") }
         )?;
         for note in &report.partial {
-            writeln!(out, "Partial data: {}", sanitize(note))?;
+            writeln!(out, "Partial data: {}", escape(note))?;
         }
     }
     Ok(())
@@ -55,8 +56,8 @@ fn cells(row: &CheckRow, wide: bool, palette: &Palette) -> Vec<String> {
         .map(|r| r.code.to_string())
         .collect();
     let mut cells = vec![
-        sanitize(&row.service.namespace).into_owned(),
-        sanitize(&row.service.name).into_owned(),
+        escape(&row.service.namespace).into_owned(),
+        escape(&row.service.name).into_owned(),
         row.mode.to_string(),
         verdicts.join(" "),
         if reasons.is_empty() { "-".into() } else { dedup(reasons).join(",") },

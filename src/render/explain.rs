@@ -4,8 +4,9 @@
 use std::io::Write;
 
 use super::RenderOptions;
-use super::style::{Palette, sanitize, zone_cell};
+use super::style::{Palette, zone_cell};
 use super::table::{list, opt, percent, table};
+use crate::escape::escape;
 use crate::prose;
 use topo_engine::report::mode::ModeSource;
 use topo_engine::report::proxy::{ProxyMode, ProxyZoneView};
@@ -17,18 +18,14 @@ pub fn render(report: &ServiceReport, options: &RenderOptions, out: &mut dyn Wri
     writeln!(
         out,
         "{}  mode {} ({})  · Kubernetes {} behaviour{}",
-        p.heading(&format!(
-            "Service {}/{}",
-            sanitize(&report.service.namespace),
-            sanitize(&report.service.name)
-        )),
+        p.heading(&format!("Service {}/{}", escape(&report.service.namespace), escape(&report.service.name))),
         report.mode,
-        sanitize(&source_text(&report.mode_source)),
+        escape(&source_text(&report.mode_source)),
         report.kubernetes_version,
-        sanitize(&prose::version::header_suffix(report.kubernetes_version_basis.as_ref()))
+        escape(&prose::version::header_suffix(report.kubernetes_version_basis.as_ref()))
     )?;
     for note in &report.notes {
-        writeln!(out, "  {} {}: {}", p.dim("note"), note.code, sanitize(&prose::sentence(note)))?;
+        writeln!(out, "  {} {}: {}", p.dim("note"), note.code, escape(&prose::sentence(note)))?;
     }
     for family in &report.families {
         writeln!(out)?;
@@ -36,7 +33,7 @@ pub fn render(report: &ServiceReport, options: &RenderOptions, out: &mut dyn Wri
     }
     events(report, options, &p, out)?;
     for note in &report.partial {
-        writeln!(out, "\nPartial data: {}", sanitize(note))?;
+        writeln!(out, "\nPartial data: {}", escape(note))?;
     }
     Ok(())
 }
@@ -58,10 +55,10 @@ fn family_section(
 ) -> std::io::Result<()> {
     let verdict = p.verdict(f.verdict, &f.verdict.to_string());
     writeln!(out, "{}  {}  — controller: {}", p.heading(&f.address_type), verdict, f.action)?;
-    writeln!(out, "  → {}", sanitize(&prose::remedy(f.reasons.first())))?;
+    writeln!(out, "  → {}", escape(&prose::remedy(f.reasons.first())))?;
     for r in &f.reasons {
         let r = prose::view(r.clone(), Some(&f.address_type));
-        writeln!(out, "  {}: {}", r.reason.code, sanitize(&r.message))?;
+        writeln!(out, "  {}: {}", r.reason.code, escape(&r.message))?;
         if let Some(event) = &r.event {
             writeln!(out, "      {} {event}", p.dim("event:"))?;
         }
@@ -73,7 +70,7 @@ fn family_section(
         let outcomes: Vec<String> = f
             .count_outcomes
             .iter()
-            .map(|m| m.iter().map(|(z, n)| format!("{}:{n}", sanitize(z))).collect::<Vec<_>>().join(" "))
+            .map(|m| m.iter().map(|(z, n)| format!("{}:{n}", escape(z))).collect::<Vec<_>>().join(" "))
             .collect();
         writeln!(out, "  Tie: the controller may end in any of {{{}}}", outcomes.join("} or {"))?;
     }
@@ -93,7 +90,7 @@ fn zones(f: &FamilyReport, o: &RenderOptions, out: &mut dyn Write) -> std::io::R
         .iter()
         .map(|z| {
             vec![
-                sanitize(&z.zone).into_owned(),
+                escape(&z.zone).into_owned(),
                 opt(z.cpu_millis),
                 percent(z.cpu_share),
                 z.ready_endpoints.to_string(),
@@ -122,17 +119,17 @@ fn endpoints(f: &FamilyReport, o: &RenderOptions, out: &mut dyn Write) -> std::i
         .iter()
         .map(|e| {
             let mut row = vec![
-                sanitize(&e.slice).into_owned(),
-                sanitize(e.addresses.first().map(String::as_str).unwrap_or("-")).into_owned(),
-                opt(e.node.as_deref().map(|n| sanitize(n).into_owned())),
-                opt(e.zone.as_deref().map(|z| sanitize(z).into_owned())),
+                escape(&e.slice).into_owned(),
+                escape(e.addresses.first().map(String::as_str).unwrap_or("-")).into_owned(),
+                opt(e.node.as_deref().map(|n| escape(n).into_owned())),
+                opt(e.zone.as_deref().map(|z| escape(z).into_owned())),
                 if e.ready { "true".into() } else { "false".into() },
-                sanitize(&list(e.actual_zones.as_ref())).into_owned(),
-                sanitize(&list(e.expected_zones.as_ref())).into_owned(),
+                escape(&list(e.actual_zones.as_ref())).into_owned(),
+                escape(&list(e.expected_zones.as_ref())).into_owned(),
             ];
             if wide {
-                row.push(sanitize(&list(e.actual_nodes.as_ref())).into_owned());
-                row.push(sanitize(&list(e.expected_nodes.as_ref())).into_owned());
+                row.push(escape(&list(e.actual_nodes.as_ref())).into_owned());
+                row.push(escape(&list(e.expected_nodes.as_ref())).into_owned());
             }
             row.push(e.status.to_string());
             row
@@ -159,9 +156,9 @@ fn proxy(f: &FamilyReport, o: &RenderOptions, p: &Palette, out: &mut dyn Write) 
             let nodes = abbreviated(&v.nodes, 2, 2);
             vec![
                 zone_cell(&v.zone),
-                sanitize(&nodes).into_owned(),
+                escape(&nodes).into_owned(),
                 v.mode.to_string(),
-                sanitize(&endpoint_list(&v.endpoints, o.wide())).into_owned(),
+                escape(&endpoint_list(&v.endpoints, o.wide())).into_owned(),
                 match (&v.reason, fallback(v)) {
                     (Some(r), true) => r.code.to_string(),
                     _ => "-".into(),
@@ -175,7 +172,7 @@ fn proxy(f: &FamilyReport, o: &RenderOptions, p: &Palette, out: &mut dyn Write) 
     for v in f.proxy.iter().filter(|v| o.wide() || fallback(v)) {
         for line in v.log_line.iter().flat_map(|l| l.lines()) {
             if seen.insert(line) {
-                writeln!(out, "  {} {}", p.dim("kube-proxy log:"), sanitize(line))?;
+                writeln!(out, "  {} {}", p.dim("kube-proxy log:"), escape(line))?;
             }
         }
     }
@@ -221,11 +218,11 @@ fn events(
         .iter()
         .map(|e| {
             vec![
-                sanitize(&e.event_type).into_owned(),
-                sanitize(&e.reason).into_owned(),
+                escape(&e.event_type).into_owned(),
+                escape(&e.reason).into_owned(),
                 e.count.to_string(),
-                opt(e.last_seen.as_deref().map(|t| sanitize(t).into_owned())),
-                sanitize(&e.message).into_owned(),
+                opt(e.last_seen.as_deref().map(|t| escape(t).into_owned())),
+                escape(&e.message).into_owned(),
             ]
         })
         .collect();

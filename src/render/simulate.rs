@@ -4,9 +4,10 @@
 use std::io::Write;
 
 use super::RenderOptions;
-use super::style::{Palette, sanitize, zone_cell};
+use super::style::{Palette, zone_cell};
 use super::table::{percent, table};
 use crate::prose;
+use crate::escape::escape;
 use crate::prose::whatif::sync_note;
 use topo_engine::report::whatif::{BeforeAfter, FamilyDelta, ProxyBrief, SimulationReport};
 
@@ -17,20 +18,11 @@ pub fn render(
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
     let p = Palette::new(options.color);
-    let name = format!(
-        "Simulate Service {}/{}",
-        sanitize(&report.service.namespace),
-        sanitize(&report.service.name)
-    );
+    let name =
+        format!("Simulate Service {}/{}", escape(&report.service.namespace), escape(&report.service.name));
     let basis = prose::version::header_suffix(report.kubernetes_version_basis.as_ref());
-    writeln!(
-        out,
-        "{}  · Kubernetes {} behaviour{}",
-        p.heading(&name),
-        report.kubernetes_version,
-        sanitize(&basis)
-    )?;
-    writeln!(out, "  changes: {}", sanitize(&report.changes.join(" ")))?;
+    writeln!(out, "{}  · Kubernetes {} behaviour{}", p.heading(&name), report.kubernetes_version, escape(&basis))?;
+    writeln!(out, "  changes: {}", escape(&report.changes.join(" ")))?;
     controller(report, &p, out)?;
     for family in &report.summary {
         writeln!(out)?;
@@ -56,9 +48,9 @@ fn controller(report: &SimulationReport, p: &Palette, out: &mut dyn Write) -> st
             out,
             "  {} {} {} {}",
             p.dim("event:"),
-            sanitize(&e.event_type),
-            sanitize(&e.reason),
-            sanitize(&e.message)
+            escape(&e.event_type),
+            escape(&e.reason),
+            escape(&e.message)
         )?;
     }
     let lists =
@@ -69,7 +61,7 @@ fn controller(report: &SimulationReport, p: &Palette, out: &mut dyn Write) -> st
         .map(|(what, l)| format!("{what} {}", l.join(",")))
         .collect();
     if !parts.is_empty() {
-        writeln!(out, "  {} {}", p.dim("slices:"), sanitize(&parts.join("; ")))?;
+        writeln!(out, "  {} {}", p.dim("slices:"), escape(&parts.join("; ")))?;
     }
     Ok(())
 }

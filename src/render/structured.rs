@@ -42,7 +42,7 @@ pub fn write<T: Kind>(report: &T, format: Structured, out: &mut dyn Write) -> st
     let envelope = report.envelope();
     match format {
         Structured::Json => {
-            serde_json::to_writer_pretty(&mut *out, &envelope)?;
+            crate::escape::json::to_writer_pretty(&mut *out, &envelope)?;
             writeln!(out)
         }
         Structured::Yaml => {

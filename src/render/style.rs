@@ -1,10 +1,9 @@
-//! Colour as one decision (made in `settings`), applied through a [`Palette`], and escaping of
-//! untrusted strings from the cluster before they reach a terminal.
-
-use std::borrow::Cow;
+//! Colour as one decision (made in `settings`), applied through a [`Palette`]; cells from the
+//! cluster are escaped with [`crate::escape::escape`], the one escaping function.
 
 use owo_colors::{OwoColorize, Style};
 
+use crate::escape::escape;
 use topo_engine::report::Verdict;
 
 /// Styles for table output; every method is the identity when colour is off.
@@ -55,42 +54,15 @@ impl Palette {
     }
 }
 
-/// Escape control characters (terminal escapes, newlines, DEL, C1) and invisible format
-/// characters (zero-width, bidi overrides) in a string from the cluster.
-pub fn sanitize(text: &str) -> Cow<'_, str> {
-    let unsafe_char = |c: char| c.is_control() || is_invisible_format(c);
-    if !text.chars().any(unsafe_char) {
-        return Cow::Borrowed(text);
-    }
-    Cow::Owned(
-        text.chars()
-            .map(|c| if unsafe_char(c) { c.escape_default().to_string() } else { c.to_string() })
-            .collect(),
-    )
-}
-
 /// A zone from the cluster as a table cell: `<none>` for the empty zone (no zone label), else
-/// [`sanitize`]d.
+/// [`escape`]d.
 pub fn zone_cell(zone: &str) -> String {
-    if zone.is_empty() { "<none>".to_string() } else { sanitize(zone).into_owned() }
-}
-
-/// Zero-width and bidirectional-override characters, which can make one name look like another.
-fn is_invisible_format(c: char) -> bool {
-    matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
+    if zone.is_empty() { "<none>".to_string() } else { escape(zone).into_owned() }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn escapes_terminal_control_sequences() {
-        assert_eq!(sanitize("zone-a"), "zone-a");
-        assert_eq!(sanitize("a\u{1b}[31mred\n"), "a\\u{1b}[31mred\\n");
-        assert_eq!(sanitize("x\u{9b}y\u{7f}"), "x\\u{9b}y\\u{7f}");
-        assert_eq!(sanitize("zone-a\u{202e}c"), "zone-a\\u{202e}c");
-    }
 
     #[test]
     fn no_escape_codes_when_off() {

@@ -5,8 +5,9 @@
 use std::io::Write;
 
 use super::RenderOptions;
-use super::style::{Palette, sanitize};
+use super::style::Palette;
 use crate::cli::OutputFormat;
+use crate::escape::escape;
 use crate::prose;
 use crate::prose::whatif::zone_counts;
 use topo_engine::report::Kind;
@@ -16,7 +17,7 @@ use topo_engine::report::watch::{FamilyState, ServiceChange};
 pub fn change(change: &ServiceChange, options: &RenderOptions, out: &mut dyn Write) -> std::io::Result<()> {
     match options.format {
         OutputFormat::Json => {
-            serde_json::to_writer(&mut *out, &change.clone().present(&prose::view).envelope())?;
+            crate::escape::json::to_writer(&mut *out, &change.clone().present(&prose::view).envelope())?;
             writeln!(out)?;
         }
         OutputFormat::Yaml => {
@@ -39,17 +40,17 @@ fn line(change: &ServiceChange, options: &RenderOptions, out: &mut dyn Write) ->
     let mut text = format!(
         "{}  {}/{}  {}  {} → {}  {}",
         palette.dim(&change.time),
-        sanitize(&change.service.namespace),
-        sanitize(&change.service.name),
+        escape(&change.service.namespace),
+        escape(&change.service.name),
         change.address_type,
         verdict(&change.before),
         verdict(&change.after),
-        sanitize(&prose::watch::why(change)),
+        escape(&prose::watch::why(change)),
     );
     if options.format == OutputFormat::Wide
         && let Some(after) = &change.after
     {
-        text.push_str(&format!("  [hinted {}]", sanitize(&zone_counts(&after.hinted))));
+        text.push_str(&format!("  [hinted {}]", escape(&zone_counts(&after.hinted))));
     }
     writeln!(out, "{text}")
 }

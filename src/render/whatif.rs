@@ -3,8 +3,9 @@
 use std::io::Write;
 
 use super::RenderOptions;
-use super::style::{Palette, sanitize, zone_cell};
+use super::style::{Palette, zone_cell};
 use super::table::table;
+use crate::escape::escape;
 use crate::prose::whatif::{replicas_lines, traffic_model};
 use topo_engine::report::FamilyReport;
 use topo_engine::report::whatif::{CrossZone, Outcomes, Share};
@@ -14,7 +15,7 @@ pub fn replicas(f: &FamilyReport, p: &Palette, out: &mut dyn Write) -> std::io::
     let Some(r) = &f.replicas else { return Ok(()) };
     writeln!(out)?;
     for (i, line) in replicas_lines(r).into_iter().enumerate() {
-        let line = sanitize(&line).into_owned();
+        let line = escape(&line).into_owned();
         if i == 0 { writeln!(out, "{}", p.heading(&line))? } else { writeln!(out, "  {line}")? }
     }
     Ok(())
@@ -51,7 +52,7 @@ pub fn cross_zone(
         .zones
         .iter()
         .map(|z| {
-            let mut row = vec![sanitize(&z.zone).into_owned(), format!("{:.1}%", z.traffic_share * 100.0)];
+            let mut row = vec![escape(&z.zone).into_owned(), format!("{:.1}%", z.traffic_share * 100.0)];
             row.extend(cells(&z.share));
             row
         })
@@ -82,7 +83,7 @@ fn endpoint_loads(c: &CrossZone, o: &RenderOptions, out: &mut dyn Write) -> std:
         .iter()
         .map(|e| {
             vec![
-                sanitize(&e.address).into_owned(),
+                escape(&e.address).into_owned(),
                 zone_cell(&e.zone),
                 load(Some(e.load.now)),
                 load(Some(e.load.expected)),

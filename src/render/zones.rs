@@ -3,8 +3,9 @@
 use std::io::Write;
 
 use super::RenderOptions;
-use super::style::{Palette, sanitize};
+use super::style::Palette;
 use super::table::{percent, table};
+use crate::escape::escape;
 use topo_engine::report::ZoneReport;
 use topo_engine::report::zones::NodeLine;
 
@@ -16,7 +17,7 @@ pub fn render(report: &ZoneReport, options: &RenderOptions, out: &mut dyn Write)
         .iter()
         .map(|z| {
             vec![
-                sanitize(&z.zone).into_owned(),
+                escape(&z.zone).into_owned(),
                 z.nodes_total.to_string(),
                 z.nodes_counted.to_string(),
                 z.cpu_millis.to_string(),
@@ -61,11 +62,11 @@ fn node_information(report: &ZoneReport, palette: &Palette, out: &mut dyn Write)
     } else {
         writeln!(out, "Node information: {}", palette.bad("insufficient — no Service gets Auto hints."))?;
         for r in &report.reasons {
-            writeln!(out, "  {}: {}", r.code, sanitize(&crate::prose::sentence(r)))?;
+            writeln!(out, "  {}: {}", r.code, escape(&crate::prose::sentence(r)))?;
         }
     }
     for note in &report.partial {
-        writeln!(out, "Partial data: {}", sanitize(note))?;
+        writeln!(out, "Partial data: {}", escape(note))?;
     }
     Ok(())
 }
@@ -85,8 +86,8 @@ fn node_section(
         .iter()
         .map(|n| {
             vec![
-                sanitize(&n.name).into_owned(),
-                n.zone.as_deref().map(|z| sanitize(z).into_owned()).unwrap_or_else(|| "-".into()),
+                escape(&n.name).into_owned(),
+                n.zone.as_deref().map(|z| escape(z).into_owned()).unwrap_or_else(|| "-".into()),
                 n.why.clone(),
             ]
         })

@@ -69,8 +69,7 @@ pub fn write_dump(
         }
         DumpFormat::Json => {
             let mut buffered = std::io::BufWriter::new(out);
-            serde_json::to_writer_pretty(&mut buffered, &value)
-                .map_err(std::io::Error::other)
+            crate::escape::json::to_writer_pretty(&mut buffered, &value)
                 .and_then(|()| buffered.write_all(b"\n"))
                 .and_then(|()| buffered.flush())
         }

@@ -46,6 +46,9 @@ pub enum SourceError {
         /// The cause.
         source: KubeconfigError,
     },
+    /// The kubeconfig user's exec credential plugin gave no credential.
+    #[error("{0}")]
+    Exec(#[from] super::live::exec::ExecError),
     /// No kubeconfig at all, and no in-cluster service account either.
     #[error("no kubeconfig found (KUBECONFIG unset, ~/.kube/config missing) and not running in a Pod ({0})")]
     NoKubeconfig(InClusterError),
@@ -108,6 +111,7 @@ impl SourceError {
             | SourceError::Runtime(_)
             | SourceError::Serialise(_)
             | SourceError::Kubeconfig { .. }
+            | SourceError::Exec(_)
             | SourceError::NoKubeconfig(_)
             | SourceError::Kube { .. }
             | SourceError::Missing { .. }
@@ -125,6 +129,7 @@ impl SourceError {
                 "pass --kubeconfig FILE, set KUBECONFIG, or pick a context with --context (kubectl config get-contexts)"
                     .to_string(),
             ),
+            SourceError::Exec(e) => Some(e.hint()),
             SourceError::Timeout { .. } => Some(
                 "the API server did not answer in time: check the server address and network, or raise --request-timeout"
                     .to_string(),
@@ -155,13 +160,44 @@ impl ServiceNotFound {
     }
 }
 
-/// `kubeconfig PATH: cause` (or `kubeconfig: cause` when no path was given), the cause on one line.
+/// `kubeconfig PATH: cause` (or `kubeconfig: cause` when no path was given), the cause on one line
+/// and never the file's content: a kubeconfig holds tokens and keys, and the YAML parser's message
+/// would quote the lines around the fault.
 fn kubeconfig_message(path: Option<&Path>, source: &KubeconfigError) -> String {
-    let text = chain(source);
-    match path {
-        Some(p) => format!("kubeconfig {}: {text}", p.display()),
-        None => format!("kubeconfig: {text}"),
+    let place = path.map(|p| format!(" {}", p.display())).unwrap_or_default();
+    match source {
+        KubeconfigError::Parse(error) => {
+            let at = error.location().map(|l| format!(":{}:{}", l.line(), l.column())).unwrap_or_default();
+            format!("kubeconfig{place}{at}: invalid YAML: {}", without_values(&error.to_string()))
+        }
+        other => format!("kubeconfig{place}: {}", chain(other)),
     }
+}
+
+/// The first line of a parser message, its location (we print our own) and every quoted value
+/// (`"…"`, `` `…` ``) left out: what is wrong, never what was written.
+pub(crate) fn without_values(message: &str) -> String {
+    let first = message.lines().next().unwrap_or("").trim();
+    let first = first.strip_prefix("error: ").unwrap_or(first);
+    let first = match first.split_once(": ") {
+        Some((place, rest)) if place.starts_with("line ") && place.contains(" column ") => rest,
+        _ => first,
+    };
+    let first = first.split(" at line ").next().unwrap_or(first);
+    let mut out = String::new();
+    let mut closing: Option<char> = None;
+    for c in first.chars() {
+        match closing {
+            Some(end) if c == end || (end == '`' && c == '\'') => closing = None,
+            Some(_) => {}
+            None if c == '"' || c == '`' => {
+                closing = Some(c);
+                out.push_str("(…)");
+            }
+            None => out.push(c),
+        }
+    }
+    out.trim_end_matches(['.', ' ']).to_string()
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! This module only *lists*; turning k8s-openapi objects into the model is the pure functions of
 //! `source::convert` (style practice 2). The raw objects are kept for `kubectl topo dump`.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use k8s_openapi::api::core::v1::{Event as CoreEvent, Node, Service};
@@ -19,6 +20,7 @@ pub use crate::source::convert::Raw;
 use crate::source::error::{ServiceNotFound, SourceError};
 use topo_engine::model::{LABEL_SERVICE_NAME, Snapshot};
 
+pub mod exec;
 mod request;
 pub use request::{LIST_RESTARTS, PAGE_SIZE, RETRY, RetryPolicy, list_all, list_paged, retryable, timed};
 
@@ -115,12 +117,12 @@ pub async fn connect(spec: &LiveSpec) -> Result<Connection, SourceError> {
         None => match read_kubeconfig_env() {
             Ok(k) => Some(k),
             // No KUBECONFIG and no ~/.kube/config: in a Pod, use the service account (kubectl does too).
-            Err(KubeconfigError::FindPath | KubeconfigError::ReadConfig(..))
+            Err((_, KubeconfigError::FindPath | KubeconfigError::ReadConfig(..)))
                 if std::env::var_os("KUBECONFIG").is_none() =>
             {
                 None
             }
-            Err(source) => return Err(SourceError::Kubeconfig { path: None, source }),
+            Err((path, source)) => return Err(SourceError::Kubeconfig { path, source }),
         },
     };
     let (mut config, context) = match kubeconfig {
@@ -136,6 +138,8 @@ pub async fn connect(spec: &LiveSpec) -> Result<Connection, SourceError> {
             (config, "in-cluster".to_string())
         }
     };
+    // The exec credential plugin, bounded, before kube sees the config (kube would run it unbounded).
+    exec::resolve(&mut config, spec.request_timeout.unwrap_or(exec::DEFAULT_TIMEOUT))?;
     apply_timeout(&mut config, spec.request_timeout);
     // Our own bounded retry (`request::timed`) replaces kube's, which waits up to 1000 s.
     config.default_retry = false;
@@ -161,14 +165,19 @@ fn apply_timeout(config: &mut Config, timeout: Option<Duration>) {
 
 /// `KUBECONFIG` as kubectl reads it: every listed file merged (first value wins), files that do
 /// not exist skipped; unset or all missing → `~/.kube/config`.
-fn read_kubeconfig_env() -> Result<Kubeconfig, KubeconfigError> {
-    let Some(value) = std::env::var_os("KUBECONFIG") else { return Kubeconfig::read() };
-    let paths: Vec<std::path::PathBuf> =
+fn read_kubeconfig_env() -> Result<Kubeconfig, (Option<PathBuf>, KubeconfigError)> {
+    let Some(value) = std::env::var_os("KUBECONFIG") else {
+        return Kubeconfig::read().map_err(|e| (None, e));
+    };
+    let paths: Vec<PathBuf> =
         std::env::split_paths(&value).filter(|p| !p.as_os_str().is_empty() && p.exists()).collect();
     if paths.is_empty() {
-        return Err(KubeconfigError::FindPath);
+        return Err((None, KubeconfigError::FindPath));
     }
-    paths.iter().try_fold(Kubeconfig::default(), |merged, p| merged.merge(Kubeconfig::read_from(p)?))
+    paths.iter().try_fold(Kubeconfig::default(), |merged, p| {
+        let read = Kubeconfig::read_from(p).map_err(|e| (Some(p.clone()), e))?;
+        merged.merge(read).map_err(|e| (Some(p.clone()), e))
+    })
 }
 
 async fn load_async(spec: &LiveSpec, want: &Want) -> Result<Loaded, SourceError> {

@@ -22,6 +22,18 @@ pub fn demo() -> PathBuf {
     path("examples/demo-cluster.yaml")
 }
 
+/// What [`topo`] removes from the environment: the developer's cluster and terminal settings.
+pub const CLEARED_ENV: [&str; 8] = [
+    "KUBECONFIG",
+    "NO_COLOR",
+    "TERM",
+    "CLICOLOR",
+    "CLICOLOR_FORCE",
+    "HOME",
+    "COLORTERM",
+    "KUBERNETES_SERVICE_HOST",
+];
+
 /// `kubectl-topo` with an environment that cannot leak the developer's cluster or terminal settings.
 pub fn topo() -> Command {
     Command::from(topo_std())
@@ -30,16 +42,7 @@ pub fn topo() -> Command {
 /// [`topo`] as a `std::process::Command` (for tests that spawn and wait for it themselves).
 pub fn topo_std() -> std::process::Command {
     let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("kubectl-topo"));
-    for var in [
-        "KUBECONFIG",
-        "NO_COLOR",
-        "TERM",
-        "CLICOLOR",
-        "CLICOLOR_FORCE",
-        "HOME",
-        "COLORTERM",
-        "KUBERNETES_SERVICE_HOST",
-    ] {
+    for var in CLEARED_ENV {
         cmd.env_remove(var);
     }
     cmd.current_dir(root());

@@ -62,11 +62,12 @@ pub fn classify(error: &kube::Error) -> Failure {
             code => Failure::Status(code, message),
         };
     }
+    if let kube::Error::Auth(auth) = error {
+        return Failure::Auth(auth_text(auth));
+    }
     let text = chain(error);
     let lower = text.to_lowercase();
-    if matches!(error, kube::Error::Auth(_)) {
-        Failure::Auth(text)
-    } else if is_truncated(&lower) {
+    if is_truncated(&lower) {
         Failure::Truncated(text)
     } else if lower.contains("certificate") || lower.contains("tls") || lower.contains("handshake") {
         Failure::Tls(text)
@@ -87,6 +88,23 @@ pub fn classify(error: &kube::Error) -> Failure {
         Failure::Unreachable(text)
     } else {
         Failure::Other(text)
+    }
+}
+
+/// What went wrong getting credentials, without what kube's message would quote: the credential
+/// command's output and environment (`AuthExecRun` prints them as Rust debug text) or its answer.
+fn auth_text(error: &kube::client::AuthError) -> String {
+    use kube::client::AuthError as A;
+    match error {
+        A::AuthExecRun { out, .. } => format!("the credential command failed ({})", out.status),
+        A::AuthExecParse(_) | A::ParseTokenKey(_) => {
+            "the credential command's answer is not valid".to_string()
+        }
+        A::InvalidBasicAuth(_) | A::InvalidBearerToken(_) => {
+            "the credentials contain characters an HTTP header cannot carry".to_string()
+        }
+        A::AuthExec(_) => "the auth provider failed".to_string(),
+        other => super::without_values(&chain(other)),
     }
 }
 

@@ -106,3 +106,23 @@ fn unreadable_input_is_a_usage_error() {
     assert!(runtime.to_string().starts_with("cannot start the I/O runtime: "));
     assert_eq!((runtime.exit_status(), runtime.hint("k")), (ExitStatus::Cluster, None));
 }
+
+#[test]
+fn kubeconfig_parse_errors_give_the_place_and_the_fault_never_the_text() {
+    let text = "apiVersion: v1\nusers:\n- name: u\n  user:\n    token: planted-token\n    key: \"QUJD\n";
+    let source = kube::config::Kubeconfig::from_yaml(text).expect_err("does not parse");
+    let message = SourceError::Kubeconfig { path: Some("/k/config".into()), source }.to_string();
+    assert!(message.starts_with("kubeconfig /k/config:"), "{message}");
+    assert!(message.contains(": invalid YAML: "), "{message}");
+    for secret in ["planted-token", "QUJD", "token", "-->", "\n"] {
+        assert!(!message.contains(secret), "{secret:?} in {message}");
+    }
+    assert_eq!(
+        without_values("error: line 5 column 9: invalid type: string \"planted\", expected a map at line 5"),
+        "invalid type: string (…), expected a map"
+    );
+    assert_eq!(
+        without_values("unknown field `secret`, expected one of `a`"),
+        "unknown field (…), expected one of (…)"
+    );
+}

@@ -1,0 +1,96 @@
+//! The whole command line, from arguments to exit status, with the writers and ambient facts
+//! given: what `main` runs on the real process and the argv fuzz target runs in-process.
+//!
+//! Two policies live here, once for every command: stderr is escaped line by line
+//! ([`EscapedLines`]), and output errors end the run the same way ([`Error::is_closed_pipe`]: a
+//! closed pipe exits 0 without a word; any other write error is one `error:` line, exit 2).
+
+use std::ffi::OsString;
+use std::io::Write;
+
+use clap::{CommandFactory, FromArgMatches};
+
+use crate::cli::Cli;
+use crate::cli::usage_error::{ParseOutcome, usage_error};
+use crate::error::Error;
+use crate::escape::{EscapedLines, escape};
+use crate::exit::ExitStatus;
+use crate::settings::{Ambient, Settings};
+
+/// Run `argv0 args…`: data to `out`, notes and the error to `err`; the exit status.
+pub fn run(
+    argv0: &str,
+    args: &[OsString],
+    ambient: &Ambient,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> ExitStatus {
+    let bin_name = crate::app::display_name(argv0);
+    let mut err = EscapedLines::new(err);
+    let result = dispatch(argv0, &bin_name, args, ambient, out, &mut err);
+    // What is still buffered can fail too (a full disk): it is output like the rest.
+    let result = result.and_then(|status| out.flush().map(|()| status).map_err(Error::Write));
+    match result {
+        Ok(status) => status,
+        // A closed pipe (`| head`) is a normal end for every command: exit 0, nothing said.
+        Err(error) if error.is_closed_pipe() => ExitStatus::Ok,
+        Err(error) => {
+            // The whole message escaped at once: a newline inside it cannot start a second line.
+            let _ = writeln!(err, "error: {}", escape(&error.to_string()));
+            if let Some(hint) = error.hint(&bin_name) {
+                let _ = writeln!(err, "hint: {}", escape(&hint));
+            }
+            error.exit_status()
+        }
+    }
+}
+
+fn dispatch(
+    argv0: &str,
+    bin_name: &str,
+    args: &[OsString],
+    ambient: &Ambient,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus, Error> {
+    if let Some(written) = crate::internal::run(args, out) {
+        return written.map(|()| ExitStatus::Ok).map_err(Error::Write);
+    }
+    let parsed = Cli::command()
+        .bin_name(bin_name)
+        .try_get_matches_from(std::iter::once(argv0.into()).chain(args.iter().cloned()))
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
+        Ok(cli) => cli,
+        Err(e) => {
+            return match usage_error(&e, bin_name, args) {
+                ParseOutcome::ClapText => clap_text(&e, ambient, out, err),
+                ParseOutcome::Usage { error, hint } => Err(Error::Usage { message: error, hint }),
+            };
+        }
+    };
+    let settings = Settings::resolve(cli, ambient, bin_name)?;
+    crate::app::run(&settings, out, err)
+}
+
+/// `--help`, `--version`, a bare command: clap's text and exit code, written to our writers (so
+/// the output-error policy applies), styled only on a terminal.
+fn clap_text(
+    e: &clap::Error,
+    ambient: &Ambient,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus, Error> {
+    let text = e.render();
+    if e.use_stderr() {
+        let _ = write!(err, "{text}");
+        return Ok(ExitStatus::Usage);
+    }
+    let written = if ambient.stdout_is_tty && !ambient.no_color && !ambient.term_dumb {
+        write!(out, "{}", text.ansi())
+    } else {
+        write!(out, "{text}")
+    };
+    written.map_err(Error::Write)?;
+    Ok(if e.exit_code() == 0 { ExitStatus::Ok } else { ExitStatus::Usage })
+}
