@@ -24,7 +24,7 @@ pub mod zones;
 pub use check::{CheckReport, CheckRow, CheckSummary};
 pub use whatif::{
     CountRange, CrossZone, CrossZoneRow, EndpointLoad, Outcomes, ReplicasNeeded, Share, SpreadBasis,
-    TrafficSource,
+    TrafficSource, ZoneFlow,
 };
 pub use zones::ZoneReport;
 

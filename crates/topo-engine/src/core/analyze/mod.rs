@@ -154,6 +154,19 @@ pub fn service_reports(
     services.iter().map(|s| service_report(&cluster, s)).collect()
 }
 
+/// The full report of each given Service, in order, with a traffic model, on up to `workers`
+/// threads (the `check` pictures draw them).
+pub fn service_reports_with(
+    snapshot: &Snapshot,
+    services: &[&Service],
+    behaviour: Behaviour,
+    traffic: &TrafficModel,
+    workers: usize,
+) -> Vec<ServiceReport> {
+    let cluster = Cluster::with_traffic(snapshot, behaviour, traffic);
+    parallel::map_in_order(services, workers, |s| service_report(&cluster, s))
+}
+
 /// Order used for "worst verdict".
 fn severity(v: Verdict) -> u8 {
     match v {
