@@ -8,7 +8,7 @@ use clap::{CommandFactory, FromArgMatches};
 use kubectl_topo::cli::Cli;
 use kubectl_topo::cli::usage_error::{ParseOutcome, usage_error};
 use kubectl_topo::exit::ExitStatus;
-use kubectl_topo::settings::{Ambient, Settings};
+use kubectl_topo::settings::{Ambient, Locale, Settings};
 
 fn main() -> ExitCode {
     let argv0 = std::env::args_os().next().map(|a| a.to_string_lossy().into_owned()).unwrap_or_default();
@@ -37,6 +37,11 @@ fn main() -> ExitCode {
         stderr_is_tty: std::io::stderr().is_terminal(),
         no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
         term_dumb: std::env::var("TERM").is_ok_and(|t| t == "dumb"),
+        locale: Locale {
+            lc_all: std::env::var("LC_ALL").ok(),
+            lc_ctype: std::env::var("LC_CTYPE").ok(),
+            lang: std::env::var("LANG").ok(),
+        },
     };
     // Not locked for the whole run: the progress indicator writes to stderr from its own thread.
     let mut stderr = std::io::stderr();

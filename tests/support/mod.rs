@@ -34,6 +34,10 @@ pub fn topo() -> Command {
         "HOME",
         "COLORTERM",
         "KUBERNETES_SERVICE_HOST",
+        // The locale decides block characters vs ASCII in the zone bar.
+        "LANG",
+        "LC_ALL",
+        "LC_CTYPE",
     ] {
         cmd.env_remove(var);
     }
