@@ -23,7 +23,7 @@ pub fn percent_short(fraction: f64) -> String {
 
 /// What a destination zone's endpoints receive, under its bar.
 pub fn received(fraction_of_all: f64) -> String {
-    format!("receives {} of requests", percent(fraction_of_all))
+    format!("receives {}", percent(fraction_of_all))
 }
 
 /// The caption of a panel: `ns/name · IPv4 · Blocked`; `after` names the side of a simulation.
@@ -71,7 +71,7 @@ pub const AFTER_SYNC: &str = "After the controller's next sync";
 /// Band legend.
 pub const BANDS: &str = "Each band runs from the zone the requests come from (top bar) to the zone of the endpoints they \
      reach (bottom bar); its width is its share of all requests, its number the share of its origin \
-     zone's requests.";
+     zone's requests. Under each bottom bar: the share of all requests that zone's endpoints receive.";
 
 /// Labels of a zone card.
 pub mod card {
@@ -82,7 +82,7 @@ pub mod card {
     /// Ready endpoints label.
     pub const READY: &str = "ready endpoints";
     /// Hinted endpoints label.
-    pub const HINTED: &str = "hinted to the zone now → after sync";
+    pub const HINTED: &str = "hinted now → after sync";
     /// Unknown value.
     pub const UNKNOWN: &str = "–";
 }

@@ -8,8 +8,11 @@ use super::super::escape::html as esc;
 use super::super::graph::Route;
 use crate::prose::picture as words;
 
-/// Width of the drawing in SVG units: about the page's width in pixels, so text keeps its size.
-const WIDTH: f64 = 1100.0;
+/// Width of a drawing across the page in SVG units: about the page's width in pixels, so text
+/// keeps its size ([`HALF_WIDTH`] for the halves of a side-by-side page).
+pub const FULL_WIDTH: f64 = 1100.0;
+/// See [`FULL_WIDTH`].
+pub const HALF_WIDTH: f64 = 540.0;
 /// Room between a column's edge and its bars.
 const PAD: f64 = 12.0;
 const TOP: f64 = 4.0;
@@ -56,7 +59,7 @@ impl State {
 }
 
 /// One SVG of bands for `state` over `columns`.
-pub fn svg(columns: &[&str], routes: &[Route<'_>], state: State) -> String {
+pub fn svg(columns: &[&str], routes: &[Route<'_>], state: State, width: f64) -> String {
     let col = |z: &str| columns.iter().position(|c| *c == z).unwrap_or(0);
     let live: Vec<&Route<'_>> = routes.iter().filter(|r| state.of(r).0 > 0.0).collect();
     // Scale: the fullest bar (an origin's requests, or what a destination receives) fills its column.
@@ -65,10 +68,10 @@ pub fn svg(columns: &[&str], routes: &[Route<'_>], state: State) -> String {
     live.iter().for_each(|r| out_sum[col(r.from)] += state.of(r).0);
     live.iter().for_each(|r| in_sum[col(r.to)] += state.of(r).0);
     let fullest = out_sum.iter().chain(&in_sum).copied().fold(0.0, f64::max);
-    let col_width = WIDTH / columns.len().max(1) as f64;
+    let col_width = width / columns.len().max(1) as f64;
     let scale = if fullest > 0.0 { (col_width - 2.0 * PAD) / fullest } else { 0.0 };
     let mut s = format!(
-        "<svg class=\"bands\" data-state=\"{}\" viewBox=\"0 0 {WIDTH} {HEIGHT}\" \
+        "<svg class=\"bands\" data-state=\"{}\" viewBox=\"0 0 {width} {HEIGHT}\" \
          role=\"img\" xmlns=\"http://www.w3.org/2000/svg\">",
         state.attr()
     );
@@ -126,7 +129,7 @@ fn band(s: &mut String, [x0, x1, w]: [f64; 3], from: usize, r: &Route<'_>, of_or
         x0 + w,
         esc(&words::band(r.from, r.to, of_origin, state.words()))
     );
-    if w >= 30.0 {
+    if w >= 26.0 {
         // Just under the origin bar, where the bands of one zone sit side by side and never cross.
         let _ = write!(
             s,

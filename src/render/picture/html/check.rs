@@ -36,7 +36,7 @@ pub fn check(
             body,
             "<details class=\"service-details\" id=\"s{i}\"><summary>{}{verdict}</summary>{}</details>",
             esc(&format!("{}/{}", d.service.namespace, d.service.name)),
-            section(d, &format!("s{i}-section"), zones)
+            section(d, &format!("s{i}-section"), zones, super::bands::FULL_WIDTH)
         );
     }
     super::document(page::CHECK, &body, out)

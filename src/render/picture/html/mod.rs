@@ -37,7 +37,8 @@ pub fn explain(
 ) -> std::io::Result<()> {
     let s = &report.service;
     let title = page::explain(&s.namespace, &s.name);
-    let body = format!("<h1>{}</h1>\n{}", esc(&title), service::section(report, "s0", zones));
+    let body =
+        format!("<h1>{}</h1>\n{}", esc(&title), service::section(report, "s0", zones, bands::FULL_WIDTH));
     document(&title, &body, out)
 }
 
@@ -61,7 +62,7 @@ pub fn simulate(report: &SimulationReport, out: &mut dyn Write) -> std::io::Resu
         body.push_str(&format!(
             "<div class=\"side\" data-side=\"{anchor}\"><h2 class=\"side-heading\">{}</h2>{}</div>",
             esc(heading),
-            service::section(side, anchor, None)
+            service::section(side, anchor, None, bands::HALF_WIDTH)
         ));
     }
     body.push_str("</div>");

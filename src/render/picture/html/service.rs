@@ -36,8 +36,9 @@ pub fn verdict_class(v: Verdict) -> &'static str {
     }
 }
 
-/// The section of one Service; `anchor` is its generated id.
-pub fn section(report: &ServiceReport, anchor: &str, zones: Option<&ZoneReport>) -> String {
+/// The section of one Service; `anchor` is its generated id, `width` that of its drawings
+/// ([`bands::FULL_WIDTH`] or [`bands::HALF_WIDTH`]).
+pub fn section(report: &ServiceReport, anchor: &str, zones: Option<&ZoneReport>, width: f64) -> String {
     let s = &report.service;
     let mut h = format!(
         "<section class=\"service\" id=\"{anchor}\" data-service=\"{}/{}\"><h2>{}</h2>",
@@ -61,13 +62,13 @@ pub fn section(report: &ServiceReport, anchor: &str, zones: Option<&ZoneReport>)
         );
     }
     for f in &report.families {
-        family(&mut h, f, zones);
+        family(&mut h, f, zones, width);
     }
     h.push_str("</section>");
     h
 }
 
-fn family(h: &mut String, f: &FamilyReport, zones: Option<&ZoneReport>) {
+fn family(h: &mut String, f: &FamilyReport, zones: Option<&ZoneReport>, width: f64) {
     let _ = write!(
         h,
         "<article class=\"family\" data-family=\"{}\"><h3>{} <span class=\"verdict {}\">{}</span> \
@@ -109,7 +110,7 @@ fn family(h: &mut String, f: &FamilyReport, zones: Option<&ZoneReport>) {
                     "<figure class=\"state\"><figcaption><b>{}</b> — {}</figcaption>{}</figure>",
                     esc(caption),
                     esc(&words::leaving(share.cross_zone, share.dropped)),
-                    bands::svg(&cols, &routes, state)
+                    bands::svg(&cols, &routes, state, width)
                 );
             }
         }
