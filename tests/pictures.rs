@@ -98,6 +98,15 @@ fn with_format(args: &[String], format: &str) -> Vec<u8> {
     run(&all)
 }
 
+/// A simulation of the demo and the edges its graph must have (before and after).
+fn simulation(format: &str) -> (Vec<u8>, Option<usize>) {
+    let demo = demo().display().to_string();
+    let args = ["simulate", "svc/demo-service-4", "-n", "demo", "-f", &demo, "--replicas", "6"];
+    let report = json(&args);
+    let edges = graph_edges(&report["before"]) + graph_edges(&report["after"]);
+    (run(&[&args[..], &["-o", format]].concat()), Some(edges))
+}
+
 #[test]
 fn graphviz_draws_every_dot_output_with_one_edge_per_routed_zone_pair() {
     node_modules();
@@ -106,6 +115,9 @@ fn graphviz_draws_every_dot_output_with_one_edge_per_routed_zone_pair() {
     for input in inputs() {
         let file = input.display().to_string();
         let mut outputs = vec![(run(&["check", "-A", "-f", &file, "-o", "dot"]), None)];
+        if input == demo() {
+            outputs.push(simulation("dot"));
+        }
         for (args, report) in explained(&input) {
             outputs.push((with_format(&args, "dot"), Some(graph_edges(&report))));
         }
@@ -154,6 +166,9 @@ fn mermaid_parses_and_renders_every_output_with_one_edge_per_routed_zone_pair() 
     for (n, input) in inputs().into_iter().enumerate() {
         let file = input.display().to_string();
         let mut outputs = vec![(run(&["check", "-A", "-f", &file, "-o", "mermaid"]), None)];
+        if input == demo() {
+            outputs.push(simulation("mermaid"));
+        }
         for (args, report) in explained(&input) {
             outputs.push((with_format(&args, "mermaid"), Some(graph_edges(&report))));
         }
