@@ -3,7 +3,7 @@
 //   node consumers.cjs html OUT.json [--screenshot PNG] FILE.html...
 //     headless Chromium (Debian's, through playwright-core): per file the Service sections, the
 //     routing bands per state, console errors, page errors, any network request (a self-contained
-//     page makes none) and the load time.
+//     page makes none), the load time and the time to the first frame after load (BENCHMARKS.md).
 //   node consumers.cjs mermaid OUT.json FILE.mmd...
 //     Mermaid's own parser and renderer (the npm package's browser bundle, in the same Chromium).
 // NODE_PATH must name the node_modules that tests/consumers/install.sh prints.
@@ -43,6 +43,9 @@ async function html(context, files, screenshot) {
     const start = Date.now();
     await page.goto('file://' + path.resolve(file), { waitUntil: 'load', timeout: 300000 });
     const loadMs = Date.now() - start;
+    // Time from navigation start to the first frame painted after load (layout included).
+    const renderMs = await page.evaluate(() => new Promise((done) =>
+      requestAnimationFrame(() => requestAnimationFrame(() => done(Math.round(performance.now()))))));
     const dom = await page.evaluate(() => ({
       sections: document.querySelectorAll('section.service').length,
       families: document.querySelectorAll('article.family').length,
@@ -57,7 +60,7 @@ async function html(context, files, screenshot) {
       await page.screenshot({ path: screenshot, fullPage: true });
       screenshot = null;
     }
-    results.push({ file, loadMs, ...dom, ...seen });
+    results.push({ file, loadMs, renderMs, ...dom, ...seen });
     await page.close();
   }
   return results;
