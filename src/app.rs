@@ -159,17 +159,24 @@ fn check(
 /// what a browser opens comfortably (BENCHMARKS.md); the rows are all listed, with a note.
 pub const PICTURE_SECTIONS_CAP: usize = 1000;
 
-/// The full reports a `check` picture draws: the first rows, up to [`PICTURE_SECTIONS_CAP`].
+/// The full reports a `check` picture draws: up to [`PICTURE_SECTIONS_CAP`] Services, the worst
+/// verdicts first (Drift, Blocked, …), in row order within a verdict.
 fn check_details(
     settings: &Settings,
     snapshot: &Snapshot,
     report: &topo_engine::report::CheckReport,
     behaviour: Behaviour,
 ) -> CheckDetails {
-    let wanted = &report.services[..report.services.len().min(PICTURE_SECTIONS_CAP)];
+    let worst = |row: &topo_engine::report::CheckRow| {
+        row.families.iter().map(|f| analyze::severity(f.verdict)).max().unwrap_or(0)
+    };
+    let mut rows: Vec<&topo_engine::report::CheckRow> = report.services.iter().collect();
+    // A stable sort keeps the row order (namespace, name) within a verdict.
+    rows.sort_by_key(|row| std::cmp::Reverse(worst(row)));
+    rows.truncate(PICTURE_SECTIONS_CAP);
     let by_name: std::collections::HashMap<(&str, &str), &Service> =
         snapshot.services.iter().map(|s| ((s.namespace.as_str(), s.name.as_str()), s)).collect();
-    let services: Vec<&Service> = wanted
+    let services: Vec<&Service> = rows
         .iter()
         .filter_map(|row| by_name.get(&(row.service.namespace.as_str(), row.service.name.as_str())).copied())
         .collect();

@@ -59,8 +59,8 @@ pub const NO_ROUTING: &str = "kube-proxy does not route this Service's ClusterIP
 /// The note of a capped `check` picture.
 pub fn capped(shown: usize, total: usize) -> String {
     format!(
-        "Routing pictures for the first {shown} of {total} Services only (a size cap): narrow the \
-         scope with -n or -l, or run explain -o html on one Service."
+        "Routing pictures for {shown} of {total} Services only (a size cap), the worst verdicts \
+         first: narrow the scope with -n or -l, or run explain -o html on one Service."
     )
 }
 

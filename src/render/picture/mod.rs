@@ -28,7 +28,8 @@ pub enum Picture {
 /// What a `check` picture draws beyond the check rows.
 #[derive(Debug, Clone, Default)]
 pub struct CheckDetails {
-    /// The full reports of the first check rows, in row order (fewer than the rows under a size cap).
+    /// The full reports of some check rows, in the order their sections are drawn (fewer than the
+    /// rows under a size cap; rows without a report get no section).
     pub reports: Vec<ServiceReport>,
     /// The cluster's zones (nodes per zone).
     pub zones: Option<ZoneReport>,

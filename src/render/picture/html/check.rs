@@ -2,6 +2,7 @@
 //! Service linking to its section, then the sections in closed `<details>` (or, beyond the size
 //! cap the caller chose, a note saying which Services have none).
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::Write;
 
@@ -9,9 +10,11 @@ use super::super::escape::html as esc;
 use super::service::{section, verdict_class};
 use crate::prose;
 use crate::prose::picture::{self as words, page};
-use topo_engine::report::{CheckReport, CheckRow, ServiceReport, Verdict, ZoneReport};
+use topo_engine::core::analyze::severity;
+use topo_engine::report::{CheckReport, CheckRow, ServiceRef, ServiceReport, ZoneReport};
 
-/// The check page; `details` are the full reports of the first rows (in row order).
+/// The check page; `details` are the full reports of the Services that get a section, in the
+/// order of their sections.
 pub fn check(
     report: &CheckReport,
     details: &[ServiceReport],
@@ -27,9 +30,11 @@ pub fn check(
             esc(&words::capped(details.len(), report.services.len()))
         );
     }
-    table(&mut body, report, details.len());
+    let sections: BTreeMap<&ServiceRef, usize> =
+        details.iter().enumerate().map(|(i, d)| (&d.service, i)).collect();
+    table(&mut body, report, &sections);
     for (i, d) in details.iter().enumerate() {
-        let worst = d.families.iter().map(|f| f.verdict).max_by_key(|v| rank(*v));
+        let worst = d.families.iter().map(|f| f.verdict).max_by_key(|v| severity(*v));
         let verdict = worst
             .map_or(String::new(), |v| format!("<span class=\"verdict {}\">{v}</span>", verdict_class(v)));
         let _ = write!(
@@ -40,17 +45,6 @@ pub fn check(
         );
     }
     super::document(page::CHECK, &body, out)
-}
-
-/// Severity order, as `check` counts "worst verdict".
-fn rank(v: Verdict) -> u8 {
-    match v {
-        Verdict::Active => 0,
-        Verdict::Unknown | Verdict::NotEnabled => 1,
-        Verdict::Unmanaged => 2,
-        Verdict::Blocked => 3,
-        Verdict::Drift => 4,
-    }
 }
 
 fn summary(body: &mut String, report: &CheckReport) {
@@ -78,14 +72,14 @@ fn summary(body: &mut String, report: &CheckReport) {
     }
 }
 
-fn table(body: &mut String, report: &CheckReport, linked: usize) {
+fn table(body: &mut String, report: &CheckReport, sections: &BTreeMap<&ServiceRef, usize>) {
     body.push_str("<table><thead><tr>");
     for h in page::CHECK_HEADERS {
         let _ = write!(body, "<th>{h}</th>");
     }
     body.push_str("</tr></thead><tbody>");
-    for (i, row) in report.services.iter().enumerate() {
-        row_html(body, row, (i < linked).then_some(i));
+    for row in &report.services {
+        row_html(body, row, sections.get(&row.service).copied());
     }
     body.push_str("</tbody></table>");
 }

@@ -155,7 +155,8 @@ pub fn service_reports(
 }
 
 /// The full report of each given Service, in order, with a traffic model, on up to `workers`
-/// threads (the `check` pictures draw them).
+/// threads, without the per-node kube-proxy groups (as `check`: with thousands of nodes they would
+/// dominate the memory). The `check` pictures draw them.
 pub fn service_reports_with(
     snapshot: &Snapshot,
     services: &[&Service],
@@ -163,12 +164,12 @@ pub fn service_reports_with(
     traffic: &TrafficModel,
     workers: usize,
 ) -> Vec<ServiceReport> {
-    let cluster = Cluster::with_traffic(snapshot, behaviour, traffic);
+    let cluster = Cluster { proxy_detail: false, ..Cluster::with_traffic(snapshot, behaviour, traffic) };
     parallel::map_in_order(services, workers, |s| service_report(&cluster, s))
 }
 
-/// Order used for "worst verdict".
-fn severity(v: Verdict) -> u8 {
+/// Order used for "worst verdict" (higher = worse).
+pub fn severity(v: Verdict) -> u8 {
     match v {
         Verdict::Active => 0,
         Verdict::Unknown | Verdict::NotEnabled => 1,
