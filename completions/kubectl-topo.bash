@@ -82,11 +82,11 @@ _kubectl__topo() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -164,11 +164,11 @@ _kubectl__topo() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -238,11 +238,11 @@ _kubectl__topo() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -312,11 +312,11 @@ _kubectl__topo() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -394,11 +394,11 @@ _kubectl__topo() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -504,11 +504,11 @@ _kubectl__topo() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -578,11 +578,11 @@ _kubectl__topo() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -652,11 +652,11 @@ _kubectl__topo() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -726,11 +726,11 @@ _kubectl__topo() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -31,7 +31,10 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -s l -l selector
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
 wide\t'Tables with more columns'
 json\t'The report model as JSON (versioned envelope)'
-yaml\t'The report model as YAML (versioned envelope)'"
+yaml\t'The report model as YAML (versioned envelope)'
+html\t'One self-contained HTML page: zones, routing bands and reasons (explain, check, simulate)'
+dot\t'The routing graph for Graphviz (`dot -Tsvg`) (explain, check, simulate)'
+mermaid\t'The routing graph as a Mermaid flowchart, for Markdown (explain, check, simulate)'"
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -l color -d 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour table output'
 never\t'Never colour'"
@@ -59,7 +62,10 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -s l -l
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
 wide\t'Tables with more columns'
 json\t'The report model as JSON (versioned envelope)'
-yaml\t'The report model as YAML (versioned envelope)'"
+yaml\t'The report model as YAML (versioned envelope)'
+html\t'One self-contained HTML page: zones, routing bands and reasons (explain, check, simulate)'
+dot\t'The routing graph for Graphviz (`dot -Tsvg`) (explain, check, simulate)'
+mermaid\t'The routing graph as a Mermaid flowchart, for Markdown (explain, check, simulate)'"
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -l color -d 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour table output'
 never\t'Never colour'"
@@ -84,7 +90,10 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -s l 
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
 wide\t'Tables with more columns'
 json\t'The report model as JSON (versioned envelope)'
-yaml\t'The report model as YAML (versioned envelope)'"
+yaml\t'The report model as YAML (versioned envelope)'
+html\t'One self-contained HTML page: zones, routing bands and reasons (explain, check, simulate)'
+dot\t'The routing graph for Graphviz (`dot -Tsvg`) (explain, check, simulate)'
+mermaid\t'The routing graph as a Mermaid flowchart, for Markdown (explain, check, simulate)'"
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -l color -d 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour table output'
 never\t'Never colour'"
@@ -110,7 +119,10 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -s l -l
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
 wide\t'Tables with more columns'
 json\t'The report model as JSON (versioned envelope)'
-yaml\t'The report model as YAML (versioned envelope)'"
+yaml\t'The report model as YAML (versioned envelope)'
+html\t'One self-contained HTML page: zones, routing bands and reasons (explain, check, simulate)'
+dot\t'The routing graph for Graphviz (`dot -Tsvg`) (explain, check, simulate)'
+mermaid\t'The routing graph as a Mermaid flowchart, for Markdown (explain, check, simulate)'"
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l color -d 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour table output'
 never\t'Never colour'"
@@ -130,7 +142,10 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -s l -l 
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
 wide\t'Tables with more columns'
 json\t'The report model as JSON (versioned envelope)'
-yaml\t'The report model as YAML (versioned envelope)'"
+yaml\t'The report model as YAML (versioned envelope)'
+html\t'One self-contained HTML page: zones, routing bands and reasons (explain, check, simulate)'
+dot\t'The routing graph for Graphviz (`dot -Tsvg`) (explain, check, simulate)'
+mermaid\t'The routing graph as a Mermaid flowchart, for Markdown (explain, check, simulate)'"
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -l color -d 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour table output'
 never\t'Never colour'"
@@ -160,7 +175,10 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s l
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
 wide\t'Tables with more columns'
 json\t'The report model as JSON (versioned envelope)'
-yaml\t'The report model as YAML (versioned envelope)'"
+yaml\t'The report model as YAML (versioned envelope)'
+html\t'One self-contained HTML page: zones, routing bands and reasons (explain, check, simulate)'
+dot\t'The routing graph for Graphviz (`dot -Tsvg`) (explain, check, simulate)'
+mermaid\t'The routing graph as a Mermaid flowchart, for Markdown (explain, check, simulate)'"
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l color -d 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour table output'
 never\t'Never colour'"
@@ -180,7 +198,10 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -s l -l
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
 wide\t'Tables with more columns'
 json\t'The report model as JSON (versioned envelope)'
-yaml\t'The report model as YAML (versioned envelope)'"
+yaml\t'The report model as YAML (versioned envelope)'
+html\t'One self-contained HTML page: zones, routing bands and reasons (explain, check, simulate)'
+dot\t'The routing graph for Graphviz (`dot -Tsvg`) (explain, check, simulate)'
+mermaid\t'The routing graph as a Mermaid flowchart, for Markdown (explain, check, simulate)'"
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -l color -d 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour table output'
 never\t'Never colour'"
@@ -200,7 +221,10 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
 wide\t'Tables with more columns'
 json\t'The report model as JSON (versioned envelope)'
-yaml\t'The report model as YAML (versioned envelope)'"
+yaml\t'The report model as YAML (versioned envelope)'
+html\t'One self-contained HTML page: zones, routing bands and reasons (explain, check, simulate)'
+dot\t'The routing graph for Graphviz (`dot -Tsvg`) (explain, check, simulate)'
+mermaid\t'The routing graph as a Mermaid flowchart, for Markdown (explain, check, simulate)'"
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -l color -d 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour table output'
 never\t'Never colour'"
@@ -220,7 +244,10 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -s l 
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
 wide\t'Tables with more columns'
 json\t'The report model as JSON (versioned envelope)'
-yaml\t'The report model as YAML (versioned envelope)'"
+yaml\t'The report model as YAML (versioned envelope)'
+html\t'One self-contained HTML page: zones, routing bands and reasons (explain, check, simulate)'
+dot\t'The routing graph for Graphviz (`dot -Tsvg`) (explain, check, simulate)'
+mermaid\t'The routing graph as a Mermaid flowchart, for Markdown (explain, check, simulate)'"
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -l color -d 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour table output'
 never\t'Never colour'"

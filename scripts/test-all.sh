@@ -5,7 +5,8 @@
 # snapshot, CLI, plugin packaging) and the real control plane e2e (cargo test) → upstream
 # differential (Rust engine vs Go oracle, its own cargo invocation so its summary is printed).
 # Go builds are cached under ${XDG_CACHE_HOME:-~/.cache}/kubectl-topo* (oracle, control plane,
-# kubectl + krew), never in the repo. etcd comes from Debian's etcd-server (installed if missing).
+# kubectl + krew), never in the repo. etcd comes from Debian's etcd-server (installed if missing);
+# the picture formats' consumers (chromium, graphviz, mermaid) from tests/consumers/install.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,6 +29,10 @@ cargo test --locked -p topo-engine
 
 step "go test: the oracle's own tests (1.36 line, then 1.30 line)"
 (cd tests/upstream && go test ./... && go test -modfile go130.mod -tags oracle130 ./...)
+
+step "picture consumers: chromium, graphviz (apt) and mermaid, playwright-core (npm ci), when missing"
+# Installs into ${XDG_CACHE_HOME:-~/.cache}/kubectl-topo-node; the tests/pictures.rs tests read them.
+bash tests/consumers/install.sh >/dev/null
 
 step "cargo test (unit, snapshot, CLI, krew + kubectl plugin, real control plane e2e)"
 # The differential test itself runs next, on its own, so that its summary line is printed.

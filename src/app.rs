@@ -8,6 +8,7 @@ use crate::cli::{Cli, FailOn};
 use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::progress::Progress;
+use crate::render::picture::CheckDetails;
 use crate::render::{self, RenderOptions};
 use crate::settings::changes::WhatIfError;
 use crate::settings::{DumpFormat, DumpPath, Job, Settings, SettingsError, SourceSpec};
@@ -79,7 +80,12 @@ fn load(settings: &Settings, request: source::Request, err: &mut dyn Write) -> R
 }
 
 pub(crate) fn options(settings: &Settings) -> RenderOptions {
-    RenderOptions { format: settings.output, color: settings.color, no_headers: settings.no_headers }
+    RenderOptions {
+        format: settings.output,
+        color: settings.color,
+        no_headers: settings.no_headers,
+        unicode: settings.unicode,
+    }
 }
 
 /// The version to model and why ([`modelled::choose`]), saying so in a `note:` on `err` when it
@@ -124,9 +130,11 @@ fn explain(
     let service = find_service(&snapshot, loaded.namespace.as_deref(), name)?;
     check_traffic(settings, &snapshot)?;
     let chosen = modelled(settings, &snapshot, err)?;
-    let mut report = analyze::explain_with(&snapshot, service, chosen.behaviour, &settings.traffic);
+    let behaviour = chosen.behaviour;
+    let mut report = analyze::explain_with(&snapshot, service, behaviour, &settings.traffic);
     report.kubernetes_version_basis = Some(chosen.basis);
-    render::explain(&report, &options(settings), out).map_err(Error::Write)?;
+    let zones = render::picture_format(settings.output).map(|_| analyze::zones(&snapshot, behaviour));
+    render::explain_with(&report, zones.as_ref(), &options(settings), out).map_err(Error::Write)?;
     let verdicts: Vec<Verdict> = report.families.iter().map(|f| f.verdict).collect();
     nothing_known(&verdicts)?;
     Ok(match fail_on {
@@ -146,14 +154,55 @@ fn check(
     let services = services_in_scope(settings, &snapshot, loaded.namespace.as_deref(), None);
     check_traffic(settings, &snapshot)?;
     let chosen = modelled(settings, &snapshot, err)?;
-    let mut report =
-        analyze::check_with(&snapshot, &services, chosen.behaviour, &settings.traffic, settings.workers);
+    let behaviour = chosen.behaviour;
+    let mut report = analyze::check_with(&snapshot, &services, behaviour, &settings.traffic, settings.workers);
     report.kubernetes_version_basis = Some(chosen.basis);
-    render::check(&report, &options(settings), out).map_err(Error::Write)?;
+    let details = match render::picture_format(settings.output) {
+        Some(_) => check_details(settings, &snapshot, &report, behaviour),
+        None => CheckDetails::default(),
+    };
+    render::check_pictures(&report, &details, &options(settings), out).map_err(Error::Write)?;
     let verdicts: Vec<Verdict> =
         report.services.iter().flat_map(|row| row.families.iter().map(|f| f.verdict)).collect();
     nothing_known(&verdicts)?;
     Ok(if fails(fail_on, &verdicts) { ExitStatus::Findings } else { ExitStatus::Ok })
+}
+
+/// The most Services a `check` picture draws in full: beyond it the page (or graph) would grow past
+/// what a browser opens comfortably (BENCHMARKS.md); the rows are all listed, with a note.
+pub const PICTURE_SECTIONS_CAP: usize = 1000;
+
+/// The full reports a `check` picture draws: up to [`PICTURE_SECTIONS_CAP`] Services, the worst
+/// verdicts first (Drift, Blocked, …), in row order within a verdict.
+fn check_details(
+    settings: &Settings,
+    snapshot: &Snapshot,
+    report: &topo_engine::report::CheckReport,
+    behaviour: Behaviour,
+) -> CheckDetails {
+    let worst = |row: &topo_engine::report::CheckRow| {
+        row.families.iter().map(|f| analyze::severity(f.verdict)).max().unwrap_or(0)
+    };
+    let mut rows: Vec<&topo_engine::report::CheckRow> = report.services.iter().collect();
+    // A stable sort keeps the row order (namespace, name) within a verdict.
+    rows.sort_by_key(|row| std::cmp::Reverse(worst(row)));
+    rows.truncate(PICTURE_SECTIONS_CAP);
+    let by_name: std::collections::HashMap<(&str, &str), &Service> =
+        snapshot.services.iter().map(|s| ((s.namespace.as_str(), s.name.as_str()), s)).collect();
+    let services: Vec<&Service> = rows
+        .iter()
+        .filter_map(|row| by_name.get(&(row.service.namespace.as_str(), row.service.name.as_str())).copied())
+        .collect();
+    CheckDetails {
+        reports: analyze::service_reports_with(
+            snapshot,
+            &services,
+            behaviour,
+            &settings.traffic,
+            settings.workers,
+        ),
+        zones: Some(analyze::zones(snapshot, behaviour)),
+    }
 }
 
 /// `dump`: the raw objects of a live read as one YAML or JSON List (`--from-file` reads it back).

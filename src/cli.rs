@@ -201,6 +201,12 @@ pub enum OutputFormat {
     Json,
     /// The report model as YAML (versioned envelope).
     Yaml,
+    /// One self-contained HTML page: zones, routing bands and reasons (explain, check, simulate).
+    Html,
+    /// The routing graph for Graphviz (`dot -Tsvg`) (explain, check, simulate).
+    Dot,
+    /// The routing graph as a Mermaid flowchart, for Markdown (explain, check, simulate).
+    Mermaid,
 }
 
 /// `--color` values.

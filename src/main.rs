@@ -4,7 +4,7 @@
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
-use kubectl_topo::settings::Ambient;
+use kubectl_topo::settings::{Ambient, Locale};
 
 fn main() -> ExitCode {
     let argv0 = std::env::args_os().next().map(|a| a.to_string_lossy().into_owned()).unwrap_or_default();
@@ -15,6 +15,11 @@ fn main() -> ExitCode {
         stderr_is_tty: std::io::stderr().is_terminal(),
         no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
         term_dumb: std::env::var("TERM").is_ok_and(|t| t == "dumb"),
+        locale: Locale {
+            lc_all: std::env::var("LC_ALL").ok(),
+            lc_ctype: std::env::var("LC_CTYPE").ok(),
+            lang: std::env::var("LANG").ok(),
+        },
     };
     // stderr is not locked for the whole run: the progress indicator writes from its own thread.
     let status = kubectl_topo::entry::run(

@@ -24,6 +24,32 @@ pub struct Ambient {
     pub term_dumb: bool,
     /// CPUs this process may use (`std::thread::available_parallelism`; 0 when unknown).
     pub cpus: usize,
+    /// The locale variables, as set (see [`Locale`]).
+    pub locale: Locale,
+}
+
+/// The locale variables that name the character encoding, as found in the environment.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Locale {
+    /// `LC_ALL`.
+    pub lc_all: Option<String>,
+    /// `LC_CTYPE`.
+    pub lc_ctype: Option<String>,
+    /// `LANG`.
+    pub lang: Option<String>,
+}
+
+impl Locale {
+    /// True when the effective character encoding is UTF-8: the first of `LC_ALL`, `LC_CTYPE`,
+    /// `LANG` that is set and non-empty (POSIX precedence) names `UTF-8` or `utf8`.
+    pub fn is_utf8(&self) -> bool {
+        [&self.lc_all, &self.lc_ctype, &self.lang].into_iter().flatten().find(|v| !v.is_empty()).is_some_and(
+            |v| {
+                let v = v.to_ascii_lowercase();
+                v.contains("utf-8") || v.contains("utf8")
+            },
+        )
+    }
 }
 
 /// Where objects come from.
@@ -136,6 +162,8 @@ pub struct Settings {
     pub output: OutputFormat,
     /// Colour table output.
     pub color: bool,
+    /// The terminal takes UTF-8 (block characters in bars); otherwise ASCII.
+    pub unicode: bool,
     /// `--no-headers`.
     pub no_headers: bool,
     /// Show a progress indicator on stderr.
@@ -181,6 +209,16 @@ pub enum SettingsError {
     /// A bad `simulate` change or `--traffic` value (the message names the flag).
     #[error("{0}")]
     WhatIf(#[from] changes::WhatIfError),
+    /// `-o FORMAT` on a subcommand that does not write it.
+    #[error("{command} does not write -o {format}: use {supported}")]
+    FormatUnsupported {
+        /// The subcommand.
+        command: &'static str,
+        /// The format asked for.
+        format: &'static str,
+        /// What it writes instead.
+        supported: &'static str,
+    },
 }
 
 impl Settings {
@@ -191,6 +229,7 @@ impl Settings {
             return Err(SettingsError::NamespaceConflict);
         }
         let traffic = resolve_traffic(&cli.command)?;
+        check_format(&cli.command, g.output)?;
         let job = resolve_job(cli.command, &g)?;
         // Checked even with --from-file, where it is unused: a typo should not pass silently.
         let request_timeout = parse_timeout(&g.request_timeout)?;
@@ -217,6 +256,7 @@ impl Settings {
             behaviour,
             output: g.output,
             color,
+            unicode: ambient.locale.is_utf8(),
             no_headers: g.no_headers,
             progress: ambient.stderr_is_tty && !ambient.term_dumb,
             bin_name: bin_name.to_string(),
@@ -241,7 +281,10 @@ fn resolve_job(command: Command, g: &GlobalArgs) -> Result<Job, SettingsError> {
             let format = match g.output {
                 OutputFormat::Json => DumpFormat::Json,
                 OutputFormat::Yaml | OutputFormat::Table => DumpFormat::Yaml,
-                OutputFormat::Wide => return Err(SettingsError::DumpWide),
+                // check_format refused the picture formats already.
+                OutputFormat::Wide | OutputFormat::Html | OutputFormat::Dot | OutputFormat::Mermaid => {
+                    return Err(SettingsError::DumpWide);
+                }
             };
             Job::Dump { redact: a.redact, format }
         }
@@ -262,9 +305,30 @@ fn resolve_job(command: Command, g: &GlobalArgs) -> Result<Job, SettingsError> {
     })
 }
 
+/// The picture formats (`html`, `dot`, `mermaid`) are written by `explain`, `check` and
+/// `simulate` only; other subcommands refuse them with one line naming what they do write.
+fn check_format(command: &Command, output: OutputFormat) -> Result<(), SettingsError> {
+    let format = match output {
+        OutputFormat::Html => "html",
+        OutputFormat::Dot => "dot",
+        OutputFormat::Mermaid => "mermaid",
+        OutputFormat::Table | OutputFormat::Wide | OutputFormat::Json | OutputFormat::Yaml => return Ok(()),
+    };
+    let (command, supported) = match command {
+        Command::Explain(_) | Command::Check(_) | Command::Simulate(_) => return Ok(()),
+        Command::Zones => ("zones", "-o table, wide, json or yaml"),
+        Command::Dump(_) => ("dump", "-o yaml or json"),
+        Command::Watch(_) => ("watch", "-o table, wide, json or yaml"),
+        Command::Version => ("version", "-o table, json or yaml"),
+        Command::Completion(_) => ("completion", "no -o at all"),
+    };
+    Err(SettingsError::FormatUnsupported { command, format, supported })
+}
+
 /// Colour is one decision: the flag, then NO_COLOR, TERM=dumb and a TTY; never for JSON or YAML.
 fn resolve_color(output: OutputFormat, choice: ColorChoice, ambient: &Ambient) -> bool {
-    let structured = matches!(output, OutputFormat::Json | OutputFormat::Yaml);
+    // Colour is for terminals: never inside a structured or picture format.
+    let structured = !matches!(output, OutputFormat::Table | OutputFormat::Wide);
     !structured
         && match choice {
             ColorChoice::Always => true,

@@ -39,7 +39,12 @@ impl VersionReport {
         match format {
             OutputFormat::Json => structured::write(self, Structured::Json, out),
             OutputFormat::Yaml => structured::write(self, Structured::Yaml, out),
-            OutputFormat::Table | OutputFormat::Wide => {
+            // Settings refuses the picture formats for `version`.
+            OutputFormat::Table
+            | OutputFormat::Wide
+            | OutputFormat::Html
+            | OutputFormat::Dot
+            | OutputFormat::Mermaid => {
                 writeln!(out, "Plugin Version: {}", self.plugin_version)?;
                 match &self.server_version {
                     Some(server) => {

@@ -47,6 +47,9 @@ struct Case {
     output: Option<terminal::Sink>,
     #[serde(default)]
     absent: Vec<String>,
+    /// Substrings that must NOT appear on stdout (an unescaped `<script>`, a raw control character).
+    #[serde(default)]
+    not_stdout: Vec<String>,
 }
 
 /// Every `cases*.yaml` of the catalogue directory, in file-name order (one file per class of bad
@@ -182,6 +185,9 @@ fn run(case: &Case, scratch: &Path) -> Result<(), String> {
     }
     for want in &case.stderr {
         check(stderr.contains(&fill(want)), &format!("stderr lacks {want:?}"))?;
+    }
+    for unwanted in &case.not_stdout {
+        check(!stdout.contains(unwanted.as_str()), &format!("stdout contains {unwanted:?}"))?;
     }
     Ok(())
 }

@@ -13,6 +13,7 @@ mod differential;
 mod fuzz_corpus;
 mod manners;
 mod partial;
+mod pictures;
 mod plugin;
 mod read_only;
 mod readme;

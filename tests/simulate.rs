@@ -181,7 +181,8 @@ fn unknown_node_is_an_error() {
 
 fn text(r: &SimulationReport) -> String {
     let mut out = Vec::new();
-    let options = RenderOptions { format: OutputFormat::Table, color: false, no_headers: false };
+    let options =
+        RenderOptions { format: OutputFormat::Table, color: false, no_headers: false, unicode: false };
     render::simulate(r, &options, &mut out).unwrap();
     String::from_utf8(out).unwrap()
 }

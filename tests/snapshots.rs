@@ -13,7 +13,7 @@ use topo_engine::model::{Behaviour, Snapshot};
 use crate::support::{demo, read};
 
 fn options(format: OutputFormat) -> RenderOptions {
-    RenderOptions { format, color: false, no_headers: false }
+    RenderOptions { format, color: false, no_headers: false, unicode: false }
 }
 
 fn text(write: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) -> String {

@@ -74,6 +74,7 @@ fn family_section(
             .collect();
         writeln!(out, "  Tie: the controller may end in any of {{{}}}", outcomes.join("} or {"))?;
     }
+    super::bar::zones(f, o, p, out)?;
     zones(f, o, out)?;
     super::whatif::replicas(f, p, out)?;
     endpoints(f, o, out)?;

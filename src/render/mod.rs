@@ -7,8 +7,10 @@ use crate::cli::OutputFormat;
 use topo_engine::report::whatif::SimulationReport;
 use topo_engine::report::{CheckReport, ServiceReport, ZoneReport};
 
+mod bar;
 mod check;
 mod explain;
+pub mod picture;
 mod simulate;
 pub mod structured;
 pub mod style;
@@ -26,6 +28,8 @@ pub struct RenderOptions {
     pub color: bool,
     /// Omit table headers.
     pub no_headers: bool,
+    /// The terminal takes UTF-8 (block characters); otherwise ASCII.
+    pub unicode: bool,
 }
 
 impl RenderOptions {
@@ -38,7 +42,21 @@ fn structured_format(format: OutputFormat) -> Option<structured::Structured> {
     match format {
         OutputFormat::Json => Some(structured::Structured::Json),
         OutputFormat::Yaml => Some(structured::Structured::Yaml),
-        OutputFormat::Table | OutputFormat::Wide => None,
+        OutputFormat::Table
+        | OutputFormat::Wide
+        | OutputFormat::Html
+        | OutputFormat::Dot
+        | OutputFormat::Mermaid => None,
+    }
+}
+
+/// The picture format asked for, if any.
+pub fn picture_format(format: OutputFormat) -> Option<picture::Picture> {
+    match format {
+        OutputFormat::Html => Some(picture::Picture::Html),
+        OutputFormat::Dot => Some(picture::Picture::Dot),
+        OutputFormat::Mermaid => Some(picture::Picture::Mermaid),
+        OutputFormat::Table | OutputFormat::Wide | OutputFormat::Json | OutputFormat::Yaml => None,
     }
 }
 
@@ -59,14 +77,40 @@ pub fn zones(report: &ZoneReport, options: &RenderOptions, out: &mut dyn Write) 
     dispatch(report, options, out, zones::render)
 }
 
-/// Render `check`.
+/// Render `check` (a picture format draws no Service section: see [`check_pictures`]).
 pub fn check(report: &CheckReport, options: &RenderOptions, out: &mut dyn Write) -> std::io::Result<()> {
-    dispatch(report, options, out, check::render)
+    check_pictures(report, &picture::CheckDetails::default(), options, out)
+}
+
+/// Render `check`, with the full reports a picture format draws per Service.
+pub fn check_pictures(
+    report: &CheckReport,
+    details: &picture::CheckDetails,
+    options: &RenderOptions,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    match picture_format(options.format) {
+        Some(format) => picture::check(report, details, format, out),
+        None => dispatch(report, options, out, check::render),
+    }
+}
+
+/// Render `explain`; `zones` gives the picture formats the nodes per zone.
+pub fn explain_with(
+    report: &ServiceReport,
+    zones: Option<&ZoneReport>,
+    options: &RenderOptions,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    match picture_format(options.format) {
+        Some(format) => picture::explain(report, zones, format, out),
+        None => dispatch(report, options, out, explain::render),
+    }
 }
 
 /// Render `explain`.
 pub fn explain(report: &ServiceReport, options: &RenderOptions, out: &mut dyn Write) -> std::io::Result<()> {
-    dispatch(report, options, out, explain::render)
+    explain_with(report, None, options, out)
 }
 
 /// Render `simulate`.
@@ -75,5 +119,8 @@ pub fn simulate(
     options: &RenderOptions,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    dispatch(report, options, out, simulate::render)
+    match picture_format(options.format) {
+        Some(format) => picture::simulate(report, format, out),
+        None => dispatch(report, options, out, simulate::render),
+    }
 }

@@ -26,7 +26,12 @@ pub fn change(change: &ServiceChange, options: &RenderOptions, out: &mut dyn Wri
             writeln!(out, "---")?;
             out.write_all(text.as_bytes())?;
         }
-        OutputFormat::Table | OutputFormat::Wide => line(change, options, out)?,
+        // Settings refuses the picture formats for `watch`.
+        OutputFormat::Table
+        | OutputFormat::Wide
+        | OutputFormat::Html
+        | OutputFormat::Dot
+        | OutputFormat::Mermaid => line(change, options, out)?,
     }
     out.flush()
 }
@@ -89,7 +94,7 @@ mod tests {
     }
 
     fn render(format: OutputFormat) -> String {
-        let options = RenderOptions { format, color: false, no_headers: false };
+        let options = RenderOptions { format, color: false, no_headers: false, unicode: false };
         let mut out = Vec::new();
         change(&sample(), &options, &mut out).unwrap();
         String::from_utf8(out).unwrap()

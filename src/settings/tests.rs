@@ -88,3 +88,43 @@ fn dump_writes_yaml_by_default_json_on_request_and_refuses_wide_and_files() {
     assert_eq!(job(&["dump", "-o", "wide"]).unwrap_err(), SettingsError::DumpWide);
     assert_eq!(job(&["dump", "-f", "d.yaml"]).unwrap_err(), SettingsError::DumpFromFile);
 }
+
+#[test]
+fn unicode_follows_the_first_locale_variable_set() {
+    let locale = |all: Option<&str>, ctype: Option<&str>, lang: Option<&str>| Locale {
+        lc_all: all.map(str::to_string),
+        lc_ctype: ctype.map(str::to_string),
+        lang: lang.map(str::to_string),
+    };
+    let cases = [
+        (locale(None, None, None), false),
+        (locale(None, None, Some("en_US.UTF-8")), true),
+        (locale(None, None, Some("C.utf8")), true),
+        (locale(None, None, Some("C")), false),
+        (locale(Some("C"), None, Some("en_US.UTF-8")), false),
+        (locale(Some(""), Some("de_DE.UTF-8"), Some("C")), true),
+        (locale(None, Some("POSIX"), Some("en_US.UTF-8")), false),
+    ];
+    for (l, want) in cases {
+        let ambient = Ambient { locale: l.clone(), ..Ambient::default() };
+        assert_eq!(resolve(&["zones"], &ambient).unwrap().unicode, want, "{l:?}");
+    }
+}
+
+#[test]
+fn picture_formats_only_where_written() {
+    for format in ["html", "dot", "mermaid"] {
+        for ok in [&["explain", "svc/a"][..], &["check"], &["simulate", "svc/a", "--remove-node", "n"]] {
+            let mut args = ok.to_vec();
+            args.extend(["-o", format, "-f", "x.yaml"]);
+            assert!(resolve(&args, &Ambient::default()).is_ok(), "{args:?}");
+        }
+        for refused in [&["zones"][..], &["dump"], &["watch"], &["version"]] {
+            let mut args = refused.to_vec();
+            args.extend(["-o", format]);
+            let e = resolve(&args, &Ambient::default()).unwrap_err();
+            assert!(matches!(e, SettingsError::FormatUnsupported { .. }), "{args:?}: {e}");
+            assert!(e.to_string().contains(&format!("-o {format}")), "{e}");
+        }
+    }
+}

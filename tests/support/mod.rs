@@ -23,7 +23,7 @@ pub fn demo() -> PathBuf {
 }
 
 /// What [`topo`] removes from the environment: the developer's cluster and terminal settings.
-pub const CLEARED_ENV: [&str; 8] = [
+pub const CLEARED_ENV: [&str; 11] = [
     "KUBECONFIG",
     "NO_COLOR",
     "TERM",
@@ -32,6 +32,10 @@ pub const CLEARED_ENV: [&str; 8] = [
     "HOME",
     "COLORTERM",
     "KUBERNETES_SERVICE_HOST",
+    // The locale decides block characters vs ASCII in the zone bar.
+    "LANG",
+    "LC_ALL",
+    "LC_CTYPE",
 ];
 
 /// `kubectl-topo` with an environment that cannot leak the developer's cluster or terminal settings.

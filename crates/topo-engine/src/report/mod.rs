@@ -26,7 +26,7 @@ pub use check::{CheckReport, CheckRow, CheckSummary};
 pub use version::VersionBasis;
 pub use whatif::{
     CountRange, CrossZone, CrossZoneRow, EndpointLoad, Outcomes, ReplicasNeeded, Share, SpreadBasis,
-    TrafficSource,
+    TrafficSource, ZoneFlow,
 };
 pub use zones::ZoneReport;
 

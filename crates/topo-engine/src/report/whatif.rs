@@ -101,6 +101,20 @@ pub struct CrossZoneRow {
     pub traffic_share: f64,
     /// Where they go.
     pub share: Outcomes<Share>,
+    /// Where they go, per destination zone (sorted; `""` = endpoints without a zone): the routing
+    /// matrix row of this zone. Only destinations that receive requests in some state.
+    pub destinations: Vec<ZoneFlow>,
+}
+
+/// The fraction of one origin zone's requests that reaches the endpoints of one zone.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct ZoneFlow {
+    /// Destination zone (`""` when unknown).
+    pub zone: String,
+    /// Fraction (0–1) of the origin zone's requests.
+    pub share: Outcomes<f64>,
 }
 
 /// Load of one endpoint relative to an even share (1.0 = `1/n` of all requests).

@@ -15,7 +15,10 @@ use std::collections::BTreeMap;
 use crate::core::proxy::{Grouped, ProxyNodes, grouped};
 use crate::core::zones::{NodeTopology, is_counted, node_zone};
 use crate::model::{Behaviour, EndpointSlice, Node, Service};
-use crate::report::{CrossZone, CrossZoneRow, EndpointLoad, Outcomes, Share, TrafficSource};
+use crate::report::CrossZone;
+
+mod assemble;
+use assemble::assemble;
 
 /// Where requests originate.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -90,11 +93,13 @@ fn cpu_of(node: &Node) -> f64 {
     node.allocatable_cpu.map_or(0.0, |c| c.milli_value() as f64)
 }
 
-/// Requests routed under one proxy view: per origin zone (total, cross, dropped) and per endpoint.
+/// Requests routed under one proxy view: per origin zone (total, cross, dropped), per endpoint, and
+/// per (origin zone, destination zone) pair (destination `""` = an endpoint without a zone).
 #[derive(Debug, Default, Clone)]
 struct Routed {
     zones: BTreeMap<String, (f64, f64, f64)>,
     loads: BTreeMap<String, f64>,
+    flows: BTreeMap<String, BTreeMap<String, f64>>,
 }
 
 /// Every node's share of requests, summed per row and per (zone, Windows) class of the sorted
@@ -201,6 +206,8 @@ fn route(
         .collect();
     let mut zones: Vec<(f64, f64, f64)> = origins.zone_totals.iter().map(|&t| (t, 0.0, 0.0)).collect();
     let mut loads: Vec<Option<f64>> = vec![None; addresses.len()];
+    // Per origin zone: (address id, requests) it sends there.
+    let mut sent: Vec<Vec<(usize, f64)>> = vec![Vec::new(); zones.len()];
     origins.unplaced.iter().for_each(|&(z, w)| zones[z].2 += w);
     for (g, z, weight) in origins.per_group(view, nodes) {
         let targets = &targets[g];
@@ -211,6 +218,7 @@ fn route(
         let each = weight / targets.len() as f64;
         for &(id, cross) in targets {
             *loads[id].get_or_insert_default() += each;
+            add_to(&mut sent[z], id, each);
             if cross {
                 zones[z].1 += each;
             }
@@ -219,7 +227,25 @@ fn route(
     Routed {
         zones: origins.zones.iter().cloned().zip(zones).collect(),
         loads: addresses.iter().zip(loads).filter_map(|(a, v)| Some((a.to_string(), v?))).collect(),
+        flows: per_destination(&origins.zones, sent, &addresses, zone_of),
     }
+}
+
+/// Requests sent per origin zone and endpoint, summed per destination zone.
+fn per_destination(
+    zones: &[String],
+    sent: Vec<Vec<(usize, f64)>>,
+    addresses: &[&str],
+    zone_of: &BTreeMap<String, String>,
+) -> BTreeMap<String, BTreeMap<String, f64>> {
+    let row = |list: Vec<(usize, f64)>| {
+        let mut to: BTreeMap<String, f64> = BTreeMap::new();
+        for (id, w) in list {
+            *to.entry(zone_of.get(addresses[id]).cloned().unwrap_or_default()).or_default() += w;
+        }
+        to
+    };
+    zones.iter().cloned().zip(sent.into_iter().map(row)).collect()
 }
 
 /// First address → zone of every endpoint (its `zone`, else its node's zone label).
@@ -289,58 +315,4 @@ pub fn cross_zone(input: &CrossZoneInput<'_>) -> Option<CrossZone> {
 /// The same slices in the same order (kube-proxy's merge of duplicate endpoints reads the order).
 fn same_slices(a: &[&EndpointSlice], b: &[&EndpointSlice]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
-}
-
-fn assemble(model: &TrafficModel, zone_of: &BTreeMap<String, String>, r: [Routed; 3]) -> CrossZone {
-    let share = |routed: &Routed, zone: Option<&str>| {
-        let (t, c, d) = match zone {
-            // One zone: its own row, as the fold over that single row gives (0.0 + v).
-            Some(want) => {
-                routed.zones.get(want).map_or((0.0, 0.0, 0.0), |v| (0.0 + v.0, 0.0 + v.1, 0.0 + v.2))
-            }
-            None => {
-                routed.zones.values().fold((0.0, 0.0, 0.0), |acc, v| (acc.0 + v.0, acc.1 + v.1, acc.2 + v.2))
-            }
-        };
-        if t > 0.0 { Share { cross_zone: c / t, dropped: d / t } } else { Share::default() }
-    };
-    let outcomes = |zone: Option<&str>| Outcomes {
-        now: share(&r[0], zone),
-        expected: share(&r[1], zone),
-        without_hints: share(&r[2], zone),
-    };
-    let zones = r[0]
-        .zones
-        .iter()
-        .map(|(zone, v)| CrossZoneRow { zone: zone.clone(), traffic_share: v.0, share: outcomes(Some(zone)) })
-        .collect();
-    // Even share: 1/n over the endpoints kube-proxy uses without hints.
-    let n = r[2].loads.len() as f64;
-    let mut addresses: Vec<&String> = r.iter().flat_map(|x| x.loads.keys()).collect();
-    addresses.sort_by_key(|a| (zone_of.get(*a), *a));
-    addresses.dedup();
-    let load = |i: usize, a: &String| r[i].loads.get(a).copied().unwrap_or(0.0) * n;
-    let endpoints: Vec<EndpointLoad> = addresses
-        .into_iter()
-        .map(|a| EndpointLoad {
-            address: a.clone(),
-            zone: zone_of.get(a).cloned().unwrap_or_default(),
-            load: Outcomes { now: load(0, a), expected: load(1, a), without_hints: load(2, a) },
-        })
-        .collect();
-    let max = |f: fn(&Outcomes<f64>) -> f64| endpoints.iter().map(|e| f(&e.load)).reduce(f64::max);
-    CrossZone {
-        traffic_source: match model {
-            TrafficModel::ZoneCpu => TrafficSource::ZoneCpu,
-            TrafficModel::Given(_) => TrafficSource::Given,
-        },
-        zones,
-        overall: outcomes(None),
-        max_load: Outcomes {
-            now: max(|o| o.now),
-            expected: max(|o| o.expected),
-            without_hints: max(|o| o.without_hints),
-        },
-        endpoints,
-    }
 }

@@ -155,8 +155,22 @@ pub fn service_reports(
     services.iter().map(|s| service_report(&cluster, s)).collect()
 }
 
-/// Order used for "worst verdict".
-fn severity(v: Verdict) -> u8 {
+/// The full report of each given Service, in order, with a traffic model, on up to `workers`
+/// threads, without the per-node kube-proxy groups (as `check`: with thousands of nodes they would
+/// dominate the memory). The `check` pictures draw them.
+pub fn service_reports_with(
+    snapshot: &Snapshot,
+    services: &[&Service],
+    behaviour: Behaviour,
+    traffic: &TrafficModel,
+    workers: usize,
+) -> Vec<ServiceReport> {
+    let cluster = Cluster { proxy_detail: false, ..Cluster::with_traffic(snapshot, behaviour, traffic) };
+    parallel::map_in_order(services, workers, |s| service_report(&cluster, s))
+}
+
+/// Order used for "worst verdict" (higher = worse).
+pub fn severity(v: Verdict) -> u8 {
     match v {
         Verdict::Active => 0,
         Verdict::Unknown | Verdict::NotEnabled => 1,

@@ -77,7 +77,8 @@ fn service_of(kind: u8) -> Service {
 }
 
 /// Per origin zone (total, cross, dropped) and per address load, routing node by node.
-type Direct = (BTreeMap<String, (f64, f64, f64)>, BTreeMap<String, f64>);
+/// Per origin zone (total, cross, dropped), per endpoint load, per (origin, destination zone) requests.
+type Direct = (BTreeMap<String, (f64, f64, f64)>, BTreeMap<String, f64>, BTreeMap<(String, String), f64>);
 
 fn direct(service: &Service, slices: &[&EndpointSlice], nodes: &[Node], behaviour: Behaviour) -> Direct {
     let view = proxy_view_on(service, slices, &ProxyNodes::new(nodes), behaviour);
@@ -90,9 +91,9 @@ fn direct(service: &Service, slices: &[&EndpointSlice], nodes: &[Node], behaviou
             (e.addresses[0].clone(), e.zone.clone().or(node_zone).unwrap_or_default())
         })
         .collect();
-    let (mut zones, mut loads) = (BTreeMap::new(), BTreeMap::new());
+    let (mut zones, mut loads, mut flows) = (BTreeMap::new(), BTreeMap::new(), BTreeMap::new());
     for (name, zone, weight) in origins(nodes, &set_nodes(nodes), &TrafficModel::ZoneCpu) {
-        let entry: &mut (f64, f64, f64) = zones.entry(zone).or_default();
+        let entry: &mut (f64, f64, f64) = zones.entry(zone.clone()).or_default();
         entry.0 += weight;
         let group = view.zones.iter().find(|g| g.nodes.contains(&name)).expect("every node has a group");
         if group.endpoints.is_empty() {
@@ -102,12 +103,14 @@ fn direct(service: &Service, slices: &[&EndpointSlice], nodes: &[Node], behaviou
         let each = weight / group.endpoints.len() as f64;
         for address in &group.endpoints {
             *loads.entry(address.clone()).or_insert(0.0) += each;
+            let dest = zone_of.get(address).cloned().unwrap_or_default();
+            *flows.entry((zone.clone(), dest)).or_insert(0.0) += each;
             if zone_of.get(address).is_none_or(|z| *z != group.zone) {
                 entry.1 += each;
             }
         }
     }
-    (zones, loads)
+    (zones, loads, flows)
 }
 
 fn close(a: f64, b: f64) -> bool {
@@ -134,7 +137,7 @@ proptest! {
             behaviour, model: &TrafficModel::ZoneCpu, now: &now, expected: &now,
         };
         let Some(result) = cross_zone(&input) else { return Ok(()) };
-        let (zones, loads) = direct(&service, &now, &nodes, behaviour);
+        let (zones, loads, flows) = direct(&service, &now, &nodes, behaviour);
         prop_assert_eq!(result.zones.len(), zones.len());
         for row in &result.zones {
             let (total, cross, dropped) = zones[&row.zone];
@@ -142,6 +145,18 @@ proptest! {
             let share = &row.share.now;
             prop_assert!(close(share.cross_zone * total, cross), "{}: cross {:?} vs {}", row.zone, share, cross);
             prop_assert!(close(share.dropped * total, dropped), "{}: dropped {:?} vs {}", row.zone, share, dropped);
+            // The routing matrix row: requests per destination zone, node by node.
+            let mut want: Vec<(&String, f64)> =
+                flows.iter().filter(|((from, _), _)| *from == row.zone).map(|((_, to), w)| (to, *w)).collect();
+            want.retain(|(_, w)| *w > 0.0);
+            let got: Vec<&String> = row.destinations.iter().filter(|d| d.share.now > 0.0).map(|d| &d.zone).collect();
+            prop_assert_eq!(got, want.iter().map(|(to, _)| *to).collect::<Vec<_>>());
+            for (to, w) in want {
+                let d = row.destinations.iter().find(|d| &d.zone == to).expect("destination");
+                prop_assert!(close(d.share.now * total, w), "{} → {}: {} vs {}", row.zone, to, d.share.now * total, w);
+            }
+            let sent: f64 = row.destinations.iter().map(|d| d.share.now).sum();
+            prop_assert!(total == 0.0 || (sent + share.dropped - 1.0).abs() < 1e-9, "{}: {sent} + {:?}", row.zone, share);
         }
         // Loads are printed relative to an even share over the endpoints used without hints.
         let n = result.endpoints.iter().filter(|e| e.load.without_hints > 0.0).count() as f64;

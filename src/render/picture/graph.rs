@@ -1,0 +1,85 @@
+//! The routing graph of one address family, as every picture format draws it: the engine's
+//! per-zone-pair routing facts (`CrossZoneRow.destinations`) reshaped, nothing recomputed.
+
+use topo_engine::report::whatif::{CrossZone, Outcomes};
+use topo_engine::report::{FamilyReport, ServiceReport};
+
+/// One routed zone pair: requests of `from` reach endpoints of `to` now or after the next sync.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Route<'a> {
+    /// Origin zone (`""` = no zone).
+    pub from: &'a str,
+    /// Destination zone (`""` = endpoints without a zone).
+    pub to: &'a str,
+    /// Fraction (0–1) of all requests that originate in `from`.
+    pub from_share: f64,
+    /// Fraction (0–1) of `from`'s requests that reach `to`.
+    pub share: Outcomes<f64>,
+}
+
+impl Route<'_> {
+    /// Fraction of all requests on this route now / after the next sync.
+    pub fn of_all(&self) -> (f64, f64) {
+        (self.from_share * self.share.now, self.from_share * self.share.expected)
+    }
+}
+
+/// The routed pairs (some request takes them now or after the next sync), by origin then destination.
+pub fn routes(c: &CrossZone) -> Vec<Route<'_>> {
+    c.zones
+        .iter()
+        .flat_map(|row| {
+            row.destinations.iter().map(move |d| Route {
+                from: row.zone.as_str(),
+                to: d.zone.as_str(),
+                from_share: row.traffic_share,
+                share: d.share,
+            })
+        })
+        .filter(|r| r.share.now > 0.0 || r.share.expected > 0.0)
+        .collect()
+}
+
+/// Every zone the family mentions, sorted, the empty zone (no zone label) last.
+pub fn columns(f: &FamilyReport) -> Vec<&str> {
+    let mut zones: Vec<&str> = f.zones.iter().map(|z| z.zone.as_str()).collect();
+    zones.extend(f.proxy.iter().map(|v| v.zone.as_str()));
+    if let Some(c) = &f.cross_zone {
+        zones.extend(c.zones.iter().map(|z| z.zone.as_str()));
+        zones.extend(c.zones.iter().flat_map(|z| z.destinations.iter().map(|d| d.zone.as_str())));
+    }
+    zones.sort_by_key(|z| (z.is_empty(), *z));
+    zones.dedup();
+    zones
+}
+
+/// One family of one Service, as a picture shows it.
+#[derive(Debug, Clone, Copy)]
+pub struct Panel<'a> {
+    /// The Service.
+    pub service: &'a ServiceReport,
+    /// The family.
+    pub family: &'a FamilyReport,
+    /// Which side of a simulation (None outside `simulate`).
+    pub side: Option<Side>,
+}
+
+/// A side of a simulation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// Today's cluster.
+    Before,
+    /// The changed cluster.
+    After,
+}
+
+/// The panels of some Services, in order.
+pub fn panels<'a>(
+    reports: impl IntoIterator<Item = &'a ServiceReport>,
+    side: Option<Side>,
+) -> Vec<Panel<'a>> {
+    reports
+        .into_iter()
+        .flat_map(|service| service.families.iter().map(move |family| Panel { service, family, side }))
+        .collect()
+}

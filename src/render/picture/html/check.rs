@@ -1,0 +1,116 @@
+//! `check -o html`: a summary (Services by verdict, the cross-zone share), one table row per
+//! Service linking to its section, then the sections in closed `<details>` (or, beyond the size
+//! cap the caller chose, a note saying which Services have none).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::Write;
+
+use super::super::escape::html as esc;
+use super::service::{section, verdict_class};
+use crate::prose;
+use crate::prose::picture::{self as words, page};
+use topo_engine::core::analyze::severity;
+use topo_engine::report::{CheckReport, CheckRow, ServiceRef, ServiceReport, ZoneReport};
+
+/// The check page; `details` are the full reports of the Services that get a section, in the
+/// order of their sections.
+pub fn check(
+    report: &CheckReport,
+    details: &[ServiceReport],
+    zones: Option<&ZoneReport>,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let mut body = format!("<h1>{}</h1>", esc(page::CHECK));
+    summary(&mut body, report);
+    if details.len() < report.services.len() {
+        let _ = write!(
+            body,
+            "<p class=\"note-cap\">{}</p>",
+            esc(&words::capped(details.len(), report.services.len()))
+        );
+    }
+    let sections: BTreeMap<&ServiceRef, usize> =
+        details.iter().enumerate().map(|(i, d)| (&d.service, i)).collect();
+    table(&mut body, report, &sections);
+    for (i, d) in details.iter().enumerate() {
+        let worst = d.families.iter().map(|f| f.verdict).max_by_key(|v| severity(*v));
+        let verdict = worst
+            .map_or(String::new(), |v| format!("<span class=\"verdict {}\">{v}</span>", verdict_class(v)));
+        let _ = write!(
+            body,
+            "<details class=\"service-details\" id=\"s{i}\"><summary>{}{verdict}</summary>{}</details>",
+            esc(&format!("{}/{}", d.service.namespace, d.service.name)),
+            section(d, &format!("s{i}-section"), zones, super::bands::FULL_WIDTH)
+        );
+    }
+    super::document(page::CHECK, &body, out)
+}
+
+fn summary(body: &mut String, report: &CheckReport) {
+    let _ = write!(
+        body,
+        "<p class=\"meta\">{} · {}</p><div class=\"summary\">",
+        esc(&page::services(report.summary.services)),
+        esc(&page::behaviour(&report.kubernetes_version))
+    );
+    for (verdict, count) in &report.summary.verdicts {
+        let class = report
+            .services
+            .iter()
+            .flat_map(|r| &r.families)
+            .find(|f| f.verdict.to_string() == *verdict)
+            .map_or("v-quiet", |f| verdict_class(f.verdict));
+        let _ = write!(body, "<span class=\"verdict {class}\">{} {count}</span>", esc(verdict));
+    }
+    let shares: Vec<f64> =
+        report.services.iter().flat_map(|r| &r.families).filter_map(|f| f.cross_zone).collect();
+    let mean = (!shares.is_empty()).then(|| shares.iter().sum::<f64>() / shares.len() as f64);
+    let _ = write!(body, "</div><p class=\"meta\">{}</p>", esc(&page::cluster_cross_zone(mean)));
+    for note in &report.partial {
+        let _ = write!(body, "<p class=\"note\">{}</p>", esc(note));
+    }
+}
+
+fn table(body: &mut String, report: &CheckReport, sections: &BTreeMap<&ServiceRef, usize>) {
+    body.push_str("<table><thead><tr>");
+    for h in page::CHECK_HEADERS {
+        let _ = write!(body, "<th>{h}</th>");
+    }
+    body.push_str("</tr></thead><tbody>");
+    for row in &report.services {
+        row_html(body, row, sections.get(&row.service).copied());
+    }
+    body.push_str("</tbody></table>");
+}
+
+fn row_html(body: &mut String, row: &CheckRow, link: Option<usize>) {
+    let name = esc(&format!("{}/{}", row.service.namespace, row.service.name));
+    let cell = match link {
+        Some(i) => format!("<a href=\"#s{i}\">{name}</a>"),
+        None => name,
+    };
+    let verdicts: Vec<String> = row
+        .families
+        .iter()
+        .map(|f| {
+            format!(
+                "<span class=\"verdict {}\">{}</span> {}",
+                verdict_class(f.verdict),
+                f.verdict,
+                esc(&f.address_type)
+            )
+        })
+        .collect();
+    let reason = row.families.iter().find_map(|f| f.reasons.first());
+    let reason =
+        reason.map_or(String::new(), |r| format!("<code>{}</code> {}", r.code, esc(&prose::sentence(r))));
+    let cross: Vec<String> = row.families.iter().filter_map(|f| f.cross_zone).map(words::percent).collect();
+    let _ = write!(
+        body,
+        "<tr class=\"row\"><td>{cell}</td><td>{}</td><td>{}</td><td>{reason}</td><td class=\"num\">{}</td></tr>",
+        row.mode,
+        verdicts.join("<br>"),
+        cross.join(" / ")
+    );
+}

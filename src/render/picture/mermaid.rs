@@ -1,0 +1,61 @@
+//! `-o mermaid`: the routing graph as a Mermaid flowchart (renders in GitHub and GitLab Markdown).
+//! The same graph as `-o dot`: one subgraph per Service family, clients per origin zone, endpoints
+//! per destination zone, one labelled edge per routed zone pair. Every label is a quoted string
+//! with entity codes ([`super::escape::mermaid`]); every ID is generated.
+
+use std::io::Write;
+
+use super::escape::mermaid as esc;
+use super::graph::{Panel, Side, routes};
+use crate::prose::picture as words;
+
+/// Write the panels as one flowchart.
+pub fn write(panels: &[Panel<'_>], note: Option<&str>, out: &mut dyn Write) -> std::io::Result<()> {
+    writeln!(out, "flowchart LR")?;
+    if let Some(note) = note {
+        writeln!(out, "  note[\"{}\"]", esc(note))?;
+    }
+    for (i, panel) in panels.iter().enumerate() {
+        subgraph(i, panel, out)?;
+    }
+    Ok(())
+}
+
+fn subgraph(i: usize, p: &Panel<'_>, out: &mut dyn Write) -> std::io::Result<()> {
+    let title = words::panel_title(&p.service.service, p.family, p.side.map(|s| s == Side::After));
+    writeln!(out, "  subgraph p{i}[\"{}\"]", esc(&title))?;
+    let Some(c) = &p.family.cross_zone else {
+        writeln!(out, "    p{i}_none[\"{}\"]", esc(words::NO_ROUTING))?;
+        return writeln!(out, "  end");
+    };
+    let routes = routes(c);
+    let mut from: Vec<(&str, f64)> = routes.iter().map(|r| (r.from, r.from_share)).collect();
+    from.dedup_by_key(|f| f.0);
+    let mut to: Vec<&str> = routes.iter().map(|r| r.to).collect();
+    to.sort_by_key(|z| (z.is_empty(), *z));
+    to.dedup();
+    let index = |list: &[&str], z: &str| list.iter().position(|x| *x == z).unwrap_or(0);
+    for (k, (zone, share)) in from.iter().enumerate() {
+        writeln!(out, "    p{i}_from{k}[\"{}\"]", lines(&words::clients(zone, *share)))?;
+    }
+    for (k, zone) in to.iter().enumerate() {
+        let ready = p.family.zones.iter().find(|z| z.zone == *zone).map(|z| z.ready_endpoints);
+        writeln!(out, "    p{i}_to{k}[(\"{}\")]", lines(&words::endpoints(zone, ready)))?;
+    }
+    let from_names: Vec<&str> = from.iter().map(|f| f.0).collect();
+    for r in &routes {
+        writeln!(
+            out,
+            "    p{i}_from{} -->|\"{}\"| p{i}_to{}",
+            index(&from_names, r.from),
+            esc(&words::route(&r.share)),
+            index(&to, r.to)
+        )?;
+    }
+    writeln!(out, "  end")
+}
+
+/// Escaped lines joined by a line break Mermaid renders.
+fn lines(lines: &[String]) -> String {
+    lines.iter().map(|l| esc(l)).collect::<Vec<_>>().join("<br/>")
+}
