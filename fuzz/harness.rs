@@ -12,9 +12,10 @@
 
 use std::collections::BTreeMap;
 
-use kubectl_topo::cli::OutputFormat;
-use kubectl_topo::render::{self, RenderOptions};
+use kubectl_topo::cli::{FailOn, OutputFormat};
+use kubectl_topo::render::{self, CheckContext, RenderOptions};
 use kubectl_topo::source::dump::parse_dump;
+use kubectl_topo::triage::{self, IgnoreRules, View};
 use topo_engine::core::analyze::{self, TrafficModel};
 use topo_engine::core::whatif::{self, changes::Changes, changes::SpreadSpec};
 use topo_engine::model::{
@@ -58,7 +59,15 @@ pub fn exercise(snapshot: &Snapshot, behaviour: Behaviour, changes: &Changes, st
     check_output(format, |out| render::zones(&zones, &options, out));
     let services: Vec<&Service> = snapshot.services.iter().collect();
     let check = analyze::check(snapshot, &services, behaviour);
-    check_output(format, |out| render::check(&check, &options, out));
+    let view = View { show_all: style & 8 != 0, ..View::default() };
+    let check =
+        triage::triage(check, &|_| Some("OverloadThreshold"), &view, &IgnoreRules::default(), FailOn::Any);
+    // `check` alone also writes the CI reports.
+    let check_format = [OutputFormat::Markdown, OutputFormat::Junit, OutputFormat::Sarif, format]
+        [usize::from(style >> 4) % 4];
+    let check_options = RenderOptions { format: check_format, ..options };
+    let context = CheckContext { file: Some("fuzz.yaml".into()) };
+    check_output(check_format, |out| render::check(&check, &context, &check_options, out));
     for service in services.iter().take(3) {
         let report = analyze::explain(snapshot, service, behaviour);
         check_output(format, |out| render::explain(&report, &options, out));
@@ -71,8 +80,15 @@ pub fn exercise(snapshot: &Snapshot, behaviour: Behaviour, changes: &Changes, st
 fn check_output(format: OutputFormat, render: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) {
     let mut out = Vec::new();
     render(&mut out).expect("rendering to memory succeeds");
-    if matches!(format, OutputFormat::Table | OutputFormat::Wide) {
-        assert!(!out.contains(&0x1b), "raw ESC in table output");
+    if matches!(
+        format,
+        OutputFormat::Table
+            | OutputFormat::Wide
+            | OutputFormat::Markdown
+            | OutputFormat::Junit
+            | OutputFormat::Sarif
+    ) {
+        assert!(!out.contains(&0x1b), "raw ESC in {format:?} output");
     }
 }
 

@@ -48,7 +48,7 @@ pub fn run(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Res
         }
         Job::Zones => zones(settings, out, err),
         Job::Explain { name, fail_on } => explain(settings, name, *fail_on, out, err),
-        Job::Check { fail_on } => check(settings, *fail_on, out, err),
+        Job::Check { fail_on, view, config } => check::run(settings, *fail_on, view, config, out, err),
         Job::Dump { redact, format } => dump(settings, *redact, *format, out, err),
         Job::Simulate { name, changes } => simulate(settings, name, changes, out, err),
         Job::Watch { name } => watch::run(settings, name.as_deref(), out, err),
@@ -63,7 +63,11 @@ pub fn run(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Res
 /// `source::load` behind a progress indicator (stderr, TTY only, after a moment). Notes from the
 /// source are held back until the indicator has erased its line.
 /// `source::load` with a progress indicator on stderr (TTY only) while it runs.
-fn load(settings: &Settings, request: source::Request, err: &mut dyn Write) -> Result<source::Loaded, Error> {
+pub(crate) fn load(
+    settings: &Settings,
+    request: source::Request,
+    err: &mut dyn Write,
+) -> Result<source::Loaded, Error> {
     let message = match &settings.source {
         SourceSpec::Live(_) => "listing Nodes, Services and EndpointSlices…".to_string(),
         SourceSpec::Dump(DumpPath::Stdin) => "reading stdin…".to_string(),
@@ -89,7 +93,11 @@ pub(crate) fn behaviour(settings: &Settings, snapshot: &Snapshot) -> Behaviour {
         .unwrap_or_default()
 }
 
-fn request<'a>(settings: &'a Settings, service: Option<&'a str>, nodes_only: bool) -> source::Request<'a> {
+pub(crate) fn request<'a>(
+    settings: &'a Settings,
+    service: Option<&'a str>,
+    nodes_only: bool,
+) -> source::Request<'a> {
     source::Request { scope: &settings.scope, service, nodes_only }
 }
 
@@ -122,25 +130,6 @@ fn explain(
         Some(level) if fails(level, &verdicts) => ExitStatus::Findings,
         _ => ExitStatus::Ok,
     })
-}
-
-fn check(
-    settings: &Settings,
-    fail_on: FailOn,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> Result<ExitStatus, Error> {
-    let loaded = load(settings, request(settings, None, false), err)?;
-    let snapshot = loaded.snapshot;
-    let services = services_in_scope(settings, &snapshot, loaded.namespace.as_deref(), None);
-    check_traffic(settings, &snapshot)?;
-    let behaviour = behaviour(settings, &snapshot);
-    let report = analyze::check_with(&snapshot, &services, behaviour, &settings.traffic, settings.workers);
-    render::check(&report, &options(settings), out).map_err(Error::Write)?;
-    let verdicts: Vec<Verdict> =
-        report.services.iter().flat_map(|row| row.families.iter().map(|f| f.verdict)).collect();
-    nothing_known(&verdicts)?;
-    Ok(if fails(fail_on, &verdicts) { ExitStatus::Findings } else { ExitStatus::Ok })
 }
 
 /// `dump`: the raw objects of a live read as one YAML or JSON List (`--from-file` reads it back).
@@ -178,7 +167,7 @@ fn simulate(
 }
 
 /// `--traffic` may only name zones that have nodes.
-fn check_traffic(settings: &Settings, snapshot: &Snapshot) -> Result<(), Error> {
+pub(crate) fn check_traffic(settings: &Settings, snapshot: &Snapshot) -> Result<(), Error> {
     match analyze::crosszone::unknown_zones(&settings.traffic, &snapshot.nodes).first() {
         Some(zone) => Err(SettingsError::from(WhatIfError::TrafficZone { zone: zone.clone() }).into()),
         None => Ok(()),
@@ -192,7 +181,7 @@ fn nodes_missing(consequence: &'static str) -> Error {
 
 /// Exit 3 when every verdict asked for is Unknown (Nodes forbidden, all in Auto mode): the report
 /// is printed, but it answers nothing. Some Unknown among known verdicts is a note, not an error.
-fn nothing_known(verdicts: &[Verdict]) -> Result<(), Error> {
+pub(crate) fn nothing_known(verdicts: &[Verdict]) -> Result<(), Error> {
     if !verdicts.is_empty() && verdicts.iter().all(|v| *v == Verdict::Unknown) {
         return Err(nodes_missing(crate::prose::partial::NO_VERDICT_WITHOUT_NODES));
     }
@@ -201,12 +190,7 @@ fn nothing_known(verdicts: &[Verdict]) -> Result<(), Error> {
 
 /// True when some verdict is at or above `level`. Unknown is never a finding.
 pub fn fails(level: FailOn, verdicts: &[Verdict]) -> bool {
-    verdicts.iter().any(|v| match level {
-        FailOn::None => false,
-        FailOn::Drift => *v == Verdict::Drift,
-        FailOn::Blocked => matches!(v, Verdict::Drift | Verdict::Blocked),
-        FailOn::Any => matches!(v, Verdict::Drift | Verdict::Blocked | Verdict::Unmanaged),
-    })
+    verdicts.iter().any(|v| crate::triage::verdict_fails(level, *v))
 }
 
 /// The Services of `namespace` (every namespace for `None`) named `name` (any name for `None`) that
@@ -251,6 +235,7 @@ pub(crate) fn find_service<'a>(
     .into())
 }
 
+mod check;
 mod watch;
 
 #[cfg(test)]

@@ -76,6 +76,46 @@ pub struct CheckArgs {
     /// Traffic model of the cross-zone share.
     #[command(flatten)]
     pub traffic: TrafficArgs,
+    /// List only Services with a family at one of these verdicts (comma-separated or repeated).
+    #[arg(long, value_name = "VERDICT", value_delimiter = ',')]
+    pub verdict: Vec<String>,
+    /// List only Services with one of these reason codes (comma-separated or repeated).
+    #[arg(long, value_name = "CODE", value_delimiter = ',')]
+    pub reason: Vec<String>,
+    /// List only Services in one of these modes: Auto, PreferClose, PreferSameZone,
+    /// PreferSameNode, None.
+    #[arg(long, value_name = "MODE", value_delimiter = ',')]
+    pub mode: Vec<String>,
+    /// Row order: namespace and name ascending, verdict worst first, cross-zone and replicas
+    /// largest first.
+    #[arg(long, value_enum, default_value_t = SortBy::Namespace)]
+    pub sort_by: SortBy,
+    /// Leave out namespaces matching this glob (e.g. `kube-*`; repeatable).
+    #[arg(long, value_name = "GLOB")]
+    pub exclude_namespace: Vec<String>,
+    /// Also list the Services for which nobody asked for hints and that have none.
+    #[arg(long)]
+    pub show_all: bool,
+    /// Config file with excludes and failure levels (default:
+    /// $KUBECTL_TOPO_CONFIG, else ${XDG_CONFIG_HOME:-~/.config}/kubectl-topo/config.yaml when it
+    /// exists).
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+}
+
+/// `check --sort-by` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SortBy {
+    /// Namespace, then name.
+    Namespace,
+    /// Name, then namespace.
+    Name,
+    /// Worst verdict first.
+    Verdict,
+    /// Largest cross-zone share first.
+    CrossZone,
+    /// Largest replicas needed first.
+    Replicas,
 }
 
 /// `simulate` arguments: changes are repeatable and combinable.
@@ -201,6 +241,12 @@ pub enum OutputFormat {
     Json,
     /// The report model as YAML (versioned envelope).
     Yaml,
+    /// `check`: a pull-request comment (summary, table of findings, details per Service).
+    Markdown,
+    /// `check`: JUnit XML, one test case per Service.
+    Junit,
+    /// `check`: SARIF 2.1.0, one rule per reason code.
+    Sarif,
 }
 
 /// `--color` values.

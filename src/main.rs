@@ -2,6 +2,7 @@
 //! once, map to an exit code.
 
 use std::io::{IsTerminal, Write};
+use std::path::Path;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches};
@@ -37,6 +38,13 @@ fn main() -> ExitCode {
         stderr_is_tty: std::io::stderr().is_terminal(),
         no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
         term_dumb: std::env::var("TERM").is_ok_and(|t| t == "dumb"),
+        config_env: std::env::var_os("KUBECTL_TOPO_CONFIG").filter(|v| !v.is_empty()).map(Into::into),
+        config_home: std::env::var_os("XDG_CONFIG_HOME")
+            .filter(|v| !v.is_empty())
+            .map(std::path::PathBuf::from)
+            .or_else(|| {
+                std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| Path::new(&h).join(".config"))
+            }),
     };
     // Not locked for the whole run: the progress indicator writes to stderr from its own thread.
     let mut stderr = std::io::stderr();

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::cli::{Cli, ColorChoice, Command, FailOn, GlobalArgs, OutputFormat};
+use crate::triage::View;
 use topo_engine::core::analyze::TrafficModel;
 use topo_engine::core::whatif::changes::Changes;
 use topo_engine::model::Behaviour;
@@ -24,6 +25,10 @@ pub struct Ambient {
     pub term_dumb: bool,
     /// CPUs this process may use (`std::thread::available_parallelism`; 0 when unknown).
     pub cpus: usize,
+    /// `KUBECTL_TOPO_CONFIG`, when set and non-empty.
+    pub config_env: Option<PathBuf>,
+    /// `XDG_CONFIG_HOME`, else `$HOME/.config`; None when neither is set.
+    pub config_home: Option<PathBuf>,
 }
 
 /// Where objects come from.
@@ -93,6 +98,10 @@ pub enum Job {
     Check {
         /// `--fail-on`.
         fail_on: FailOn,
+        /// What to list, in which order.
+        view: View,
+        /// Where the config file (excludes, failure levels) is.
+        config: ConfigPath,
     },
     /// `dump` (live cluster only).
     Dump {
@@ -178,6 +187,27 @@ pub enum SettingsError {
     /// `-n` with `-A`.
     #[error("-n and -A cannot be used together")]
     NamespaceConflict,
+    /// A `check` flag value that names no verdict, reason code or mode.
+    #[error("{flag} {value:?}: use one of {valid}")]
+    UnknownName {
+        /// The flag.
+        flag: &'static str,
+        /// What was typed.
+        value: String,
+        /// The valid names, comma-separated.
+        valid: String,
+    },
+    /// A bad `--exclude-namespace` glob.
+    #[error("--exclude-namespace {pattern:?}: {why}")]
+    ExcludePattern {
+        /// The pattern.
+        pattern: String,
+        /// globset's reason.
+        why: String,
+    },
+    /// `-o markdown|junit|sarif` with a command other than `check`.
+    #[error("-o {0} is a report of `check`: use -o table, wide, json or yaml here")]
+    ReportFormat(&'static str),
     /// A bad `simulate` change or `--traffic` value (the message names the flag).
     #[error("{0}")]
     WhatIf(#[from] changes::WhatIfError),
@@ -191,7 +221,12 @@ impl Settings {
             return Err(SettingsError::NamespaceConflict);
         }
         let traffic = resolve_traffic(&cli.command)?;
-        let job = resolve_job(cli.command, &g)?;
+        if let Some(format) = report_format(g.output)
+            && !matches!(cli.command, Command::Check(_))
+        {
+            return Err(SettingsError::ReportFormat(format));
+        }
+        let job = resolve_job(cli.command, &g, ambient)?;
         // Checked even with --from-file, where it is unused: a typo should not pass silently.
         let request_timeout = parse_timeout(&g.request_timeout)?;
         let source = match g.from_file {
@@ -227,13 +262,17 @@ impl Settings {
 }
 
 /// The job a subcommand asks for, with the flag combinations it refuses.
-fn resolve_job(command: Command, g: &GlobalArgs) -> Result<Job, SettingsError> {
+fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Job, SettingsError> {
     Ok(match command {
         Command::Zones => Job::Zones,
         Command::Explain(a) => {
             Job::Explain { name: parse_service_ref(&a.service)?, fail_on: a.exit_code.then_some(a.fail_on) }
         }
-        Command::Check(a) => Job::Check { fail_on: a.fail_on },
+        Command::Check(a) => Job::Check {
+            fail_on: a.fail_on,
+            view: check_settings::view(&a)?,
+            config: check_settings::config_path(a.config, ambient),
+        },
         Command::Dump(a) => {
             if g.from_file.is_some() {
                 return Err(SettingsError::DumpFromFile);
@@ -241,7 +280,9 @@ fn resolve_job(command: Command, g: &GlobalArgs) -> Result<Job, SettingsError> {
             let format = match g.output {
                 OutputFormat::Json => DumpFormat::Json,
                 OutputFormat::Yaml | OutputFormat::Table => DumpFormat::Yaml,
-                OutputFormat::Wide => return Err(SettingsError::DumpWide),
+                OutputFormat::Wide | OutputFormat::Markdown | OutputFormat::Junit | OutputFormat::Sarif => {
+                    return Err(SettingsError::DumpWide);
+                }
             };
             Job::Dump { redact: a.redact, format }
         }
@@ -262,9 +303,19 @@ fn resolve_job(command: Command, g: &GlobalArgs) -> Result<Job, SettingsError> {
     })
 }
 
-/// Colour is one decision: the flag, then NO_COLOR, TERM=dumb and a TTY; never for JSON or YAML.
+/// The name of a report format that only `check` writes.
+fn report_format(output: OutputFormat) -> Option<&'static str> {
+    match output {
+        OutputFormat::Markdown => Some("markdown"),
+        OutputFormat::Junit => Some("junit"),
+        OutputFormat::Sarif => Some("sarif"),
+        OutputFormat::Table | OutputFormat::Wide | OutputFormat::Json | OutputFormat::Yaml => None,
+    }
+}
+
+/// Colour is one decision: the flag, then NO_COLOR, TERM=dumb and a TTY; only for tables.
 fn resolve_color(output: OutputFormat, choice: ColorChoice, ambient: &Ambient) -> bool {
-    let structured = matches!(output, OutputFormat::Json | OutputFormat::Yaml);
+    let structured = !matches!(output, OutputFormat::Table | OutputFormat::Wide);
     !structured
         && match choice {
             ColorChoice::Always => true,
@@ -319,7 +370,9 @@ pub fn parse_timeout(text: &str) -> Result<Option<Duration>, SettingsError> {
 }
 
 pub mod changes;
+mod check_settings;
 mod whatif_settings;
+pub use check_settings::{ConfigPath, default_location};
 use whatif_settings::resolve_traffic;
 
 #[cfg(test)]

@@ -39,7 +39,12 @@ impl VersionReport {
         match format {
             OutputFormat::Json => structured::write(self, Structured::Json, out),
             OutputFormat::Yaml => structured::write(self, Structured::Yaml, out),
-            OutputFormat::Table | OutputFormat::Wide => {
+            // The report formats are `check`'s alone (settings refuses them elsewhere).
+            OutputFormat::Table
+            | OutputFormat::Wide
+            | OutputFormat::Markdown
+            | OutputFormat::Junit
+            | OutputFormat::Sarif => {
                 writeln!(out, "Plugin Version: {}", self.plugin_version)?;
                 match &self.server_version {
                     Some(server) => {

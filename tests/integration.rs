@@ -16,6 +16,8 @@ mod partial;
 mod plugin;
 mod read_only;
 mod replicas_property;
+mod report_formats;
+mod reports;
 mod scenarios;
 mod schema;
 mod simulate;

@@ -95,7 +95,11 @@ mod tests {
             (&["explian"], &["unrecognized subcommand 'explian'", "'explain'"]),
             (
                 &["check", "-o", "xml"],
-                &["invalid value 'xml'", "(possible values: table, wide, json, yaml)", "'yaml'"],
+                &[
+                    "invalid value 'xml'",
+                    "(possible values: table, wide, json, yaml, markdown, junit, sarif)",
+                    "'yaml'",
+                ],
             ),
             (&["explain"], &["required arguments were not provided: <SERVICE>"]),
             (&["check", "--fail-on", "bad"], &["invalid value 'bad'", "--fail-on"]),

@@ -4,11 +4,16 @@
 use std::io::Write;
 
 use crate::cli::OutputFormat;
+use crate::triage::Triaged;
+use structured::Worded as _;
 use topo_engine::report::whatif::SimulationReport;
-use topo_engine::report::{CheckReport, ServiceReport, ZoneReport};
+use topo_engine::report::{ServiceReport, ZoneReport};
 
 mod check;
 mod explain;
+mod junit;
+mod markdown;
+mod sarif;
 mod simulate;
 pub mod structured;
 pub mod style;
@@ -38,8 +43,20 @@ fn structured_format(format: OutputFormat) -> Option<structured::Structured> {
     match format {
         OutputFormat::Json => Some(structured::Structured::Json),
         OutputFormat::Yaml => Some(structured::Structured::Yaml),
-        OutputFormat::Table | OutputFormat::Wide => None,
+        // The report formats are `check`'s alone (settings refuses them elsewhere).
+        OutputFormat::Table
+        | OutputFormat::Wide
+        | OutputFormat::Markdown
+        | OutputFormat::Junit
+        | OutputFormat::Sarif => None,
     }
+}
+
+/// What `check`'s reports say about where the data came from.
+#[derive(Debug, Clone, Default)]
+pub struct CheckContext {
+    /// The dump file read, as given (None for a live cluster or stdin).
+    pub file: Option<String>,
 }
 
 fn dispatch<T: structured::Worded>(
@@ -59,9 +76,25 @@ pub fn zones(report: &ZoneReport, options: &RenderOptions, out: &mut dyn Write) 
     dispatch(report, options, out, zones::render)
 }
 
-/// Render `check`.
-pub fn check(report: &CheckReport, options: &RenderOptions, out: &mut dyn Write) -> std::io::Result<()> {
-    dispatch(report, options, out, check::render)
+/// Render `check` (the triaged report: rows listed, failures, summary counts).
+pub fn check(
+    triaged: &Triaged,
+    context: &CheckContext,
+    options: &RenderOptions,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    match options.format {
+        OutputFormat::Json => {
+            structured::write(&triaged.report.clone().worded(), structured::Structured::Json, out)
+        }
+        OutputFormat::Yaml => {
+            structured::write(&triaged.report.clone().worded(), structured::Structured::Yaml, out)
+        }
+        OutputFormat::Table | OutputFormat::Wide => check::render(&triaged.report, options, out),
+        OutputFormat::Markdown => markdown::render(triaged, out),
+        OutputFormat::Junit => junit::render(triaged, out),
+        OutputFormat::Sarif => sarif::render(triaged, context, out),
+    }
 }
 
 /// Render `explain`.

@@ -25,7 +25,12 @@ pub fn change(change: &ServiceChange, options: &RenderOptions, out: &mut dyn Wri
             writeln!(out, "---")?;
             out.write_all(text.as_bytes())?;
         }
-        OutputFormat::Table | OutputFormat::Wide => line(change, options, out)?,
+        // The report formats are `check`'s alone (settings refuses them elsewhere).
+        OutputFormat::Table
+        | OutputFormat::Wide
+        | OutputFormat::Markdown
+        | OutputFormat::Junit
+        | OutputFormat::Sarif => line(change, options, out)?,
     }
     out.flush()
 }

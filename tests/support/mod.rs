@@ -34,6 +34,8 @@ pub fn topo() -> Command {
         "HOME",
         "COLORTERM",
         "KUBERNETES_SERVICE_HOST",
+        "XDG_CONFIG_HOME",
+        "KUBECTL_TOPO_CONFIG",
     ] {
         cmd.env_remove(var);
     }
