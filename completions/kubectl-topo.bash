@@ -82,11 +82,11 @@ _kubectl__topo() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -121,7 +121,7 @@ _kubectl__topo() {
             return 0
             ;;
         kubectl__subcmd__topo__subcmd__check)
-            opts="-f -n -A -l -o -h -V --fail-on --traffic --from-file --k8s-version --namespace --all-namespaces --selector --output --no-headers --color --kubeconfig --context --cluster --user --request-timeout --help --version"
+            opts="-f -n -A -l -o -h -V --fail-on --traffic --verdict --reason --mode --sort-by --exclude-namespace --show-all --all-contexts --config --from-file --k8s-version --namespace --all-namespaces --selector --output --no-headers --color --kubeconfig --context --cluster --user --request-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -132,6 +132,30 @@ _kubectl__topo() {
                     return 0
                     ;;
                 --traffic)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verdict)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mode)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -W "namespace name verdict cross-zone replicas" -- "${cur}"))
+                    return 0
+                    ;;
+                --exclude-namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -164,11 +188,11 @@ _kubectl__topo() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -238,11 +262,11 @@ _kubectl__topo() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -312,11 +336,11 @@ _kubectl__topo() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -394,11 +418,11 @@ _kubectl__topo() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -504,11 +528,11 @@ _kubectl__topo() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -578,11 +602,11 @@ _kubectl__topo() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -652,11 +676,11 @@ _kubectl__topo() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -726,11 +750,11 @@ _kubectl__topo() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)

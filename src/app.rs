@@ -48,7 +48,9 @@ pub fn run(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Res
         }
         Job::Zones => zones(settings, out, err),
         Job::Explain { name, fail_on } => explain(settings, name, *fail_on, out, err),
-        Job::Check { fail_on, view, config } => check::run(settings, *fail_on, view, config, out, err),
+        Job::Check { fail_on, view, config, all_contexts } => {
+            check::run(settings, *fail_on, view, config, *all_contexts, out, err)
+        }
         Job::Dump { redact, format } => dump(settings, *redact, *format, out, err),
         Job::Simulate { name, changes } => simulate(settings, name, changes, out, err),
         Job::Watch { name } => watch::run(settings, name.as_deref(), out, err),

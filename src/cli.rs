@@ -96,6 +96,9 @@ pub struct CheckArgs {
     /// Also list the Services for which nobody asked for hints and that have none.
     #[arg(long)]
     pub show_all: bool,
+    /// Check every context of the kubeconfig, one cluster each.
+    #[arg(long)]
+    pub all_contexts: bool,
     /// Config file with excludes and failure levels (default:
     /// $KUBECTL_TOPO_CONFIG, else ${XDG_CONFIG_HOME:-~/.config}/kubectl-topo/config.yaml when it
     /// exists).
@@ -188,9 +191,10 @@ pub struct CompletionArgs {
 #[derive(Debug, Args)]
 pub struct GlobalArgs {
     /// Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events
-    /// -A -o yaml`); `-` reads stdin.
-    #[arg(short = 'f', long, global = true, value_name = "PATH")]
-    pub from_file: Option<PathBuf>,
+    /// -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml,
+    /// *.yml and *.json in it, each as its own cluster.
+    #[arg(short = 'f', long, global = true, value_name = "PATH", action = clap::ArgAction::Append)]
+    pub from_file: Vec<PathBuf>,
     /// Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the
     /// server version recorded in the dump, else 1.36.
     #[arg(long, global = true, value_name = "1.NN")]
@@ -216,9 +220,9 @@ pub struct GlobalArgs {
     /// Path to the kubeconfig file.
     #[arg(long, global = true)]
     pub kubeconfig: Option<PathBuf>,
-    /// The kubeconfig context to use.
-    #[arg(long, global = true)]
-    pub context: Option<String>,
+    /// The kubeconfig context to use (`check`: repeatable, one cluster each).
+    #[arg(long, global = true, action = clap::ArgAction::Append)]
+    pub context: Vec<String>,
     /// The kubeconfig cluster to use.
     #[arg(long, global = true)]
     pub cluster: Option<String>,

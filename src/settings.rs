@@ -102,6 +102,8 @@ pub enum Job {
         view: View,
         /// Where the config file (excludes, failure levels) is.
         config: ConfigPath,
+        /// `--all-contexts`: every context of the kubeconfig.
+        all_contexts: bool,
     },
     /// `dump` (live cluster only).
     Dump {
@@ -133,8 +135,10 @@ pub enum Job {
 pub struct Settings {
     /// The subcommand.
     pub job: Job,
-    /// Where objects come from.
+    /// Where objects come from (the first of `sources`).
     pub source: SourceSpec,
+    /// Every source of a `check` over several clusters (`-f` and `--context` repeated); else one.
+    pub sources: Vec<SourceSpec>,
     /// Namespace scope.
     pub scope: Scope,
     /// `-l` for Services.
@@ -205,6 +209,15 @@ pub enum SettingsError {
         /// globset's reason.
         why: String,
     },
+    /// `-f` or `--context` repeated for a command that reads one cluster.
+    #[error("only check reads several clusters: give one -f or one --context")]
+    OneSource,
+    /// `--all-contexts` with `-f`.
+    #[error("--all-contexts reads the kubeconfig's clusters: it cannot be combined with --from-file")]
+    AllContextsFromFile,
+    /// `-o markdown|junit|sarif` over several clusters.
+    #[error("-o {0} reports one cluster: give one -f or one --context, or use -o table, wide, json or yaml")]
+    ReportOneSource(&'static str),
     /// `-o markdown|junit|sarif` with a command other than `check`.
     #[error("-o {0} is a report of `check`: use -o table, wide, json or yaml here")]
     ReportFormat(&'static str),
@@ -226,20 +239,11 @@ impl Settings {
         {
             return Err(SettingsError::ReportFormat(format));
         }
-        let job = resolve_job(cli.command, &g, ambient)?;
         // Checked even with --from-file, where it is unused: a typo should not pass silently.
         let request_timeout = parse_timeout(&g.request_timeout)?;
-        let source = match g.from_file {
-            Some(p) if p.as_os_str() == "-" => SourceSpec::Dump(DumpPath::Stdin),
-            Some(p) => SourceSpec::Dump(DumpPath::File(p)),
-            None => SourceSpec::Live(LiveSpec {
-                kubeconfig: g.kubeconfig,
-                context: g.context,
-                cluster: g.cluster,
-                user: g.user,
-                request_timeout,
-            }),
-        };
+        let sources = sources::resolve(&cli.command, &g, request_timeout)?;
+        let job = resolve_job(cli.command, &g, ambient)?;
+        let source = sources[0].clone();
         let selector =
             g.selector.as_deref().map(Selector::parse).transpose().map_err(SettingsError::Selector)?;
         let behaviour = g.k8s_version.as_deref().map(str::parse).transpose()?;
@@ -247,6 +251,7 @@ impl Settings {
         Ok(Settings {
             job,
             source,
+            sources,
             scope: if g.all_namespaces { Scope::AllNamespaces } else { Scope::Namespace(g.namespace) },
             selector,
             behaviour,
@@ -272,9 +277,10 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
             fail_on: a.fail_on,
             view: check_settings::view(&a)?,
             config: check_settings::config_path(a.config, ambient),
+            all_contexts: a.all_contexts,
         },
         Command::Dump(a) => {
-            if g.from_file.is_some() {
+            if !g.from_file.is_empty() {
                 return Err(SettingsError::DumpFromFile);
             }
             let format = match g.output {
@@ -290,7 +296,7 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
             Job::Simulate { name: parse_service_ref(&a.service)?, changes: whatif_settings::changes(&a)? }
         }
         Command::Watch(a) => {
-            if g.from_file.is_some() {
+            if !g.from_file.is_empty() {
                 return Err(SettingsError::WatchFromFile);
             }
             if a.service.is_some() && g.all_namespaces {
@@ -371,6 +377,7 @@ pub fn parse_timeout(text: &str) -> Result<Option<Duration>, SettingsError> {
 
 pub mod changes;
 mod check_settings;
+mod sources;
 mod whatif_settings;
 pub use check_settings::{ConfigPath, default_location};
 use whatif_settings::resolve_traffic;

@@ -232,7 +232,7 @@ fn kubectl_completes_the_plugin_in_cobras_format() {
     let (flags, _) = kubectl_complete(&sandbox, &["check", "--fail"]);
     assert_eq!(names(&flags), ["--fail-on"]);
     let (values, _) = kubectl_complete(&sandbox, &["zones", "-o", ""]);
-    assert_eq!(names(&values), ["table", "wide", "json", "yaml"]);
+    assert_eq!(names(&values), ["table", "wide", "json", "yaml", "markdown", "junit", "sarif"]);
 
     let demo = demo().display().to_string();
     let (services, directive) = kubectl_complete(&sandbox, &["explain", "-f", &demo, "-n", "demo", "svc/"]);

@@ -166,3 +166,109 @@ fn the_config_file_from_the_flag_the_environment_or_the_config_home() {
     assert!(err.starts_with("error: config no-such.yaml: cannot read: "), "{err}");
     assert_eq!(check(&demo_arg(), &[], &[("XDG_CONFIG_HOME", &dir.path().join("none"))]).0, 0);
 }
+
+/// Run `check ARGS…` (no -A/-f added); (exit code, stdout, stderr).
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = topo().arg("check").args(args).output().expect("runs");
+    let text = |b: &[u8]| String::from_utf8(b.to_vec()).expect("UTF-8");
+    (out.status.code().expect("exit code"), text(&out.stdout), text(&out.stderr))
+}
+
+#[test]
+fn several_dumps_a_directory_and_a_bad_file_among_good_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["w03-four-zones-hinted.yaml", "w14-traffic-distribution.yaml"] {
+        std::fs::copy(crate::support::path("tests/fixtures").join(name), dir.path().join(name)).unwrap();
+    }
+    std::fs::write(dir.path().join("notes.txt"), "not a dump").unwrap();
+    let dir_arg = dir.path().display().to_string();
+    // Two files: a CLUSTER column, one summary line each; no findings at --fail-on drift.
+    let (code, out, _) = run(&["-A", "-f", &demo_arg(), "-f", "tests/fixtures/w03-four-zones-hinted.yaml"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("CLUSTER "), "{out}");
+    assert!(out.contains(&format!("\n{}: 3 Service(s): 2 Active, 1 Blocked; 1 hidden", demo_arg())), "{out}");
+    assert!(out.contains("\ntests/fixtures/w03-four-zones-hinted.yaml: 1 Service(s): 1 Active\n"), "{out}");
+    // A directory: its *.yaml files in name order, each a cluster; other files skipped.
+    let (code, out, _) = run(&["-A", "-f", &dir_arg, "--fail-on", "none"]);
+    assert_eq!(code, 0);
+    let clusters: Vec<&str> = out
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert!(
+        clusters[0].ends_with("w03-four-zones-hinted.yaml")
+            && clusters.last().unwrap().ends_with("w14-traffic-distribution.yaml"),
+        "{out}"
+    );
+    // A bad file among good ones: an Error row and a note, the others reported; exit 2 (input)
+    // unless findings make it 1.
+    let bad = "tests/bad-inputs/yaml-tab-indent.yaml";
+    let (code, out, err) = run(&["-A", "-f", &dir_arg, "-f", bad, "--fail-on", "none"]);
+    assert_eq!(code, 2, "{out}{err}");
+    let row = out.lines().find(|l| l.starts_with(bad)).expect("an error row");
+    assert!(row.contains(" Error ") && row.contains("invalid YAML: tabs disallowed"), "{row}");
+    assert!(err.contains(&format!("note: {bad}: {bad}:4:2: invalid YAML")), "{err}");
+    assert!(!err.lines().any(|l| l.starts_with("error:")), "{err}");
+    let (code, _, _) = run(&["-A", "-f", &demo_arg(), "-f", bad, "--fail-on", "blocked"]);
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn several_clusters_as_json_are_a_list_of_single_cluster_reports() {
+    let bad = "tests/bad-inputs/yaml-tab-indent.yaml";
+    let out = topo().args(["check", "-A", "-f", &demo_arg(), "-f", bad, "-o", "json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (&doc["apiVersion"], &doc["kind"]),
+        (&"kubectl-topo/v1alpha1".into(), &"CheckReportList".into())
+    );
+    let items = doc["items"].as_array().unwrap();
+    assert_eq!(items[0]["cluster"], demo_arg());
+    let single = crate::support::json(&["check", "-A", "-f", &demo_arg()], 0);
+    assert_eq!(items[0]["report"]["services"], single["services"]);
+    assert_eq!(items[1]["error"]["exitCode"], 2);
+    assert!(items[1]["error"]["message"].as_str().unwrap().contains("invalid YAML"));
+    assert!(items[1].get("report").is_none());
+}
+
+#[test]
+fn several_sources_are_for_check_and_its_tables_json_and_yaml_only() {
+    let (code, _, err) = run(&["-A", "-f", &demo_arg(), "-f", &demo_arg(), "-o", "sarif"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error: -o sarif reports one cluster: give one -f or one --context"), "{err}");
+    let out = topo().args(["zones", "-f", &demo_arg(), "-f", &demo_arg()]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: only check reads several clusters"));
+    let (code, _, err) = run(&["--all-contexts", "-f", &demo_arg()]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error: --all-contexts reads the kubeconfig's clusters"), "{err}");
+}
+
+#[test]
+fn all_contexts_reads_every_context_and_a_dead_one_is_an_error_row_with_exit_3() {
+    // Both contexts point at 127.0.0.1:1, where nothing listens: refused at once, no retry wait.
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = dir.path().join("config");
+    std::fs::write(
+        &kubeconfig,
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: dead\n  cluster: {server: \"https://127.0.0.1:1\"}\n\
+         contexts:\n- name: one\n  context: {cluster: dead, user: u}\n- name: two\n  context: {cluster: dead, user: u}\n\
+         users:\n- name: u\n  user: {token: x}\ncurrent-context: one\n",
+    )
+    .unwrap();
+    let (code, out, err) = run(&["--all-contexts", "--kubeconfig", &kubeconfig.display().to_string(), "-A"]);
+    assert_eq!(code, 3, "{out}{err}");
+    let rows: Vec<&str> = out.lines().skip(1).take_while(|l| !l.is_empty()).collect();
+    assert_eq!(rows.len(), 2, "{out}");
+    assert!(rows[0].starts_with("one ") && rows[1].starts_with("two "), "{out}");
+    assert!(
+        rows.iter().all(
+            |r| r.contains(" Error ") && r.contains("cannot reach the API server at https://127.0.0.1:1")
+        )
+    );
+    assert!(err.contains("note: one: cannot reach") && err.contains("note: two: cannot reach"), "{err}");
+    assert!(!err.lines().any(|l| l.starts_with("error:")), "{err}");
+}

@@ -16,10 +16,7 @@ pub fn render(report: &CheckReport, options: &RenderOptions, out: &mut dyn Write
     let palette = Palette::new(options.color);
     let wide = options.wide();
     let rows = report.services.iter().map(|row| cells(row, wide, &palette)).collect();
-    let mut headers = vec!["NAMESPACE", "NAME", "MODE", "VERDICT", "REASON", "REPLICAS", "CROSS-ZONE"];
-    if wide {
-        headers.push("FAMILIES");
-    }
+    let headers = headers(wide);
     out.write_all(table(&headers, rows, options.no_headers).as_bytes())?;
     if !options.no_headers {
         writeln!(out, "\n{}", crate::prose::check::summary_line(&report.summary))?;
@@ -30,8 +27,17 @@ pub fn render(report: &CheckReport, options: &RenderOptions, out: &mut dyn Write
     Ok(())
 }
 
+/// The columns (`-o wide` adds FAMILIES).
+pub(super) fn headers(wide: bool) -> Vec<&'static str> {
+    let mut headers = vec!["NAMESPACE", "NAME", "MODE", "VERDICT", "REASON", "REPLICAS", "CROSS-ZONE"];
+    if wide {
+        headers.push("FAMILIES");
+    }
+    headers
+}
+
 /// One row of the table.
-fn cells(row: &CheckRow, wide: bool, palette: &Palette) -> Vec<String> {
+pub(super) fn cells(row: &CheckRow, wide: bool, palette: &Palette) -> Vec<String> {
     let single = row.families.len() == 1;
     let verdicts: Vec<String> = row
         .families

@@ -10,6 +10,7 @@ use topo_engine::report::whatif::SimulationReport;
 use topo_engine::report::{ServiceReport, ZoneReport};
 
 mod check;
+pub mod clusters;
 mod explain;
 mod junit;
 mod markdown;

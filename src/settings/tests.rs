@@ -93,7 +93,7 @@ fn check_job(args: &[&str], ambient: &Ambient) -> Result<(FailOn, View, ConfigPa
     let mut argv = vec!["check"];
     argv.extend_from_slice(args);
     match resolve(&argv, ambient)?.job {
-        Job::Check { fail_on, view, config } => Ok((fail_on, view, config)),
+        Job::Check { fail_on, view, config, .. } => Ok((fail_on, view, config)),
         other => panic!("{other:?}"),
     }
 }
@@ -169,4 +169,30 @@ fn report_formats_are_for_check_only() {
         }
     }
     assert!(!resolve(&["check", "-o", "markdown", "--color", "always"], &tty()).unwrap().color);
+}
+
+#[test]
+fn several_sources_are_for_check_only() {
+    let s = resolve(&["check", "-f", "a.yaml", "-f", "dir"], &tty()).unwrap();
+    assert_eq!(s.sources.len(), 2);
+    assert_eq!(s.source, SourceSpec::Dump(DumpPath::File("a.yaml".into())));
+    let s = resolve(&["check", "--context", "a", "--context", "b"], &tty()).unwrap();
+    let contexts: Vec<Option<String>> = s
+        .sources
+        .iter()
+        .map(|spec| match spec {
+            SourceSpec::Live(live) => live.context.clone(),
+            SourceSpec::Dump(_) => None,
+        })
+        .collect();
+    assert_eq!(contexts, [Some("a".to_string()), Some("b".to_string())]);
+    assert_eq!(resolve(&["zones", "-f", "a", "-f", "b"], &tty()).unwrap_err(), SettingsError::OneSource);
+    assert_eq!(
+        resolve(&["explain", "svc/x", "--context", "a", "--context", "b"], &tty()).unwrap_err(),
+        SettingsError::OneSource
+    );
+    assert_eq!(
+        resolve(&["check", "--all-contexts", "-f", "a"], &tty()).unwrap_err(),
+        SettingsError::AllContextsFromFile
+    );
 }

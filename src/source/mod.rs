@@ -8,6 +8,7 @@ pub mod dump_write;
 pub mod error;
 pub mod live;
 pub mod probe;
+pub mod targets;
 pub mod watch;
 
 use std::io::{Read, Write};
