@@ -21,8 +21,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
 
     $completions = @(switch ($command) {
         'kubectl-topo' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin')
-            [CompletionResult]::new('--from-file', '--from-file', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster')
+            [CompletionResult]::new('--from-file', '--from-file', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster')
             [CompletionResult]::new('--k8s-version', '--k8s-version', [CompletionResultType]::ParameterName, 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of the Service(s)')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the Service(s)')
@@ -32,7 +32,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file')
-            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use (`check`: repeatable, one cluster each)')
             [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The kubeconfig cluster to use')
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The kubeconfig user to use')
             [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout for each API request, e.g. `10s`, `1m` (0 = none)')
@@ -54,8 +54,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             break
         }
         'kubectl-topo;zones' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin')
-            [CompletionResult]::new('--from-file', '--from-file', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster')
+            [CompletionResult]::new('--from-file', '--from-file', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster')
             [CompletionResult]::new('--k8s-version', '--k8s-version', [CompletionResultType]::ParameterName, 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of the Service(s)')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the Service(s)')
@@ -65,7 +65,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file')
-            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use (`check`: repeatable, one cluster each)')
             [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The kubeconfig cluster to use')
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The kubeconfig user to use')
             [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout for each API request, e.g. `10s`, `1m` (0 = none)')
@@ -81,8 +81,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
         'kubectl-topo;explain' {
             [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Severity that makes --exit-code fail')
             [CompletionResult]::new('--traffic', '--traffic', [CompletionResultType]::ParameterName, 'Relative requests per zone, e.g. `zone-a=50,zone-b=30` (default: in proportion to zone CPU)')
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin')
-            [CompletionResult]::new('--from-file', '--from-file', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster')
+            [CompletionResult]::new('--from-file', '--from-file', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster')
             [CompletionResult]::new('--k8s-version', '--k8s-version', [CompletionResultType]::ParameterName, 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of the Service(s)')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the Service(s)')
@@ -92,7 +92,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file')
-            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use (`check`: repeatable, one cluster each)')
             [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The kubeconfig cluster to use')
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The kubeconfig user to use')
             [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout for each API request, e.g. `10s`, `1m` (0 = none)')
@@ -109,8 +109,14 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
         'kubectl-topo;check' {
             [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Severity that makes `check` exit with code 1')
             [CompletionResult]::new('--traffic', '--traffic', [CompletionResultType]::ParameterName, 'Relative requests per zone, e.g. `zone-a=50,zone-b=30` (default: in proportion to zone CPU)')
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin')
-            [CompletionResult]::new('--from-file', '--from-file', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin')
+            [CompletionResult]::new('--verdict', '--verdict', [CompletionResultType]::ParameterName, 'List only Services with a family at one of these verdicts (comma-separated or repeated)')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'List only Services with one of these reason codes (comma-separated or repeated)')
+            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'List only Services in one of these modes: Auto, PreferClose, PreferSameZone, PreferSameNode, None')
+            [CompletionResult]::new('--sort-by', '--sort-by', [CompletionResultType]::ParameterName, 'Row order: namespace and name ascending, verdict worst first, cross-zone and replicas largest first')
+            [CompletionResult]::new('--exclude-namespace', '--exclude-namespace', [CompletionResultType]::ParameterName, 'Leave out namespaces matching this glob (e.g. `kube-*`; repeatable)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file with excludes and failure levels (default: $KUBECTL_TOPO_CONFIG, else ${XDG_CONFIG_HOME:-~/.config}/kubectl-topo/config.yaml when it exists)')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster')
+            [CompletionResult]::new('--from-file', '--from-file', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster')
             [CompletionResult]::new('--k8s-version', '--k8s-version', [CompletionResultType]::ParameterName, 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of the Service(s)')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the Service(s)')
@@ -120,10 +126,12 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file')
-            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use (`check`: repeatable, one cluster each)')
             [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The kubeconfig cluster to use')
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The kubeconfig user to use')
             [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout for each API request, e.g. `10s`, `1m` (0 = none)')
+            [CompletionResult]::new('--show-all', '--show-all', [CompletionResultType]::ParameterName, 'Also list the Services for which nobody asked for hints and that have none')
+            [CompletionResult]::new('--all-contexts', '--all-contexts', [CompletionResultType]::ParameterName, 'Check every context of the kubeconfig, one cluster each')
             [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'All namespaces')
             [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'All namespaces')
             [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'Omit table headers')
@@ -134,8 +142,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             break
         }
         'kubectl-topo;dump' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin')
-            [CompletionResult]::new('--from-file', '--from-file', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster')
+            [CompletionResult]::new('--from-file', '--from-file', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster')
             [CompletionResult]::new('--k8s-version', '--k8s-version', [CompletionResultType]::ParameterName, 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of the Service(s)')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the Service(s)')
@@ -145,7 +153,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file')
-            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use (`check`: repeatable, one cluster each)')
             [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The kubeconfig cluster to use')
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The kubeconfig user to use')
             [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout for each API request, e.g. `10s`, `1m` (0 = none)')
@@ -169,8 +177,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('--set-cpu', '--set-cpu', [CompletionResultType]::ParameterName, 'Set a node''s allocatable CPU')
             [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'Switch the Service''s mode: Auto, PreferSameZone, PreferSameNode or none')
             [CompletionResult]::new('--traffic', '--traffic', [CompletionResultType]::ParameterName, 'Relative requests per zone, e.g. `zone-a=50,zone-b=30` (default: in proportion to zone CPU)')
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin')
-            [CompletionResult]::new('--from-file', '--from-file', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster')
+            [CompletionResult]::new('--from-file', '--from-file', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster')
             [CompletionResult]::new('--k8s-version', '--k8s-version', [CompletionResultType]::ParameterName, 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of the Service(s)')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the Service(s)')
@@ -180,7 +188,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file')
-            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use (`check`: repeatable, one cluster each)')
             [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The kubeconfig cluster to use')
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The kubeconfig user to use')
             [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout for each API request, e.g. `10s`, `1m` (0 = none)')
@@ -194,8 +202,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             break
         }
         'kubectl-topo;watch' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin')
-            [CompletionResult]::new('--from-file', '--from-file', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster')
+            [CompletionResult]::new('--from-file', '--from-file', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster')
             [CompletionResult]::new('--k8s-version', '--k8s-version', [CompletionResultType]::ParameterName, 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of the Service(s)')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the Service(s)')
@@ -205,7 +213,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file')
-            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use (`check`: repeatable, one cluster each)')
             [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The kubeconfig cluster to use')
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The kubeconfig user to use')
             [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout for each API request, e.g. `10s`, `1m` (0 = none)')
@@ -219,8 +227,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             break
         }
         'kubectl-topo;completion' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin')
-            [CompletionResult]::new('--from-file', '--from-file', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster')
+            [CompletionResult]::new('--from-file', '--from-file', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster')
             [CompletionResult]::new('--k8s-version', '--k8s-version', [CompletionResultType]::ParameterName, 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of the Service(s)')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the Service(s)')
@@ -230,7 +238,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file')
-            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use (`check`: repeatable, one cluster each)')
             [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The kubeconfig cluster to use')
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The kubeconfig user to use')
             [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout for each API request, e.g. `10s`, `1m` (0 = none)')
@@ -244,8 +252,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             break
         }
         'kubectl-topo;version' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin')
-            [CompletionResult]::new('--from-file', '--from-file', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster')
+            [CompletionResult]::new('--from-file', '--from-file', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster')
             [CompletionResult]::new('--k8s-version', '--k8s-version', [CompletionResultType]::ParameterName, 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of the Service(s)')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the Service(s)')
@@ -255,7 +263,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file')
-            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use (`check`: repeatable, one cluster each)')
             [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The kubeconfig cluster to use')
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The kubeconfig user to use')
             [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout for each API request, e.g. `10s`, `1m` (0 = none)')

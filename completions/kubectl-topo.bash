@@ -121,7 +121,7 @@ _kubectl__topo() {
             return 0
             ;;
         kubectl__subcmd__topo__subcmd__check)
-            opts="-f -n -A -l -o -h -V --fail-on --traffic --from-file --k8s-version --namespace --all-namespaces --selector --output --no-headers --color --kubeconfig --context --cluster --user --request-timeout --help --version"
+            opts="-f -n -A -l -o -h -V --fail-on --traffic --verdict --reason --mode --sort-by --exclude-namespace --show-all --all-contexts --config --from-file --k8s-version --namespace --all-namespaces --selector --output --no-headers --color --kubeconfig --context --cluster --user --request-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -132,6 +132,30 @@ _kubectl__topo() {
                     return 0
                     ;;
                 --traffic)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verdict)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mode)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -W "namespace name verdict cross-zone replicas" -- "${cur}"))
+                    return 0
+                    ;;
+                --exclude-namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

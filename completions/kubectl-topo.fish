@@ -24,7 +24,7 @@ function __fish_kubectl_topo_using_subcommand
     contains -- $cmd[1] $argv
 end
 
-complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin' -r -F
+complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster' -r -F
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -s n -l namespace -d 'Namespace of the Service(s)' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -s l -l selector -d 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`' -r
@@ -39,7 +39,7 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -l color -d 'Whe
 always\t'Always colour table output'
 never\t'Never colour'"
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -l kubeconfig -d 'Path to the kubeconfig file' -r -F
-complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -l context -d 'The kubeconfig context to use (`check`: repeatable, one cluster each)' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -l request-timeout -d 'Timeout for each API request, e.g. `10s`, `1m` (0 = none)' -r
@@ -55,7 +55,7 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "simulate"
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "watch" -d 'Follow Services live and print a line each time a verdict, its reasons or the hints change (like `kubectl get -w`; `-o json` streams one object per change). Ctrl-C ends it'
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "completion" -d 'Print shell completion code (bash, zsh, fish, powershell, elvish)'
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "version" -d 'Print the plugin version (and the server version when a cluster is reachable)'
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin' -r -F
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster' -r -F
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -s n -l namespace -d 'Namespace of the Service(s)' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -s l -l selector -d 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`' -r
@@ -70,7 +70,7 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -l colo
 always\t'Always colour table output'
 never\t'Never colour'"
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -l kubeconfig -d 'Path to the kubeconfig file' -r -F
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -l context -d 'The kubeconfig context to use (`check`: repeatable, one cluster each)' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -l request-timeout -d 'Timeout for each API request, e.g. `10s`, `1m` (0 = none)' -r
@@ -83,7 +83,7 @@ drift\t'Fail when live hints differ from what the controller would keep or write
 blocked\t'Also fail when a safeguard or constraint blocks hints that were asked for'
 any\t'Also fail on Unmanaged Services'"
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -l traffic -d 'Relative requests per zone, e.g. `zone-a=50,zone-b=30` (default: in proportion to zone CPU)' -r
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin' -r -F
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster' -r -F
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -s n -l namespace -d 'Namespace of the Service(s)' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -s l -l selector -d 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`' -r
@@ -98,7 +98,7 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -l co
 always\t'Always colour table output'
 never\t'Never colour'"
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -l kubeconfig -d 'Path to the kubeconfig file' -r -F
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -l context -d 'The kubeconfig context to use (`check`: repeatable, one cluster each)' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -l request-timeout -d 'Timeout for each API request, e.g. `10s`, `1m` (0 = none)' -r
@@ -112,7 +112,17 @@ drift\t'Fail when live hints differ from what the controller would keep or write
 blocked\t'Also fail when a safeguard or constraint blocks hints that were asked for'
 any\t'Also fail on Unmanaged Services'"
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l traffic -d 'Relative requests per zone, e.g. `zone-a=50,zone-b=30` (default: in proportion to zone CPU)' -r
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin' -r -F
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l verdict -d 'List only Services with a family at one of these verdicts (comma-separated or repeated)' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l reason -d 'List only Services with one of these reason codes (comma-separated or repeated)' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l mode -d 'List only Services in one of these modes: Auto, PreferClose, PreferSameZone, PreferSameNode, None' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l sort-by -d 'Row order: namespace and name ascending, verdict worst first, cross-zone and replicas largest first' -r -f -a "namespace\t'Namespace, then name'
+name\t'Name, then namespace'
+verdict\t'Worst verdict first'
+cross-zone\t'Largest cross-zone share first'
+replicas\t'Largest replicas needed first'"
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l exclude-namespace -d 'Leave out namespaces matching this glob (e.g. `kube-*`; repeatable)' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l config -d 'Config file with excludes and failure levels (default: $KUBECTL_TOPO_CONFIG, else ${XDG_CONFIG_HOME:-~/.config}/kubectl-topo/config.yaml when it exists)' -r -F
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster' -r -F
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -s n -l namespace -d 'Namespace of the Service(s)' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -s l -l selector -d 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`' -r
@@ -127,15 +137,17 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l colo
 always\t'Always colour table output'
 never\t'Never colour'"
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l kubeconfig -d 'Path to the kubeconfig file' -r -F
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l context -d 'The kubeconfig context to use (`check`: repeatable, one cluster each)' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l request-timeout -d 'Timeout for each API request, e.g. `10s`, `1m` (0 = none)' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l show-all -d 'Also list the Services for which nobody asked for hints and that have none'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l all-contexts -d 'Check every context of the kubeconfig, one cluster each'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -s A -l all-namespaces -d 'All namespaces'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l no-headers -d 'Omit table headers'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -s V -l version -d 'Print version'
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin' -r -F
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster' -r -F
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -s n -l namespace -d 'Namespace of the Service(s)' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -s l -l selector -d 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`' -r
@@ -150,7 +162,7 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -l color
 always\t'Always colour table output'
 never\t'Never colour'"
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -l kubeconfig -d 'Path to the kubeconfig file' -r -F
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -l context -d 'The kubeconfig context to use (`check`: repeatable, one cluster each)' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -l request-timeout -d 'Timeout for each API request, e.g. `10s`, `1m` (0 = none)' -r
@@ -168,7 +180,7 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l a
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l set-cpu -d 'Set a node\'s allocatable CPU' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l mode -d 'Switch the Service\'s mode: Auto, PreferSameZone, PreferSameNode or none' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l traffic -d 'Relative requests per zone, e.g. `zone-a=50,zone-b=30` (default: in proportion to zone CPU)' -r
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin' -r -F
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster' -r -F
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s n -l namespace -d 'Namespace of the Service(s)' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s l -l selector -d 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`' -r
@@ -183,7 +195,7 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l c
 always\t'Always colour table output'
 never\t'Never colour'"
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l kubeconfig -d 'Path to the kubeconfig file' -r -F
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l context -d 'The kubeconfig context to use (`check`: repeatable, one cluster each)' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l request-timeout -d 'Timeout for each API request, e.g. `10s`, `1m` (0 = none)' -r
@@ -191,7 +203,7 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s A
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l no-headers -d 'Omit table headers'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s V -l version -d 'Print version'
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin' -r -F
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster' -r -F
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -s n -l namespace -d 'Namespace of the Service(s)' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -s l -l selector -d 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`' -r
@@ -206,7 +218,7 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -l colo
 always\t'Always colour table output'
 never\t'Never colour'"
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -l kubeconfig -d 'Path to the kubeconfig file' -r -F
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -l context -d 'The kubeconfig context to use (`check`: repeatable, one cluster each)' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -l request-timeout -d 'Timeout for each API request, e.g. `10s`, `1m` (0 = none)' -r
@@ -214,7 +226,7 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -s A -l
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -l no-headers -d 'Omit table headers'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -s V -l version -d 'Print version'
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin' -r -F
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster' -r -F
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s n -l namespace -d 'Namespace of the Service(s)' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s l -l selector -d 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`' -r
@@ -229,7 +241,7 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -l
 always\t'Always colour table output'
 never\t'Never colour'"
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -l kubeconfig -d 'Path to the kubeconfig file' -r -F
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -l context -d 'The kubeconfig context to use (`check`: repeatable, one cluster each)' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -l request-timeout -d 'Timeout for each API request, e.g. `10s`, `1m` (0 = none)' -r
@@ -237,7 +249,7 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -l no-headers -d 'Omit table headers'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s V -l version -d 'Print version'
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin' -r -F
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster' -r -F
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -s n -l namespace -d 'Namespace of the Service(s)' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -s l -l selector -d 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`' -r
@@ -252,7 +264,7 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -l co
 always\t'Always colour table output'
 never\t'Never colour'"
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -l kubeconfig -d 'Path to the kubeconfig file' -r -F
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -l context -d 'The kubeconfig context to use (`check`: repeatable, one cluster each)' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -l request-timeout -d 'Timeout for each API request, e.g. `10s`, `1m` (0 = none)' -r

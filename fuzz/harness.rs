@@ -14,9 +14,10 @@
 
 use std::collections::BTreeMap;
 
-use kubectl_topo::cli::OutputFormat;
-use kubectl_topo::render::{self, RenderOptions};
+use kubectl_topo::cli::{FailOn, OutputFormat};
+use kubectl_topo::render::{self, CheckContext, RenderOptions};
 use kubectl_topo::source::dump::{parse_dump, read_whole, stream_json};
+use kubectl_topo::triage::{self, IgnoreRules, View};
 use topo_engine::core::analyze::{self, TrafficModel};
 use topo_engine::core::whatif::{self, changes::Changes, changes::SpreadSpec};
 use topo_engine::model::{
@@ -68,7 +69,15 @@ pub fn exercise(snapshot: &Snapshot, behaviour: Behaviour, changes: &Changes, st
     check_output(format, |out| render::zones(&zones, &options, out));
     let services: Vec<&Service> = snapshot.services.iter().collect();
     let check = analyze::check(snapshot, &services, behaviour);
-    check_output(format, |out| render::check(&check, &options, out));
+    let view = View { show_all: style & 8 != 0, ..View::default() };
+    let check =
+        triage::triage(check, &|_| Some("OverloadThreshold"), &view, &IgnoreRules::default(), FailOn::Any);
+    // `check` alone also writes the CI reports.
+    let check_format = [OutputFormat::Markdown, OutputFormat::Junit, OutputFormat::Sarif, format]
+        [usize::from(style >> 4) % 4];
+    let check_options = RenderOptions { format: check_format, ..options };
+    let context = CheckContext { file: Some("fuzz.yaml".into()) };
+    check_output(check_format, |out| render::check(&check, &context, &check_options, out));
     for service in services.iter().take(3) {
         let report = analyze::explain(snapshot, service, behaviour);
         check_output(format, |out| render::explain(&report, &options, out));

@@ -34,6 +34,12 @@ step "picture consumers: chromium, graphviz (apt) and mermaid, playwright-core (
 # Installs into ${XDG_CACHE_HOME:-~/.cache}/kubectl-topo-node; the tests/pictures.rs tests read them.
 bash tests/consumers/install.sh >/dev/null
 
+step "report consumers: SARIF 2.1.0 schema (npm), junitparser + markdown-it-py (PyPI), cached"
+# tests/report_formats.rs reads `check -o sarif|junit|markdown` back with them; installed once
+# under ${XDG_CACHE_HOME:-~/.cache}/kubectl-topo-consumers (the test also calls this when missing).
+command -v npm >/dev/null || { echo "error: npm not found: the report-format tests need npm and python3"; exit 2; }
+bash tests/consumers/install-reports.sh >/dev/null
+
 step "cargo test (unit, snapshot, CLI, krew + kubectl plugin, real control plane e2e)"
 # The differential test itself runs next, on its own, so that its summary line is printed.
 cargo test --locked --all-targets -p kubectl-topo -- --test-threads 2 --skip differential::differential

@@ -8,7 +8,6 @@ use crate::cli::{Cli, FailOn};
 use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::progress::Progress;
-use crate::render::picture::CheckDetails;
 use crate::render::{self, RenderOptions};
 use crate::settings::changes::WhatIfError;
 use crate::settings::{DumpFormat, DumpPath, Job, Settings, SettingsError, SourceSpec};
@@ -55,7 +54,9 @@ pub fn run(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Res
         }
         Job::Zones => zones(settings, out, err),
         Job::Explain { name, fail_on } => explain(settings, name, *fail_on, out, err),
-        Job::Check { fail_on } => check(settings, *fail_on, out, err),
+        Job::Check { fail_on, view, config, all_contexts } => {
+            check::run(settings, *fail_on, view, config, *all_contexts, out, err)
+        }
         Job::Dump { redact, format } => dump(settings, *redact, *format, out, err),
         Job::Simulate { name, changes } => simulate(settings, name, changes, out, err),
         Job::Watch { name } => watch::run(settings, name.as_deref(), out, err),
@@ -65,7 +66,11 @@ pub fn run(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Res
 /// `source::load` behind a progress indicator (stderr, TTY only, after a moment). Notes from the
 /// source are held back until the indicator has erased its line.
 /// `source::load` with a progress indicator on stderr (TTY only) while it runs.
-fn load(settings: &Settings, request: source::Request, err: &mut dyn Write) -> Result<source::Loaded, Error> {
+pub(crate) fn load(
+    settings: &Settings,
+    request: source::Request,
+    err: &mut dyn Write,
+) -> Result<source::Loaded, Error> {
     let message = match &settings.source {
         SourceSpec::Live(_) => "listing Nodes, Services and EndpointSlices…".to_string(),
         SourceSpec::Dump(DumpPath::Stdin) => "reading stdin…".to_string(),
@@ -102,7 +107,11 @@ pub(crate) fn modelled(
     Ok(chosen)
 }
 
-fn request<'a>(settings: &'a Settings, service: Option<&'a str>, nodes_only: bool) -> source::Request<'a> {
+pub(crate) fn request<'a>(
+    settings: &'a Settings,
+    service: Option<&'a str>,
+    nodes_only: bool,
+) -> source::Request<'a> {
     source::Request { scope: &settings.scope, service, nodes_only }
 }
 
@@ -143,68 +152,6 @@ fn explain(
     })
 }
 
-fn check(
-    settings: &Settings,
-    fail_on: FailOn,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> Result<ExitStatus, Error> {
-    let loaded = load(settings, request(settings, None, false), err)?;
-    let snapshot = loaded.snapshot;
-    let services = services_in_scope(settings, &snapshot, loaded.namespace.as_deref(), None);
-    check_traffic(settings, &snapshot)?;
-    let chosen = modelled(settings, &snapshot, err)?;
-    let behaviour = chosen.behaviour;
-    let mut report = analyze::check_with(&snapshot, &services, behaviour, &settings.traffic, settings.workers);
-    report.kubernetes_version_basis = Some(chosen.basis);
-    let details = match render::picture_format(settings.output) {
-        Some(_) => check_details(settings, &snapshot, &report, behaviour),
-        None => CheckDetails::default(),
-    };
-    render::check_pictures(&report, &details, &options(settings), out).map_err(Error::Write)?;
-    let verdicts: Vec<Verdict> =
-        report.services.iter().flat_map(|row| row.families.iter().map(|f| f.verdict)).collect();
-    nothing_known(&verdicts)?;
-    Ok(if fails(fail_on, &verdicts) { ExitStatus::Findings } else { ExitStatus::Ok })
-}
-
-/// The most Services a `check` picture draws in full: beyond it the page (or graph) would grow past
-/// what a browser opens comfortably (BENCHMARKS.md); the rows are all listed, with a note.
-pub const PICTURE_SECTIONS_CAP: usize = 1000;
-
-/// The full reports a `check` picture draws: up to [`PICTURE_SECTIONS_CAP`] Services, the worst
-/// verdicts first (Drift, Blocked, …), in row order within a verdict.
-fn check_details(
-    settings: &Settings,
-    snapshot: &Snapshot,
-    report: &topo_engine::report::CheckReport,
-    behaviour: Behaviour,
-) -> CheckDetails {
-    let worst = |row: &topo_engine::report::CheckRow| {
-        row.families.iter().map(|f| analyze::severity(f.verdict)).max().unwrap_or(0)
-    };
-    let mut rows: Vec<&topo_engine::report::CheckRow> = report.services.iter().collect();
-    // A stable sort keeps the row order (namespace, name) within a verdict.
-    rows.sort_by_key(|row| std::cmp::Reverse(worst(row)));
-    rows.truncate(PICTURE_SECTIONS_CAP);
-    let by_name: std::collections::HashMap<(&str, &str), &Service> =
-        snapshot.services.iter().map(|s| ((s.namespace.as_str(), s.name.as_str()), s)).collect();
-    let services: Vec<&Service> = rows
-        .iter()
-        .filter_map(|row| by_name.get(&(row.service.namespace.as_str(), row.service.name.as_str())).copied())
-        .collect();
-    CheckDetails {
-        reports: analyze::service_reports_with(
-            snapshot,
-            &services,
-            behaviour,
-            &settings.traffic,
-            settings.workers,
-        ),
-        zones: Some(analyze::zones(snapshot, behaviour)),
-    }
-}
-
 /// `dump`: the raw objects of a live read as one YAML or JSON List (`--from-file` reads it back).
 fn dump(
     settings: &Settings,
@@ -241,7 +188,7 @@ fn simulate(
 }
 
 /// `--traffic` may only name zones that have nodes.
-fn check_traffic(settings: &Settings, snapshot: &Snapshot) -> Result<(), Error> {
+pub(crate) fn check_traffic(settings: &Settings, snapshot: &Snapshot) -> Result<(), Error> {
     match analyze::crosszone::unknown_zones(&settings.traffic, &snapshot.nodes).first() {
         Some(zone) => Err(SettingsError::from(WhatIfError::TrafficZone { zone: zone.clone() }).into()),
         None => Ok(()),
@@ -255,7 +202,7 @@ fn nodes_missing(consequence: &'static str) -> Error {
 
 /// Exit 3 when every verdict asked for is Unknown (Nodes forbidden, all in Auto mode): the report
 /// is printed, but it answers nothing. Some Unknown among known verdicts is a note, not an error.
-fn nothing_known(verdicts: &[Verdict]) -> Result<(), Error> {
+pub(crate) fn nothing_known(verdicts: &[Verdict]) -> Result<(), Error> {
     if !verdicts.is_empty() && verdicts.iter().all(|v| *v == Verdict::Unknown) {
         return Err(nodes_missing(crate::prose::partial::NO_VERDICT_WITHOUT_NODES));
     }
@@ -264,12 +211,7 @@ fn nothing_known(verdicts: &[Verdict]) -> Result<(), Error> {
 
 /// True when some verdict is at or above `level`. Unknown is never a finding.
 pub fn fails(level: FailOn, verdicts: &[Verdict]) -> bool {
-    verdicts.iter().any(|v| match level {
-        FailOn::None => false,
-        FailOn::Drift => *v == Verdict::Drift,
-        FailOn::Blocked => matches!(v, Verdict::Drift | Verdict::Blocked),
-        FailOn::Any => matches!(v, Verdict::Drift | Verdict::Blocked | Verdict::Unmanaged),
-    })
+    verdicts.iter().any(|v| crate::triage::verdict_fails(level, *v))
 }
 
 /// The Services of `namespace` (every namespace for `None`) named `name` (any name for `None`) that
@@ -315,6 +257,7 @@ pub(crate) fn find_service<'a>(
 }
 
 mod modelled;
+mod check;
 mod watch;
 
 #[cfg(test)]

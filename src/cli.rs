@@ -76,6 +76,49 @@ pub struct CheckArgs {
     /// Traffic model of the cross-zone share.
     #[command(flatten)]
     pub traffic: TrafficArgs,
+    /// List only Services with a family at one of these verdicts (comma-separated or repeated).
+    #[arg(long, value_name = "VERDICT", value_delimiter = ',')]
+    pub verdict: Vec<String>,
+    /// List only Services with one of these reason codes (comma-separated or repeated).
+    #[arg(long, value_name = "CODE", value_delimiter = ',')]
+    pub reason: Vec<String>,
+    /// List only Services in one of these modes: Auto, PreferClose, PreferSameZone,
+    /// PreferSameNode, None.
+    #[arg(long, value_name = "MODE", value_delimiter = ',')]
+    pub mode: Vec<String>,
+    /// Row order: namespace and name ascending, verdict worst first, cross-zone and replicas
+    /// largest first.
+    #[arg(long, value_enum, default_value_t = SortBy::Namespace)]
+    pub sort_by: SortBy,
+    /// Leave out namespaces matching this glob (e.g. `kube-*`; repeatable).
+    #[arg(long, value_name = "GLOB")]
+    pub exclude_namespace: Vec<String>,
+    /// Also list the Services for which nobody asked for hints and that have none.
+    #[arg(long)]
+    pub show_all: bool,
+    /// Check every context of the kubeconfig, one cluster each.
+    #[arg(long)]
+    pub all_contexts: bool,
+    /// Config file with excludes and failure levels (default:
+    /// $KUBECTL_TOPO_CONFIG, else ${XDG_CONFIG_HOME:-~/.config}/kubectl-topo/config.yaml when it
+    /// exists).
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+}
+
+/// `check --sort-by` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SortBy {
+    /// Namespace, then name.
+    Namespace,
+    /// Name, then namespace.
+    Name,
+    /// Worst verdict first.
+    Verdict,
+    /// Largest cross-zone share first.
+    CrossZone,
+    /// Largest replicas needed first.
+    Replicas,
 }
 
 /// `simulate` arguments: changes are repeatable and combinable.
@@ -148,9 +191,10 @@ pub struct CompletionArgs {
 #[derive(Debug, Args)]
 pub struct GlobalArgs {
     /// Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events
-    /// -A -o yaml`); `-` reads stdin.
-    #[arg(short = 'f', long, global = true, value_name = "PATH")]
-    pub from_file: Option<PathBuf>,
+    /// -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml,
+    /// *.yml and *.json in it, each as its own cluster.
+    #[arg(short = 'f', long, global = true, value_name = "PATH", action = clap::ArgAction::Append)]
+    pub from_file: Vec<PathBuf>,
     /// Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the
     /// server version recorded in the dump, else 1.36.
     #[arg(long, global = true, value_name = "1.NN")]
@@ -176,9 +220,9 @@ pub struct GlobalArgs {
     /// Path to the kubeconfig file.
     #[arg(long, global = true)]
     pub kubeconfig: Option<PathBuf>,
-    /// The kubeconfig context to use.
-    #[arg(long, global = true)]
-    pub context: Option<String>,
+    /// The kubeconfig context to use (`check`: repeatable, one cluster each).
+    #[arg(long, global = true, action = clap::ArgAction::Append)]
+    pub context: Vec<String>,
     /// The kubeconfig cluster to use.
     #[arg(long, global = true)]
     pub cluster: Option<String>,
@@ -207,6 +251,12 @@ pub enum OutputFormat {
     Dot,
     /// The routing graph as a Mermaid flowchart, for Markdown (explain, check, simulate).
     Mermaid,
+    /// `check`: a pull-request comment (summary, table of findings, details per Service).
+    Markdown,
+    /// `check`: JUnit XML, one test case per Service.
+    Junit,
+    /// `check`: SARIF 2.1.0, one rule per reason code.
+    Sarif,
 }
 
 /// `--color` values.

@@ -25,4 +25,5 @@ pub mod render;
 pub mod schema;
 pub mod settings;
 pub mod source;
+pub mod triage;
 pub mod version;

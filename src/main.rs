@@ -2,6 +2,7 @@
 //! on the process's own stdout and stderr.
 
 use std::io::IsTerminal;
+use std::path::Path;
 use std::process::ExitCode;
 
 use kubectl_topo::settings::{Ambient, Locale};
@@ -20,6 +21,13 @@ fn main() -> ExitCode {
             lc_ctype: std::env::var("LC_CTYPE").ok(),
             lang: std::env::var("LANG").ok(),
         },
+        config_env: std::env::var_os("KUBECTL_TOPO_CONFIG").filter(|v| !v.is_empty()).map(Into::into),
+        config_home: std::env::var_os("XDG_CONFIG_HOME")
+            .filter(|v| !v.is_empty())
+            .map(std::path::PathBuf::from)
+            .or_else(|| {
+                std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| Path::new(&h).join(".config"))
+            }),
     };
     // stderr is not locked for the whole run: the progress indicator writes from its own thread.
     let status = kubectl_topo::entry::run(

@@ -1,6 +1,7 @@
 //! The only English in the crate's findings: one sentence per reason code, the controller's exact
 //! Event text for it (docs/behaviour.md#controller-events), and the safeguard name from the Kubernetes docs.
 
+pub mod check;
 pub mod partial;
 pub mod picture;
 mod remedy;

@@ -11,6 +11,7 @@ use topo_engine::report::whatif::SimulationReport;
 use topo_engine::report::{API_VERSION, CheckReport, Envelope, Kind, ServiceReport, ZoneReport};
 
 use crate::prose::ReasonView;
+use crate::render::clusters::CheckReportList;
 use crate::version::VersionReport;
 
 /// Where the schema is committed, relative to the repository root.
@@ -32,6 +33,7 @@ pub fn document() -> Value {
         envelope::<SimulationReport<ReasonView>>(&mut generator),
         envelope::<ServiceChange<ReasonView>>(&mut generator),
         envelope::<VersionReport>(&mut generator),
+        envelope::<CheckReportList>(&mut generator),
     ];
     let names: Vec<&str> = kinds.iter().map(|(kind, _)| *kind).collect();
     let by_kind: Vec<Value> = kinds

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::cli::{Cli, ColorChoice, Command, FailOn, GlobalArgs, OutputFormat};
+use crate::triage::View;
 use topo_engine::core::analyze::TrafficModel;
 use topo_engine::core::whatif::changes::Changes;
 use topo_engine::model::Behaviour;
@@ -24,6 +25,10 @@ pub struct Ambient {
     pub term_dumb: bool,
     /// CPUs this process may use (`std::thread::available_parallelism`; 0 when unknown).
     pub cpus: usize,
+    /// `KUBECTL_TOPO_CONFIG`, when set and non-empty.
+    pub config_env: Option<PathBuf>,
+    /// `XDG_CONFIG_HOME`, else `$HOME/.config`; None when neither is set.
+    pub config_home: Option<PathBuf>,
     /// The locale variables, as set (see [`Locale`]).
     pub locale: Locale,
 }
@@ -119,6 +124,12 @@ pub enum Job {
     Check {
         /// `--fail-on`.
         fail_on: FailOn,
+        /// What to list, in which order.
+        view: View,
+        /// Where the config file (excludes, failure levels) is.
+        config: ConfigPath,
+        /// `--all-contexts`: every context of the kubeconfig.
+        all_contexts: bool,
     },
     /// `dump` (live cluster only).
     Dump {
@@ -150,8 +161,10 @@ pub enum Job {
 pub struct Settings {
     /// The subcommand.
     pub job: Job,
-    /// Where objects come from.
+    /// Where objects come from (the first of `sources`).
     pub source: SourceSpec,
+    /// Every source of a `check` over several clusters (`-f` and `--context` repeated); else one.
+    pub sources: Vec<SourceSpec>,
     /// Namespace scope.
     pub scope: Scope,
     /// `-l` for Services.
@@ -206,6 +219,36 @@ pub enum SettingsError {
     /// `-n` with `-A`.
     #[error("-n and -A cannot be used together")]
     NamespaceConflict,
+    /// A `check` flag value that names no verdict, reason code or mode.
+    #[error("{flag} {value:?}: use one of {valid}")]
+    UnknownName {
+        /// The flag.
+        flag: &'static str,
+        /// What was typed.
+        value: String,
+        /// The valid names, comma-separated.
+        valid: String,
+    },
+    /// A bad `--exclude-namespace` glob.
+    #[error("--exclude-namespace {pattern:?}: {why}")]
+    ExcludePattern {
+        /// The pattern.
+        pattern: String,
+        /// globset's reason.
+        why: String,
+    },
+    /// `-f` or `--context` repeated for a command that reads one cluster.
+    #[error("only check reads several clusters: give one -f or one --context")]
+    OneSource,
+    /// `--all-contexts` with `-f`.
+    #[error("--all-contexts reads the kubeconfig's clusters: it cannot be combined with --from-file")]
+    AllContextsFromFile,
+    /// `-o markdown|junit|sarif` over several clusters.
+    #[error("-o {0} reports one cluster: give one -f or one --context, or use -o table, wide, json or yaml")]
+    ReportOneSource(&'static str),
+    /// `-o markdown|junit|sarif` with a command other than `check`.
+    #[error("-o {0} is a report of `check`: use -o table, wide, json or yaml here")]
+    ReportFormat(&'static str),
     /// A bad `simulate` change or `--traffic` value (the message names the flag).
     #[error("{0}")]
     WhatIf(#[from] changes::WhatIfError),
@@ -230,20 +273,11 @@ impl Settings {
         }
         let traffic = resolve_traffic(&cli.command)?;
         check_format(&cli.command, g.output)?;
-        let job = resolve_job(cli.command, &g)?;
         // Checked even with --from-file, where it is unused: a typo should not pass silently.
         let request_timeout = parse_timeout(&g.request_timeout)?;
-        let source = match g.from_file {
-            Some(p) if p.as_os_str() == "-" => SourceSpec::Dump(DumpPath::Stdin),
-            Some(p) => SourceSpec::Dump(DumpPath::File(p)),
-            None => SourceSpec::Live(LiveSpec {
-                kubeconfig: g.kubeconfig,
-                context: g.context,
-                cluster: g.cluster,
-                user: g.user,
-                request_timeout,
-            }),
-        };
+        let sources = sources::resolve(&cli.command, &g, request_timeout)?;
+        let job = resolve_job(cli.command, &g, ambient)?;
+        let source = sources[0].clone();
         let selector =
             g.selector.as_deref().map(Selector::parse).transpose().map_err(SettingsError::Selector)?;
         let behaviour = g.k8s_version.as_deref().map(str::parse).transpose()?;
@@ -251,6 +285,7 @@ impl Settings {
         Ok(Settings {
             job,
             source,
+            sources,
             scope: if g.all_namespaces { Scope::AllNamespaces } else { Scope::Namespace(g.namespace) },
             selector,
             behaviour,
@@ -267,22 +302,33 @@ impl Settings {
 }
 
 /// The job a subcommand asks for, with the flag combinations it refuses.
-fn resolve_job(command: Command, g: &GlobalArgs) -> Result<Job, SettingsError> {
+fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Job, SettingsError> {
     Ok(match command {
         Command::Zones => Job::Zones,
         Command::Explain(a) => {
             Job::Explain { name: parse_service_ref(&a.service)?, fail_on: a.exit_code.then_some(a.fail_on) }
         }
-        Command::Check(a) => Job::Check { fail_on: a.fail_on },
+        Command::Check(a) => Job::Check {
+            fail_on: a.fail_on,
+            view: check_settings::view(&a)?,
+            config: check_settings::config_path(a.config, ambient),
+            all_contexts: a.all_contexts,
+        },
         Command::Dump(a) => {
-            if g.from_file.is_some() {
+            if !g.from_file.is_empty() {
                 return Err(SettingsError::DumpFromFile);
             }
             let format = match g.output {
                 OutputFormat::Json => DumpFormat::Json,
                 OutputFormat::Yaml | OutputFormat::Table => DumpFormat::Yaml,
-                // check_format refused the picture formats already.
-                OutputFormat::Wide | OutputFormat::Html | OutputFormat::Dot | OutputFormat::Mermaid => {
+                // check_format refused the picture and report formats already.
+                OutputFormat::Wide
+                | OutputFormat::Html
+                | OutputFormat::Dot
+                | OutputFormat::Mermaid
+                | OutputFormat::Markdown
+                | OutputFormat::Junit
+                | OutputFormat::Sarif => {
                     return Err(SettingsError::DumpWide);
                 }
             };
@@ -292,7 +338,7 @@ fn resolve_job(command: Command, g: &GlobalArgs) -> Result<Job, SettingsError> {
             Job::Simulate { name: parse_service_ref(&a.service)?, changes: whatif_settings::changes(&a)? }
         }
         Command::Watch(a) => {
-            if g.from_file.is_some() {
+            if !g.from_file.is_empty() {
                 return Err(SettingsError::WatchFromFile);
             }
             if a.service.is_some() && g.all_namespaces {
@@ -306,13 +352,26 @@ fn resolve_job(command: Command, g: &GlobalArgs) -> Result<Job, SettingsError> {
 }
 
 /// The picture formats (`html`, `dot`, `mermaid`) are written by `explain`, `check` and
-/// `simulate` only; other subcommands refuse them with one line naming what they do write.
+/// `simulate` only, the report formats (`markdown`, `junit`, `sarif`) by `check` only; other
+/// subcommands refuse them with one line naming what they do write.
 fn check_format(command: &Command, output: OutputFormat) -> Result<(), SettingsError> {
+    if let Some(format) = report_format(output) {
+        return match command {
+            Command::Check(_) => Ok(()),
+            _ => Err(SettingsError::ReportFormat(format)),
+        };
+    }
     let format = match output {
         OutputFormat::Html => "html",
         OutputFormat::Dot => "dot",
         OutputFormat::Mermaid => "mermaid",
-        OutputFormat::Table | OutputFormat::Wide | OutputFormat::Json | OutputFormat::Yaml => return Ok(()),
+        OutputFormat::Table
+        | OutputFormat::Wide
+        | OutputFormat::Json
+        | OutputFormat::Yaml
+        | OutputFormat::Markdown
+        | OutputFormat::Junit
+        | OutputFormat::Sarif => return Ok(()),
     };
     let (command, supported) = match command {
         Command::Explain(_) | Command::Check(_) | Command::Simulate(_) => return Ok(()),
@@ -325,9 +384,25 @@ fn check_format(command: &Command, output: OutputFormat) -> Result<(), SettingsE
     Err(SettingsError::FormatUnsupported { command, format, supported })
 }
 
-/// Colour is one decision: the flag, then NO_COLOR, TERM=dumb and a TTY; never for JSON or YAML.
+/// The name of a report format that only `check` writes.
+pub(crate) fn report_format(output: OutputFormat) -> Option<&'static str> {
+    match output {
+        OutputFormat::Markdown => Some("markdown"),
+        OutputFormat::Junit => Some("junit"),
+        OutputFormat::Sarif => Some("sarif"),
+        OutputFormat::Table
+        | OutputFormat::Wide
+        | OutputFormat::Json
+        | OutputFormat::Yaml
+        | OutputFormat::Html
+        | OutputFormat::Dot
+        | OutputFormat::Mermaid => None,
+    }
+}
+
+/// Colour is one decision: the flag, then NO_COLOR, TERM=dumb and a TTY; only for tables, never
+/// inside a structured, picture or report format.
 fn resolve_color(output: OutputFormat, choice: ColorChoice, ambient: &Ambient) -> bool {
-    // Colour is for terminals: never inside a structured or picture format.
     let structured = !matches!(output, OutputFormat::Table | OutputFormat::Wide);
     !structured
         && match choice {
@@ -383,7 +458,10 @@ pub fn parse_timeout(text: &str) -> Result<Option<Duration>, SettingsError> {
 }
 
 pub mod changes;
+mod check_settings;
+mod sources;
 mod whatif_settings;
+pub use check_settings::{ConfigPath, default_location};
 use whatif_settings::resolve_traffic;
 
 #[cfg(test)]

@@ -39,12 +39,15 @@ impl VersionReport {
         match format {
             OutputFormat::Json => structured::write(self, Structured::Json, out),
             OutputFormat::Yaml => structured::write(self, Structured::Yaml, out),
-            // Settings refuses the picture formats for `version`.
+            // Settings refuses the picture and report formats for `version`.
             OutputFormat::Table
             | OutputFormat::Wide
             | OutputFormat::Html
             | OutputFormat::Dot
-            | OutputFormat::Mermaid => {
+            | OutputFormat::Mermaid
+            | OutputFormat::Markdown
+            | OutputFormat::Junit
+            | OutputFormat::Sarif => {
                 writeln!(out, "Plugin Version: {}", self.plugin_version)?;
                 match &self.server_version {
                     Some(server) => {

@@ -18,6 +18,8 @@ mod plugin;
 mod read_only;
 mod readme;
 mod replicas_property;
+mod report_formats;
+mod reports;
 mod scenarios;
 mod schema;
 mod simulate;

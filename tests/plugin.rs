@@ -232,7 +232,10 @@ fn kubectl_completes_the_plugin_in_cobras_format() {
     let (flags, _) = kubectl_complete(&sandbox, &["check", "--fail"]);
     assert_eq!(names(&flags), ["--fail-on"]);
     let (values, _) = kubectl_complete(&sandbox, &["zones", "-o", ""]);
-    assert_eq!(names(&values), ["table", "wide", "json", "yaml", "html", "dot", "mermaid"]);
+    assert_eq!(
+        names(&values),
+        ["table", "wide", "json", "yaml", "html", "dot", "mermaid", "markdown", "junit", "sarif"]
+    );
 
     let demo = demo().display().to_string();
     let (services, directive) = kubectl_complete(&sandbox, &["explain", "-f", &demo, "-n", "demo", "svc/"]);

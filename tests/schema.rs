@@ -190,7 +190,7 @@ fn explain_check_and_zones_of_every_dump_validate() {
     let mut checked = Checked::default();
     for dump in dumps() {
         let file = dump.to_str().expect("UTF-8 path");
-        let check = run_json(&["check", "-A", "-f", file]);
+        let check = run_json(&["check", "-A", "--show-all", "-f", file]);
         checked.doc(&format!("check -A -f {file}"), &check);
         checked.doc(&format!("zones -f {file}"), &run_json(&["zones", "-f", file]));
         for (namespace, name) in services(&check) {
@@ -218,6 +218,25 @@ const SIMULATIONS: [&[&str]; 5] = [
         "PreferSameZone",
     ],
 ];
+
+#[test]
+fn check_with_everything_left_out_or_set_aside_validates() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.yaml");
+    std::fs::write(&config, "excludes:\n  - reasons: [OverloadThreshold]\n").unwrap();
+    let demo = demo();
+    let (file, config) = (demo.to_str().expect("UTF-8 path"), config.to_str().expect("UTF-8 path"));
+    let doc = run_json(&["check", "-A", "-f", file, "--config", config, "--verdict", "Blocked"]);
+    assert_eq!(doc["summary"]["ignored"], 1);
+    assert!(doc["summary"]["hidden"] == 1 && doc["summary"]["filtered"] == 2, "{doc}");
+    assert_eq!(doc["services"][0]["families"][0]["ignored"][0]["code"], "OverloadThreshold");
+    let mut checked = Checked::default();
+    checked.doc("check with ignored reasons, hidden and filtered Services", &doc);
+    checked.doc(
+        "the same, -o yaml",
+        &run_yaml(&["check", "-A", "-f", file, "--config", config, "--verdict", "Blocked"]),
+    );
+}
 
 #[test]
 fn simulations_validate() {

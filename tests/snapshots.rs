@@ -4,9 +4,10 @@
 
 use std::path::Path;
 
-use kubectl_topo::cli::OutputFormat;
-use kubectl_topo::render::{self, RenderOptions};
+use kubectl_topo::cli::{FailOn, OutputFormat};
+use kubectl_topo::render::{self, CheckContext, RenderOptions};
 use kubectl_topo::source::dump::parse_dump;
+use kubectl_topo::triage::{self, IgnoreRules, View};
 use topo_engine::core::analyze;
 use topo_engine::model::{Behaviour, Snapshot};
 
@@ -56,11 +57,18 @@ fn snapshot_dump(path: &Path) {
     let zones = analyze::zones(&snapshot, behaviour);
     insta::assert_snapshot!("zones", text(|out| render::zones(&zones, &options(OutputFormat::Table), out)));
 
+    // Every Service listed (`--show-all`), as before hiding existed.
+    let view = View { show_all: true, ..View::default() };
     let check = analyze::check(&snapshot, &services, behaviour);
-    insta::assert_snapshot!("check", text(|out| render::check(&check, &options(OutputFormat::Table), out)));
+    let check = triage::triage(check, &|_| None, &view, &IgnoreRules::default(), FailOn::Drift);
+    let context = CheckContext::default();
+    insta::assert_snapshot!(
+        "check",
+        text(|out| render::check(&check, &context, &options(OutputFormat::Table), out))
+    );
     insta::assert_json_snapshot!(
         "check_json",
-        json(|out| render::check(&check, &options(OutputFormat::Json), out))
+        json(|out| render::check(&check, &context, &options(OutputFormat::Json), out))
     );
 }
 

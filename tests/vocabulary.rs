@@ -2,10 +2,11 @@
 //! its sentence where the format shows sentences: nothing reaches a user as a Rust `Debug` name or
 //! a fallback text. The reports are real ones (the demo dump) with their reasons replaced.
 
-use kubectl_topo::cli::OutputFormat;
+use kubectl_topo::cli::{FailOn, OutputFormat};
 use kubectl_topo::prose;
-use kubectl_topo::render::{self, RenderOptions};
+use kubectl_topo::render::{self, CheckContext, RenderOptions};
 use kubectl_topo::source::dump::parse_dump;
+use kubectl_topo::triage::{self, IgnoreRules, View};
 use strum::VariantArray;
 use topo_engine::core::analyze;
 use topo_engine::model::Snapshot;
@@ -89,8 +90,11 @@ fn check_shows_every_code_and_verdict_in_every_format() {
             family.verdict = verdict;
             family.reasons = every_reason();
         }
-        for format in FORMATS {
-            let out = rendered(format, |o, w| render::check(&report, o, w));
+        let view = View { show_all: true, ..View::default() };
+        let triaged = triage::triage(report, &|_| None, &view, &IgnoreRules::default(), FailOn::Any);
+        let reports = [OutputFormat::Markdown, OutputFormat::Junit, OutputFormat::Sarif];
+        for format in FORMATS.into_iter().chain(reports) {
+            let out = rendered(format, |o, w| render::check(&triaged, &CheckContext::default(), o, w));
             assert!(out.contains(&verdict.to_string()), "{format:?}: verdict {verdict} missing");
             if format == OutputFormat::Table {
                 // The narrow table shows the first reason of each family; -o wide shows them all.

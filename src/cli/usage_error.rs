@@ -97,7 +97,7 @@ mod tests {
                 &["check", "-o", "xml"],
                 &[
                     "invalid value 'xml'",
-                    "(possible values: table, wide, json, yaml, html, dot, mermaid)",
+                    "(possible values: table, wide, json, yaml, html, dot, mermaid, markdown, junit, sarif)",
                     "'html'",
                 ],
             ),

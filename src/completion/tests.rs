@@ -80,14 +80,14 @@ fn value_enums_with_descriptions() {
     assert_eq!(
         run(&["zones", "-o", ""]),
         (
-            ["table", "wide", "json", "yaml", "html", "dot", "mermaid"]
+            ["table", "wide", "json", "yaml", "html", "dot", "mermaid", "markdown", "junit", "sarif"]
                 .iter()
                 .map(|s| s.to_string())
                 .collect(),
             4
         )
     );
-    assert_eq!(values(&["zones", "--output", "j"]), ["json"]);
+    assert_eq!(values(&["zones", "--output", "js"]), ["json"]);
     assert_eq!(values(&["zones", "--color="]), ["--color=auto", "--color=always", "--color=never"]);
     assert_eq!(values(&["check", "--fail-on", "b"]), ["blocked"]);
     assert_eq!(values(&["completion", "p"]), ["powershell"]);

@@ -17,19 +17,10 @@ pub fn render(report: &CheckReport, options: &RenderOptions, out: &mut dyn Write
     let palette = Palette::new(options.color);
     let wide = options.wide();
     let rows = report.services.iter().map(|row| cells(row, wide, &palette)).collect();
-    let mut headers = vec!["NAMESPACE", "NAME", "MODE", "VERDICT", "REASON", "REPLICAS", "CROSS-ZONE"];
-    if wide {
-        headers.push("FAMILIES");
-    }
+    let headers = headers(wide);
     out.write_all(table(&headers, rows, options.no_headers).as_bytes())?;
     if !options.no_headers {
-        let counts: Vec<String> = report.summary.verdicts.iter().map(|(v, n)| format!("{n} {v}")).collect();
-        writeln!(
-            out,
-            "\n{} Service(s): {}",
-            report.summary.services,
-            if counts.is_empty() { "-".into() } else { counts.join(", ") }
-        )?;
+        writeln!(out, "\n{}", crate::prose::check::summary_line(&report.summary))?;
         for note in &report.partial {
             writeln!(out, "Partial data: {}", escape(note))?;
         }
@@ -37,8 +28,17 @@ pub fn render(report: &CheckReport, options: &RenderOptions, out: &mut dyn Write
     Ok(())
 }
 
+/// The columns (`-o wide` adds FAMILIES).
+pub(super) fn headers(wide: bool) -> Vec<&'static str> {
+    let mut headers = vec!["NAMESPACE", "NAME", "MODE", "VERDICT", "REASON", "REPLICAS", "CROSS-ZONE"];
+    if wide {
+        headers.push("FAMILIES");
+    }
+    headers
+}
+
 /// One row of the table.
-fn cells(row: &CheckRow, wide: bool, palette: &Palette) -> Vec<String> {
+pub(super) fn cells(row: &CheckRow, wide: bool, palette: &Palette) -> Vec<String> {
     let single = row.families.len() == 1;
     let verdicts: Vec<String> = row
         .families
@@ -55,12 +55,15 @@ fn cells(row: &CheckRow, wide: bool, palette: &Palette) -> Vec<String> {
         .flat_map(|f| f.reasons.iter().take(if wide { usize::MAX } else { shown(f) }))
         .map(|r| r.code.to_string())
         .collect();
+    let ignored: Vec<String> =
+        row.families.iter().flat_map(|f| &f.ignored).map(|r| format!("ignored:{}", r.code)).collect();
+    let reasons: Vec<String> = dedup(reasons).into_iter().chain(dedup(ignored)).collect();
     let mut cells = vec![
         escape(&row.service.namespace).into_owned(),
         escape(&row.service.name).into_owned(),
         row.mode.to_string(),
         verdicts.join(" "),
-        if reasons.is_empty() { "-".into() } else { dedup(reasons).join(",") },
+        if reasons.is_empty() { "-".into() } else { reasons.join(",") },
         joined(row.families.iter().map(|f| f.replicas_needed.map(|n| n.to_string()))),
         joined(row.families.iter().map(|f| f.cross_zone.map(|c| format!("{:.1}%", c * 100.0)))),
     ];

@@ -4,13 +4,19 @@
 use std::io::Write;
 
 use crate::cli::OutputFormat;
+use crate::triage::Triaged;
+use structured::Worded as _;
 use topo_engine::report::whatif::SimulationReport;
-use topo_engine::report::{CheckReport, ServiceReport, ZoneReport};
+use topo_engine::report::{ServiceReport, ZoneReport};
 
 mod bar;
 mod check;
+pub mod clusters;
 mod explain;
+mod junit;
+mod markdown;
 pub mod picture;
+mod sarif;
 mod simulate;
 pub mod structured;
 pub mod style;
@@ -46,7 +52,10 @@ fn structured_format(format: OutputFormat) -> Option<structured::Structured> {
         | OutputFormat::Wide
         | OutputFormat::Html
         | OutputFormat::Dot
-        | OutputFormat::Mermaid => None,
+        | OutputFormat::Mermaid
+        | OutputFormat::Markdown
+        | OutputFormat::Junit
+        | OutputFormat::Sarif => None,
     }
 }
 
@@ -56,8 +65,23 @@ pub fn picture_format(format: OutputFormat) -> Option<picture::Picture> {
         OutputFormat::Html => Some(picture::Picture::Html),
         OutputFormat::Dot => Some(picture::Picture::Dot),
         OutputFormat::Mermaid => Some(picture::Picture::Mermaid),
-        OutputFormat::Table | OutputFormat::Wide | OutputFormat::Json | OutputFormat::Yaml => None,
+        OutputFormat::Table
+        | OutputFormat::Wide
+        | OutputFormat::Json
+        | OutputFormat::Yaml
+        | OutputFormat::Markdown
+        | OutputFormat::Junit
+        | OutputFormat::Sarif => None,
     }
+}
+
+/// What `check`'s reports say about where the data came from.
+#[derive(Debug, Clone, Default)]
+pub struct CheckContext {
+    /// The dump file read, as given (None for a live cluster or stdin).
+    pub file: Option<String>,
+    /// The full reports a picture format draws per Service (empty for the other formats).
+    pub pictures: picture::CheckDetails,
 }
 
 fn dispatch<T: structured::Worded>(
@@ -77,21 +101,29 @@ pub fn zones(report: &ZoneReport, options: &RenderOptions, out: &mut dyn Write) 
     dispatch(report, options, out, zones::render)
 }
 
-/// Render `check` (a picture format draws no Service section: see [`check_pictures`]).
-pub fn check(report: &CheckReport, options: &RenderOptions, out: &mut dyn Write) -> std::io::Result<()> {
-    check_pictures(report, &picture::CheckDetails::default(), options, out)
-}
-
-/// Render `check`, with the full reports a picture format draws per Service.
-pub fn check_pictures(
-    report: &CheckReport,
-    details: &picture::CheckDetails,
+/// Render `check` (the triaged report: rows listed, failures, summary counts; a picture draws the
+/// Services of `context.pictures`).
+pub fn check(
+    triaged: &Triaged,
+    context: &CheckContext,
     options: &RenderOptions,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    match picture_format(options.format) {
-        Some(format) => picture::check(report, details, format, out),
-        None => dispatch(report, options, out, check::render),
+    let (report, drawn) = (&triaged.report, &context.pictures);
+    match options.format {
+        OutputFormat::Json => {
+            structured::write(&triaged.report.clone().worded(), structured::Structured::Json, out)
+        }
+        OutputFormat::Yaml => {
+            structured::write(&triaged.report.clone().worded(), structured::Structured::Yaml, out)
+        }
+        OutputFormat::Table | OutputFormat::Wide => check::render(&triaged.report, options, out),
+        OutputFormat::Html => picture::check(report, drawn, picture::Picture::Html, out),
+        OutputFormat::Dot => picture::check(report, drawn, picture::Picture::Dot, out),
+        OutputFormat::Mermaid => picture::check(report, drawn, picture::Picture::Mermaid, out),
+        OutputFormat::Markdown => markdown::render(triaged, out),
+        OutputFormat::Junit => junit::render(triaged, out),
+        OutputFormat::Sarif => sarif::render(triaged, context, out),
     }
 }
 

@@ -26,12 +26,15 @@ pub fn change(change: &ServiceChange, options: &RenderOptions, out: &mut dyn Wri
             writeln!(out, "---")?;
             out.write_all(text.as_bytes())?;
         }
-        // Settings refuses the picture formats for `watch`.
+        // Settings refuses the picture and report formats for `watch`.
         OutputFormat::Table
         | OutputFormat::Wide
         | OutputFormat::Html
         | OutputFormat::Dot
-        | OutputFormat::Mermaid => line(change, options, out)?,
+        | OutputFormat::Mermaid
+        | OutputFormat::Markdown
+        | OutputFormat::Junit
+        | OutputFormat::Sarif => line(change, options, out)?,
     }
     out.flush()
 }

@@ -111,6 +111,15 @@ fn unicode_follows_the_first_locale_variable_set() {
     }
 }
 
+fn check_job(args: &[&str], ambient: &Ambient) -> Result<(FailOn, View, ConfigPath), SettingsError> {
+    let mut argv = vec!["check"];
+    argv.extend_from_slice(args);
+    match resolve(&argv, ambient)?.job {
+        Job::Check { fail_on, view, config, .. } => Ok((fail_on, view, config)),
+        other => panic!("{other:?}"),
+    }
+}
+
 #[test]
 fn picture_formats_only_where_written() {
     for format in ["html", "dot", "mermaid"] {
@@ -127,4 +136,103 @@ fn picture_formats_only_where_written() {
             assert!(e.to_string().contains(&format!("-o {format}")), "{e}");
         }
     }
+}
+
+#[test]
+fn check_filters_become_engine_names() {
+    use topo_engine::report::Verdict;
+    use topo_engine::report::mode::Mode;
+    use topo_engine::report::reason::ReasonCode;
+    let (_, view, _) = check_job(
+        &[
+            "--verdict",
+            "Drift,Blocked",
+            "--reason",
+            "OverloadThreshold",
+            "--reason",
+            "HintsMissing",
+            "--mode",
+            "Auto",
+        ],
+        &tty(),
+    )
+    .unwrap();
+    assert_eq!(view.verdicts, [Verdict::Drift, Verdict::Blocked]);
+    assert_eq!(view.reasons, [ReasonCode::OverloadThreshold, ReasonCode::HintsMissing]);
+    assert_eq!(view.modes, [Mode::Auto]);
+    assert_eq!((view.sort_by, view.show_all), (crate::cli::SortBy::Namespace, false));
+    let (_, view, _) =
+        check_job(&["--sort-by", "cross-zone", "--show-all", "--exclude-namespace", "kube-*"], &tty())
+            .unwrap();
+    assert_eq!((view.sort_by, view.show_all), (crate::cli::SortBy::CrossZone, true));
+    assert!(view.exclude_namespaces[0].matches("kube-system"));
+}
+
+#[test]
+fn a_bad_check_filter_names_the_valid_values() {
+    let error = check_job(&["--verdict", "drift"], &tty()).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "--verdict \"drift\": use one of Active, Blocked, NotEnabled, Drift, Unmanaged, Unknown"
+    );
+    let error = check_job(&["--reason", "Overload"], &tty()).unwrap_err().to_string();
+    assert!(
+        error.starts_with("--reason \"Overload\": use one of NotEnabled, AnnotationValueIgnored, "),
+        "{error}"
+    );
+    let error = check_job(&["--mode", "auto"], &tty()).unwrap_err().to_string();
+    assert_eq!(error, "--mode \"auto\": use one of Auto, PreferClose, PreferSameZone, PreferSameNode, None");
+    let error = check_job(&["--exclude-namespace", "kube-["], &tty()).unwrap_err().to_string();
+    assert_eq!(error, "--exclude-namespace \"kube-[\": unclosed character class; missing ']'");
+}
+
+#[test]
+fn the_config_file_is_the_flag_then_the_environment_then_the_config_home() {
+    let home = Ambient { config_home: Some("/home/u/.config".into()), ..tty() };
+    let env = Ambient { config_env: Some("/etc/topo.yaml".into()), ..home.clone() };
+    let config = |args: &[&str], ambient: &Ambient| check_job(args, ambient).unwrap().2;
+    assert_eq!(config(&["--config", "c.yaml"], &env), ConfigPath::Given("c.yaml".into()));
+    assert_eq!(config(&[], &env), ConfigPath::Given("/etc/topo.yaml".into()));
+    assert_eq!(config(&[], &home), ConfigPath::Default("/home/u/.config/kubectl-topo/config.yaml".into()));
+    assert_eq!(config(&[], &tty()), ConfigPath::None);
+}
+
+#[test]
+fn report_formats_are_for_check_only() {
+    assert!(check_job(&["-o", "sarif"], &tty()).is_ok());
+    for format in ["markdown", "junit", "sarif"] {
+        for command in [&["zones"][..], &["explain", "svc/x"], &["version"], &["dump"]] {
+            let mut args = command.to_vec();
+            args.extend(["-o", format]);
+            let error = resolve(&args, &tty()).unwrap_err();
+            assert!(matches!(error, SettingsError::ReportFormat(f) if f == format), "{args:?}: {error:?}");
+        }
+    }
+    assert!(!resolve(&["check", "-o", "markdown", "--color", "always"], &tty()).unwrap().color);
+}
+
+#[test]
+fn several_sources_are_for_check_only() {
+    let s = resolve(&["check", "-f", "a.yaml", "-f", "dir"], &tty()).unwrap();
+    assert_eq!(s.sources.len(), 2);
+    assert_eq!(s.source, SourceSpec::Dump(DumpPath::File("a.yaml".into())));
+    let s = resolve(&["check", "--context", "a", "--context", "b"], &tty()).unwrap();
+    let contexts: Vec<Option<String>> = s
+        .sources
+        .iter()
+        .map(|spec| match spec {
+            SourceSpec::Live(live) => live.context.clone(),
+            SourceSpec::Dump(_) => None,
+        })
+        .collect();
+    assert_eq!(contexts, [Some("a".to_string()), Some("b".to_string())]);
+    assert_eq!(resolve(&["zones", "-f", "a", "-f", "b"], &tty()).unwrap_err(), SettingsError::OneSource);
+    assert_eq!(
+        resolve(&["explain", "svc/x", "--context", "a", "--context", "b"], &tty()).unwrap_err(),
+        SettingsError::OneSource
+    );
+    assert_eq!(
+        resolve(&["check", "--all-contexts", "-f", "a"], &tty()).unwrap_err(),
+        SettingsError::AllContextsFromFile
+    );
 }

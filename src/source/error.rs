@@ -29,6 +29,9 @@ pub enum SourceError {
     /// A dump does not parse.
     #[error("{0}")]
     Dump(#[from] DumpError),
+    /// `check`'s config file cannot be read or has a mistake.
+    #[error("config {0}")]
+    Config(#[from] super::config::ConfigError),
     /// The Service is not in the data.
     #[error("{0}")]
     ServiceNotFound(#[from] ServiceNotFound),
@@ -105,7 +108,7 @@ impl SourceError {
     /// The exit status: 2 when the input given is at fault, 3 when the cluster is.
     pub fn exit_status(&self) -> ExitStatus {
         match self {
-            SourceError::Read { .. } | SourceError::Dump(_) => ExitStatus::Usage,
+            SourceError::Read { .. } | SourceError::Dump(_) | SourceError::Config(_) => ExitStatus::Usage,
             SourceError::ServiceNotFound(missing) if !missing.live => ExitStatus::Usage,
             SourceError::ServiceNotFound(_)
             | SourceError::Runtime(_)
@@ -135,6 +138,9 @@ impl SourceError {
                     .to_string(),
             ),
             SourceError::Kube { source, .. } => Some(api::hint(&classify(source)).to_string()),
+            SourceError::Config(_) => Some(
+                "fix the file (format: README, section \"Config file\"), or point --config elsewhere".to_string(),
+            ),
             SourceError::Missing { .. } => Some(FORBIDDEN_HINT.to_string()),
             SourceError::Runtime(_) | SourceError::Serialise(_) => None,
         }

@@ -163,6 +163,17 @@ fn apply_timeout(config: &mut Config, timeout: Option<Duration>) {
     }
 }
 
+/// The context names of the kubeconfig (`--kubeconfig`, else `KUBECONFIG` merged, else
+/// `~/.kube/config`), in file order: `check --all-contexts`.
+pub fn context_names(path: Option<&std::path::Path>) -> Result<Vec<String>, SourceError> {
+    let kubeconfig = match path {
+        Some(path) => Kubeconfig::read_from(path)
+            .map_err(|source| SourceError::Kubeconfig { path: Some(path.to_path_buf()), source })?,
+        None => read_kubeconfig_env().map_err(|source| SourceError::Kubeconfig { path: None, source })?,
+    };
+    Ok(kubeconfig.contexts.into_iter().map(|c| c.name).collect())
+}
+
 /// `KUBECONFIG` as kubectl reads it: every listed file merged (first value wins), files that do
 /// not exist skipped; unset or all missing → `~/.kube/config`.
 fn read_kubeconfig_env() -> Result<Kubeconfig, (Option<PathBuf>, KubeconfigError)> {

@@ -1,12 +1,14 @@
 //! The only I/O: read a cluster dump or a live cluster into a `model::Snapshot`. Every failure is
 //! a [`SourceError`] (module `error`), which carries its remedy and exit code.
 
+pub mod config;
 pub mod convert;
 pub mod dump;
 pub mod dump_write;
 pub mod error;
 pub mod live;
 pub mod probe;
+pub mod targets;
 pub mod watch;
 
 use std::io::Write;

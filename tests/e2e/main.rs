@@ -25,6 +25,7 @@
 
 mod cilium;
 mod cluster;
+mod contexts;
 mod fault_proxy;
 mod faults;
 mod fixtures;
@@ -81,6 +82,12 @@ fn three_zones_8_4_4() {
 #[test]
 fn check_all() {
     group(readers::check_all);
+}
+
+/// `check --all-contexts`: one apiserver under two contexts plus a dead one (issue 20).
+#[test]
+fn all_contexts() {
+    group(contexts::run);
 }
 
 /// `version` and shell completion against the live cluster.

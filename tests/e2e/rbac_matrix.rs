@@ -214,9 +214,10 @@ fn no_nodes(topo: &Topo, kc: &Path) {
     assert!(partial(&mine).iter().any(|n| n.starts_with(note)), "{mine:#}");
 
     // check -A: Auto rows Unknown, every other row as the admin sees it; the report is useful.
-    let r = topo.run_as(kc, &["check", "-A", "-o", "json"]);
+    // --show-all: compare every row, the Services nobody asked hints for included.
+    let r = topo.run_as(kc, &["check", "-A", "--show-all", "-o", "json"]);
     assert!(r.code == 0 || r.code == 1, "{r:?}");
-    let (mine, admin) = (json(&r), json(&topo.run(&["check", "-A", "-o", "json"])));
+    let (mine, admin) = (json(&r), json(&topo.run(&["check", "-A", "--show-all", "-o", "json"])));
     let rows = |v: &Value| v["services"].as_array().unwrap().clone();
     let (mut unknown, mut known) = (0, 0);
     for (m, a) in rows(&mine).iter().zip(rows(&admin).iter()) {

@@ -46,7 +46,7 @@ pub async fn check_all(env: &Env<'_>) {
 /// `check -A`: one row per Service of the cluster, each with the verdict `explain` gives.
 fn check_rows(ctx: &Ctx<'_>) {
     let Some(topo) = &ctx.topo else { return };
-    let report = topo.json(&["check", "-A"]);
+    let report = topo.json(&["check", "-A", "--show-all"]);
     let rows = report["services"].as_array().expect("services[]");
     let mut seen = BTreeSet::new();
     for row in rows {

@@ -23,7 +23,7 @@ pub fn demo() -> PathBuf {
 }
 
 /// What [`topo`] removes from the environment: the developer's cluster and terminal settings.
-pub const CLEARED_ENV: [&str; 11] = [
+pub const CLEARED_ENV: [&str; 13] = [
     "KUBECONFIG",
     "NO_COLOR",
     "TERM",
@@ -36,6 +36,9 @@ pub const CLEARED_ENV: [&str; 11] = [
     "LANG",
     "LC_ALL",
     "LC_CTYPE",
+    // The config file of `check` (the flag, then these).
+    "XDG_CONFIG_HOME",
+    "KUBECTL_TOPO_CONFIG",
 ];
 
 /// `kubectl-topo` with an environment that cannot leak the developer's cluster or terminal settings.

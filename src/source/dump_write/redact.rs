@@ -77,8 +77,10 @@ impl Redactor {
         if let Some(meta) = item.get_mut("metadata").and_then(Value::as_object_mut) {
             meta.remove("ownerReferences");
             if let Some(ann) = meta.get_mut("annotations").and_then(Value::as_object_mut) {
-                // Keep only what the engine reads.
-                ann.retain(|k, _| k.starts_with("service.kubernetes.io/topology"));
+                // Keep only what the engine and `check`'s ignore rules read.
+                ann.retain(|k, _| {
+                    k.starts_with("service.kubernetes.io/topology") || k == crate::triage::IGNORE_ANNOTATION
+                });
             }
         }
         match kind.as_str() {

@@ -13,6 +13,8 @@ fn raw() -> Raw {
     let svc: Service = serde_json::from_value(json!({
         "metadata": {"name": "demo-service", "namespace": "demo", "annotations": {
             "service.kubernetes.io/topology-mode": "Auto",
+            "kubectl-topo.io/ignore": "OverloadThreshold",
+            "team.example.com/owner": "alice",
             "kubectl.kubernetes.io/last-applied-configuration": "{}"}},
         "spec": {"clusterIP": "10.96.0.10", "clusterIPs": ["10.96.0.10"], "selector": {"app": "demo"}}
     }))
@@ -79,7 +81,7 @@ fn list_with_types_cluster_info_and_stripped_metadata() {
     assert_eq!(items[0]["kind"], "Node");
     assert_eq!(items[0]["apiVersion"], "v1");
     assert!(items[0]["metadata"].get("managedFields").is_none());
-    assert_eq!(items[1]["metadata"]["annotations"].as_object().unwrap().len(), 1);
+    assert_eq!(items[1]["metadata"]["annotations"].as_object().unwrap().len(), 3);
     assert_eq!(items[2]["apiVersion"], "discovery.k8s.io/v1");
     assert_eq!(
         items[3],
@@ -105,6 +107,9 @@ fn redaction_is_consistent_and_keeps_topology() {
     assert_eq!(items[2]["endpoints"][0]["zone"], "us-east-1a");
     assert_eq!(items[0]["status"]["allocatable"]["cpu"], "3920m");
     assert_eq!(items[1]["metadata"]["annotations"]["service.kubernetes.io/topology-mode"], "Auto");
+    // `check` reads the ignore annotation back; other annotations may carry names.
+    assert_eq!(items[1]["metadata"]["annotations"]["kubectl-topo.io/ignore"], "OverloadThreshold");
+    assert_eq!(items[1]["metadata"]["annotations"].as_object().unwrap().len(), 2);
 }
 
 /// `dump -o json` carries exactly what the YAML dump carries, and `--from-file` takes it through

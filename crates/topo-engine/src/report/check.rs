@@ -25,6 +25,11 @@ pub struct CheckFamily<R = Reason> {
     /// Share (0–1) of all requests leaving their zone with the hints after the controller's next sync.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cross_zone: Option<f64>,
+    /// Reasons an ignore rule set aside (the Service's `kubectl-topo.io/ignore` annotation or the
+    /// config file): still reported, never a failure. The engine leaves this empty; the caller that
+    /// applies the rules moves reasons here.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub ignored: Vec<R>,
 }
 
 /// One Service.
@@ -49,6 +54,36 @@ pub struct CheckSummary {
     pub services: usize,
     /// Count of Services by their worst verdict.
     pub verdicts: BTreeMap<String, usize>,
+    /// Services in scope not listed because nobody asked for hints and none are present (every
+    /// family `NotEnabled`, or `Unmanaged` in mode `None`); `check --show-all` lists them.
+    #[serde(skip_serializing_if = "is_zero", default)]
+    pub hidden: usize,
+    /// Services in scope not listed because of `--verdict`, `--reason`, `--mode` or
+    /// `--exclude-namespace`.
+    #[serde(skip_serializing_if = "is_zero", default)]
+    pub filtered: usize,
+    /// Reasons set aside by ignore rules over the Services listed (see `CheckFamily.ignored`).
+    #[serde(skip_serializing_if = "is_zero", default)]
+    pub ignored: usize,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+impl CheckSummary {
+    /// `services` and `verdicts` over `rows`: each Service counted once, by its worst verdict
+    /// ([`Verdict::severity`]); the other counts stay zero.
+    pub fn of<R>(rows: &[CheckRow<R>]) -> Self {
+        let mut summary = CheckSummary { services: rows.len(), ..CheckSummary::default() };
+        for row in rows {
+            if let Some(worst) = row.families.iter().map(|f| f.verdict).max_by_key(|v| v.severity()) {
+                *summary.verdicts.entry(worst.to_string()).or_default() += 1;
+            }
+        }
+        summary
+    }
 }
 
 /// `check` over a scope.

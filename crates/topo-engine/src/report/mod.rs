@@ -64,6 +64,20 @@ pub enum Verdict {
     Unknown,
 }
 
+impl Verdict {
+    /// Order used for a Service's "worst verdict" (its summary count): Active < NotEnabled =
+    /// Unknown < Unmanaged < Blocked < Drift.
+    pub fn severity(self) -> u8 {
+        match self {
+            Verdict::Active => 0,
+            Verdict::Unknown | Verdict::NotEnabled => 1,
+            Verdict::Unmanaged => 2,
+            Verdict::Blocked => 3,
+            Verdict::Drift => 4,
+        }
+    }
+}
+
 /// What the controller does with the slices of this family on its next sync.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Serialize, strum::Display, strum::IntoStaticStr, strum::VariantArray,

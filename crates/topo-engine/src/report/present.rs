@@ -77,6 +77,7 @@ impl CheckFamily {
     pub fn present<S>(self, f: Presenter<'_, S>) -> CheckFamily<S> {
         CheckFamily {
             reasons: all(self.reasons, f, Some(&self.address_type)),
+            ignored: all(self.ignored, f, Some(&self.address_type)),
             address_type: self.address_type,
             verdict: self.verdict,
             replicas_needed: self.replicas_needed,

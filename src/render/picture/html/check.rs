@@ -10,7 +10,6 @@ use super::super::escape::html as esc;
 use super::service::{section, verdict_class};
 use crate::prose;
 use crate::prose::picture::{self as words, page};
-use topo_engine::core::analyze::severity;
 use topo_engine::report::{CheckReport, CheckRow, ServiceRef, ServiceReport, ZoneReport};
 
 /// The check page; `details` are the full reports of the Services that get a section, in the
@@ -34,7 +33,7 @@ pub fn check(
         details.iter().enumerate().map(|(i, d)| (&d.service, i)).collect();
     table(&mut body, report, &sections);
     for (i, d) in details.iter().enumerate() {
-        let worst = d.families.iter().map(|f| f.verdict).max_by_key(|v| severity(*v));
+        let worst = d.families.iter().map(|f| f.verdict).max_by_key(|v| v.severity());
         let verdict = worst
             .map_or(String::new(), |v| format!("<span class=\"verdict {}\">{v}</span>", verdict_class(v)));
         let _ = write!(

@@ -130,12 +130,7 @@ pub fn check_with(
     let cluster = Cluster { proxy_detail: false, ..Cluster::with_traffic(snapshot, behaviour, traffic) };
     let mut rows = parallel::map_in_order(services, workers, |s| check_row(service_report(&cluster, s)));
     rows.sort_by(|a, b| a.service.cmp(&b.service));
-    let mut summary = CheckSummary { services: rows.len(), ..CheckSummary::default() };
-    for row in &rows {
-        if let Some(worst) = row.families.iter().map(|f| f.verdict).max_by_key(|v| severity(*v)) {
-            *summary.verdicts.entry(worst.to_string()).or_default() += 1;
-        }
-    }
+    let summary = CheckSummary::of(&rows);
     CheckReport {
         kubernetes_version: behaviour.to_string(),
         kubernetes_version_basis: None,
@@ -169,17 +164,6 @@ pub fn service_reports_with(
     parallel::map_in_order(services, workers, |s| service_report(&cluster, s))
 }
 
-/// Order used for "worst verdict" (higher = worse).
-pub fn severity(v: Verdict) -> u8 {
-    match v {
-        Verdict::Active => 0,
-        Verdict::Unknown | Verdict::NotEnabled => 1,
-        Verdict::Unmanaged => 2,
-        Verdict::Blocked => 3,
-        Verdict::Drift => 4,
-    }
-}
-
 fn check_row(report: ServiceReport) -> CheckRow {
     CheckRow {
         service: report.service,
@@ -195,6 +179,7 @@ fn check_row(report: ServiceReport) -> CheckRow {
                 address_type: f.address_type,
                 verdict: f.verdict,
                 reasons: f.reasons,
+                ignored: Vec::new(),
             })
             .collect(),
     }

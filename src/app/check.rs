@@ -1,0 +1,198 @@
+//! `check`: every Service in scope through the engine, then `triage` (filters, hiding, ignore
+//! rules, order, failures) and one of the renderers; exit 1 when a listed Service fails. Over
+//! several clusters (`-f` or `--context` repeated, a directory of dumps, `--all-contexts`) each is
+//! read and analysed on its own thread (at most `workers` at once); a source that fails is an
+//! error row and a `note:`, and the exit code is 1 when any cluster has a failing Service, else the
+//! failed sources' code (3 when a cluster failed, 2 when only files did), else 0.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::{check_traffic, load, modelled, nothing_known, options, request, services_in_scope};
+use crate::cli::{FailOn, OutputFormat};
+use crate::error::Error;
+use crate::exit::ExitStatus;
+use crate::render::clusters::ClusterCheck;
+use crate::render::picture::CheckDetails;
+use crate::render::{self, CheckContext};
+use crate::settings::{ConfigPath, DumpPath, Settings, SettingsError, SourceSpec};
+use crate::source::targets::{Target, targets};
+use crate::source::{self, SourceError};
+use crate::triage::{self, IGNORE_ANNOTATION, IgnoreRules, Triaged, View};
+use topo_engine::core::analyze;
+use topo_engine::report::{ServiceRef, Verdict};
+
+/// What every cluster of one run is checked with.
+struct Plan<'a> {
+    fail_on: FailOn,
+    view: &'a View,
+    rules: &'a IgnoreRules,
+}
+
+/// Run `check`.
+pub(super) fn run(
+    settings: &Settings,
+    fail_on: FailOn,
+    view: &View,
+    config: &ConfigPath,
+    all_contexts: bool,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus, Error> {
+    // The config file first: a mistake in it is found before a long read of the cluster.
+    let rules = source::config::load(config).map_err(SourceError::from)?;
+    let plan = Plan { fail_on, view, rules: &rules };
+    let mut targets = targets(&settings.sources, all_contexts);
+    if targets.len() == 1 && !all_contexts {
+        let Target { spec, .. } = targets.remove(0);
+        let settings = Settings { source: spec?, ..settings.clone() };
+        let (triaged, verdicts, pictures) = one(&settings, &plan, err)?;
+        let context = CheckContext { file: dump_file(&settings.source), pictures };
+        render::check(&triaged, &context, &options(&settings), out).map_err(Error::Write)?;
+        nothing_known(&verdicts)?;
+        return Ok(if triaged.failing.iter().any(|f| *f) { ExitStatus::Findings } else { ExitStatus::Ok });
+    }
+    if let Some(format) = report_format(settings.output) {
+        return Err(SettingsError::ReportOneSource(format).into());
+    }
+    many(settings, targets, &plan, out, err)
+}
+
+/// One cluster: read, analyse, triage; also every verdict before triage (for "nothing known"), and
+/// for a picture format the full reports it draws.
+fn one(
+    settings: &Settings,
+    plan: &Plan<'_>,
+    err: &mut dyn Write,
+) -> Result<(Triaged, Vec<Verdict>, CheckDetails), Error> {
+    let loaded = load(settings, request(settings, None, false), err)?;
+    let snapshot = loaded.snapshot;
+    let services = services_in_scope(settings, &snapshot, loaded.namespace.as_deref(), None);
+    check_traffic(settings, &snapshot)?;
+    let chosen = modelled(settings, &snapshot, err)?;
+    let behaviour = chosen.behaviour;
+    let mut report = analyze::check_with(&snapshot, &services, behaviour, &settings.traffic, settings.workers);
+    report.kubernetes_version_basis = Some(chosen.basis);
+    let verdicts: Vec<Verdict> =
+        report.services.iter().flat_map(|row| row.families.iter().map(|f| f.verdict)).collect();
+    let annotations: BTreeMap<ServiceRef, &str> = services
+        .iter()
+        .filter_map(|s| {
+            let value = s.annotations.get(IGNORE_ANNOTATION)?;
+            Some((ServiceRef { namespace: s.namespace.clone(), name: s.name.clone() }, value.as_str()))
+        })
+        .collect();
+    let lookup = |s: &ServiceRef| annotations.get(s).copied();
+    let triaged = triage::triage(report, &lookup, plan.view, plan.rules, plan.fail_on);
+    for (service, unknown) in &triaged.unknown_codes {
+        let _ = writeln!(err, "{}", crate::prose::check::unknown_codes_note(service, unknown));
+    }
+    let pictures = match render::picture_format(settings.output) {
+        Some(_) => pictures::details(settings, &snapshot, &triaged.report, behaviour),
+        None => CheckDetails::default(),
+    };
+    Ok((triaged, verdicts, pictures))
+}
+
+/// One cluster checked, and its notes for stderr.
+type Done = (ClusterCheck, Vec<u8>);
+
+/// Several clusters, at most `settings.workers` read at once; results in the order given.
+fn many(
+    settings: &Settings,
+    targets: Vec<Target>,
+    plan: &Plan<'_>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus, Error> {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Done>>> = Mutex::new(targets.iter().map(|_| None).collect());
+    let threads = settings.workers.clamp(1, targets.len().max(1));
+    let targets: Vec<Mutex<Option<Target>>> = targets.into_iter().map(|t| Mutex::new(Some(t))).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(slot) = targets.get(index) else { break };
+                    let target = slot.lock().expect("target lock").take().expect("each target is taken once");
+                    let done = cluster(settings, target, plan);
+                    results.lock().expect("results lock")[index] = Some(done);
+                }
+            });
+        }
+    });
+    let clusters: Vec<Done> = results.into_inner().expect("results lock").into_iter().flatten().collect();
+    let mut status = ExitStatus::Ok;
+    for (cluster, notes) in &clusters {
+        let _ = err.write_all(notes);
+        match &cluster.outcome {
+            Ok(t) if t.failing.iter().any(|f| *f) => status = ExitStatus::Findings,
+            Ok(_) => {}
+            Err((message, code)) => {
+                let _ = writeln!(err, "note: {}: {message}", cluster.cluster);
+                status = worse(status, *code);
+            }
+        }
+    }
+    let clusters: Vec<ClusterCheck> = clusters.into_iter().map(|(c, _)| c).collect();
+    render::clusters::render(&clusters, &options(settings), out).map_err(Error::Write)?;
+    Ok(status)
+}
+
+/// Findings (1) win; else a cluster error (3) beats an input error (2).
+fn worse(status: ExitStatus, code: u8) -> ExitStatus {
+    match (status, code) {
+        (ExitStatus::Findings, _) => ExitStatus::Findings,
+        (_, 3) | (ExitStatus::Cluster, _) => ExitStatus::Cluster,
+        _ => ExitStatus::Usage,
+    }
+}
+
+/// Read and check one cluster of several; its notes, each prefixed with the cluster.
+fn cluster(settings: &Settings, target: Target, plan: &Plan<'_>) -> Done {
+    let mut notes = Vec::new();
+    let outcome = target.spec.map_err(Error::from).and_then(|spec| {
+        // Clusters run side by side: each analyses on one thread and shows no progress line.
+        let settings = Settings { source: spec, progress: false, workers: 1, ..settings.clone() };
+        one(&settings, plan, &mut notes).map(|(triaged, _, _)| triaged)
+    });
+    let text = String::from_utf8_lossy(&notes).into_owned();
+    let prefixed: String = text
+        .lines()
+        .map(|l| match l.strip_prefix("note: ") {
+            Some(rest) => format!("note: {}: {rest}\n", target.label),
+            None => format!("{l}\n"),
+        })
+        .collect();
+    let outcome = outcome.map_err(|e| (e.to_string(), e.exit_status().code()));
+    (ClusterCheck { cluster: target.label, outcome }, prefixed.into_bytes())
+}
+
+/// The name of a report or picture format that reads one cluster only.
+fn report_format(output: OutputFormat) -> Option<&'static str> {
+    match output {
+        OutputFormat::Html => Some("html"),
+        OutputFormat::Dot => Some("dot"),
+        OutputFormat::Mermaid => Some("mermaid"),
+        OutputFormat::Table
+        | OutputFormat::Wide
+        | OutputFormat::Json
+        | OutputFormat::Yaml
+        | OutputFormat::Markdown
+        | OutputFormat::Junit
+        | OutputFormat::Sarif => crate::settings::report_format(output),
+    }
+}
+
+/// The dump file read, as written on the command line (SARIF locates results in it).
+fn dump_file(source: &SourceSpec) -> Option<String> {
+    match source {
+        SourceSpec::Dump(DumpPath::File(path)) => Some(path.display().to_string()),
+        SourceSpec::Dump(DumpPath::Stdin) | SourceSpec::Live(_) => None,
+    }
+}
+
+mod pictures;

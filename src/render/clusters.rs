@@ -1,0 +1,136 @@
+//! `check` over several clusters: a CLUSTER column in tables (a failed source is an `Error` row
+//! with its message), one summary line per cluster, and for `-o json|yaml` a `CheckReportList`
+//! whose items are each cluster's `CheckReport` (the single-cluster shape) or its error.
+
+use std::io::Write;
+
+use serde::Serialize;
+use topo_engine::report::{CheckReport, Kind};
+
+use super::RenderOptions;
+use super::check::{cells, headers};
+use super::structured::{self, Structured, Worded as _};
+use super::style::{Palette, sanitize};
+use super::table::table;
+use crate::cli::OutputFormat;
+use crate::prose::ReasonView;
+use crate::triage::Triaged;
+
+/// One cluster's outcome, as the renderers take it.
+#[derive(Debug)]
+pub struct ClusterCheck {
+    /// The dump file or context.
+    pub cluster: String,
+    /// The triaged report, or the error's one line and exit code.
+    pub outcome: Result<Triaged, (String, u8)>,
+}
+
+/// `-o json|yaml` of a check over several clusters.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct CheckReportList {
+    /// One item per cluster, in the order the sources were given.
+    pub items: Vec<ClusterItem>,
+}
+
+/// One cluster of a [`CheckReportList`]: its report, or why it could not be read.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ClusterItem {
+    /// The dump file as given, or the kubeconfig context.
+    pub cluster: String,
+    /// The report (absent when the source failed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub report: Option<CheckReport<ReasonView>>,
+    /// The error (absent when the source was read).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<ClusterError>,
+}
+
+/// A source that failed.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ClusterError {
+    /// The one-line error, as `error:` would print it.
+    pub message: String,
+    /// The exit code this error alone would give (2 input, 3 cluster).
+    pub exit_code: u8,
+}
+
+impl Kind for CheckReportList {
+    const KIND: &'static str = "CheckReportList";
+}
+
+/// Render every cluster (table, wide, json, yaml; settings refuses the report formats here).
+pub fn render(
+    clusters: &[ClusterCheck],
+    options: &RenderOptions,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    match options.format {
+        OutputFormat::Json => structured::write(&list(clusters), Structured::Json, out),
+        OutputFormat::Yaml => structured::write(&list(clusters), Structured::Yaml, out),
+        OutputFormat::Table
+        | OutputFormat::Wide
+        | OutputFormat::Markdown
+        | OutputFormat::Junit
+        | OutputFormat::Sarif => tables(clusters, options, out),
+    }
+}
+
+fn list(clusters: &[ClusterCheck]) -> CheckReportList {
+    let items = clusters
+        .iter()
+        .map(|c| match &c.outcome {
+            Ok(t) => ClusterItem {
+                cluster: c.cluster.clone(),
+                report: Some(t.report.clone().worded()),
+                error: None,
+            },
+            Err((message, exit_code)) => ClusterItem {
+                cluster: c.cluster.clone(),
+                report: None,
+                error: Some(ClusterError { message: message.clone(), exit_code: *exit_code }),
+            },
+        })
+        .collect();
+    CheckReportList { items }
+}
+
+fn tables(clusters: &[ClusterCheck], options: &RenderOptions, out: &mut dyn Write) -> std::io::Result<()> {
+    let palette = Palette::new(options.color);
+    let wide = options.wide();
+    let mut rows = Vec::new();
+    for cluster in clusters {
+        let name = sanitize(&cluster.cluster).into_owned();
+        match &cluster.outcome {
+            Ok(t) => rows.extend(t.report.services.iter().map(|row| {
+                let mut cells = cells(row, wide, &palette);
+                cells.insert(0, name.clone());
+                cells
+            })),
+            Err((message, _)) => {
+                let mut cells = vec![name.clone(), "-".into(), "-".into(), "-".into(), "Error".into()];
+                cells.push(sanitize(message).into_owned());
+                cells.extend(["-".to_string(), "-".to_string()]);
+                if wide {
+                    cells.push("-".into());
+                }
+                rows.push(cells);
+            }
+        }
+    }
+    let mut headers = headers(wide);
+    headers.insert(0, "CLUSTER");
+    out.write_all(table(&headers, rows, options.no_headers).as_bytes())?;
+    if !options.no_headers {
+        writeln!(out)?;
+        for cluster in clusters {
+            let name = sanitize(&cluster.cluster);
+            match &cluster.outcome {
+                Ok(t) => writeln!(out, "{name}: {}", crate::prose::check::summary_line(&t.report.summary))?,
+                Err((message, _)) => writeln!(out, "{name}: error: {}", sanitize(message))?,
+            }
+        }
+    }
+    Ok(())
+}

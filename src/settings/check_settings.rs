@@ -1,0 +1,80 @@
+//! `check`'s listing flags → the typed [`View`] of `triage`, and where its config file is. Flag
+//! values are the engine's own names (strum), so the error for a bad one lists them all.
+
+use std::path::{Path, PathBuf};
+
+use strum::VariantArray;
+use topo_engine::report::Verdict;
+use topo_engine::report::mode::Mode;
+use topo_engine::report::reason::ReasonCode;
+
+use super::{Ambient, SettingsError};
+use crate::cli::CheckArgs;
+use crate::triage::{NamePattern, View};
+
+/// Where `check` reads its config file from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ConfigPath {
+    /// No file.
+    None,
+    /// `--config` or `KUBECTL_TOPO_CONFIG`: it must exist.
+    Given(PathBuf),
+    /// `${XDG_CONFIG_HOME:-~/.config}/kubectl-topo/config.yaml`: read when it exists.
+    Default(PathBuf),
+}
+
+/// The config file: `--config`, else `KUBECTL_TOPO_CONFIG` (non-empty), else the default location
+/// under the config home (none when neither `XDG_CONFIG_HOME` nor `HOME` is set).
+pub fn config_path(flag: Option<PathBuf>, ambient: &Ambient) -> ConfigPath {
+    match (flag, &ambient.config_env, &ambient.config_home) {
+        (Some(path), _, _) => ConfigPath::Given(path),
+        (None, Some(env), _) => ConfigPath::Given(env.clone()),
+        (None, None, Some(home)) => ConfigPath::Default(default_location(home)),
+        (None, None, None) => ConfigPath::None,
+    }
+}
+
+/// `HOME/kubectl-topo/config.yaml` of a config home (`$XDG_CONFIG_HOME` or `~/.config`).
+pub fn default_location(config_home: &Path) -> PathBuf {
+    config_home.join("kubectl-topo").join("config.yaml")
+}
+
+/// `--verdict`, `--reason`, `--mode`, `--sort-by`, `--exclude-namespace`, `--show-all`.
+pub fn view(args: &CheckArgs) -> Result<View, SettingsError> {
+    let exclude_namespaces = args
+        .exclude_namespace
+        .iter()
+        .map(|p| NamePattern::new(p).map_err(|why| SettingsError::ExcludePattern { pattern: p.clone(), why }))
+        .collect::<Result<_, _>>()?;
+    Ok(View {
+        verdicts: names("--verdict", &args.verdict, Verdict::VARIANTS)?,
+        reasons: names("--reason", &args.reason, ReasonCode::VARIANTS)?,
+        modes: names("--mode", &args.mode, Mode::VARIANTS)?,
+        sort_by: args.sort_by,
+        exclude_namespaces,
+        show_all: args.show_all,
+    })
+}
+
+/// Each value as one of `valid` by its exact name (empty values, as in `a,,b`, are skipped).
+fn names<T>(flag: &'static str, values: &[String], valid: &[T]) -> Result<Vec<T>, SettingsError>
+where
+    T: Copy + Into<&'static str>,
+{
+    let mut out = Vec::new();
+    for value in values.iter().map(|v| v.trim()).filter(|v| !v.is_empty()) {
+        let name = |t: T| -> &'static str { t.into() };
+        match valid.iter().copied().find(|t| name(*t) == value) {
+            Some(t) => out.push(t),
+            None => {
+                let valid: Vec<&str> = valid.iter().map(|t| name(*t)).collect();
+                return Err(SettingsError::UnknownName {
+                    flag,
+                    value: value.to_string(),
+                    valid: valid.join(", "),
+                });
+            }
+        }
+    }
+    Ok(out)
+}
