@@ -233,13 +233,17 @@ fn chromium_shows_one_section_per_service_and_one_band_per_routed_zone_pair() {
             });
         }
     }
+    let (capped, capped_page) = capped_check_page(dir.path());
+    files.push(capped);
+    expected.push(capped_page);
     let seen = consumers("html", &[], &files);
     assert_eq!(seen.len(), files.len());
     for (page, Page { what, sections, rows, bands }) in seen.iter().zip(expected) {
         assert_clean(page, &what);
         assert_eq!(page["sections"].as_u64(), Some(sections as u64), "{what}: sections");
         assert_eq!(page["rows"].as_u64(), Some(rows as u64), "{what}: table rows");
-        assert_eq!(page["links"].as_u64(), Some(rows as u64), "{what}: rows linking to a section");
+        let links = if rows > 0 { sections } else { 0 };
+        assert_eq!(page["links"].as_u64(), Some(links as u64), "{what}: rows linking to a section");
         if let Some((now, after)) = bands {
             assert_eq!(page["bandsNow"].as_u64(), Some(now as u64), "{what}: bands now");
             assert_eq!(page["bandsExpected"].as_u64(), Some(after as u64), "{what}: bands after sync");
@@ -264,4 +268,34 @@ fn chromium_shows_a_simulation_before_and_after_and_takes_a_screenshot() {
     assert_eq!(seen[0]["bandsExpected"].as_u64(), Some((before.1 + after.1) as u64));
     let png = std::fs::read(&shot).expect("screenshot written");
     assert!(png.starts_with(b"\x89PNG") && png.len() > 10_000, "a real screenshot ({} bytes)", png.len());
+}
+
+/// The demo's check page under a size cap: one full report of its four Services (as `app` passes
+/// when the cap is reached), so one section, four rows and one link.
+fn capped_check_page(dir: &Path) -> (PathBuf, Page) {
+    use kubectl_topo::render::{self, RenderOptions, picture::CheckDetails};
+    let parsed =
+        kubectl_topo::source::dump::parse_dump(&crate::support::read(&demo()), "demo").expect("parses");
+    let snapshot = parsed.snapshot;
+    let behaviour = topo_engine::model::Behaviour::default();
+    let services: Vec<_> = snapshot.services.iter().collect();
+    let check = topo_engine::core::analyze::check(&snapshot, &services, behaviour);
+    let details = CheckDetails {
+        reports: vec![topo_engine::core::analyze::explain(&snapshot, services[1], behaviour)],
+        zones: Some(topo_engine::core::analyze::zones(&snapshot, behaviour)),
+    };
+    let options = RenderOptions {
+        format: kubectl_topo::cli::OutputFormat::Html,
+        color: false,
+        no_headers: false,
+        unicode: false,
+    };
+    let mut out = Vec::new();
+    render::check_pictures(&check, &details, &options, &mut out).expect("renders");
+    let text = String::from_utf8(out.clone()).expect("UTF-8");
+    assert!(text.contains("class=\"note-cap\""), "the page says it is capped");
+    let file = dir.join("capped-check.html");
+    std::fs::write(&file, out).expect("write");
+    let rows = check.services.len();
+    (file, Page { what: "capped check".into(), sections: 1, rows, bands: None })
 }
