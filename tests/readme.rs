@@ -77,7 +77,8 @@ fn every_runnable_readme_example_shows_the_real_output() {
     assert!(examples.len() >= 4, "only {} runnable examples found in README.md", examples.len());
     let mut failures = Vec::new();
     for example in &examples {
-        let out = topo().args(&example.args).output().expect("runs");
+        // A reader's terminal: UTF-8, as on every current desktop and bastion host.
+        let out = topo().args(&example.args).env("LANG", "C.UTF-8").output().expect("runs");
         // The README shows the whole terminal: notes (stderr, written before the data) then stdout.
         let terminal =
             format!("{}{}", String::from_utf8_lossy(&out.stderr), String::from_utf8_lossy(&out.stdout));
