@@ -82,11 +82,11 @@ _kubectl__topo() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -188,11 +188,11 @@ _kubectl__topo() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -262,11 +262,11 @@ _kubectl__topo() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -336,11 +336,11 @@ _kubectl__topo() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -418,11 +418,11 @@ _kubectl__topo() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -528,11 +528,11 @@ _kubectl__topo() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -602,11 +602,11 @@ _kubectl__topo() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -676,11 +676,11 @@ _kubectl__topo() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -750,11 +750,11 @@ _kubectl__topo() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid markdown junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)

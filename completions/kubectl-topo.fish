@@ -34,7 +34,10 @@ json\t'The report model as JSON (versioned envelope)'
 yaml\t'The report model as YAML (versioned envelope)'
 html\t'One self-contained HTML page: zones, routing bands and reasons (explain, check, simulate)'
 dot\t'The routing graph for Graphviz (`dot -Tsvg`) (explain, check, simulate)'
-mermaid\t'The routing graph as a Mermaid flowchart, for Markdown (explain, check, simulate)'"
+mermaid\t'The routing graph as a Mermaid flowchart, for Markdown (explain, check, simulate)'
+markdown\t'`check`: a pull-request comment (summary, table of findings, details per Service)'
+junit\t'`check`: JUnit XML, one test case per Service'
+sarif\t'`check`: SARIF 2.1.0, one rule per reason code'"
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -l color -d 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour table output'
 never\t'Never colour'"
@@ -65,7 +68,10 @@ json\t'The report model as JSON (versioned envelope)'
 yaml\t'The report model as YAML (versioned envelope)'
 html\t'One self-contained HTML page: zones, routing bands and reasons (explain, check, simulate)'
 dot\t'The routing graph for Graphviz (`dot -Tsvg`) (explain, check, simulate)'
-mermaid\t'The routing graph as a Mermaid flowchart, for Markdown (explain, check, simulate)'"
+mermaid\t'The routing graph as a Mermaid flowchart, for Markdown (explain, check, simulate)'
+markdown\t'`check`: a pull-request comment (summary, table of findings, details per Service)'
+junit\t'`check`: JUnit XML, one test case per Service'
+sarif\t'`check`: SARIF 2.1.0, one rule per reason code'"
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -l color -d 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour table output'
 never\t'Never colour'"
@@ -93,7 +99,10 @@ json\t'The report model as JSON (versioned envelope)'
 yaml\t'The report model as YAML (versioned envelope)'
 html\t'One self-contained HTML page: zones, routing bands and reasons (explain, check, simulate)'
 dot\t'The routing graph for Graphviz (`dot -Tsvg`) (explain, check, simulate)'
-mermaid\t'The routing graph as a Mermaid flowchart, for Markdown (explain, check, simulate)'"
+mermaid\t'The routing graph as a Mermaid flowchart, for Markdown (explain, check, simulate)'
+markdown\t'`check`: a pull-request comment (summary, table of findings, details per Service)'
+junit\t'`check`: JUnit XML, one test case per Service'
+sarif\t'`check`: SARIF 2.1.0, one rule per reason code'"
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -l color -d 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour table output'
 never\t'Never colour'"
@@ -132,7 +141,10 @@ json\t'The report model as JSON (versioned envelope)'
 yaml\t'The report model as YAML (versioned envelope)'
 html\t'One self-contained HTML page: zones, routing bands and reasons (explain, check, simulate)'
 dot\t'The routing graph for Graphviz (`dot -Tsvg`) (explain, check, simulate)'
-mermaid\t'The routing graph as a Mermaid flowchart, for Markdown (explain, check, simulate)'"
+mermaid\t'The routing graph as a Mermaid flowchart, for Markdown (explain, check, simulate)'
+markdown\t'`check`: a pull-request comment (summary, table of findings, details per Service)'
+junit\t'`check`: JUnit XML, one test case per Service'
+sarif\t'`check`: SARIF 2.1.0, one rule per reason code'"
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l color -d 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour table output'
 never\t'Never colour'"
@@ -157,7 +169,10 @@ json\t'The report model as JSON (versioned envelope)'
 yaml\t'The report model as YAML (versioned envelope)'
 html\t'One self-contained HTML page: zones, routing bands and reasons (explain, check, simulate)'
 dot\t'The routing graph for Graphviz (`dot -Tsvg`) (explain, check, simulate)'
-mermaid\t'The routing graph as a Mermaid flowchart, for Markdown (explain, check, simulate)'"
+mermaid\t'The routing graph as a Mermaid flowchart, for Markdown (explain, check, simulate)'
+markdown\t'`check`: a pull-request comment (summary, table of findings, details per Service)'
+junit\t'`check`: JUnit XML, one test case per Service'
+sarif\t'`check`: SARIF 2.1.0, one rule per reason code'"
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -l color -d 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour table output'
 never\t'Never colour'"
@@ -190,7 +205,10 @@ json\t'The report model as JSON (versioned envelope)'
 yaml\t'The report model as YAML (versioned envelope)'
 html\t'One self-contained HTML page: zones, routing bands and reasons (explain, check, simulate)'
 dot\t'The routing graph for Graphviz (`dot -Tsvg`) (explain, check, simulate)'
-mermaid\t'The routing graph as a Mermaid flowchart, for Markdown (explain, check, simulate)'"
+mermaid\t'The routing graph as a Mermaid flowchart, for Markdown (explain, check, simulate)'
+markdown\t'`check`: a pull-request comment (summary, table of findings, details per Service)'
+junit\t'`check`: JUnit XML, one test case per Service'
+sarif\t'`check`: SARIF 2.1.0, one rule per reason code'"
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l color -d 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour table output'
 never\t'Never colour'"
@@ -213,7 +231,10 @@ json\t'The report model as JSON (versioned envelope)'
 yaml\t'The report model as YAML (versioned envelope)'
 html\t'One self-contained HTML page: zones, routing bands and reasons (explain, check, simulate)'
 dot\t'The routing graph for Graphviz (`dot -Tsvg`) (explain, check, simulate)'
-mermaid\t'The routing graph as a Mermaid flowchart, for Markdown (explain, check, simulate)'"
+mermaid\t'The routing graph as a Mermaid flowchart, for Markdown (explain, check, simulate)'
+markdown\t'`check`: a pull-request comment (summary, table of findings, details per Service)'
+junit\t'`check`: JUnit XML, one test case per Service'
+sarif\t'`check`: SARIF 2.1.0, one rule per reason code'"
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -l color -d 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour table output'
 never\t'Never colour'"
@@ -236,7 +257,10 @@ json\t'The report model as JSON (versioned envelope)'
 yaml\t'The report model as YAML (versioned envelope)'
 html\t'One self-contained HTML page: zones, routing bands and reasons (explain, check, simulate)'
 dot\t'The routing graph for Graphviz (`dot -Tsvg`) (explain, check, simulate)'
-mermaid\t'The routing graph as a Mermaid flowchart, for Markdown (explain, check, simulate)'"
+mermaid\t'The routing graph as a Mermaid flowchart, for Markdown (explain, check, simulate)'
+markdown\t'`check`: a pull-request comment (summary, table of findings, details per Service)'
+junit\t'`check`: JUnit XML, one test case per Service'
+sarif\t'`check`: SARIF 2.1.0, one rule per reason code'"
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -l color -d 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour table output'
 never\t'Never colour'"
@@ -259,7 +283,10 @@ json\t'The report model as JSON (versioned envelope)'
 yaml\t'The report model as YAML (versioned envelope)'
 html\t'One self-contained HTML page: zones, routing bands and reasons (explain, check, simulate)'
 dot\t'The routing graph for Graphviz (`dot -Tsvg`) (explain, check, simulate)'
-mermaid\t'The routing graph as a Mermaid flowchart, for Markdown (explain, check, simulate)'"
+mermaid\t'The routing graph as a Mermaid flowchart, for Markdown (explain, check, simulate)'
+markdown\t'`check`: a pull-request comment (summary, table of findings, details per Service)'
+junit\t'`check`: JUnit XML, one test case per Service'
+sarif\t'`check`: SARIF 2.1.0, one rule per reason code'"
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -l color -d 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour table output'
 never\t'Never colour'"

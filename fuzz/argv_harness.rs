@@ -181,8 +181,14 @@ pub fn command_line(data: &[u8]) -> Vec<String> {
 pub fn argv(data: &[u8]) {
     let words = command_line(data);
     let args: Vec<OsString> = words.iter().map(OsString::from).collect();
-    let ambient =
-        Ambient { stdout_is_tty: false, stderr_is_tty: false, no_color: false, term_dumb: false, cpus: 1 };
+    let ambient = Ambient {
+        stdout_is_tty: false,
+        stderr_is_tty: false,
+        no_color: false,
+        term_dumb: false,
+        cpus: 1,
+        ..Ambient::default()
+    };
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let status = kubectl_topo::entry::run("kubectl-topo", &args, &ambient, &mut out, &mut err);
     let (stdout, stderr) = (String::from_utf8_lossy(&out), String::from_utf8_lossy(&err));

@@ -76,7 +76,7 @@ pub fn exercise(snapshot: &Snapshot, behaviour: Behaviour, changes: &Changes, st
     let check_format = [OutputFormat::Markdown, OutputFormat::Junit, OutputFormat::Sarif, format]
         [usize::from(style >> 4) % 4];
     let check_options = RenderOptions { format: check_format, ..options };
-    let context = CheckContext { file: Some("fuzz.yaml".into()) };
+    let context = CheckContext { file: Some("fuzz.yaml".into()), ..CheckContext::default() };
     check_output(check_format, |out| render::check(&check, &context, &check_options, out));
     for service in services.iter().take(3) {
         let report = analyze::explain(snapshot, service, behaviour);

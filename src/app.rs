@@ -256,8 +256,8 @@ pub(crate) fn find_service<'a>(
     .into())
 }
 
-mod modelled;
 mod check;
+mod modelled;
 mod watch;
 
 #[cfg(test)]

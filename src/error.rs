@@ -40,9 +40,11 @@ impl Error {
     /// The exit status this error maps to.
     pub fn exit_status(&self) -> ExitStatus {
         match self {
-            Error::Settings(_) | Error::Simulate(_) | Error::Version(_) | Error::Usage { .. } | Error::Write(_) => {
-                ExitStatus::Usage
-            }
+            Error::Settings(_)
+            | Error::Simulate(_)
+            | Error::Version(_)
+            | Error::Usage { .. }
+            | Error::Write(_) => ExitStatus::Usage,
             Error::Source(e) => e.exit_status(),
         }
     }

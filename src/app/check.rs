@@ -73,7 +73,8 @@ fn one(
     check_traffic(settings, &snapshot)?;
     let chosen = modelled(settings, &snapshot, err)?;
     let behaviour = chosen.behaviour;
-    let mut report = analyze::check_with(&snapshot, &services, behaviour, &settings.traffic, settings.workers);
+    let mut report =
+        analyze::check_with(&snapshot, &services, behaviour, &settings.traffic, settings.workers);
     report.kubernetes_version_basis = Some(chosen.basis);
     let verdicts: Vec<Verdict> =
         report.services.iter().flat_map(|row| row.families.iter().map(|f| f.verdict)).collect();

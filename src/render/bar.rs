@@ -4,7 +4,8 @@
 use std::io::Write;
 
 use super::RenderOptions;
-use super::style::{Palette, sanitize};
+use super::style::Palette;
+use crate::escape::escape;
 use crate::prose::picture::{self as words, bar};
 use topo_engine::report::FamilyReport;
 
@@ -42,12 +43,12 @@ pub fn zones(f: &FamilyReport, o: &RenderOptions, p: &Palette, out: &mut dyn Wri
     // Without hints after the sync, the bar compares with the ready endpoints instead.
     let (total, heading) = if hinted > 0 { (hinted, bar::HINTED) } else { (ready, bar::READY) };
     writeln!(out, "\n{}", p.heading(heading))?;
-    let width = f.zones.iter().map(|z| sanitize(&words::zone(&z.zone)).chars().count()).max().unwrap_or(0);
+    let width = f.zones.iter().map(|z| escape(&words::zone(&z.zone)).chars().count()).max().unwrap_or(0);
     for z in &f.zones {
         let count = if hinted > 0 { z.expected_hinted } else { z.ready_endpoints };
         let of_total = if total > 0 { count as f64 / total as f64 } else { 0.0 };
         let share = z.cpu_share.unwrap_or(0.0);
-        let name = sanitize(&words::zone(&z.zone)).into_owned();
+        let name = escape(&words::zone(&z.zone)).into_owned();
         writeln!(
             out,
             "  {name:<width$}  {} {:>6}  {} {}",

@@ -10,9 +10,10 @@ use topo_engine::report::{CheckReport, Kind};
 use super::RenderOptions;
 use super::check::{cells, headers};
 use super::structured::{self, Structured, Worded as _};
-use super::style::{Palette, sanitize};
+use super::style::Palette;
 use super::table::table;
 use crate::cli::OutputFormat;
+use crate::escape::escape;
 use crate::prose::ReasonView;
 use crate::triage::Triaged;
 
@@ -60,7 +61,8 @@ impl Kind for CheckReportList {
     const KIND: &'static str = "CheckReportList";
 }
 
-/// Render every cluster (table, wide, json, yaml; settings refuses the report formats here).
+/// Render every cluster (table, wide, json, yaml; `check` refuses the report and picture formats
+/// over several clusters).
 pub fn render(
     clusters: &[ClusterCheck],
     options: &RenderOptions,
@@ -71,6 +73,9 @@ pub fn render(
         OutputFormat::Yaml => structured::write(&list(clusters), Structured::Yaml, out),
         OutputFormat::Table
         | OutputFormat::Wide
+        | OutputFormat::Html
+        | OutputFormat::Dot
+        | OutputFormat::Mermaid
         | OutputFormat::Markdown
         | OutputFormat::Junit
         | OutputFormat::Sarif => tables(clusters, options, out),
@@ -101,7 +106,7 @@ fn tables(clusters: &[ClusterCheck], options: &RenderOptions, out: &mut dyn Writ
     let wide = options.wide();
     let mut rows = Vec::new();
     for cluster in clusters {
-        let name = sanitize(&cluster.cluster).into_owned();
+        let name = escape(&cluster.cluster).into_owned();
         match &cluster.outcome {
             Ok(t) => rows.extend(t.report.services.iter().map(|row| {
                 let mut cells = cells(row, wide, &palette);
@@ -110,7 +115,7 @@ fn tables(clusters: &[ClusterCheck], options: &RenderOptions, out: &mut dyn Writ
             })),
             Err((message, _)) => {
                 let mut cells = vec![name.clone(), "-".into(), "-".into(), "-".into(), "Error".into()];
-                cells.push(sanitize(message).into_owned());
+                cells.push(escape(message).into_owned());
                 cells.extend(["-".to_string(), "-".to_string()]);
                 if wide {
                     cells.push("-".into());
@@ -125,10 +130,10 @@ fn tables(clusters: &[ClusterCheck], options: &RenderOptions, out: &mut dyn Writ
     if !options.no_headers {
         writeln!(out)?;
         for cluster in clusters {
-            let name = sanitize(&cluster.cluster);
+            let name = escape(&cluster.cluster);
             match &cluster.outcome {
                 Ok(t) => writeln!(out, "{name}: {}", crate::prose::check::summary_line(&t.report.summary))?,
-                Err((message, _)) => writeln!(out, "{name}: error: {}", sanitize(message))?,
+                Err((message, _)) => writeln!(out, "{name}: error: {}", escape(message))?,
             }
         }
     }

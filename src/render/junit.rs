@@ -11,7 +11,7 @@
 use std::fmt::Write as _;
 use std::io::Write;
 
-use super::style::sanitize;
+use crate::escape::escape as untrusted;
 use crate::prose;
 use crate::triage::Triaged;
 use topo_engine::report::check::CheckRow;
@@ -102,7 +102,7 @@ fn line(reason: &Reason) -> String {
 /// Text for an attribute or element: line breaks kept, other control characters escaped (XML 1.0
 /// cannot carry most of them), then the five XML specials.
 fn escape(text: &str) -> String {
-    let lines: Vec<String> = text.split('\n').map(|l| sanitize(l).into_owned()).collect();
+    let lines: Vec<String> = text.split('\n').map(|l| untrusted(l).into_owned()).collect();
     let mut out = String::with_capacity(text.len());
     for c in lines.join("\n").chars() {
         match c {

@@ -5,7 +5,7 @@
 
 use std::io::Write;
 
-use super::style::sanitize;
+use crate::escape::escape as untrusted;
 use crate::prose;
 use crate::triage::Triaged;
 use topo_engine::report::Verdict;
@@ -106,7 +106,7 @@ fn family_lines(family: &CheckFamily, out: &mut dyn Write) -> std::io::Result<()
 /// entities, and the characters that start emphasis, code, links or a table cell backslashed.
 fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for c in sanitize(text).chars() {
+    for c in untrusted(text).chars() {
         match c {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),

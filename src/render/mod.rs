@@ -7,7 +7,7 @@ use crate::cli::OutputFormat;
 use crate::triage::Triaged;
 use structured::Worded as _;
 use topo_engine::report::whatif::SimulationReport;
-use topo_engine::report::{ServiceReport, ZoneReport};
+use topo_engine::report::{CheckReport, ServiceReport, ZoneReport};
 
 mod bar;
 mod check;
@@ -124,6 +124,20 @@ pub fn check(
         OutputFormat::Markdown => markdown::render(triaged, out),
         OutputFormat::Junit => junit::render(triaged, out),
         OutputFormat::Sarif => sarif::render(triaged, context, out),
+    }
+}
+
+/// Render `check` of `report` as a picture (any other format as [`check`] renders a report), the
+/// Services of `details` drawn in full.
+pub fn check_pictures(
+    report: &CheckReport,
+    details: &picture::CheckDetails,
+    options: &RenderOptions,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    match picture_format(options.format) {
+        Some(format) => picture::check(report, details, format, out),
+        None => dispatch(report, options, out, check::render),
     }
 }
 

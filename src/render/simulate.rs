@@ -6,8 +6,8 @@ use std::io::Write;
 use super::RenderOptions;
 use super::style::{Palette, zone_cell};
 use super::table::{percent, table};
-use crate::prose;
 use crate::escape::escape;
+use crate::prose;
 use crate::prose::whatif::sync_note;
 use topo_engine::report::whatif::{BeforeAfter, FamilyDelta, ProxyBrief, SimulationReport};
 
@@ -21,7 +21,13 @@ pub fn render(
     let name =
         format!("Simulate Service {}/{}", escape(&report.service.namespace), escape(&report.service.name));
     let basis = prose::version::header_suffix(report.kubernetes_version_basis.as_ref());
-    writeln!(out, "{}  · Kubernetes {} behaviour{}", p.heading(&name), report.kubernetes_version, escape(&basis))?;
+    writeln!(
+        out,
+        "{}  · Kubernetes {} behaviour{}",
+        p.heading(&name),
+        report.kubernetes_version,
+        escape(&basis)
+    )?;
     writeln!(out, "  changes: {}", escape(&report.changes.join(" ")))?;
     controller(report, &p, out)?;
     for family in &report.summary {

@@ -169,7 +169,7 @@ pub fn context_names(path: Option<&std::path::Path>) -> Result<Vec<String>, Sour
     let kubeconfig = match path {
         Some(path) => Kubeconfig::read_from(path)
             .map_err(|source| SourceError::Kubeconfig { path: Some(path.to_path_buf()), source })?,
-        None => read_kubeconfig_env().map_err(|source| SourceError::Kubeconfig { path: None, source })?,
+        None => read_kubeconfig_env().map_err(|(path, source)| SourceError::Kubeconfig { path, source })?,
     };
     Ok(kubeconfig.contexts.into_iter().map(|c| c.name).collect())
 }

@@ -37,6 +37,7 @@ fn report() -> CheckReport {
     ];
     CheckReport {
         kubernetes_version: "1.36".into(),
+        kubernetes_version_basis: None,
         summary: CheckSummary::of(&services),
         services,
         partial: Vec::new(),

@@ -31,7 +31,13 @@ pub(super) fn details(
         .filter_map(|row| by_name.get(&(row.service.namespace.as_str(), row.service.name.as_str())).copied())
         .collect();
     CheckDetails {
-        reports: analyze::service_reports_with(snapshot, &services, behaviour, &settings.traffic, settings.workers),
+        reports: analyze::service_reports_with(
+            snapshot,
+            &services,
+            behaviour,
+            &settings.traffic,
+            settings.workers,
+        ),
         zones: Some(analyze::zones(snapshot, behaviour)),
     }
 }

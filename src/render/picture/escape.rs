@@ -4,11 +4,11 @@
 
 use std::borrow::Cow;
 
-use crate::render::style::sanitize;
+use crate::escape::escape;
 
 /// Text content or a quoted attribute value in HTML (and SVG inside it).
 pub fn html(text: &str) -> String {
-    let visible = sanitize(text);
+    let visible = escape(text);
     let mut out = String::with_capacity(visible.len());
     for c in visible.chars() {
         match c {
@@ -26,7 +26,7 @@ pub fn html(text: &str) -> String {
 /// The inside of a DOT double-quoted string (an ID or a label; the caller adds the quotes).
 /// Backslashes are doubled so that no label escape (`\n`, `\l`, `\G`…) comes from the input.
 pub fn dot(text: &str) -> String {
-    let visible = sanitize(text);
+    let visible = escape(text);
     let mut out = String::with_capacity(visible.len());
     for c in visible.chars() {
         match c {
@@ -41,7 +41,7 @@ pub fn dot(text: &str) -> String {
 /// The inside of a Mermaid quoted label (`["…"]`, `|"…"|`): every character Mermaid or the HTML it
 /// renders to could read as syntax becomes an entity code (`#34;`), which Mermaid decodes for display.
 pub fn mermaid(text: &str) -> String {
-    let visible: Cow<'_, str> = sanitize(text);
+    let visible: Cow<'_, str> = escape(text);
     let mut out = String::with_capacity(visible.len());
     for c in visible.chars() {
         match c {
