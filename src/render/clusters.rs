@@ -115,7 +115,8 @@ fn tables(clusters: &[ClusterCheck], options: &RenderOptions, out: &mut dyn Writ
             })),
             Err((message, _)) => {
                 let mut cells = vec![name.clone(), "-".into(), "-".into(), "-".into(), "Error".into()];
-                cells.push(escape(message).into_owned());
+                // The whole message is on the cluster's summary line below; `-o wide` shows it here.
+                cells.push(if wide { escape(message).into_owned() } else { clipped(&escape(message), 40) });
                 cells.extend(["-".to_string(), "-".to_string()]);
                 if wide {
                     cells.push("-".into());
@@ -138,4 +139,12 @@ fn tables(clusters: &[ClusterCheck], options: &RenderOptions, out: &mut dyn Writ
         }
     }
     Ok(())
+}
+
+/// `text` cut to `width` characters, the cut marked with `…`.
+fn clipped(text: &str, width: usize) -> String {
+    match text.char_indices().nth(width) {
+        Some((at, _)) => format!("{} …", text[..at].trim_end()),
+        None => text.to_string(),
+    }
 }
