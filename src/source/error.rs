@@ -88,6 +88,11 @@ pub enum SourceError {
     },
 }
 
+/// The one-line message of an API failure while trying to `action` (as in [`SourceError::Kube`]).
+pub(crate) fn describe(action: &str, server: &str, error: &kube::Error) -> String {
+    api::message(action, server, error)
+}
+
 /// The Service asked for is not in what was read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("service {namespace}/{name} not found in {origin}")]

@@ -225,8 +225,20 @@ fn failure(
         watcher::Error::WatchError(status) if status.code == 410 => {
             Ok(Update::Note(format!("watch of {scope} expired (410 Gone): listing again")))
         }
+        watcher::Error::InitialListFailed(e) => Ok(retrying(&format!("list {scope}"), server, &e)),
+        watcher::Error::WatchStartFailed(e) | watcher::Error::WatchFailed(e) => {
+            Ok(retrying(&format!("watch {scope}"), server, &e))
+        }
+        watcher::Error::WatchError(status) => {
+            Ok(retrying(&format!("watch {scope}"), server, &kube::Error::Api(status)))
+        }
         other => Ok(Update::Note(format!("watch of {scope}: {}; retrying", chain(&other)))),
     }
+}
+
+/// A failure the backoff retries, said as an API failure is (never kube's debug text).
+fn retrying(action: &str, server: &str, error: &kube::Error) -> Update {
+    Update::Note(format!("{}; retrying", super::error::describe(action, server, error)))
 }
 
 #[cfg(test)]
@@ -257,5 +269,25 @@ mod tests {
         assert_eq!(error.exit_status(), ExitStatus::Cluster);
         assert!(error.to_string().contains("list nodes"), "{error}");
         assert!(matches!(failure("https://x", Resource::Nodes, refused(), true), Ok(Update::Note(_))));
+    }
+
+    #[test]
+    fn retried_failures_are_said_as_api_failures_not_as_debug_text() {
+        let server_error = || {
+            let mut status = status(500);
+            status.message = "boom".into();
+            status
+        };
+        let cases = [
+            (watcher::Error::InitialListFailed(kube::Error::Api(server_error())), "cannot list services"),
+            (watcher::Error::WatchFailed(kube::Error::Api(server_error())), "cannot watch services"),
+            (watcher::Error::WatchError(server_error()), "cannot watch services"),
+        ];
+        for (error, start) in cases {
+            let Ok(Update::Note(note)) = failure("https://x", Resource::Services, error, true) else {
+                panic!("a note")
+            };
+            assert_eq!(note, format!("{start}: the API server answered 500: boom; retrying"));
+        }
     }
 }
