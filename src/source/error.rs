@@ -144,7 +144,7 @@ impl SourceError {
             ),
             SourceError::Kube { source, .. } => Some(api::hint(&classify(source)).to_string()),
             SourceError::Config(_) => Some(
-                "fix the file (format: README, section \"Config file\"), or point --config elsewhere".to_string(),
+                "fix the file (format: README, section \"What check lists, and what fails it\"), or point --config elsewhere".to_string(),
             ),
             SourceError::Missing { .. } => Some(FORBIDDEN_HINT.to_string()),
             SourceError::Runtime(_) | SourceError::Serialise(_) => None,

@@ -177,3 +177,31 @@ pub fn scale(runs: usize) -> io::Result<()> {
     }
     Ok(())
 }
+
+/// Issue 20: `check -A` over 50 dumps of the small cluster (each its own seed, one directory, one
+/// run) vs `check -A` over one dump with 50× its nodes, Services and endpoints (`small*50`, the
+/// large cluster): the cost of reading and reporting many clusters instead of one.
+pub fn clusters(runs: usize) -> io::Result<()> {
+    const COUNT: u64 = 50;
+    let topo = product()?;
+    let dir = bench_dir()?.join("clusters-50");
+    std::fs::create_dir_all(&dir)?;
+    let small = Size::preset("small").expect("a preset");
+    for i in 0..COUNT {
+        generate::write(Size { seed: small.seed + i, ..small }, &dir.join(format!("cluster-{i:02}.json")))?;
+    }
+    let one = bench_dir()?.join("small-x50.json");
+    let summary = generate::write(Size::preset("small*50").expect("a preset"), &one)?;
+    println!("Machine: {}; {runs} runs each, alternating, median.", machine());
+    println!(
+        "{COUNT} dumps of the small cluster vs one dump of {} nodes, {} Services, {} endpoints.\n",
+        summary.nodes, summary.services, summary.endpoints
+    );
+    println!("{HEADER}");
+    let (d, o) = (dir.to_string_lossy().to_string(), one.to_string_lossy().to_string());
+    let a = Cmd::new(&topo, &["check", "-A", "--from-file", &d, "--fail-on", "none"]);
+    let b = Cmd::new(&topo, &["check", "-A", "--from-file", &o, "--fail-on", "none"]);
+    let (sa, sb) = side_by_side(&a, &b, runs)?;
+    println!("{}", row("50 clusters: `check -A -f DIR` vs one dump", "≤ 1.5×", &a, &b, sa, sb));
+    Ok(())
+}

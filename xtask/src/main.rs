@@ -3,6 +3,7 @@
 //!   cargo xtask gen --size large --out large.json   synthetic cluster as a `v1 List`
 //!   cargo xtask bench [--size large] [--runs 5]       the four ratios of BENCHMARKS.md
 //!   cargo xtask scale [--runs 5]                      time and RSS at 1×…20× the small cluster
+//!   cargo xtask clusters [--runs 5]                   50 small dumps in one `check` vs one 50× dump
 //!   cargo xtask schema                                rewrite docs/schema/ from the report types
 //!
 //! See BENCHMARKS.md for what each benchmark measures, README.md for the schema.
@@ -56,6 +57,11 @@ enum Command {
         #[arg(long, default_value_t = 5)]
         runs: usize,
     },
+    /// `check -A` over 50 small dumps (one directory) vs the same sizes as one dump (`small*50`).
+    Clusters {
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+    },
     /// Rewrite the JSON Schema of `-o json|yaml` (docs/schema/) from the report types.
     Schema,
 }
@@ -105,6 +111,7 @@ fn main() {
             bench::run(&name, size(&name, None), runs, dump_only)
         }
         Command::Scale { runs } => bench::scale(runs),
+        Command::Clusters { runs } => bench::clusters(runs),
         Command::Schema => write_schema(),
     };
     if let Err(e) = result {
