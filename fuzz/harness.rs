@@ -278,7 +278,10 @@ pub fn json(data: &[u8]) {
     }
     for (what, streamed) in results {
         let streamed = streamed.map_err(|e| e.to_string());
-        assert!(streamed == whole, "{what} disagrees with the whole-text reader on {text:?}:\n{streamed:?}\n{whole:?}");
+        assert!(
+            streamed == whole,
+            "{what} disagrees with the whole-text reader on {text:?}:\n{streamed:?}\n{whole:?}"
+        );
     }
 }
 
