@@ -42,17 +42,19 @@ pub(super) enum State<'k> {
 }
 
 impl State<'_> {
+    /// The values in these prefixes are `{}`, which nothing after them can extend (a `0` would
+    /// read on into the digits of the input).
     fn prefix(self) -> String {
         match self {
             State::FirstKey => "{".into(),
-            State::Key => r#"{"":0,"#.into(),
-            State::KeyAgain(key) => format!("{{{key}:0,"),
+            State::Key => r#"{"":{},"#.into(),
+            State::KeyAgain(key) => format!("{{{key}:{{}},"),
             State::Colon => r#"{"""#.into(),
             State::Value => r#"{"":"#.into(),
-            State::ObjectNext => r#"{"":0"#.into(),
+            State::ObjectNext => r#"{"":{}"#.into(),
             State::FirstElement => "[".into(),
-            State::Element => "[0,".into(),
-            State::ArrayNext => "[0".into(),
+            State::Element => "[{},".into(),
+            State::ArrayNext => "[{}".into(),
         }
     }
 }
