@@ -259,6 +259,47 @@ pub enum OutputFormat {
     Sarif,
 }
 
+/// The four families of `-o` formats: who writes them and who renders them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FormatKind {
+    /// `table`, `wide`: every subcommand, for a terminal.
+    Table,
+    /// `json`, `yaml`: every subcommand, the versioned report model.
+    Structured,
+    /// `html`, `dot`, `mermaid`: `explain`, `check` and `simulate`, for one cluster.
+    Picture,
+    /// `markdown`, `junit`, `sarif`: `check` only, for one cluster.
+    Report,
+}
+
+impl OutputFormat {
+    /// The family of this format.
+    pub fn kind(self) -> FormatKind {
+        match self {
+            OutputFormat::Table | OutputFormat::Wide => FormatKind::Table,
+            OutputFormat::Json | OutputFormat::Yaml => FormatKind::Structured,
+            OutputFormat::Html | OutputFormat::Dot | OutputFormat::Mermaid => FormatKind::Picture,
+            OutputFormat::Markdown | OutputFormat::Junit | OutputFormat::Sarif => FormatKind::Report,
+        }
+    }
+
+    /// The name as typed after `-o`.
+    pub fn name(self) -> &'static str {
+        match self {
+            OutputFormat::Table => "table",
+            OutputFormat::Wide => "wide",
+            OutputFormat::Json => "json",
+            OutputFormat::Yaml => "yaml",
+            OutputFormat::Html => "html",
+            OutputFormat::Dot => "dot",
+            OutputFormat::Mermaid => "mermaid",
+            OutputFormat::Markdown => "markdown",
+            OutputFormat::Junit => "junit",
+            OutputFormat::Sarif => "sarif",
+        }
+    }
+}
+
 /// `--color` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ColorChoice {

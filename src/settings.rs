@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::cli::{Cli, ColorChoice, Command, FailOn, GlobalArgs, OutputFormat};
+use crate::cli::{Cli, ColorChoice, Command, FailOn, FormatKind, GlobalArgs, OutputFormat};
 use crate::triage::View;
 use topo_engine::core::analyze::TrafficModel;
 use topo_engine::core::whatif::changes::Changes;
@@ -318,19 +318,11 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
             if !g.from_file.is_empty() {
                 return Err(SettingsError::DumpFromFile);
             }
+            // check_format refused the picture and report formats already.
             let format = match g.output {
                 OutputFormat::Json => DumpFormat::Json,
                 OutputFormat::Yaml | OutputFormat::Table => DumpFormat::Yaml,
-                // check_format refused the picture and report formats already.
-                OutputFormat::Wide
-                | OutputFormat::Html
-                | OutputFormat::Dot
-                | OutputFormat::Mermaid
-                | OutputFormat::Markdown
-                | OutputFormat::Junit
-                | OutputFormat::Sarif => {
-                    return Err(SettingsError::DumpWide);
-                }
+                _ => return Err(SettingsError::DumpWide),
             };
             Job::Dump { redact: a.redact, format }
         }
@@ -355,24 +347,13 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
 /// `simulate` only, the report formats (`markdown`, `junit`, `sarif`) by `check` only; other
 /// subcommands refuse them with one line naming what they do write.
 fn check_format(command: &Command, output: OutputFormat) -> Result<(), SettingsError> {
-    if let Some(format) = report_format(output) {
-        return match command {
-            Command::Check(_) => Ok(()),
-            _ => Err(SettingsError::ReportFormat(format)),
-        };
+    let format = output.name();
+    match (output.kind(), command) {
+        (FormatKind::Table | FormatKind::Structured, _) => return Ok(()),
+        (FormatKind::Report, Command::Check(_)) => return Ok(()),
+        (FormatKind::Report, _) => return Err(SettingsError::ReportFormat(format)),
+        (FormatKind::Picture, _) => {}
     }
-    let format = match output {
-        OutputFormat::Html => "html",
-        OutputFormat::Dot => "dot",
-        OutputFormat::Mermaid => "mermaid",
-        OutputFormat::Table
-        | OutputFormat::Wide
-        | OutputFormat::Json
-        | OutputFormat::Yaml
-        | OutputFormat::Markdown
-        | OutputFormat::Junit
-        | OutputFormat::Sarif => return Ok(()),
-    };
     let (command, supported) = match command {
         Command::Explain(_) | Command::Check(_) | Command::Simulate(_) => return Ok(()),
         Command::Zones => ("zones", "-o table, wide, json or yaml"),
@@ -382,22 +363,6 @@ fn check_format(command: &Command, output: OutputFormat) -> Result<(), SettingsE
         Command::Completion(_) => ("completion", "no -o at all"),
     };
     Err(SettingsError::FormatUnsupported { command, format, supported })
-}
-
-/// The name of a report format that only `check` writes.
-pub(crate) fn report_format(output: OutputFormat) -> Option<&'static str> {
-    match output {
-        OutputFormat::Markdown => Some("markdown"),
-        OutputFormat::Junit => Some("junit"),
-        OutputFormat::Sarif => Some("sarif"),
-        OutputFormat::Table
-        | OutputFormat::Wide
-        | OutputFormat::Json
-        | OutputFormat::Yaml
-        | OutputFormat::Html
-        | OutputFormat::Dot
-        | OutputFormat::Mermaid => None,
-    }
 }
 
 /// Colour is one decision: the flag, then NO_COLOR, TERM=dumb and a TTY; only for tables, never

@@ -40,14 +40,7 @@ impl VersionReport {
             OutputFormat::Json => structured::write(self, Structured::Json, out),
             OutputFormat::Yaml => structured::write(self, Structured::Yaml, out),
             // Settings refuses the picture and report formats for `version`.
-            OutputFormat::Table
-            | OutputFormat::Wide
-            | OutputFormat::Html
-            | OutputFormat::Dot
-            | OutputFormat::Mermaid
-            | OutputFormat::Markdown
-            | OutputFormat::Junit
-            | OutputFormat::Sarif => {
+            _ => {
                 writeln!(out, "Plugin Version: {}", self.plugin_version)?;
                 match &self.server_version {
                     Some(server) => {

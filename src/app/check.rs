@@ -11,7 +11,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::{check_traffic, load, modelled, nothing_known, options, request, services_in_scope};
-use crate::cli::{FailOn, OutputFormat};
+use crate::cli::{FailOn, FormatKind, OutputFormat};
 use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::render::clusters::ClusterCheck;
@@ -174,18 +174,7 @@ fn cluster(settings: &Settings, target: Target, plan: &Plan<'_>) -> Done {
 
 /// The name of a report or picture format that reads one cluster only.
 fn report_format(output: OutputFormat) -> Option<&'static str> {
-    match output {
-        OutputFormat::Html => Some("html"),
-        OutputFormat::Dot => Some("dot"),
-        OutputFormat::Mermaid => Some("mermaid"),
-        OutputFormat::Table
-        | OutputFormat::Wide
-        | OutputFormat::Json
-        | OutputFormat::Yaml
-        | OutputFormat::Markdown
-        | OutputFormat::Junit
-        | OutputFormat::Sarif => crate::settings::report_format(output),
-    }
+    matches!(output.kind(), FormatKind::Picture | FormatKind::Report).then(|| output.name())
 }
 
 /// The dump file read, as written on the command line (SARIF locates results in it).

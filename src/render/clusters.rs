@@ -9,10 +9,9 @@ use topo_engine::report::{CheckReport, Kind};
 
 use super::RenderOptions;
 use super::check::{cells, headers};
-use super::structured::{self, Structured, Worded as _};
+use super::structured::{self, Worded as _};
 use super::style::Palette;
 use super::table::table;
-use crate::cli::OutputFormat;
 use crate::escape::escape;
 use crate::prose::ReasonView;
 use crate::triage::Triaged;
@@ -68,17 +67,9 @@ pub fn render(
     options: &RenderOptions,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    match options.format {
-        OutputFormat::Json => structured::write(&list(clusters), Structured::Json, out),
-        OutputFormat::Yaml => structured::write(&list(clusters), Structured::Yaml, out),
-        OutputFormat::Table
-        | OutputFormat::Wide
-        | OutputFormat::Html
-        | OutputFormat::Dot
-        | OutputFormat::Mermaid
-        | OutputFormat::Markdown
-        | OutputFormat::Junit
-        | OutputFormat::Sarif => tables(clusters, options, out),
+    match super::structured_format(options.format) {
+        Some(format) => structured::write(&list(clusters), format, out),
+        None => tables(clusters, options, out),
     }
 }
 

@@ -44,18 +44,12 @@ impl RenderOptions {
     }
 }
 
-fn structured_format(format: OutputFormat) -> Option<structured::Structured> {
+/// The structured format asked for, if any (every other kind of format is drawn by its renderer).
+pub fn structured_format(format: OutputFormat) -> Option<structured::Structured> {
     match format {
         OutputFormat::Json => Some(structured::Structured::Json),
         OutputFormat::Yaml => Some(structured::Structured::Yaml),
-        OutputFormat::Table
-        | OutputFormat::Wide
-        | OutputFormat::Html
-        | OutputFormat::Dot
-        | OutputFormat::Mermaid
-        | OutputFormat::Markdown
-        | OutputFormat::Junit
-        | OutputFormat::Sarif => None,
+        _ => None,
     }
 }
 
@@ -65,13 +59,7 @@ pub fn picture_format(format: OutputFormat) -> Option<picture::Picture> {
         OutputFormat::Html => Some(picture::Picture::Html),
         OutputFormat::Dot => Some(picture::Picture::Dot),
         OutputFormat::Mermaid => Some(picture::Picture::Mermaid),
-        OutputFormat::Table
-        | OutputFormat::Wide
-        | OutputFormat::Json
-        | OutputFormat::Yaml
-        | OutputFormat::Markdown
-        | OutputFormat::Junit
-        | OutputFormat::Sarif => None,
+        _ => None,
     }
 }
 

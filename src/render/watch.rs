@@ -27,14 +27,7 @@ pub fn change(change: &ServiceChange, options: &RenderOptions, out: &mut dyn Wri
             out.write_all(text.as_bytes())?;
         }
         // Settings refuses the picture and report formats for `watch`.
-        OutputFormat::Table
-        | OutputFormat::Wide
-        | OutputFormat::Html
-        | OutputFormat::Dot
-        | OutputFormat::Mermaid
-        | OutputFormat::Markdown
-        | OutputFormat::Junit
-        | OutputFormat::Sarif => line(change, options, out)?,
+        _ => line(change, options, out)?,
     }
     out.flush()
 }

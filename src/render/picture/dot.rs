@@ -5,7 +5,7 @@
 use std::io::Write;
 
 use super::escape::dot as esc;
-use super::graph::{Panel, Side, routes};
+use super::graph::{Nodes, Panel, Side, routes};
 use crate::prose::picture as words;
 
 /// Write the panels as one digraph.
@@ -35,16 +35,11 @@ fn cluster(i: usize, p: &Panel<'_>, out: &mut dyn Write) -> std::io::Result<()> 
         return writeln!(out, "  }}");
     };
     let routes = routes(c);
-    let mut from: Vec<(&str, f64)> = routes.iter().map(|r| (r.from, r.from_share)).collect();
-    from.dedup_by_key(|f| f.0);
-    let mut to: Vec<&str> = routes.iter().map(|r| r.to).collect();
-    to.sort_by_key(|z| (z.is_empty(), *z));
-    to.dedup();
-    let index = |list: &[&str], z: &str| list.iter().position(|x| *x == z).unwrap_or(0);
-    for (k, (zone, share)) in from.iter().enumerate() {
+    let nodes = Nodes::of(&routes);
+    for (k, (zone, share)) in nodes.from.iter().enumerate() {
         writeln!(out, "    p{i}_from{k} [label=\"{}\"];", lines(&words::clients(zone, *share)))?;
     }
-    for (k, zone) in to.iter().enumerate() {
+    for (k, zone) in nodes.to.iter().enumerate() {
         let ready = p.family.zones.iter().find(|z| z.zone == *zone).map(|z| z.ready_endpoints);
         writeln!(
             out,
@@ -52,14 +47,12 @@ fn cluster(i: usize, p: &Panel<'_>, out: &mut dyn Write) -> std::io::Result<()> 
             lines(&words::endpoints(zone, ready))
         )?;
     }
-    let from_names: Vec<&str> = from.iter().map(|f| f.0).collect();
     for r in &routes {
+        let (from, to) = nodes.edge(r);
         let width = 1.0 + 8.0 * r.of_all().1;
         writeln!(
             out,
-            "    p{i}_from{} -> p{i}_to{} [label=\"{}\", penwidth={width:.2}];",
-            index(&from_names, r.from),
-            index(&to, r.to),
+            "    p{i}_from{from} -> p{i}_to{to} [label=\"{}\", penwidth={width:.2}];",
             esc(&words::route(&r.share))
         )?;
     }

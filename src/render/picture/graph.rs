@@ -40,6 +40,33 @@ pub fn routes(c: &CrossZone) -> Vec<Route<'_>> {
         .collect()
 }
 
+/// The nodes of a routing graph: the origin zones with their share of all requests, in route
+/// order, and the destination zones sorted, the empty zone (no zone label) last.
+pub struct Nodes<'a> {
+    /// Origin zones and their share of all requests.
+    pub from: Vec<(&'a str, f64)>,
+    /// Destination zones.
+    pub to: Vec<&'a str>,
+}
+
+impl<'a> Nodes<'a> {
+    /// The nodes the routes connect.
+    pub fn of(routes: &[Route<'a>]) -> Self {
+        let mut from: Vec<(&str, f64)> = routes.iter().map(|r| (r.from, r.from_share)).collect();
+        from.dedup_by_key(|f| f.0);
+        let mut to: Vec<&str> = routes.iter().map(|r| r.to).collect();
+        to.sort_by_key(|z| (z.is_empty(), *z));
+        to.dedup();
+        Nodes { from, to }
+    }
+
+    /// The positions of a route's origin node in `from` and destination node in `to`.
+    pub fn edge(&self, r: &Route<'_>) -> (usize, usize) {
+        let from = self.from.iter().position(|f| f.0 == r.from).unwrap_or(0);
+        (from, self.to.iter().position(|z| *z == r.to).unwrap_or(0))
+    }
+}
+
 /// Every zone the family mentions, sorted, the empty zone (no zone label) last.
 pub fn columns(f: &FamilyReport) -> Vec<&str> {
     let mut zones: Vec<&str> = f.zones.iter().map(|z| z.zone.as_str()).collect();

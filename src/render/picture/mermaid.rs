@@ -6,7 +6,7 @@
 use std::io::Write;
 
 use super::escape::mermaid as esc;
-use super::graph::{Panel, Side, routes};
+use super::graph::{Nodes, Panel, Side, routes};
 use crate::prose::picture as words;
 
 /// Write the panels as one flowchart.
@@ -29,28 +29,17 @@ fn subgraph(i: usize, p: &Panel<'_>, out: &mut dyn Write) -> std::io::Result<()>
         return writeln!(out, "  end");
     };
     let routes = routes(c);
-    let mut from: Vec<(&str, f64)> = routes.iter().map(|r| (r.from, r.from_share)).collect();
-    from.dedup_by_key(|f| f.0);
-    let mut to: Vec<&str> = routes.iter().map(|r| r.to).collect();
-    to.sort_by_key(|z| (z.is_empty(), *z));
-    to.dedup();
-    let index = |list: &[&str], z: &str| list.iter().position(|x| *x == z).unwrap_or(0);
-    for (k, (zone, share)) in from.iter().enumerate() {
+    let nodes = Nodes::of(&routes);
+    for (k, (zone, share)) in nodes.from.iter().enumerate() {
         writeln!(out, "    p{i}_from{k}[\"{}\"]", lines(&words::clients(zone, *share)))?;
     }
-    for (k, zone) in to.iter().enumerate() {
+    for (k, zone) in nodes.to.iter().enumerate() {
         let ready = p.family.zones.iter().find(|z| z.zone == *zone).map(|z| z.ready_endpoints);
         writeln!(out, "    p{i}_to{k}[(\"{}\")]", lines(&words::endpoints(zone, ready)))?;
     }
-    let from_names: Vec<&str> = from.iter().map(|f| f.0).collect();
     for r in &routes {
-        writeln!(
-            out,
-            "    p{i}_from{} -->|\"{}\"| p{i}_to{}",
-            index(&from_names, r.from),
-            esc(&words::route(&r.share)),
-            index(&to, r.to)
-        )?;
+        let (from, to) = nodes.edge(r);
+        writeln!(out, "    p{i}_from{from} -->|\"{}\"| p{i}_to{to}", esc(&words::route(&r.share)))?;
     }
     writeln!(out, "  end")
 }
