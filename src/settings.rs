@@ -159,7 +159,7 @@ pub enum SettingsError {
     #[error("-l {0}")]
     Selector(String),
     /// Bad `--request-timeout`.
-    #[error("--request-timeout {0:?}: use a duration like 30s, 1m or 0")]
+    #[error("--request-timeout {0:?}: use a duration like 30s, 500ms, 1m30s or 0 (none)")]
     Timeout(String),
     /// `dump --from-file`.
     #[error("dump reads a live cluster: it cannot be combined with --from-file")]
@@ -350,38 +350,24 @@ pub fn parse_service_ref(text: &str) -> Result<String, SettingsError> {
     if valid { Ok(name.to_string()) } else { Err(bad()) }
 }
 
-/// kubectl's `--request-timeout`: `0` (none), a bare number of seconds, or a duration with
-/// `s`/`m`/`h` (combinations like `1m30s` allowed).
+/// `--request-timeout` as kubectl reads it: an integer is seconds, else a Go duration (`500ms`,
+/// `1.5s`, `1m30s`); `0` is no timeout.
 pub fn parse_timeout(text: &str) -> Result<Option<Duration>, SettingsError> {
-    let bad = || SettingsError::Timeout(text.to_string());
     let t = text.trim();
-    if let Ok(secs) = t.parse::<u64>() {
-        return Ok((secs > 0).then(|| Duration::from_secs(secs)));
+    let parsed = match t.parse::<u64>() {
+        Ok(secs) => Some(Duration::from_secs(secs)),
+        Err(_) => duration::parse_go_duration(t),
+    };
+    match parsed {
+        Some(d) => Ok((!d.is_zero()).then_some(d)),
+        None => Err(SettingsError::Timeout(text.to_string())),
     }
-    let (mut total, mut number) = (0u64, String::new());
-    for c in t.chars() {
-        if c.is_ascii_digit() {
-            number.push(c);
-            continue;
-        }
-        let unit = match c {
-            's' => 1,
-            'm' => 60,
-            'h' => 3600,
-            _ => return Err(bad()),
-        };
-        total += number.parse::<u64>().map_err(|_| bad())? * unit;
-        number.clear();
-    }
-    if !number.is_empty() || t.is_empty() {
-        return Err(bad());
-    }
-    Ok((total > 0).then(|| Duration::from_secs(total)))
 }
 
 mod ambient;
 pub mod changes;
 mod check_settings;
+mod duration;
 mod sources;
 mod whatif_settings;
 pub use check_settings::{ConfigPath, default_location};

@@ -59,7 +59,10 @@ fn versions_and_timeouts() {
     assert_eq!(parse_timeout("0").unwrap(), None);
     assert_eq!(parse_timeout("1m30s").unwrap(), Some(Duration::from_secs(90)));
     assert_eq!(parse_timeout("45").unwrap(), Some(Duration::from_secs(45)));
-    for bad in ["", "10x", "s", "1.5s"] {
+    assert_eq!(parse_timeout("1.5s").unwrap(), Some(Duration::from_millis(1500)));
+    assert_eq!(parse_timeout("500ms").unwrap(), Some(Duration::from_millis(500)));
+    assert_eq!(parse_timeout("0s").unwrap(), None);
+    for bad in ["", "10x", "s", "1.5", "-1s", "99999999999h"] {
         assert!(parse_timeout(bad).is_err(), "{bad}");
     }
 }
