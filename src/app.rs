@@ -252,8 +252,30 @@ pub(crate) fn find_service<'a>(
         origin: snapshot.info.origin.clone(),
         found_in,
         live: snapshot.info.origin.starts_with("cluster:"),
+        near: nearest(name, snapshot.services.iter().filter(|s| s.namespace == ns).map(|s| s.name.as_str())),
     })
     .into())
+}
+
+/// The candidate closest to `name` by edit distance, when at most two edits away (a typo).
+fn nearest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<String> {
+    candidates.map(|c| (edit_distance(name, c), c)).filter(|(d, _)| *d <= 2).min().map(|(_, c)| c.to_string())
+}
+
+/// Levenshtein distance over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = diagonal + usize::from(ca != *cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(diagonal + 1);
+        }
+    }
+    row[b.len()]
 }
 
 mod check;
@@ -270,6 +292,15 @@ mod tests {
         assert_eq!(display_name("C:\\bin\\kubectl-topo.exe"), "kubectl topo");
         assert_eq!(display_name("./target/debug/topo"), "topo");
         assert_eq!(display_name(""), "kubectl-topo");
+    }
+
+    #[test]
+    fn a_typo_finds_the_nearest_name_within_two_edits() {
+        let names = ["demo-service", "demo-service-4", "demo-same-node"];
+        assert_eq!(nearest("demo-servce", names.into_iter()).as_deref(), Some("demo-service"));
+        assert_eq!(nearest("demo-srvice-4", names.into_iter()).as_deref(), Some("demo-service-4"));
+        assert_eq!(nearest("payments", names.into_iter()), None);
+        assert_eq!((edit_distance("", "ab"), edit_distance("kitten", "sitting")), (2, 3));
     }
 
     #[test]

@@ -128,7 +128,7 @@ pub struct SimulateArgs {
     pub service: String,
     /// Ready endpoints per address family afterwards (spread as the pods are spread today unless
     /// --spread says otherwise).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub replicas: Option<String>,
     /// How --replicas spreads endpoints: `even` over the zones, or `zone=A:N,B:N` exactly.
     #[arg(long, value_name = "even|zone=A:N,…")]

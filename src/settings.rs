@@ -155,6 +155,11 @@ pub enum SettingsError {
     /// Bad `svc/NAME`.
     #[error("{0:?} is not a Service reference: use svc/NAME, service/NAME or NAME")]
     ServiceRef(String),
+    /// `deploy/x` and other kinds: only Services get topology hints.
+    #[error(
+        "{0:?} names another kind: topology hints belong to Services, use svc/NAME (the Service in front of it)"
+    )]
+    NotAService(String),
     /// Bad `-l`.
     #[error("-l {0}")]
     Selector(String),
@@ -337,9 +342,12 @@ fn resolve_color(output: OutputFormat, choice: ColorChoice, ambient: &Ambient) -
 /// `svc/NAME`, `service/NAME`, `services/NAME` or a bare `NAME` → `NAME`.
 pub fn parse_service_ref(text: &str) -> Result<String, SettingsError> {
     let bad = || SettingsError::ServiceRef(text.to_string());
+    // kubectl matches resource names in any case (`Service/x`, `SVC/x`).
     let name = match text.split_once('/') {
-        Some(("svc" | "service" | "services" | "service.v1", name)) => name,
-        Some(_) => return Err(bad()),
+        Some((kind, name)) => match kind.to_ascii_lowercase().as_str() {
+            "svc" | "service" | "services" | "service.v1" | "services.v1" => name,
+            _ => return Err(SettingsError::NotAService(text.to_string())),
+        },
         None => text,
     };
     let valid = !name.is_empty()

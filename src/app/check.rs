@@ -70,6 +70,11 @@ fn one(
     let loaded = load(settings, request(settings, None, false), err)?;
     let snapshot = loaded.snapshot;
     let services = services_in_scope(settings, &snapshot, loaded.namespace.as_deref(), None);
+    if services.is_empty() {
+        let selector = settings.selector.is_some();
+        let _ =
+            writeln!(err, "{}", crate::prose::check::no_services_note(loaded.namespace.as_deref(), selector));
+    }
     check_traffic(settings, &snapshot)?;
     let chosen = modelled(settings, &snapshot, err)?;
     let behaviour = chosen.behaviour;

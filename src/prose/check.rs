@@ -43,6 +43,16 @@ pub fn unknown_codes_note(service: &ServiceRef, unknown: &[String]) -> String {
     )
 }
 
+/// The `note:` when `check` finds no Service in its scope (a mistyped `-n`, or `-l` matching none).
+pub fn no_services_note(namespace: Option<&str>, selector: bool) -> String {
+    let place = match namespace {
+        Some(ns) => format!("in namespace {ns:?}"),
+        None => "in any namespace".to_string(),
+    };
+    let matching = if selector { " matching -l" } else { "" };
+    format!("note: no Services found {place}{matching}: check -n (or use -A) and -l")
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeMap;

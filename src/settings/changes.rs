@@ -51,8 +51,11 @@ pub enum WhatIfError {
         /// The value as given.
         text: String,
     },
-    /// `--traffic` is not a list of `ZONE=WEIGHT` with positive weights.
-    #[error("--traffic {text:?}: use ZONE=WEIGHT,ZONE=WEIGHT with positive weights")]
+    /// `--traffic` is not a list of `ZONE=WEIGHT` with weights ≥ 0, one of them positive.
+    #[error(
+        "--traffic {text:?}: use ZONE=WEIGHT,ZONE=WEIGHT with weights of 0 or more (0: no requests from that \
+         zone), at least one above 0"
+    )]
     Traffic {
         /// The value as given.
         text: String,
@@ -189,7 +192,7 @@ pub fn parse_mode(text: &str) -> Result<ModeChoice, WhatIfError> {
     }
 }
 
-/// `--traffic zone-a=50,zone-b=30`: relative request weights per zone (positive numbers).
+/// `--traffic zone-a=50,zone-b=30`: relative request weights per zone (0 or more, one above 0).
 pub fn parse_traffic(text: &str) -> Result<BTreeMap<String, f64>, WhatIfError> {
     let bad = || WhatIfError::Traffic { text: text.to_string() };
     let mut out = BTreeMap::new();

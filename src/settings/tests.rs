@@ -31,14 +31,20 @@ fn colour_is_one_decision_from_flag_no_color_tty_and_format() {
 
 #[test]
 fn service_references_in_kubectl_forms() {
-    for (text, want) in
-        [("svc/demo", "demo"), ("service/a.b", "a.b"), ("services/x-1", "x-1"), ("web", "web")]
-    {
+    for (text, want) in [
+        ("svc/demo", "demo"),
+        ("service/a.b", "a.b"),
+        ("services/x-1", "x-1"),
+        ("web", "web"),
+        ("Service/web", "web"),
+        ("SVC/web", "web"),
+    ] {
         assert_eq!(parse_service_ref(text).unwrap(), want);
     }
     for bad in ["deploy/web", "svc/", "", "svc/Web", "svc/-a", "a/b/c", "svc/a_b"] {
         assert!(parse_service_ref(bad).is_err(), "{bad}");
     }
+    assert_eq!(parse_service_ref("Deployment/web"), Err(SettingsError::NotAService("Deployment/web".into())));
 }
 
 #[test]
@@ -76,7 +82,7 @@ fn watch_follows_one_service_or_a_scope_of_a_live_cluster() {
     assert_eq!((s.job, s.scope), (Job::Watch { name: None }, Scope::AllNamespaces));
     assert_eq!(resolve(&["watch", "-f", "d.yaml"], &tty()).unwrap_err(), SettingsError::WatchFromFile);
     assert_eq!(resolve(&["watch", "svc/web", "-A"], &tty()).unwrap_err(), SettingsError::WatchOneWithAll);
-    assert!(matches!(resolve(&["watch", "deploy/web"], &tty()), Err(SettingsError::ServiceRef(_))));
+    assert!(matches!(resolve(&["watch", "deploy/web"], &tty()), Err(SettingsError::NotAService(_))));
 }
 
 #[test]

@@ -34,7 +34,7 @@ pub enum SourceError {
     Config(#[from] super::config::ConfigError),
     /// The Service is not in the data.
     #[error("{0}")]
-    ServiceNotFound(#[from] ServiceNotFound),
+    ServiceNotFound(Box<ServiceNotFound>),
     /// The runtime that drives live reads could not be started.
     #[error("cannot start the I/O runtime: {0}")]
     Runtime(std::io::Error),
@@ -107,6 +107,8 @@ pub struct ServiceNotFound {
     pub found_in: Vec<String>,
     /// True for a live cluster (exit 3), false for a dump (exit 2).
     pub live: bool,
+    /// The closest name in that namespace (a typo: at most two edits away), when one is known.
+    pub near: Option<String>,
 }
 
 impl SourceError {
@@ -157,6 +159,13 @@ impl SourceError {
     }
 }
 
+impl From<ServiceNotFound> for SourceError {
+    fn from(missing: ServiceNotFound) -> Self {
+        // Boxed: the Service's names and suggestions would make every SourceError large.
+        SourceError::ServiceNotFound(Box::new(missing))
+    }
+}
+
 impl ServiceNotFound {
     /// Where a Service of that name does exist, else how to list the Services.
     pub fn hint(&self, bin_name: &str) -> String {
@@ -166,7 +175,14 @@ impl ServiceNotFound {
                 self.name,
                 self.found_in.join(", ")
             ),
-            None => format!("list the Services with `{bin_name} check -A` and check the name and -n"),
+            None => match &self.near {
+                Some(near) => {
+                    format!("did you mean svc/{near}? (`{bin_name} check -A --show-all` lists the Services)")
+                }
+                None => format!(
+                    "list the Services with `{bin_name} check -A --show-all` and check the name and -n"
+                ),
+            },
         }
     }
 }

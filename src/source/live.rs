@@ -337,12 +337,13 @@ async fn service_not_found(conn: &Connection, namespace: &str, name: &str) -> So
         .unwrap_or_default();
     found_in.sort();
     found_in.dedup();
-    SourceError::ServiceNotFound(ServiceNotFound {
+    SourceError::from(ServiceNotFound {
         namespace: namespace.to_string(),
         name: name.to_string(),
         origin: format!("cluster:{}", conn.context),
         found_in,
         live: true,
+        near: None,
     })
 }
 

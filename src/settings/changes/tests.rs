@@ -36,6 +36,8 @@ fn parses_every_change() {
     let huge = parse_traffic("a=1e308,b=1e308,c=5e307").unwrap();
     assert_eq!(huge.values().copied().collect::<Vec<_>>(), [1.0, 1.0, 0.5], "ratios kept, sum finite");
     assert!(parse_traffic("a=0").is_err() && parse_traffic("a=-1").is_err() && parse_traffic("a").is_err());
+    // A zone may send no requests, as long as some zone sends some.
+    assert_eq!(parse_traffic("a=0,b=2").unwrap()["a"], 0.0);
 }
 
 /// Every message is one line naming the flag and the value, worded as the CLI has always printed it.
@@ -75,7 +77,7 @@ fn each_error_is_the_one_line_the_user_sees() {
         ),
         (
             message(parse_traffic("a=x").map(drop)),
-            r#"--traffic "a=x": use ZONE=WEIGHT,ZONE=WEIGHT with positive weights"#,
+            r#"--traffic "a=x": use ZONE=WEIGHT,ZONE=WEIGHT with weights of 0 or more (0: no requests from that zone), at least one above 0"#,
         ),
         (message(Err(WhatIfError::TrafficZone { zone: "z".into() })), r#"--traffic: no node is in zone "z""#),
         (

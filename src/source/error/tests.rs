@@ -13,12 +13,13 @@ fn kube_error(code: u16, attempts: u32) -> SourceError {
 }
 
 fn not_found(found_in: &[&str], live: bool) -> SourceError {
-    SourceError::ServiceNotFound(ServiceNotFound {
+    SourceError::from(ServiceNotFound {
         namespace: "default".into(),
         name: "web".into(),
         origin: "dump:d.yaml".into(),
         found_in: found_in.iter().map(|s| s.to_string()).collect(),
         live,
+        near: None,
     })
 }
 
@@ -86,7 +87,7 @@ fn a_missing_service_is_an_input_error_for_a_dump_and_a_cluster_error_live() {
     assert_eq!(not_found(&[], true).exit_status(), ExitStatus::Cluster);
     assert_eq!(
         not_found(&[], false).hint("kubectl topo").unwrap(),
-        "list the Services with `kubectl topo check -A` and check the name and -n"
+        "list the Services with `kubectl topo check -A --show-all` and check the name and -n"
     );
     assert_eq!(
         not_found(&["a", "b"], false).hint("kubectl topo").unwrap(),
