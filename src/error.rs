@@ -52,6 +52,8 @@ impl Error {
     /// One line of remedy, when there is one.
     pub fn hint(&self, bin_name: &str) -> Option<String> {
         match self {
+            // The what-if flags belong to `simulate` (`--traffic` too: explain's help lists it as well).
+            Error::Settings(SettingsError::WhatIf(_)) => Some(format!("see `{bin_name} simulate --help`")),
             Error::Settings(_) => Some(format!("see `{bin_name} --help`")),
             Error::Source(e) => e.hint(bin_name),
             Error::Simulate(_) => {

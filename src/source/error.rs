@@ -49,6 +49,14 @@ pub enum SourceError {
         /// The cause.
         source: KubeconfigError,
     },
+    /// `--context` names no context of the kubeconfig.
+    #[error("kubeconfig has no context {name:?} (its contexts: {})", if contexts.is_empty() { "none".to_string() } else { contexts.join(", ") })]
+    NoSuchContext {
+        /// As given.
+        name: String,
+        /// The contexts the kubeconfig has, in file order.
+        contexts: Vec<String>,
+    },
     /// The kubeconfig user's exec credential plugin gave no credential.
     #[error("{0}")]
     Exec(#[from] super::live::exec::ExecError),
@@ -121,6 +129,7 @@ impl SourceError {
             | SourceError::Runtime(_)
             | SourceError::Serialise(_)
             | SourceError::Kubeconfig { .. }
+            | SourceError::NoSuchContext { .. }
             | SourceError::Exec(_)
             | SourceError::NoKubeconfig(_)
             | SourceError::Kube { .. }
@@ -135,8 +144,18 @@ impl SourceError {
             SourceError::ServiceNotFound(missing) => Some(missing.hint(bin_name)),
             SourceError::Read { .. } => Some("check the path, or use `--from-file -` to read stdin".to_string()),
             SourceError::Dump(dump) => dump.hint().map(str::to_string),
-            SourceError::Kubeconfig { .. } | SourceError::NoKubeconfig(_) => Some(
+            SourceError::Kubeconfig { source: KubeconfigError::ReadConfig(..), .. } => Some(
+                "check the path (--kubeconfig, else KUBECONFIG, else ~/.kube/config), or read a saved dump with \
+                 --from-file FILE"
+                    .to_string(),
+            ),
+            SourceError::Kubeconfig { .. } => Some(
                 "pass --kubeconfig FILE, set KUBECONFIG, or pick a context with --context (kubectl config get-contexts)"
+                    .to_string(),
+            ),
+            SourceError::NoSuchContext { .. } => Some("pick one of them with --context NAME".to_string()),
+            SourceError::NoKubeconfig(_) => Some(
+                "pass --kubeconfig FILE or set KUBECONFIG for a live cluster, or read a saved dump with --from-file FILE"
                     .to_string(),
             ),
             SourceError::Exec(e) => Some(e.hint()),
@@ -196,6 +215,11 @@ fn kubeconfig_message(path: Option<&Path>, source: &KubeconfigError) -> String {
         KubeconfigError::Parse(error) => {
             let at = error.location().map(|l| format!(":{}:{}", l.line(), l.column())).unwrap_or_default();
             format!("kubeconfig{place}{at}: invalid YAML: {}", without_values(&error.to_string()))
+        }
+        // The path once, as given (kube's message quotes it again, in Rust's debug form).
+        KubeconfigError::ReadConfig(io, file) => {
+            let place = if place.is_empty() { format!(" {}", file.display()) } else { place };
+            format!("kubeconfig{place}: cannot read it: {io}")
         }
         other => format!("kubeconfig{place}: {}", chain(other)),
     }

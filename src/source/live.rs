@@ -127,6 +127,7 @@ pub async fn connect(spec: &LiveSpec) -> Result<Connection, SourceError> {
     };
     let (mut config, context) = match kubeconfig {
         Some(kc) => {
+            has_context(&kc, spec.context.as_deref())?;
             let context = spec.context.clone().or_else(|| kc.current_context.clone()).unwrap_or_default();
             let config = Config::from_custom_kubeconfig(kc, &options)
                 .await
@@ -172,6 +173,19 @@ pub fn context_names(path: Option<&std::path::Path>) -> Result<Vec<String>, Sour
         None => read_kubeconfig_env().map_err(|(path, source)| SourceError::Kubeconfig { path, source })?,
     };
     Ok(kubeconfig.contexts.into_iter().map(|c| c.name).collect())
+}
+
+/// `--context NAME` must be a context of the kubeconfig: say which ones it has when it is not.
+fn has_context(kubeconfig: &Kubeconfig, name: Option<&str>) -> Result<(), SourceError> {
+    match name {
+        Some(name) if !kubeconfig.contexts.iter().any(|c| c.name == name) => {
+            Err(SourceError::NoSuchContext {
+                name: name.to_string(),
+                contexts: kubeconfig.contexts.iter().map(|c| c.name.clone()).collect(),
+            })
+        }
+        _ => Ok(()),
+    }
 }
 
 /// `KUBECONFIG` as kubectl reads it: every listed file merged (first value wins), files that do
