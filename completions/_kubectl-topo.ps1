@@ -175,7 +175,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('--not-ready', '--not-ready', [CompletionResultType]::ParameterName, 'Turn a node''s Ready condition False (its endpoints stay as they are)')
             [CompletionResult]::new('--add-node', '--add-node', [CompletionResultType]::ParameterName, 'Add a node')
             [CompletionResult]::new('--set-cpu', '--set-cpu', [CompletionResultType]::ParameterName, 'Set a node''s allocatable CPU')
-            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'Switch the Service''s mode: Auto, PreferSameZone, PreferSameNode or none')
+            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'Switch the Service''s mode: Auto, PreferClose, PreferSameZone, PreferSameNode or none')
             [CompletionResult]::new('--traffic', '--traffic', [CompletionResultType]::ParameterName, 'Relative requests per zone, e.g. `zone-a=50,zone-b=30` (default: in proportion to zone CPU)')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster')
             [CompletionResult]::new('--from-file', '--from-file', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster')

@@ -167,7 +167,7 @@ set edit:completion:arg-completer[kubectl-topo] = {|@words|
             cand --not-ready 'Turn a node''s Ready condition False (its endpoints stay as they are)'
             cand --add-node 'Add a node'
             cand --set-cpu 'Set a node''s allocatable CPU'
-            cand --mode 'Switch the Service''s mode: Auto, PreferSameZone, PreferSameNode or none'
+            cand --mode 'Switch the Service''s mode: Auto, PreferClose, PreferSameZone, PreferSameNode or none'
             cand --traffic 'Relative requests per zone, e.g. `zone-a=50,zone-b=30` (default: in proportion to zone CPU)'
             cand -f 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster'
             cand --from-file 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster'

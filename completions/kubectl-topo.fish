@@ -193,7 +193,7 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l not-ready -d 'Turn a node\'s Ready condition False (its endpoints stay as they are)' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l add-node -d 'Add a node' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l set-cpu -d 'Set a node\'s allocatable CPU' -r
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l mode -d 'Switch the Service\'s mode: Auto, PreferSameZone, PreferSameNode or none' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l mode -d 'Switch the Service\'s mode: Auto, PreferClose, PreferSameZone, PreferSameNode or none' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l traffic -d 'Relative requests per zone, e.g. `zone-a=50,zone-b=30` (default: in proportion to zone CPU)' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster' -r -F
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r

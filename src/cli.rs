@@ -148,7 +148,7 @@ pub struct SimulateArgs {
     /// Set a node's allocatable CPU.
     #[arg(long, value_name = "NODE=Q")]
     pub set_cpu: Vec<String>,
-    /// Switch the Service's mode: Auto, PreferSameZone, PreferSameNode or none.
+    /// Switch the Service's mode: Auto, PreferClose, PreferSameZone, PreferSameNode or none.
     #[arg(long, value_name = "MODE")]
     pub mode: Option<String>,
     /// Traffic model of the cross-zone share.

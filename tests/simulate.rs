@@ -260,7 +260,10 @@ fn cli_bad_values_are_one_line_errors_with_exit_code_2() {
         (&["--add-node", "zone=a,cpu=4,gpu"], "error: --add-node \"zone=a,cpu=4,gpu\": unknown part \"gpu\""),
         (&["--set-cpu", "node-a"], "error: --set-cpu \"node-a\": use NODE=QUANTITY"),
         (&["--set-cpu", "node-a=lots"], "error: --set-cpu \"node-a=lots\": invalid CPU quantity"),
-        (&["--mode", "auto"], "error: --mode \"auto\": use Auto, PreferSameZone, PreferSameNode or none"),
+        (
+            &["--mode", "auto"],
+            "error: --mode \"auto\": use Auto, PreferClose, PreferSameZone, PreferSameNode or none",
+        ),
         (&["--replicas", "3", "--traffic", "a=x"], "error: --traffic \"a=x\""),
         (&[], "error: simulate needs a change"),
         (&["--remove-node", "nope"], "error: --remove-node nope: no such node"),

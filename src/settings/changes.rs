@@ -46,7 +46,7 @@ pub enum WhatIfError {
         problem: CpuProblem,
     },
     /// `--mode` names no mode.
-    #[error("--mode {text:?}: use Auto, PreferSameZone, PreferSameNode or none")]
+    #[error("--mode {text:?}: use Auto, PreferClose, PreferSameZone, PreferSameNode or none")]
     Mode {
         /// The value as given.
         text: String,
@@ -181,10 +181,11 @@ pub fn parse_set_cpu(text: &str) -> Result<(String, CpuAmount), WhatIfError> {
     Ok((node.to_string(), cpu))
 }
 
-/// `--mode Auto|PreferSameZone|PreferSameNode|none`.
+/// `--mode Auto|PreferClose|PreferSameZone|PreferSameNode|none`.
 pub fn parse_mode(text: &str) -> Result<ModeChoice, WhatIfError> {
     match text {
         "Auto" => Ok(ModeChoice::Auto),
+        "PreferClose" => Ok(ModeChoice::PreferClose),
         "PreferSameZone" => Ok(ModeChoice::PreferSameZone),
         "PreferSameNode" => Ok(ModeChoice::PreferSameNode),
         "none" | "None" => Ok(ModeChoice::None),

@@ -37,6 +37,9 @@ pub struct NewNode {
 pub enum ModeChoice {
     /// Annotation `service.kubernetes.io/topology-mode: Auto`.
     Auto,
+    /// `spec.trafficDistribution: PreferClose` (the only value on 1.30–1.32; from 1.34 an alias of
+    /// PreferSameZone).
+    PreferClose,
     /// `spec.trafficDistribution: PreferSameZone`.
     PreferSameZone,
     /// `spec.trafficDistribution: PreferSameNode`.
@@ -114,6 +117,7 @@ impl Changes {
 fn mode_name(mode: ModeChoice) -> &'static str {
     match mode {
         ModeChoice::Auto => "Auto",
+        ModeChoice::PreferClose => "PreferClose",
         ModeChoice::PreferSameZone => "PreferSameZone",
         ModeChoice::PreferSameNode => "PreferSameNode",
         ModeChoice::None => "none",

@@ -177,6 +177,7 @@ fn with_mode(service: &Service, mode: Option<ModeChoice>) -> Service {
         ModeChoice::Auto => {
             s.annotations.insert(ANNOTATION_TOPOLOGY_MODE.to_string(), "Auto".to_string());
         }
+        ModeChoice::PreferClose => s.traffic_distribution = Some("PreferClose".to_string()),
         ModeChoice::PreferSameZone => s.traffic_distribution = Some("PreferSameZone".to_string()),
         ModeChoice::PreferSameNode => s.traffic_distribution = Some("PreferSameNode".to_string()),
         ModeChoice::None => {}
