@@ -16,6 +16,8 @@ const (
 	maxMinor       = 32
 	defaultMinor   = 32
 	proxyAvailable = false
+	// proxyDuplicatesFrom is unused without kube-proxy.
+	proxyDuplicatesFrom = 0
 )
 
 // serviceTrafficDistribution is the ServiceTrafficDistribution gate at its default

@@ -1,43 +1,20 @@
-//go:build !oracle130
+//go:build !oracle130 && !oracle133 && !oracle137
 
 package main
 
-import corev1 "k8s.io/api/core/v1"
-
 // The default build: k8s.io/endpointslice v0.36.3. Its topologycache/ and trafficdist/ are
-// byte-identical to v0.33.0 (checked with diff -r), and 1.37 is identical to 1.36 (its release diff is empty for these packages), so
-// this one binary models 1.33 … 1.37; the versions differ only in the reconciler's gate
-// defaults, below, and in kube-proxy's PreferSameTrafficDistribution gate (proxy.go).
+// byte-identical to v0.33.0 (checked with diff -r), and 1.37 is identical to 1.36 (its release
+// diff is empty for these packages), so this one binary models 1.33 … 1.37; the versions differ
+// only in the reconciler's gate defaults (reconciler_133.go) and in kube-proxy's
+// PreferSameTrafficDistribution gate (proxy.go). The 1.33 and 1.37 builds (line_133.go,
+// line_137.go) run those versions' own code.
 const (
 	buildLine      = "1.36"
 	minMinor       = 33
 	maxMinor       = 37
 	defaultMinor   = 36
 	proxyAvailable = true
+	// proxyDuplicatesFrom: the oldest minor whose duplicate-endpoint merge is the linked
+	// kube-proxy's own (v1.36.0 endpointslicecache.go:247; 1.33–1.35 differ, run.go).
+	proxyDuplicatesFrom = 36
 )
-
-// preferSameTrafficDistribution is the PreferSameTrafficDistribution gate at its default
-// (k8s.io/kubernetes pkg/features/kube_features.go: 1.33 alpha off, 1.34 beta on, 1.35 GA).
-func (b Behaviour) preferSameTrafficDistribution() bool { return b.Minor >= 34 }
-
-// validTrafficDistribution is a copy of the unexported Reconciler.validTrafficDistribution,
-// k8s.io/endpointslice@v0.36.3 reconciler.go:75-90, with r.preferSameTrafficDistribution set
-// from the version's default gate (as kube-controller-manager does). In 1.33–1.35 the function
-// also required the ServiceTrafficDistribution gate, which is locked on from 1.33 (v0.33 reconciler.go).
-func (b Behaviour) validTrafficDistribution(td *string) bool {
-	if td == nil {
-		return false
-	}
-	if *td == corev1.ServiceTrafficDistributionPreferClose {
-		return true
-	}
-	if !b.preferSameTrafficDistribution() {
-		return false
-	}
-	return *td == corev1.ServiceTrafficDistributionPreferSameZone || *td == corev1.ServiceTrafficDistributionPreferSameNode
-}
-
-// canUseTrafficDistribution is reconciler.go:298 (v0.36.3).
-func (b Behaviour) canUseTrafficDistribution(svc *corev1.Service) bool {
-	return b.validTrafficDistribution(svc.Spec.TrafficDistribution) && !hintsEnabled(svc.Annotations)
-}

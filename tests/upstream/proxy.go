@@ -41,8 +41,8 @@ type proxyNode struct {
 // are ignored, endpointslicecache.go); this uses the gate's own versioned spec via emulation version.
 func setProxyGates(b Behaviour) error {
 	emulate := b.Minor
-	if emulate > 36 {
-		emulate = 36 // the linked kube-proxy is 1.36; 1.37 does not differ here (docs/behaviour.md#verification-status)
+	if emulate > maxMinor {
+		emulate = maxMinor
 	}
 	v := version.MustParse(fmt.Sprintf("1.%d", emulate))
 	if utilfeature.DefaultMutableFeatureGate.EmulationVersion().EqualTo(v) {

@@ -2,7 +2,8 @@
 # Builds the upstream oracle (if needed) and prints the path of the binary.
 #
 #   bash tests/upstream/run-oracle.sh            # → /home/…/.cache/kubectl-topo/oracle/<hash>/oracle
-#   bash tests/upstream/run-oracle.sh --line 1.30  # the 1.30–1.32 build (k8s.io/endpointslice v0.30.14)
+#   bash tests/upstream/run-oracle.sh --line 1.30  # the 1.30–1.32 controller build (k8s.io/endpointslice v0.30.14)
+#   bash tests/upstream/run-oracle.sh --line 1.26  # an older line: 1.26, 1.29 or 1.32 (legacy/), 1.33 or 1.37
 #   "$(bash tests/upstream/run-oracle.sh)" gen-and-run --seed 1 --count 20000
 #
 # The binary lives outside the repository, under
@@ -13,19 +14,28 @@
 set -euo pipefail
 
 line=1.36
+lines="1.26 1.29 1.30 1.32 1.33 1.36 1.37"
 case "${1:-}" in
-  --line) line="${2:?--line needs 1.36 or 1.30}" ;;
+  --line) line="${2:?--line needs one of $lines}" ;;
   "") ;;
-  *) echo "usage: run-oracle.sh [--line 1.36|1.30]" >&2; exit 2 ;;
+  *) echo "usage: run-oracle.sh [--line LINE] (LINE: $lines)" >&2; exit 2 ;;
 esac
+# Each line: the directory of its sources, its module files, its build flags. legacy/ holds the
+# lines whose k8s.io/api is too old for the main package (README.md, "Lines").
+dir=.
 case "$line" in
   1.36) modfiles=(go.mod go.sum); flags=() ;;
-  1.30) modfiles=(go130.mod go130.sum); flags=(-modfile go130.mod -tags oracle130) ;;
-  *) echo "run-oracle.sh: unknown line $line (1.36 or 1.30)" >&2; exit 2 ;;
+  1.30 | 1.33 | 1.37)
+    n="${line#1.}"
+    modfiles=("go1$n.mod" "go1$n.sum"); flags=(-modfile "go1$n.mod" -tags "oracle1$n") ;;
+  1.26 | 1.29 | 1.32)
+    n="${line#1.}"
+    dir=legacy; modfiles=("go1$n.mod" "go1$n.sum"); flags=(-modfile "go1$n.mod" -tags "oracle1$n") ;;
+  *) echo "run-oracle.sh: unknown line $line ($lines)" >&2; exit 2 ;;
 esac
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-cd "$here"
+cd "$here/$dir"
 
 if ! command -v go >/dev/null 2>&1; then
   echo "run-oracle.sh: go is not installed (need Go >= 1.26, see go.mod)" >&2
@@ -41,14 +51,14 @@ hash="$(
     cat "$f"
   done; } | sha256sum | cut -c1-16
 )"
-dir="${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-topo/oracle/$hash"
-bin="$dir/oracle"
+out="${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-topo/oracle/$hash"
+bin="$out/oracle"
 
 if [[ ! -x "$bin" ]]; then
-  mkdir -p "$dir"
-  tmp="$(mktemp "$dir/oracle.tmp.XXXXXX")"
+  mkdir -p "$out"
+  tmp="$(mktemp "$out/oracle.tmp.XXXXXX")"
   trap 'rm -f "$tmp"' EXIT
-  echo "run-oracle.sh: building oracle into $dir" >&2
+  echo "run-oracle.sh: building the $line oracle into $out" >&2
   start=$SECONDS
   go build "${flags[@]}" -o "$tmp" . >&2
   mv -f "$tmp" "$bin" # atomic: concurrent builders race harmlessly

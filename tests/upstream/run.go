@@ -72,12 +72,13 @@ func RunCase(c *Case) *CaseResult {
 	if !proxyAvailable {
 		return res
 	}
-	if b.Minor < 36 && hasDuplicateAddresses(cl) {
-		// The linked kube-proxy is v1.36.3; its duplicate merge is 1.36's code, which no gate
-		// emulates: v1.36.0 pkg/proxy/endpointslicecache.go:247 keeps a copy unless a later one is
+	if b.Minor < proxyDuplicatesFrom && hasDuplicateAddresses(cl) {
+		// The default build links kube-proxy v1.36.3; its duplicate merge is 1.36's code, which no
+		// gate emulates (the 1.33 build links v1.33.13 and has 1.33's rule):
+		// v1.36.0 pkg/proxy/endpointslicecache.go:247 keeps a copy unless a later one is
 		// not terminating (`!exists || !terminating`), v1.33.0-v1.35.0 :238 unless a later one is
 		// local (`!exists || isLocal`). With a duplicate address the answer would be 1.36's.
-		res.ProxyNote = "duplicate addresses: the linked kube-proxy merges them as 1.36 does, not as 1." + itoa(b.Minor)
+		res.ProxyNote = "duplicate addresses: the linked kube-proxy merges them as 1." + itoa(proxyDuplicatesFrom) + " does, not as 1." + itoa(b.Minor)
 		return res
 	}
 	// kube-proxy reads process-wide feature gates, set per case from its version: one case's

@@ -18,8 +18,17 @@ func cmdGen(args []string) int {
 	seed := fs.Uint64("seed", 1, "seed")
 	count := fs.Uint64("count", 100, "number of cases")
 	start := fs.Uint64("start", 0, "index of the first case")
+	versions := fs.String("versions", "", "LO-HI: set each case's version to a minor in 1.LO … 1.HI (an older line's cases)")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	lo, hi := 0, 0
+	if *versions != "" {
+		var err error
+		if lo, hi, err = parseVersions(*versions); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
 	}
 	fmt.Fprintf(os.Stderr, "oracle gen: seed %d, cases %d..%d\n", *seed, *start, *start+*count-1)
 	out := bufio.NewWriter(os.Stdout)
@@ -27,7 +36,14 @@ func cmdGen(args []string) int {
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
 	for i := *start; i < *start+*count; i++ {
-		_ = enc.Encode(GenerateCase(*seed, i))
+		c := GenerateCase(*seed, i)
+		if *versions != "" {
+			if err := retarget(c, *seed, i, lo, hi); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 1
+			}
+		}
+		_ = enc.Encode(c)
 	}
 	return 0
 }
