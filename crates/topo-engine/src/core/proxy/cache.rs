@@ -6,6 +6,7 @@ use std::net::IpAddr;
 
 use serde::Serialize;
 
+use super::gosort::go_sort;
 use crate::model::{Behaviour, Endpoint, EndpointSlice};
 
 /// One endpoint of one service port as kube-proxy sees it (`BaseEndpointInfo`).
@@ -66,6 +67,13 @@ pub(crate) fn prefers_non_terminating(behaviour: Behaviour) -> bool {
     behaviour.minor >= 36
 }
 
+/// 1.21–1.30 sort each slice's endpoints by their joined addresses with Go's unstable `sort.Sort`
+/// before merging (k/k v1.30.14 endpointslicecache.go:150 `sort.Sort(byAddress(...))`; removed in
+/// 1.31), which decides which copy of a duplicated address comes first.
+fn sorts_slice_endpoints(behaviour: Behaviour) -> bool {
+    behaviour.minor <= 30
+}
+
 /// Zone hints are read only with the TopologyAwareHints gate before 1.33 (locked on since).
 fn reads_zone_hints(behaviour: Behaviour) -> bool {
     behaviour.topology_aware_hints_gate()
@@ -93,6 +101,17 @@ fn proxy_endpoint(endpoint: &Endpoint, port: i32, node_name: &str, behaviour: Be
     }
 }
 
+/// A slice's endpoints in the order kube-proxy merges them (`newEndpointSliceInfo`).
+fn visit_order(slice: &EndpointSlice, behaviour: Behaviour) -> impl Iterator<Item = &Endpoint> {
+    let mut order: Vec<(String, &Endpoint)> = slice.endpoints.iter().map(|e| (String::new(), e)).collect();
+    if sorts_slice_endpoints(behaviour) {
+        // mirrors byAddress.Less: strings.Join(Addresses, ",")
+        order.iter_mut().for_each(|(key, e)| *key = e.addresses.join(","));
+        go_sort(&mut order, |a, b| a.0 < b.0);
+    }
+    order.into_iter().map(|(_, e)| e)
+}
+
 // mirrors endpointslicecache.go: endpointInfoByServicePort + addEndpoints + endpointsMapFromEndpointInfo
 /// The endpoints kube-proxy on `node_name` programs for one service port (matched by port name and
 /// protocol, like `ServicePortName`), from every slice of the Service (any manager) of one address
@@ -103,7 +122,8 @@ fn proxy_endpoint(endpoint: &Endpoint, port: i32, node_name: &str, behaviour: Be
 /// Duplicates are merged as `addEndpoints` does, endpoint by endpoint: a copy replaces the one
 /// already held when it is not terminating (1.36+, k/k v1.36.0 endpointslicecache.go:247
 /// `!exists || !terminating`) or when it is local (≤1.35, v1.35.0:238 `!exists || isLocal`). So
-/// within one slice the last such copy wins. Upstream visits slices in Go map order, so across
+/// within one slice the last such copy wins (in address order up to 1.30, see
+/// [`sorts_slice_endpoints`]). Upstream visits slices in Go map order, so across
 /// slices the survivor is arbitrary; here slices are visited in the given order.
 pub fn endpoints_for_port(
     slices: &[&EndpointSlice],
@@ -120,7 +140,7 @@ pub fn endpoints_for_port(
             if number == 0 || name != port_name || port.protocol.as_deref().unwrap_or("TCP") != protocol {
                 continue;
             }
-            for endpoint in slice.endpoints.iter().filter(|endpoint| !endpoint.addresses.is_empty()) {
+            for endpoint in visit_order(slice, behaviour).filter(|endpoint| !endpoint.addresses.is_empty()) {
                 let info = proxy_endpoint(endpoint, number, node_name, behaviour);
                 let replace = !by_identity.contains_key(&info.identity())
                     || if prefers_non_terminating(behaviour) { !info.terminating } else { info.is_local };

@@ -4,6 +4,7 @@
 //! a per-zone summary over all nodes ([`proxy_view`]).
 
 mod cache;
+mod gosort;
 mod nodes;
 mod topology;
 mod view;

@@ -95,7 +95,8 @@ impl ProxyNodes {
 }
 
 /// Nodes whose outcome may differ from their class's: those named in node hints, and, when
-/// locality is read (a `Local` traffic policy), those hosting an endpoint (`nodeName`).
+/// locality is read (a `Local` traffic policy, or before 1.36 the duplicate merge), those hosting
+/// an endpoint (`nodeName`).
 pub(super) fn named_rows(own: &[&EndpointSlice], nodes: &ProxyNodes, locality: bool) -> BTreeSet<usize> {
     let mut named = BTreeSet::new();
     for endpoint in own.iter().flat_map(|s| &s.endpoints) {

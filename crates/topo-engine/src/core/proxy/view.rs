@@ -198,7 +198,11 @@ fn group_nodes(
     let port = &service.ports[0];
     let svc = ProxyServiceInfo::from_service(service, port, behaviour);
     let locality = svc.uses_local_endpoints();
-    let named = if every_row { BTreeSet::new() } else { named_rows(own, nodes, locality) };
+    // Before 1.36 the duplicate merge reads `is_local` too (a later local copy wins, k/k v1.35.0
+    // endpointslicecache.go:238), whatever the policy: a node hosting an endpoint may then hold
+    // other endpoints than the rest of its class.
+    let reads_locality = locality || !prefers_non_terminating(behaviour);
+    let named = if every_row { BTreeSet::new() } else { named_rows(own, nodes, reads_locality) };
     // Without a Local policy nothing reads `is_local`, and from 1.36 duplicates merge without
     // looking at it: then every node sees the same endpoints.
     let shared = (!locality && prefers_non_terminating(behaviour))
