@@ -27,8 +27,8 @@ bash scripts/check-engine-purity.sh
 step "cargo test -p topo-engine (the engine alone: no Go, no network)"
 cargo test --locked -p topo-engine
 
-step "go test: the oracle's own tests (1.36 line, then 1.30 line)"
-(cd tests/upstream && go test ./... && go test -modfile go130.mod -tags oracle130 ./...)
+step "go test: the oracle's own tests (the 1.36 line; the other lines run in the differential)"
+(cd tests/upstream && go test ./...)
 
 step "picture consumers: chromium, graphviz (apt) and mermaid, playwright-core (npm ci), when missing"
 # Installs into ${XDG_CACHE_HOME:-~/.cache}/kubectl-topo-node; the tests/pictures.rs tests read them.
@@ -48,9 +48,10 @@ step "cargo test -p xtask (bench tooling: the synthetic cluster generator)"
 cargo test --locked -p xtask
 
 step "upstream differential: Rust engine vs the Go oracle (real upstream code)"
-# Builds the oracle (cached), compares ORACLE_CASES random cases of the 1.36 line and a tenth as
-# many of the 1.30 line, plus every tests/upstream/regressions/*.json, and prints
-# "differential: compared N cases (1.36 line) + M (1.30 line), seed S, mismatches K".
+# Builds the oracle lines (cached), compares ORACLE_CASES random cases of the 1.36 line and a
+# twentieth as many on each other line (1.26, 1.29, 1.30, 1.32, 1.33, 1.37), plus every
+# tests/upstream/regressions/*.json, and prints
+# "differential: compared N (1.36 line) + M (1.30 line) + …, seed S, mismatches K".
 export ORACLE_CASES="${ORACLE_CASES:-20000}"
 # Default seed: derived from the committed tree, so it changes with every change while a given
 # commit always compares the same cases (CI compares exactly what a local run of that commit did);

@@ -2,9 +2,12 @@
 //! code (`tests/upstream/`, README there), on seeded random cases and on every regression fixture.
 //!
 //! * `cargo test --test integration differential` compares `ORACLE_CASES` (default 20,000) cases
-//!   of the 1.36 line and a tenth as many of the 1.30 line, seed `ORACLE_SEED` (default: the
-//!   clock), plus `tests/upstream/regressions/*.json`. The summary line is printed and written to
-//!   `<target>/differential-summary.txt`.
+//!   of the 1.36 line and a twentieth as many on each other line (1.26, 1.29, 1.30, 1.32, 1.33, 1.37:
+//!   `differential/lines.rs`), seed `ORACLE_SEED` (default: the clock), plus
+//!   `tests/upstream/regressions/*.json`, each run by the line of its version. `ORACLE_LINES=1.26,1.29`
+//!   runs only those lines' generated cases and `ORACLE_LINE_CASES=N` gives every line but 1.36
+//!   N cases (the release script runs one era at a time). The
+//!   summary line is printed and written to `<target>/differential-summary.txt`.
 //! * A mismatch is confirmed with many more oracle runs (rare tie outcomes), shrunk greedily
 //!   (nodes, slices, endpoints, annotations, hints) and written to
 //!   `<target>/differential-mismatches/<id>.json`; the failure names the command replaying it:
@@ -14,6 +17,7 @@
 //! What is compared, and what is excluded and why, is documented in `compare.rs`.
 
 mod compare;
+mod lines;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader, Write};
@@ -33,6 +37,7 @@ use topo_engine::model::{Behaviour, EndpointSlice, LABEL_ZONE, Node, Service, Sn
 use topo_engine::report::FamilyReport;
 
 use compare::{EndpointMeta, Event, HintsOut, OracleResult, OurFamily, OurProxy, Ours};
+use lines::Line;
 
 use crate::support;
 
@@ -44,50 +49,6 @@ const SHRINK_BUDGET: usize = 600;
 
 // ---------------------------------------------------------------------------------------------
 // Oracle processes
-
-/// The two oracle builds.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Line {
-    V136,
-    V130,
-}
-
-impl Line {
-    fn arg(self) -> &'static str {
-        match self {
-            Line::V136 => "1.36",
-            Line::V130 => "1.30",
-        }
-    }
-    /// The build that models a case's `k8sVersion`.
-    fn for_version(version: &str) -> Line {
-        match version.parse::<Behaviour>() {
-            Ok(b) if b.minor <= 32 => Line::V130,
-            _ => Line::V136,
-        }
-    }
-}
-
-/// Path of the oracle binary of a line (built on first use, cached outside the repository).
-fn oracle_bin(line: Line) -> PathBuf {
-    static BINS: [std::sync::OnceLock<PathBuf>; 2] = [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
-    BINS[line as usize].get_or_init(|| build_oracle(line)).clone()
-}
-
-fn build_oracle(line: Line) -> PathBuf {
-    let out = Command::new("bash")
-        .arg(support::path("tests/upstream/run-oracle.sh"))
-        .args(["--line", line.arg()])
-        .stderr(Stdio::inherit())
-        .output()
-        .expect("bash runs tests/upstream/run-oracle.sh");
-    assert!(
-        out.status.success(),
-        "building the {} oracle failed (see stderr; needs Go, see tests/upstream/README.md)",
-        line.arg()
-    );
-    PathBuf::from(String::from_utf8(out.stdout).expect("UTF-8 path").trim())
-}
 
 /// The oracle on one case file (`--case`), optionally with more runs.
 fn oracle_case(bin: &Path, file: &Path, runs: Option<&str>) -> OracleResult {
@@ -438,21 +399,22 @@ fn run_generated(line: Line, seed: u64, start: u64, count: u64, tally: &mut Tall
     if count == 0 {
         return;
     }
-    let bin = oracle_bin(line);
-    let mut generator = Command::new(&bin)
-        .args([
-            "gen",
-            "--seed",
-            &seed.to_string(),
-            "--start",
-            &start.to_string(),
-            "--count",
-            &count.to_string(),
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("oracle gen");
+    let bin = line.bin();
+    // The older lines have no generator of their own: the 1.36 build's, retargeted to their versions.
+    let mut generator = Command::new(if line.versions().is_some() { Line::V136.bin() } else { bin.clone() });
+    generator.args([
+        "gen",
+        "--seed",
+        &seed.to_string(),
+        "--start",
+        &start.to_string(),
+        "--count",
+        &count.to_string(),
+    ]);
+    if let Some(versions) = line.versions() {
+        generator.args(["--versions", versions]);
+    }
+    let mut generator = generator.stdout(Stdio::piped()).stderr(Stdio::null()).spawn().expect("oracle gen");
     let mut batch = Command::new(&bin)
         .args(["--jobs", "2", "--adaptive-runs"])
         .stdin(Stdio::piped())
@@ -510,7 +472,7 @@ fn run_generated(line: Line, seed: u64, start: u64, count: u64, tally: &mut Tall
 fn run_file(path: &Path) -> (Value, OracleResult, Vec<String>) {
     let case: Value =
         serde_json::from_str(&support::read(path)).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let bin = oracle_bin(Line::for_version(case["k8sVersion"].as_str().unwrap_or("")));
+    let bin = Line::for_version(case["k8sVersion"].as_str().unwrap_or("")).bin();
     let result = oracle_case(&bin, path, None);
     let mut errors = check(&case, &result);
     if !errors.is_empty() {
@@ -583,27 +545,41 @@ fn differential() {
         }
     }
 
-    let mut t136 = Tally::default();
-    run_generated(Line::V136, seed, start, count, &mut t136);
-    let mut t130 = Tally::default();
-    run_generated(Line::V130, seed, start, count / 10, &mut t130);
+    let only = std::env::var("ORACLE_LINES").unwrap_or_default();
+    let line_cases = env_u64("ORACLE_LINE_CASES");
+    let selected = |line: &Line| only.trim().is_empty() || only.split(',').any(|l| l.trim() == line.arg());
+    let tallies: Vec<(Line, Tally)> = lines::ALL
+        .iter()
+        .filter(|line| selected(line))
+        .map(|&line| {
+            let mut tally = Tally::default();
+            let cases = match (line, line_cases) {
+                (Line::V136, _) | (_, None) => line.share(count),
+                (_, Some(n)) => n,
+            };
+            run_generated(line, seed, start, cases, &mut tally);
+            (line, tally)
+        })
+        .collect();
 
     let secs = began.elapsed().as_secs_f64();
-    let compared = t136.compared + t130.compared;
-    let mismatches = t136.mismatches.len() + t130.mismatches.len() + failures.len();
+    let compared: usize = tallies.iter().map(|(_, t)| t.compared).sum();
+    let mismatches = tallies.iter().map(|(_, t)| t.mismatches.len()).sum::<usize>() + failures.len();
+    let per_line: Vec<String> =
+        tallies.iter().map(|(line, t)| format!("{} ({} line)", t.compared, line.arg())).collect();
     let summary = format!(
-        "differential: compared {} cases (1.36 line) + {} (1.30 line), seed {seed}, mismatches {mismatches}; \
+        "differential: compared {}, seed {seed}, mismatches {mismatches}; \
          {regressions} regression fixtures; {} rare tie outcomes confirmed with {CONFIRM_RUNS} runs; \
          {secs:.0} s ({:.0} cases/s, engine {:.0} s)",
-        t136.compared,
-        t130.compared,
-        t136.rare + t130.rare,
+        per_line.join(" + "),
+        tallies.iter().map(|(_, t)| t.rare).sum::<usize>(),
         compared as f64 / secs.max(0.001),
-        (t136.engine + t130.engine).as_secs_f64(),
+        tallies.iter().map(|(_, t)| t.engine).sum::<std::time::Duration>().as_secs_f64(),
     );
     let mut c = Coverage::default();
-    c.merge(&t136.coverage);
-    c.merge(&t130.coverage);
+    for (_, t) in &tallies {
+        c.merge(&t.coverage);
+    }
     println!(
         "differential coverage: {} annotation-path cases, {} with several upstream outcomes, {} where the \
          steady sync writes, report's overload compared in {} ({} overloaded; the recheck after the sync in \
@@ -612,7 +588,8 @@ fn differential() {
     );
     println!("{summary}");
     let _ = std::fs::write(target_dir().join("differential-summary.txt"), format!("{summary}\n"));
-    failures.extend(t136.mismatches);
-    failures.extend(t130.mismatches);
+    for (_, t) in tallies {
+        failures.extend(t.mismatches);
+    }
     assert!(failures.is_empty(), "{summary}\n\n{}", failures.join("\n\n"));
 }

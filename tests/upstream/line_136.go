@@ -1,4 +1,4 @@
-//go:build !oracle130 && !oracle133 && !oracle137
+//go:build !oracle133 && !oracle137
 
 package main
 

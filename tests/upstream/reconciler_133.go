@@ -1,5 +1,3 @@
-//go:build !oracle130
-
 package main
 
 import corev1 "k8s.io/api/core/v1"

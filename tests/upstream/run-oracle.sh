@@ -2,8 +2,7 @@
 # Builds the upstream oracle (if needed) and prints the path of the binary.
 #
 #   bash tests/upstream/run-oracle.sh            # → /home/…/.cache/kubectl-topo/oracle/<hash>/oracle
-#   bash tests/upstream/run-oracle.sh --line 1.30  # the 1.30–1.32 controller build (k8s.io/endpointslice v0.30.14)
-#   bash tests/upstream/run-oracle.sh --line 1.26  # an older line: 1.26, 1.29 or 1.32 (legacy/), 1.33 or 1.37
+#   bash tests/upstream/run-oracle.sh --line 1.26  # another line: 1.26, 1.29, 1.30, 1.32 (legacy/), 1.33, 1.37
 #   "$(bash tests/upstream/run-oracle.sh)" gen-and-run --seed 1 --count 20000
 #
 # The binary lives outside the repository, under
@@ -25,10 +24,10 @@ esac
 dir=.
 case "$line" in
   1.36) modfiles=(go.mod go.sum); flags=() ;;
-  1.30 | 1.33 | 1.37)
+  1.33 | 1.37)
     n="${line#1.}"
     modfiles=("go1$n.mod" "go1$n.sum"); flags=(-modfile "go1$n.mod" -tags "oracle1$n") ;;
-  1.26 | 1.29 | 1.32)
+  1.26 | 1.29 | 1.30 | 1.32)
     n="${line#1.}"
     dir=legacy; modfiles=("go1$n.mod" "go1$n.sum"); flags=(-modfile "go1$n.mod" -tags "oracle1$n") ;;
   *) echo "run-oracle.sh: unknown line $line ($lines)" >&2; exit 2 ;;

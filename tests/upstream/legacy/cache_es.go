@@ -1,4 +1,4 @@
-//go:build oracle129 || oracle132
+//go:build oracle129 || oracle130 || oracle132
 
 package main
 

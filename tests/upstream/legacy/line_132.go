@@ -17,12 +17,11 @@ import (
 // The 1.32 line: k8s.io/kubernetes v1.32.13 (kube-proxy) with every staging module at v0.32.13
 // except k8s.io/endpointslice at v0.32.2 (the newest 1.32 patch the module proxy serves; its
 // topologycache/ and trafficdist/ are identical to v0.30.14's, ../README.md); build with
-// -modfile go132.mod -tags oracle132. It models 1.30–1.32: the controller differs only in the
-// ServiceTrafficDistribution gate default (alpha off in 1.30, beta on in 1.31), which this file
-// sets per case for kube-proxy and reads for the reconciler.
+// -modfile go132.mod -tags oracle132. It models 1.31–1.32 (1.30's kube-proxy still sorted slice
+// endpoints, see line_130.go, so 1.30 has its own line).
 const (
 	buildLine    = "1.32"
-	minMinor     = 30
+	minMinor     = 31
 	maxMinor     = 32
 	defaultMinor = 32
 )
