@@ -54,7 +54,7 @@ impl ProxyEndpoint {
 
 /// `utilnet.ParseIPSloppy(addr).String()`: canonical form, IPv4-mapped IPv6 printed as IPv4.
 /// Addresses Rust cannot parse (e.g. IPv4 with leading zeros, which Go accepts) are kept as written.
-fn normalise_ip(address: &str) -> String {
+pub(super) fn normalise_ip(address: &str) -> String {
     match address.parse::<IpAddr>() {
         Ok(IpAddr::V6(v6)) => v6.to_ipv4_mapped().map_or_else(|| v6.to_string(), |v4| v4.to_string()),
         Ok(ip) => ip.to_string(),

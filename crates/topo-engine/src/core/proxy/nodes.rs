@@ -3,6 +3,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use super::cache::normalise_ip;
 use crate::model::{EndpointSlice, LABEL_ZONE, Node};
 
 /// Label naming a node's operating system.
@@ -94,17 +95,50 @@ impl ProxyNodes {
     }
 }
 
-/// Nodes whose outcome may differ from their class's: those named in node hints, and, when
-/// locality is read (a `Local` traffic policy, or before 1.36 the duplicate merge), those hosting
-/// an endpoint (`nodeName`).
-pub(super) fn named_rows(own: &[&EndpointSlice], nodes: &ProxyNodes, locality: bool) -> BTreeSet<usize> {
+/// When the node an endpoint runs on can see other endpoints than the rest of its class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Locality {
+    /// A `Local` traffic policy: the local list is per node.
+    Every,
+    /// Before 1.36 without a Local policy: only the duplicate merge reads `is_local` (a later local
+    /// copy wins), so only nodes hosting a duplicated address.
+    Duplicates,
+    /// Nothing reads `is_local`.
+    Never,
+}
+
+/// Nodes whose outcome may differ from their class's: those named in node hints, and those
+/// hosting an endpoint (`nodeName`) whose locality is read (see [`Locality`]).
+pub(super) fn named_rows(own: &[&EndpointSlice], nodes: &ProxyNodes, locality: Locality) -> BTreeSet<usize> {
+    let duplicated =
+        if locality == Locality::Duplicates { duplicated_addresses(own) } else { BTreeSet::new() };
     let mut named = BTreeSet::new();
     for endpoint in own.iter().flat_map(|s| &s.endpoints) {
-        if locality {
+        let reads_locality = match locality {
+            Locality::Every => true,
+            Locality::Duplicates => {
+                endpoint.addresses.first().is_some_and(|a| duplicated.contains(&normalise_ip(a)))
+            }
+            Locality::Never => false,
+        };
+        if reads_locality {
             named.extend(endpoint.node_name.as_deref().and_then(|n| nodes.row(n)));
         }
         let hinted = endpoint.hints.as_ref().and_then(|h| h.for_nodes.as_ref());
         named.extend(hinted.into_iter().flatten().filter_map(|n| nodes.row(n)));
     }
     named
+}
+
+/// First addresses (normalised as kube-proxy keys them) that occur more than once.
+fn duplicated_addresses(own: &[&EndpointSlice]) -> BTreeSet<String> {
+    let mut seen = BTreeSet::new();
+    let mut twice = BTreeSet::new();
+    for address in own.iter().flat_map(|s| &s.endpoints).filter_map(|e| e.addresses.first()) {
+        let address = normalise_ip(address);
+        if !seen.insert(address.clone()) {
+            twice.insert(address);
+        }
+    }
+    twice
 }

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use serde::Serialize;
 
 use super::cache::prefers_non_terminating;
-use super::nodes::{NodeRow, ProxyNodes, named_rows};
+use super::nodes::{Locality, NodeRow, ProxyNodes, named_rows};
 use super::{
     Categorized, ProxyNode, ProxyServiceInfo, TopologyMode, categorize_endpoints, endpoints_for_port,
 };
@@ -199,9 +199,13 @@ fn group_nodes(
     let svc = ProxyServiceInfo::from_service(service, port, behaviour);
     let locality = svc.uses_local_endpoints();
     // Before 1.36 the duplicate merge reads `is_local` too (a later local copy wins, k/k v1.35.0
-    // endpointslicecache.go:238), whatever the policy: a node hosting an endpoint may then hold
-    // other endpoints than the rest of its class.
-    let reads_locality = locality || !prefers_non_terminating(behaviour);
+    // endpointslicecache.go:238), whatever the policy: a node hosting a duplicated address may
+    // then hold another copy than the rest of its class.
+    let reads_locality = match (locality, prefers_non_terminating(behaviour)) {
+        (true, _) => Locality::Every,
+        (false, false) => Locality::Duplicates,
+        (false, true) => Locality::Never,
+    };
     let named = if every_row { BTreeSet::new() } else { named_rows(own, nodes, reads_locality) };
     // Without a Local policy nothing reads `is_local`, and from 1.36 duplicates merge without
     // looking at it: then every node sees the same endpoints.
