@@ -242,3 +242,30 @@ fn view_skips_and_windows() {
     assert_eq!(json["zones"][0]["mode"], "Cluster");
     assert_eq!(json["hypotheticalNodes"], false);
 }
+
+// Before 1.36 a later copy of an address replaces the one held only when it is local, whatever
+// the traffic policy (k/k v1.35.0 endpointslicecache.go:238): n1, hosting both copies of 10.0.0.6,
+// holds the terminating one and falls back to serving+terminating endpoints, while n2 in the same
+// (zone-less) class keeps the ready copy. From 1.36 the non-terminating copy wins on every node.
+// The differential fixture proxy-pre136-duplicate-on-its-own-node pins the same against upstream.
+#[test]
+fn a_duplicate_is_merged_per_node_before_1_36() {
+    let s = slice(
+        "s",
+        vec![
+            ep("10.0.0.6").node("n1").ready(true),
+            ep("10.0.0.6").node("n1").ready(false).serving(true).terminating(true),
+            ep("10.0.0.2").node("n9").ready(false).serving(true).terminating(true),
+        ],
+    );
+    let nodes = vec![node("n1", None), node("n2", None)];
+    let per_node = |behaviour| -> Vec<(Vec<String>, Vec<String>)> {
+        let view = proxy_view(&service(), &[&s], &nodes, behaviour);
+        view.zones.iter().map(|z| (z.nodes.clone(), z.endpoints.clone())).collect()
+    };
+    assert_eq!(
+        per_node(Behaviour::new(35)),
+        [(strings(&["n1"]), strings(&["10.0.0.2", "10.0.0.6"])), (strings(&["n2"]), strings(&["10.0.0.6"]))]
+    );
+    assert_eq!(per_node(V36), [(strings(&["n1", "n2"]), strings(&["10.0.0.6"]))]);
+}
