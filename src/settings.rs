@@ -13,6 +13,7 @@ use topo_engine::model::Behaviour;
 use topo_engine::model::selector::Selector;
 
 pub use ambient::{Ambient, Locale};
+pub use sources::{LiveSpec, Overrides, Secret};
 
 /// Where objects come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,21 +40,6 @@ pub enum DumpFormat {
     Yaml,
     /// JSON, like `kubectl get -o json`: `--from-file` streams it back, many times faster.
     Json,
-}
-
-/// Kubeconfig selection for a live cluster (kubectl's flags).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct LiveSpec {
-    /// `--kubeconfig`.
-    pub kubeconfig: Option<PathBuf>,
-    /// `--context`.
-    pub context: Option<String>,
-    /// `--cluster`.
-    pub cluster: Option<String>,
-    /// `--user`.
-    pub user: Option<String>,
-    /// `--request-timeout` (None = no timeout).
-    pub request_timeout: Option<Duration>,
 }
 
 /// Which namespaces a command looks at.
@@ -178,6 +164,12 @@ pub enum SettingsError {
     /// `watch svc/NAME -A`.
     #[error("watch svc/NAME follows one Service: use -n NAMESPACE, not -A")]
     WatchOneWithAll,
+    /// `--as-group` without `--as`.
+    #[error("--as-group needs --as: groups are impersonated together with a user, as kubectl does")]
+    AsGroupWithoutAs,
+    /// A `--server` that is not a URL.
+    #[error("--server {0:?} is not a URL: use https://HOST:PORT (or HOST:PORT)")]
+    Server(String),
     /// `-n` with `-A`.
     #[error("-n and -A cannot be used together")]
     NamespaceConflict,
@@ -236,7 +228,12 @@ impl Settings {
         let traffic = resolve_traffic(&cli.command)?;
         check_format(&cli.command, g.output)?;
         // Checked even with --from-file, where it is unused: a typo should not pass silently.
-        let request_timeout = parse_timeout(&g.request_timeout)?;
+        let request_timeout = match (&g.request_timeout, &cli.command) {
+            (Some(typed), _) => parse_timeout(typed)?,
+            // `version` answers at once: a server that says nothing in 5 s is reported, not awaited.
+            (None, Command::Version) => Some(VERSION_TIMEOUT),
+            (None, _) => Some(DEFAULT_TIMEOUT),
+        };
         let sources = sources::resolve(&cli.command, &g, request_timeout)?;
         let job = resolve_job(cli.command, &g, ambient)?;
         let source = sources[0].clone();
@@ -357,6 +354,12 @@ pub fn parse_service_ref(text: &str) -> Result<String, SettingsError> {
         && name.ends_with(|c: char| c.is_ascii_alphanumeric());
     if valid { Ok(name.to_string()) } else { Err(bad()) }
 }
+
+/// `--request-timeout` when none is given.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// `--request-timeout` of `version` when none is given: it answers at once.
+pub const VERSION_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// `--request-timeout` as kubectl reads it: an integer is seconds, else a Go duration (`500ms`,
 /// `1.5s`, `1m30s`); `0` is no timeout.

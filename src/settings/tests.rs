@@ -245,3 +245,38 @@ fn several_sources_are_for_check_only() {
         SettingsError::AllContextsFromFile
     );
 }
+
+#[test]
+fn version_waits_5s_for_the_server_unless_told_otherwise() {
+    let live_timeout = |args: &[&str]| match resolve(args, &Ambient::default()).unwrap().source {
+        SourceSpec::Live(live) => live.request_timeout,
+        SourceSpec::Dump(_) => panic!("a live source"),
+    };
+    assert_eq!(live_timeout(&["version"]), Some(VERSION_TIMEOUT));
+    assert_eq!(live_timeout(&["version", "--request-timeout", "20s"]), Some(Duration::from_secs(20)));
+    assert_eq!(live_timeout(&["zones"]), Some(DEFAULT_TIMEOUT));
+}
+
+#[test]
+fn connection_flags_become_overrides_as_kubectl_checks_them() {
+    let live = |args: &[&str]| match resolve(args, &Ambient::default()).unwrap().source {
+        SourceSpec::Live(live) => live,
+        SourceSpec::Dump(_) => panic!("a live source"),
+    };
+    let spec =
+        live(&["zones", "-s", "10.0.0.1:6443", "--token", "t", "--as", "a", "--as-group", "g", "-v", "6"]);
+    assert_eq!(spec.overrides.server.as_deref(), Some("https://10.0.0.1:6443"));
+    assert_eq!(spec.overrides.token, Some(Secret("t".into())));
+    assert!(!format!("{spec:?}").contains("\"t\""), "the token is not in Debug output");
+    assert_eq!((spec.overrides.impersonate.as_deref(), spec.verbosity), (Some("a"), 6));
+    assert_eq!(spec.overrides.impersonate_groups, ["g"]);
+    assert!(live(&["zones"]).overrides.is_empty());
+    assert_eq!(
+        resolve(&["zones", "--as-group", "g"], &Ambient::default()).unwrap_err(),
+        SettingsError::AsGroupWithoutAs
+    );
+    assert!(matches!(
+        resolve(&["zones", "-s", "ftp://x"], &Ambient::default()),
+        Err(SettingsError::Server(_))
+    ));
+}
