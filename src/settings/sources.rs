@@ -21,8 +21,9 @@ pub struct LiveSpec {
     pub user: Option<String>,
     /// `--request-timeout` (None = no timeout).
     pub request_timeout: Option<Duration>,
-    /// kubectl's connection flags, laid over the kubeconfig's cluster and user.
-    pub overrides: Overrides,
+    /// kubectl's connection flags, laid over the kubeconfig's cluster and user (boxed: they are
+    /// rarely given, and a `SourceSpec` stays small).
+    pub overrides: Box<Overrides>,
     /// `-v`/`--v`: 6 or more prints each API request on stderr.
     pub verbosity: u8,
 }
@@ -134,7 +135,7 @@ pub fn resolve(
             cluster: g.cluster.clone(),
             user: g.user.clone(),
             request_timeout,
-            overrides: overrides.clone(),
+            overrides: Box::new(overrides.clone()),
             verbosity: g.verbosity,
         })
     };

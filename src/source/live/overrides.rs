@@ -118,7 +118,7 @@ mod tests {
     }
 
     fn spec(overrides: Overrides) -> LiveSpec {
-        LiveSpec { overrides, ..LiveSpec::default() }
+        LiveSpec { overrides: Box::new(overrides), ..LiveSpec::default() }
     }
 
     fn used(kc: &Kubeconfig) -> (Cluster, AuthInfo, Context) {
