@@ -28,8 +28,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the Service(s)')
             [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`')
             [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`')
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table; dump: yaml]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table; dump: yaml]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use (`check`: repeatable, one cluster each)')
@@ -72,8 +72,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the Service(s)')
             [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`')
             [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`')
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table; dump: yaml]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table; dump: yaml]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use (`check`: repeatable, one cluster each)')
@@ -95,12 +95,10 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not check the server''s certificate: insecure')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
         'kubectl-topo;explain' {
-            [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Severity that makes --exit-code fail')
+            [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Severity that makes --exit-code fail (needs --exit-code)')
             [CompletionResult]::new('--traffic', '--traffic', [CompletionResultType]::ParameterName, 'Relative requests per zone, e.g. `zone-a=50,zone-b=30` (default: in proportion to zone CPU)')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster')
             [CompletionResult]::new('--from-file', '--from-file', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster')
@@ -109,8 +107,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the Service(s)')
             [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`')
             [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`')
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table; dump: yaml]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table; dump: yaml]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use (`check`: repeatable, one cluster each)')
@@ -133,8 +131,6 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not check the server''s certificate: insecure')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
         'kubectl-topo;check' {
@@ -153,8 +149,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the Service(s)')
             [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`')
             [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`')
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table; dump: yaml]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table; dump: yaml]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use (`check`: repeatable, one cluster each)')
@@ -178,8 +174,6 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not check the server''s certificate: insecure')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
         'kubectl-topo;dump' {
@@ -190,8 +184,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the Service(s)')
             [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`')
             [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`')
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table; dump: yaml]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table; dump: yaml]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use (`check`: repeatable, one cluster each)')
@@ -214,8 +208,6 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not check the server''s certificate: insecure')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
         'kubectl-topo;simulate' {
@@ -235,8 +227,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the Service(s)')
             [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`')
             [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`')
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table; dump: yaml]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table; dump: yaml]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use (`check`: repeatable, one cluster each)')
@@ -258,8 +250,6 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not check the server''s certificate: insecure')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
         'kubectl-topo;watch' {
@@ -270,8 +260,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the Service(s)')
             [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`')
             [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`')
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table; dump: yaml]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table; dump: yaml]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use (`check`: repeatable, one cluster each)')
@@ -293,8 +283,6 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not check the server''s certificate: insecure')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
         'kubectl-topo;completion' {
@@ -305,8 +293,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the Service(s)')
             [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`')
             [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`')
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table; dump: yaml]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table; dump: yaml]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use (`check`: repeatable, one cluster each)')
@@ -328,8 +316,6 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not check the server''s certificate: insecure')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
         'kubectl-topo;version' {
@@ -340,8 +326,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the Service(s)')
             [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`')
             [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`')
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table; dump: yaml]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table; dump: yaml]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use (`check`: repeatable, one cluster each)')
@@ -363,8 +349,6 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not check the server''s certificate: insecure')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
         'kubectl-topo;help' {

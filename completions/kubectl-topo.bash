@@ -187,7 +187,7 @@ _kubectl__topo() {
             return 0
             ;;
         kubectl__subcmd__topo__subcmd__check)
-            opts="-f -n -A -l -o -s -v -h -V --fail-on --traffic --verdict --reason --mode --sort-by --exclude-namespace --show-all --all-contexts --config --from-file --k8s-version --namespace --all-namespaces --selector --output --no-headers --color --kubeconfig --context --cluster --user --request-timeout --server --token --certificate-authority --insecure-skip-tls-verify --tls-server-name --as --as-group --v --help --version"
+            opts="-f -n -A -l -o -s -v -h --fail-on --traffic --verdict --reason --mode --sort-by --exclude-namespace --show-all --all-contexts --config --from-file --k8s-version --namespace --all-namespaces --selector --output --no-headers --color --kubeconfig --context --cluster --user --request-timeout --server --token --certificate-authority --insecure-skip-tls-verify --tls-server-name --as --as-group --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -329,7 +329,7 @@ _kubectl__topo() {
             return 0
             ;;
         kubectl__subcmd__topo__subcmd__completion)
-            opts="-f -n -A -l -o -s -v -h -V --from-file --k8s-version --namespace --all-namespaces --selector --output --no-headers --color --kubeconfig --context --cluster --user --request-timeout --server --token --certificate-authority --insecure-skip-tls-verify --tls-server-name --as --as-group --v --help --version bash elvish fish powershell zsh"
+            opts="-f -n -A -l -o -s -v -h --from-file --k8s-version --namespace --all-namespaces --selector --output --no-headers --color --kubeconfig --context --cluster --user --request-timeout --server --token --certificate-authority --insecure-skip-tls-verify --tls-server-name --as --as-group --v --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -439,7 +439,7 @@ _kubectl__topo() {
             return 0
             ;;
         kubectl__subcmd__topo__subcmd__dump)
-            opts="-f -n -A -l -o -s -v -h -V --redact --from-file --k8s-version --namespace --all-namespaces --selector --output --no-headers --color --kubeconfig --context --cluster --user --request-timeout --server --token --certificate-authority --insecure-skip-tls-verify --tls-server-name --as --as-group --v --help --version"
+            opts="-f -n -A -l -o -s -v -h --redact --from-file --k8s-version --namespace --all-namespaces --selector --output --no-headers --color --kubeconfig --context --cluster --user --request-timeout --server --token --certificate-authority --insecure-skip-tls-verify --tls-server-name --as --as-group --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -549,7 +549,7 @@ _kubectl__topo() {
             return 0
             ;;
         kubectl__subcmd__topo__subcmd__explain)
-            opts="-f -n -A -l -o -s -v -h -V --exit-code --fail-on --traffic --from-file --k8s-version --namespace --all-namespaces --selector --output --no-headers --color --kubeconfig --context --cluster --user --request-timeout --server --token --certificate-authority --insecure-skip-tls-verify --tls-server-name --as --as-group --v --help --version"
+            opts="-f -n -A -l -o -s -v -h --exit-code --fail-on --traffic --from-file --k8s-version --namespace --all-namespaces --selector --output --no-headers --color --kubeconfig --context --cluster --user --request-timeout --server --token --certificate-authority --insecure-skip-tls-verify --tls-server-name --as --as-group --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -807,7 +807,7 @@ _kubectl__topo() {
             return 0
             ;;
         kubectl__subcmd__topo__subcmd__simulate)
-            opts="-f -n -A -l -o -s -v -h -V --replicas --spread --remove-node --remove-zone --not-ready --add-node --set-cpu --mode --traffic --from-file --k8s-version --namespace --all-namespaces --selector --output --no-headers --color --kubeconfig --context --cluster --user --request-timeout --server --token --certificate-authority --insecure-skip-tls-verify --tls-server-name --as --as-group --v --help --version"
+            opts="-f -n -A -l -o -s -v -h --replicas --spread --remove-node --remove-zone --not-ready --add-node --set-cpu --mode --traffic --from-file --k8s-version --namespace --all-namespaces --selector --output --no-headers --color --kubeconfig --context --cluster --user --request-timeout --server --token --certificate-authority --insecure-skip-tls-verify --tls-server-name --as --as-group --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -953,7 +953,7 @@ _kubectl__topo() {
             return 0
             ;;
         kubectl__subcmd__topo__subcmd__version)
-            opts="-f -n -A -l -o -s -v -h -V --from-file --k8s-version --namespace --all-namespaces --selector --output --no-headers --color --kubeconfig --context --cluster --user --request-timeout --server --token --certificate-authority --insecure-skip-tls-verify --tls-server-name --as --as-group --v --help --version"
+            opts="-f -n -A -l -o -s -v -h --from-file --k8s-version --namespace --all-namespaces --selector --output --no-headers --color --kubeconfig --context --cluster --user --request-timeout --server --token --certificate-authority --insecure-skip-tls-verify --tls-server-name --as --as-group --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1063,7 +1063,7 @@ _kubectl__topo() {
             return 0
             ;;
         kubectl__subcmd__topo__subcmd__watch)
-            opts="-f -n -A -l -o -s -v -h -V --from-file --k8s-version --namespace --all-namespaces --selector --output --no-headers --color --kubeconfig --context --cluster --user --request-timeout --server --token --certificate-authority --insecure-skip-tls-verify --tls-server-name --as --as-group --v --help --version"
+            opts="-f -n -A -l -o -s -v -h --from-file --k8s-version --namespace --all-namespaces --selector --output --no-headers --color --kubeconfig --context --cluster --user --request-timeout --server --token --certificate-authority --insecure-skip-tls-verify --tls-server-name --as --as-group --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1173,7 +1173,7 @@ _kubectl__topo() {
             return 0
             ;;
         kubectl__subcmd__topo__subcmd__zones)
-            opts="-f -n -A -l -o -s -v -h -V --from-file --k8s-version --namespace --all-namespaces --selector --output --no-headers --color --kubeconfig --context --cluster --user --request-timeout --server --token --certificate-authority --insecure-skip-tls-verify --tls-server-name --as --as-group --v --help --version"
+            opts="-f -n -A -l -o -s -v -h --from-file --k8s-version --namespace --all-namespaces --selector --output --no-headers --color --kubeconfig --context --cluster --user --request-timeout --server --token --certificate-authority --insecure-skip-tls-verify --tls-server-name --as --as-group --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

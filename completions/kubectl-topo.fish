@@ -28,7 +28,7 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -s f -l from-fil
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -s n -l namespace -d 'Namespace of the Service(s)' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -s l -l selector -d 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`' -r
-complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
+complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -s o -l output -d 'Output format [default: table; dump: yaml]' -r -f -a "table\t'Human tables and prose'
 wide\t'Tables with more columns'
 json\t'The report model as JSON (versioned envelope)'
 yaml\t'The report model as YAML (versioned envelope)'
@@ -71,7 +71,7 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -s f -l
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -s n -l namespace -d 'Namespace of the Service(s)' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -s l -l selector -d 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`' -r
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -s o -l output -d 'Output format [default: table; dump: yaml]' -r -f -a "table\t'Human tables and prose'
 wide\t'Tables with more columns'
 json\t'The report model as JSON (versioned envelope)'
 yaml\t'The report model as YAML (versioned envelope)'
@@ -100,8 +100,7 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -s A -l
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -l no-headers -d 'Omit table headers'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -l insecure-skip-tls-verify -d 'Do not check the server\'s certificate: insecure'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand zones" -s V -l version -d 'Print version'
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -l fail-on -d 'Severity that makes --exit-code fail' -r -f -a "none\t'Never fail on findings'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -l fail-on -d 'Severity that makes --exit-code fail (needs --exit-code)' -r -f -a "none\t'Never fail on findings'
 drift\t'Fail when live hints differ from what the controller would keep or write'
 blocked\t'Also fail when a safeguard or constraint blocks hints that were asked for'
 any\t'Also fail on Unmanaged Services'"
@@ -110,7 +109,7 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -s f 
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -s n -l namespace -d 'Namespace of the Service(s)' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -s l -l selector -d 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`' -r
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -s o -l output -d 'Output format [default: table; dump: yaml]' -r -f -a "table\t'Human tables and prose'
 wide\t'Tables with more columns'
 json\t'The report model as JSON (versioned envelope)'
 yaml\t'The report model as YAML (versioned envelope)'
@@ -140,7 +139,6 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -s A 
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -l no-headers -d 'Omit table headers'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -l insecure-skip-tls-verify -d 'Do not check the server\'s certificate: insecure'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand explain" -s V -l version -d 'Print version'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l fail-on -d 'Severity that makes `check` exit with code 1' -r -f -a "none\t'Never fail on findings'
 drift\t'Fail when live hints differ from what the controller would keep or write'
 blocked\t'Also fail when a safeguard or constraint blocks hints that were asked for'
@@ -160,7 +158,7 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -s f -l
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -s n -l namespace -d 'Namespace of the Service(s)' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -s l -l selector -d 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`' -r
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -s o -l output -d 'Output format [default: table; dump: yaml]' -r -f -a "table\t'Human tables and prose'
 wide\t'Tables with more columns'
 json\t'The report model as JSON (versioned envelope)'
 yaml\t'The report model as YAML (versioned envelope)'
@@ -191,12 +189,11 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -s A -l
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l no-headers -d 'Omit table headers'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -l insecure-skip-tls-verify -d 'Do not check the server\'s certificate: insecure'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand check" -s V -l version -d 'Print version'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster' -r -F
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -s n -l namespace -d 'Namespace of the Service(s)' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -s l -l selector -d 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`' -r
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -s o -l output -d 'Output format [default: table; dump: yaml]' -r -f -a "table\t'Human tables and prose'
 wide\t'Tables with more columns'
 json\t'The report model as JSON (versioned envelope)'
 yaml\t'The report model as YAML (versioned envelope)'
@@ -226,7 +223,6 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -s A -l 
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -l no-headers -d 'Omit table headers'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -l insecure-skip-tls-verify -d 'Do not check the server\'s certificate: insecure'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand dump" -s V -l version -d 'Print version'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l replicas -d 'Ready endpoints per address family afterwards (spread as the pods are spread today unless --spread says otherwise)' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l spread -d 'How --replicas spreads endpoints: `even` over the zones, or `zone=A:N,B:N` exactly' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l remove-node -d 'Delete a node (its pods\' endpoints disappear)' -r
@@ -240,7 +236,7 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s f
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s n -l namespace -d 'Namespace of the Service(s)' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s l -l selector -d 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`' -r
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s o -l output -d 'Output format [default: table; dump: yaml]' -r -f -a "table\t'Human tables and prose'
 wide\t'Tables with more columns'
 json\t'The report model as JSON (versioned envelope)'
 yaml\t'The report model as YAML (versioned envelope)'
@@ -269,12 +265,11 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s A
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l no-headers -d 'Omit table headers'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -l insecure-skip-tls-verify -d 'Do not check the server\'s certificate: insecure'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand simulate" -s V -l version -d 'Print version'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster' -r -F
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -s n -l namespace -d 'Namespace of the Service(s)' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -s l -l selector -d 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`' -r
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -s o -l output -d 'Output format [default: table; dump: yaml]' -r -f -a "table\t'Human tables and prose'
 wide\t'Tables with more columns'
 json\t'The report model as JSON (versioned envelope)'
 yaml\t'The report model as YAML (versioned envelope)'
@@ -303,12 +298,11 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -s A -l
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -l no-headers -d 'Omit table headers'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -l insecure-skip-tls-verify -d 'Do not check the server\'s certificate: insecure'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -s V -l version -d 'Print version'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster' -r -F
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s n -l namespace -d 'Namespace of the Service(s)' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s l -l selector -d 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`' -r
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s o -l output -d 'Output format [default: table; dump: yaml]' -r -f -a "table\t'Human tables and prose'
 wide\t'Tables with more columns'
 json\t'The report model as JSON (versioned envelope)'
 yaml\t'The report model as YAML (versioned envelope)'
@@ -337,12 +331,11 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -l no-headers -d 'Omit table headers'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -l insecure-skip-tls-verify -d 'Do not check the server\'s certificate: insecure'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s V -l version -d 'Print version'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster' -r -F
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -s n -l namespace -d 'Namespace of the Service(s)' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -s l -l selector -d 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`' -r
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -s o -l output -d 'Output format' -r -f -a "table\t'Human tables and prose'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -s o -l output -d 'Output format [default: table; dump: yaml]' -r -f -a "table\t'Human tables and prose'
 wide\t'Tables with more columns'
 json\t'The report model as JSON (versioned envelope)'
 yaml\t'The report model as YAML (versioned envelope)'
@@ -371,7 +364,6 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -s A 
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -l no-headers -d 'Omit table headers'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -l insecure-skip-tls-verify -d 'Do not check the server\'s certificate: insecure'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -s V -l version -d 'Print version'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand help; and not __fish_seen_subcommand_from zones explain check dump simulate watch completion version help" -f -a "zones" -d 'Zone CPU weights exactly as the EndpointSlice controller counts them, and the nodes left out'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand help; and not __fish_seen_subcommand_from zones explain check dump simulate watch completion version help" -f -a "explain" -d 'Explain one Service: expected vs actual hints, the safeguard that blocks them, kube-proxy\'s view'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand help; and not __fish_seen_subcommand_from zones explain check dump simulate watch completion version help" -f -a "check" -d 'One row per Service with its verdict; exit code 1 on findings at or above --fail-on'

@@ -10,7 +10,6 @@ pub mod usage_error;
 /// Recompute and explain Kubernetes topology hints (topology-aware routing, trafficDistribution).
 #[derive(Debug, Parser)]
 #[command(name = "kubectl-topo", version, about, long_about = None, after_help = EXIT_CODES_HELP)]
-#[command(propagate_version = true)]
 pub struct Cli {
     /// The subcommand.
     #[command(subcommand)]
@@ -68,8 +67,8 @@ pub struct ExplainArgs {
     /// Exit with code 1 when the Service's verdict is at or above --fail-on.
     #[arg(long)]
     pub exit_code: bool,
-    /// Severity that makes --exit-code fail.
-    #[arg(long, value_enum, default_value_t = FailOn::Drift)]
+    /// Severity that makes --exit-code fail (needs --exit-code).
+    #[arg(long, value_enum, default_value_t = FailOn::Drift, requires = "exit_code")]
     pub fail_on: FailOn,
     /// Traffic model of the cross-zone share.
     #[command(flatten)]
@@ -217,9 +216,9 @@ pub struct GlobalArgs {
     /// Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`.
     #[arg(short = 'l', long, global = true)]
     pub selector: Option<String>,
-    /// Output format.
-    #[arg(short = 'o', long, global = true, value_enum, default_value_t = OutputFormat::Table)]
-    pub output: OutputFormat,
+    /// Output format [default: table; dump: yaml].
+    #[arg(short = 'o', long, global = true, value_enum)]
+    pub output: Option<OutputFormat>,
     /// Omit table headers.
     #[arg(long, global = true)]
     pub no_headers: bool,

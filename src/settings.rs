@@ -164,6 +164,16 @@ pub enum SettingsError {
     /// `watch svc/NAME -A`.
     #[error("watch svc/NAME follows one Service: use -n NAMESPACE, not -A")]
     WatchOneWithAll,
+    /// A shared flag the subcommand does not use (`settings::flags`).
+    #[error("{command} does not take {flag}: {why}")]
+    NotForCommand {
+        /// The subcommand.
+        command: &'static str,
+        /// The flag as typed.
+        flag: &'static str,
+        /// Why, and what to use instead.
+        why: &'static str,
+    },
     /// `--as-group` without `--as`.
     #[error("--as-group needs --as: groups are impersonated together with a user, as kubectl does")]
     AsGroupWithoutAs,
@@ -225,8 +235,10 @@ impl Settings {
         if g.all_namespaces && g.namespace.is_some() {
             return Err(SettingsError::NamespaceConflict);
         }
+        flags::check(&cli.command, &g)?;
+        let output = g.output.unwrap_or(OutputFormat::Table);
         let traffic = resolve_traffic(&cli.command)?;
-        check_format(&cli.command, g.output)?;
+        check_format(&cli.command, output)?;
         // Checked even with --from-file, where it is unused: a typo should not pass silently.
         let request_timeout = match (&g.request_timeout, &cli.command) {
             (Some(typed), _) => parse_timeout(typed)?,
@@ -240,7 +252,7 @@ impl Settings {
         let selector =
             g.selector.as_deref().map(Selector::parse).transpose().map_err(SettingsError::Selector)?;
         let behaviour = g.k8s_version.as_deref().map(str::parse).transpose()?;
-        let color = resolve_color(g.output, g.color, ambient);
+        let color = resolve_color(output, g.color, ambient);
         Ok(Settings {
             job,
             source,
@@ -248,7 +260,7 @@ impl Settings {
             scope: if g.all_namespaces { Scope::AllNamespaces } else { Scope::Namespace(g.namespace) },
             selector,
             behaviour,
-            output: g.output,
+            output,
             color,
             unicode: ambient.locale.is_utf8(),
             no_headers: g.no_headers,
@@ -278,9 +290,9 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
                 return Err(SettingsError::DumpFromFile);
             }
             // check_format refused the picture and report formats already.
-            let format = match g.output {
+            let format = match g.output.unwrap_or(OutputFormat::Yaml) {
                 OutputFormat::Json => DumpFormat::Json,
-                OutputFormat::Yaml | OutputFormat::Table => DumpFormat::Yaml,
+                OutputFormat::Yaml => DumpFormat::Yaml,
                 _ => return Err(SettingsError::DumpWide),
             };
             Job::Dump { redact: a.redact, format }
@@ -379,6 +391,7 @@ mod ambient;
 pub mod changes;
 mod check_settings;
 mod duration;
+mod flags;
 mod sources;
 mod whatif_settings;
 pub use check_settings::{ConfigPath, default_location};

@@ -94,7 +94,10 @@ fn dump_writes_yaml_by_default_json_on_request_and_refuses_wide_and_files() {
         job(&["dump", "--redact", "-o", "json"]).unwrap(),
         Job::Dump { redact: true, format: DumpFormat::Json }
     );
-    assert_eq!(job(&["dump", "-o", "wide"]).unwrap_err(), SettingsError::DumpWide);
+    assert!(matches!(
+        job(&["dump", "-o", "wide"]),
+        Err(SettingsError::NotForCommand { command: "dump", .. })
+    ));
     assert_eq!(job(&["dump", "-f", "d.yaml"]).unwrap_err(), SettingsError::DumpFromFile);
 }
 
@@ -279,4 +282,32 @@ fn connection_flags_become_overrides_as_kubectl_checks_them() {
         resolve(&["zones", "-s", "ftp://x"], &Ambient::default()),
         Err(SettingsError::Server(_))
     ));
+}
+
+#[test]
+fn shared_flags_a_subcommand_would_ignore_are_refused() {
+    let refused = |args: &[&str]| match resolve(args, &Ambient::default()) {
+        Err(SettingsError::NotForCommand { command, flag, .. }) => Some((command, flag)),
+        _ => None,
+    };
+    type Refusal = Option<(&'static str, &'static str)>;
+    let cases: &[(&[&str], Refusal)] = &[
+        (&["explain", "web", "-A"], Some(("explain", "-A"))),
+        (&["explain", "web", "-l", "a=b"], Some(("explain", "-l"))),
+        (&["simulate", "web", "--replicas", "2", "-A"], Some(("simulate", "-A"))),
+        (&["zones", "-o", "wide"], Some(("zones", "-o wide"))),
+        (&["zones", "-n", "x"], Some(("zones", "-n"))),
+        (&["dump", "-o", "table"], Some(("dump", "-o table"))),
+        (&["dump", "--k8s-version", "1.33"], Some(("dump", "--k8s-version"))),
+        (&["version", "-f", "x.yaml"], Some(("version", "-f"))),
+        (&["completion", "bash", "-n", "x"], Some(("completion", "-n"))),
+        (&["check", "-A", "-l", "a=b", "-o", "wide", "--no-headers"], None),
+        (&["watch", "-A", "-l", "a=b"], None),
+        (&["dump", "-A", "-o", "json"], None),
+        (&["explain", "web", "-n", "x", "-o", "wide"], None),
+        (&["zones", "-o", "json"], None),
+    ];
+    for (args, want) in cases {
+        assert_eq!(refused(args), *want, "{args:?}");
+    }
 }
