@@ -6,7 +6,7 @@
 use crate::exit::ExitStatus;
 use crate::settings::SettingsError;
 use crate::source::SourceError;
-use topo_engine::core::whatif::simulate::SimulateError;
+use topo_engine::core::whatif::simulate::{Misfit, SimulateError};
 
 /// Everything that can stop a run.
 #[derive(Debug, thiserror::Error)]
@@ -59,9 +59,13 @@ impl Error {
             }
             Error::Settings(_) => Some(format!("see `{bin_name} --help`")),
             Error::Source(e) => e.hint(bin_name),
-            Error::Simulate(_) => {
+            Error::Simulate(SimulateError(_, Misfit::Names)) => {
                 Some(format!("check the node and zone names; `{bin_name} zones` lists the zones"))
             }
+            Error::Simulate(SimulateError(_, Misfit::SpreadTotal)) => Some(
+                "make the zone counts of --spread add up to --replicas, or leave --replicas out (it is then their sum)"
+                    .to_string(),
+            ),
             Error::Version(_) => Some(format!(
                 "upgrade the cluster, or model a line anyway with `{bin_name} --k8s-version 1.NN`"
             )),

@@ -250,3 +250,37 @@ fn flags_a_subcommand_does_not_use_are_refused_with_its_help() {
         assert!(stderr.contains(&format!("hint: see `kubectl topo {}", args[0])), "{argv:?}: {stderr}");
     }
 }
+
+#[test]
+fn spread_and_directory_errors_hint_at_what_is_wrong() {
+    let demo = demo_arg();
+    let run = |args: &[&str]| {
+        let out = topo().args(args).output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (code, stderr) = run(&[
+        "simulate",
+        "svc/demo-service",
+        "-n",
+        "demo",
+        "--replicas",
+        "3",
+        "--spread",
+        "zone=us-east-1a:1",
+        "-f",
+        &demo,
+    ]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("error: --spread adds up to 1 endpoints but --replicas is 3"), "{stderr}");
+    assert!(stderr.contains("hint: make the zone counts of --spread add up to --replicas"), "{stderr}");
+    // A directory: `check` reads every dump in it; the others say that only check does.
+    let (code, stderr) = run(&["check", "-A", "-f", "examples"]);
+    assert!(code.is_some_and(|c| c < 2), "{stderr}");
+    for args in
+        [&["zones", "-f", "examples"][..], &["explain", "svc/demo-service", "-n", "demo", "-f", "examples"]]
+    {
+        let (code, stderr) = run(args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("hint: only `check` reads a directory"), "{args:?}: {stderr}");
+    }
+}

@@ -152,6 +152,10 @@ impl SourceError {
     pub fn hint(&self, bin_name: &str) -> Option<String> {
         match self {
             SourceError::ServiceNotFound(missing) => Some(missing.hint(bin_name)),
+            SourceError::Read { source, .. } if source.kind() == std::io::ErrorKind::IsADirectory => Some(
+                "only `check` reads a directory (every *.yaml, *.yml and *.json in it, each its own cluster); give this command one dump file"
+                    .to_string(),
+            ),
             SourceError::Read { .. } => Some("check the path, or use `--from-file -` to read stdin".to_string()),
             SourceError::Dump(dump) => dump.hint().map(str::to_string),
             SourceError::Kubeconfig { source: KubeconfigError::ReadConfig(..), .. } => Some(
