@@ -367,12 +367,6 @@ pub fn parse_service_ref(text: &str) -> Result<String, SettingsError> {
     if valid { Ok(name.to_string()) } else { Err(bad()) }
 }
 
-/// `--request-timeout` when none is given.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
-
-/// `--request-timeout` of `version` when none is given: it answers at once.
-pub const VERSION_TIMEOUT: Duration = Duration::from_secs(5);
-
 /// `--request-timeout` as kubectl reads it: an integer is seconds, else a Go duration (`500ms`,
 /// `1.5s`, `1m30s`); `0` is no timeout.
 pub fn parse_timeout(text: &str) -> Result<Option<Duration>, SettingsError> {
@@ -391,6 +385,7 @@ mod ambient;
 pub mod changes;
 mod check_settings;
 mod duration;
+pub use duration::{DEFAULT_TIMEOUT, VERSION_TIMEOUT};
 mod flags;
 mod sources;
 mod whatif_settings;
