@@ -4,7 +4,7 @@ use std::io::Write;
 
 use clap::CommandFactory;
 
-use crate::cli::{Cli, FailOn};
+use crate::cli::{Cli, FailOn, OutputFormat};
 use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::progress::Progress;
@@ -44,14 +44,7 @@ pub fn run(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Res
             out.write_all(&script).map_err(Error::Write)?;
             Ok(ExitStatus::Ok)
         }
-        Job::Version => {
-            let server = match &settings.source {
-                SourceSpec::Live(live) => source::probe::server_version(live),
-                SourceSpec::Dump(_) => None,
-            };
-            VersionReport::new(server).write(settings.output, out).map_err(Error::Write)?;
-            Ok(ExitStatus::Ok)
-        }
+        Job::Version => version(settings, out),
         Job::Zones => zones(settings, out, err),
         Job::Explain { name, fail_on } => explain(settings, name, *fail_on, out, err),
         Job::Check { fail_on, view, config, all_contexts } => {
@@ -61,6 +54,29 @@ pub fn run(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Res
         Job::Simulate { name, changes } => simulate(settings, name, changes, out, err),
         Job::Watch { name } => watch::run(settings, name.as_deref(), out, err),
     }
+}
+
+/// `version`: the plugin's line at once (flushed: the server may take up to the timeout), then
+/// the server's; a configured server that does not answer is an error after the plugin's line.
+/// `-o json|yaml` write one document, after the server answered or not.
+fn version(settings: &Settings, out: &mut dyn Write) -> Result<ExitStatus, Error> {
+    let structured = matches!(settings.output, OutputFormat::Json | OutputFormat::Yaml);
+    let plugin = VersionReport::new(None);
+    if !structured {
+        plugin.write(settings.output, out).and_then(|()| out.flush()).map_err(Error::Write)?;
+    }
+    let server = match &settings.source {
+        SourceSpec::Live(live) => source::probe::server_version(live),
+        SourceSpec::Dump(_) => Ok(None),
+    };
+    let report = VersionReport::new(server.as_ref().ok().cloned().flatten());
+    if structured {
+        report.write(settings.output, out).map_err(Error::Write)?;
+    } else {
+        report.write_server(out).map_err(Error::Write)?;
+    }
+    server?;
+    Ok(ExitStatus::Ok)
 }
 
 /// `source::load` behind a progress indicator (stderr, TTY only, after a moment). Notes from the
@@ -77,7 +93,7 @@ pub(crate) fn load(
         SourceSpec::Dump(DumpPath::File(path)) => format!("reading {}…", path.display()),
     };
     let mut notes = Vec::new();
-    let progress = Progress::start(settings.progress, &message);
+    let progress = Progress::start(settings.progress, settings.unicode, &message);
     let loaded = source::load(&settings.source, request, &mut notes);
     drop(progress);
     let _ = err.write_all(&notes);
@@ -251,7 +267,6 @@ pub(crate) fn find_service<'a>(
         name: name.to_string(),
         origin: snapshot.info.origin.clone(),
         found_in,
-        live: snapshot.info.origin.starts_with("cluster:"),
         near: nearest(name, snapshot.services.iter().filter(|s| s.namespace == ns).map(|s| s.name.as_str())),
     })
     .into())

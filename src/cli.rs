@@ -4,12 +4,12 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+pub mod examples;
 pub mod usage_error;
 
 /// Recompute and explain Kubernetes topology hints (topology-aware routing, trafficDistribution).
 #[derive(Debug, Parser)]
 #[command(name = "kubectl-topo", version, about, long_about = None, after_help = EXIT_CODES_HELP)]
-#[command(propagate_version = true, disable_help_subcommand = true)]
 pub struct Cli {
     /// The subcommand.
     #[command(subcommand)]
@@ -24,30 +24,38 @@ pub const EXIT_CODES_HELP: &str = "\
 Exit codes:
   0  success (and, for check / explain --exit-code, nothing at or above --fail-on)
   1  check / explain --exit-code found a Service at or above --fail-on
-  2  usage or input error (bad flag, unreadable or invalid dump, unknown Service)
+  2  usage or input error (bad flag, unreadable or invalid dump, unknown Service in a dump or cluster)
   3  cluster or API error (unreachable, unauthorised, forbidden, timeout)";
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Zone CPU weights exactly as the EndpointSlice controller counts them, and the nodes left out.
+    #[command(after_help = examples::ZONES)]
     Zones,
     /// Explain one Service: expected vs actual hints, the safeguard that blocks them, kube-proxy's view.
+    #[command(after_help = examples::EXPLAIN)]
     Explain(ExplainArgs),
     /// One row per Service with its verdict; exit code 1 on findings at or above --fail-on.
+    #[command(after_help = examples::CHECK)]
     Check(CheckArgs),
     /// Write what the live cluster shows (Nodes, Services, EndpointSlices, Events, server version) as
     /// one YAML List (or JSON with -o json, read back much faster) that --from-file reads back;
     /// attach it to bug reports.
+    #[command(after_help = examples::DUMP)]
     Dump(DumpArgs),
     /// What-if: explain one Service in a changed cluster (replicas, nodes, zones, CPU, mode).
+    #[command(after_help = examples::SIMULATE)]
     Simulate(SimulateArgs),
     /// Follow Services live and print a line each time a verdict, its reasons or the hints change
     /// (like `kubectl get -w`; `-o json` streams one object per change). Ctrl-C ends it.
+    #[command(after_help = examples::WATCH)]
     Watch(WatchArgs),
     /// Print shell completion code (bash, zsh, fish, powershell, elvish).
+    #[command(after_help = examples::COMPLETION)]
     Completion(CompletionArgs),
     /// Print the plugin version (and the server version when a cluster is reachable).
+    #[command(after_help = examples::VERSION)]
     Version,
 }
 
@@ -59,8 +67,8 @@ pub struct ExplainArgs {
     /// Exit with code 1 when the Service's verdict is at or above --fail-on.
     #[arg(long)]
     pub exit_code: bool,
-    /// Severity that makes --exit-code fail.
-    #[arg(long, value_enum, default_value_t = FailOn::Drift)]
+    /// Severity that makes --exit-code fail (needs --exit-code).
+    #[arg(long, value_enum, default_value_t = FailOn::Drift, requires = "exit_code")]
     pub fail_on: FailOn,
     /// Traffic model of the cross-zone share.
     #[command(flatten)]
@@ -208,9 +216,9 @@ pub struct GlobalArgs {
     /// Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`.
     #[arg(short = 'l', long, global = true)]
     pub selector: Option<String>,
-    /// Output format.
-    #[arg(short = 'o', long, global = true, value_enum, default_value_t = OutputFormat::Table)]
-    pub output: OutputFormat,
+    /// Output format [default: table; dump: yaml].
+    #[arg(short = 'o', long, global = true, value_enum)]
+    pub output: Option<OutputFormat>,
     /// Omit table headers.
     #[arg(long, global = true)]
     pub no_headers: bool,
@@ -229,9 +237,33 @@ pub struct GlobalArgs {
     /// The kubeconfig user to use.
     #[arg(long, global = true)]
     pub user: Option<String>,
-    /// Timeout for each API request, e.g. `10s`, `1m` (0 = none).
-    #[arg(long, global = true, default_value = "30s")]
-    pub request_timeout: String,
+    /// Timeout for each API request, e.g. `10s`, `1m` (0 = none) [default: 30s; `version`: 5s].
+    #[arg(long, global = true, value_name = "DURATION")]
+    pub request_timeout: Option<String>,
+    /// The address and port of the Kubernetes API server (overrides the kubeconfig's).
+    #[arg(short = 's', long, global = true, value_name = "URL")]
+    pub server: Option<String>,
+    /// Bearer token for authentication to the API server.
+    #[arg(long, global = true, value_name = "TOKEN")]
+    pub token: Option<String>,
+    /// Path to a cert file for the certificate authority.
+    #[arg(long, global = true, value_name = "PATH")]
+    pub certificate_authority: Option<PathBuf>,
+    /// Do not check the server's certificate: insecure.
+    #[arg(long, global = true)]
+    pub insecure_skip_tls_verify: bool,
+    /// Server name to validate the server's certificate against.
+    #[arg(long, global = true, value_name = "NAME")]
+    pub tls_server_name: Option<String>,
+    /// User to impersonate for the requests.
+    #[arg(long = "as", global = true, value_name = "USER")]
+    pub as_user: Option<String>,
+    /// Group to impersonate (repeatable; needs --as).
+    #[arg(long, global = true, value_name = "GROUP")]
+    pub as_group: Vec<String>,
+    /// Log level: 6 or more prints each API request (method, URL, status, time) on stderr.
+    #[arg(short = 'v', long = "v", global = true, value_name = "LEVEL", default_value_t = 0)]
+    pub verbosity: u8,
 }
 
 /// `-o` values.

@@ -123,6 +123,7 @@ impl Typed {
                 cluster: self.cluster.clone(),
                 user: self.user.clone(),
                 request_timeout: Some(LIVE_TIMEOUT),
+                ..LiveSpec::default()
             })),
         }
     }

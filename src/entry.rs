@@ -10,11 +10,12 @@ use std::io::Write;
 
 use clap::{CommandFactory, FromArgMatches};
 
-use crate::cli::Cli;
 use crate::cli::usage_error::{ParseOutcome, usage_error};
+use crate::cli::{Cli, FormatKind};
 use crate::error::Error;
 use crate::escape::{EscapedLines, escape};
 use crate::exit::ExitStatus;
+use crate::render::ascii::AsciiWriter;
 use crate::settings::{Ambient, Settings};
 
 /// Run `argv0 args…`: data to `out`, notes and the error to `err`; the exit status.
@@ -26,6 +27,14 @@ pub fn run(
     err: &mut dyn Write,
 ) -> ExitStatus {
     let bin_name = crate::app::display_name(argv0);
+    // Not UTF-8: our typography in ASCII on stderr (and on stdout for tables, see `dispatch`).
+    let mut ascii_err;
+    let err: &mut dyn Write = if ambient.locale.is_utf8() {
+        err
+    } else {
+        ascii_err = AsciiWriter::new(err);
+        &mut ascii_err
+    };
     let mut err = EscapedLines::new(err);
     let result = dispatch(argv0, &bin_name, args, ambient, out, &mut err);
     // What is still buffered can fail too (a full disk): it is output like the rest.
@@ -70,7 +79,13 @@ fn dispatch(
         }
     };
     let settings = Settings::resolve(cli, ambient, bin_name)?;
-    crate::app::run(&settings, out, err)
+    if settings.unicode || settings.output.kind() != FormatKind::Table {
+        return crate::app::run(&settings, out, err);
+    }
+    let mut ascii = AsciiWriter::new(out);
+    let status = crate::app::run(&settings, &mut ascii, err)?;
+    ascii.flush().map_err(Error::Write)?;
+    Ok(status)
 }
 
 /// `--help`, `--version`, a bare command: clap's text and exit code, written to our writers (so

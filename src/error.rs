@@ -6,7 +6,7 @@
 use crate::exit::ExitStatus;
 use crate::settings::SettingsError;
 use crate::source::SourceError;
-use topo_engine::core::whatif::simulate::SimulateError;
+use topo_engine::core::whatif::simulate::{Misfit, SimulateError};
 
 /// Everything that can stop a run.
 #[derive(Debug, thiserror::Error)]
@@ -54,11 +54,18 @@ impl Error {
         match self {
             // The what-if flags belong to `simulate` (`--traffic` too: explain's help lists it as well).
             Error::Settings(SettingsError::WhatIf(_)) => Some(format!("see `{bin_name} simulate --help`")),
+            Error::Settings(SettingsError::NotForCommand { command, .. }) => {
+                Some(format!("see `{bin_name} {command} --help` for the flags it takes"))
+            }
             Error::Settings(_) => Some(format!("see `{bin_name} --help`")),
             Error::Source(e) => e.hint(bin_name),
-            Error::Simulate(_) => {
+            Error::Simulate(SimulateError(_, Misfit::Names)) => {
                 Some(format!("check the node and zone names; `{bin_name} zones` lists the zones"))
             }
+            Error::Simulate(SimulateError(_, Misfit::SpreadTotal)) => Some(
+                "make the zone counts of --spread add up to --replicas, or leave --replicas out (it is then their sum)"
+                    .to_string(),
+            ),
             Error::Version(_) => Some(format!(
                 "upgrade the cluster, or model a line anyway with `{bin_name} --k8s-version 1.NN`"
             )),

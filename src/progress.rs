@@ -8,7 +8,9 @@ use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-const FRAMES: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const FRAMES: &[char] = &['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+/// The spinner when the locale is not UTF-8.
+const ASCII_FRAMES: &[char] = &['|', '/', '-', '\\'];
 
 /// A running indicator; stops and erases its line when dropped.
 #[derive(Debug)]
@@ -23,19 +25,33 @@ impl Progress {
     /// Time between frames.
     pub const INTERVAL: Duration = Duration::from_millis(100);
 
-    /// Show `message` on stderr after [`Self::DELAY`] when `enabled`; otherwise do nothing.
-    pub fn start(enabled: bool, message: &str) -> Progress {
-        if enabled {
-            Progress::start_on(std::io::stderr(), message, Progress::DELAY, Progress::INTERVAL)
-        } else {
-            Progress { stop: None, thread: None }
+    /// Show `message` on stderr after [`Self::DELAY`] when `enabled` (an ASCII spinner and message
+    /// when the locale is not UTF-8, `unicode` false); otherwise do nothing.
+    pub fn start(enabled: bool, unicode: bool, message: &str) -> Progress {
+        if !enabled {
+            return Progress { stop: None, thread: None };
         }
+        let (frames, message) = if unicode {
+            (FRAMES, message.to_string())
+        } else {
+            (ASCII_FRAMES, crate::render::ascii::to_ascii(message))
+        };
+        Progress::spin(std::io::stderr(), &message, frames, Progress::DELAY, Progress::INTERVAL)
     }
 
-    /// Show `message` on `writer` after `delay`, a frame every `interval` (tests use a buffer).
     pub fn start_on<W: Write + Send + 'static>(
+        writer: W,
+        message: &str,
+        delay: Duration,
+        interval: Duration,
+    ) -> Progress {
+        Progress::spin(writer, message, FRAMES, delay, interval)
+    }
+
+    fn spin<W: Write + Send + 'static>(
         mut writer: W,
         message: &str,
+        frames: &'static [char],
         delay: Duration,
         interval: Duration,
     ) -> Progress {
@@ -45,7 +61,7 @@ impl Progress {
             if stopped.recv_timeout(delay) != Err(RecvTimeoutError::Timeout) {
                 return; // done before anyone would notice
             }
-            for frame in FRAMES.iter().cycle() {
+            for frame in frames.iter().cycle() {
                 let _ = write!(writer, "\r{frame} {message}");
                 let _ = writer.flush();
                 if stopped.recv_timeout(interval) != Err(RecvTimeoutError::Timeout) {

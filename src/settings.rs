@@ -13,6 +13,7 @@ use topo_engine::model::Behaviour;
 use topo_engine::model::selector::Selector;
 
 pub use ambient::{Ambient, Locale};
+pub use sources::{LiveSpec, Overrides, Secret};
 
 /// Where objects come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,21 +40,6 @@ pub enum DumpFormat {
     Yaml,
     /// JSON, like `kubectl get -o json`: `--from-file` streams it back, many times faster.
     Json,
-}
-
-/// Kubeconfig selection for a live cluster (kubectl's flags).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct LiveSpec {
-    /// `--kubeconfig`.
-    pub kubeconfig: Option<PathBuf>,
-    /// `--context`.
-    pub context: Option<String>,
-    /// `--cluster`.
-    pub cluster: Option<String>,
-    /// `--user`.
-    pub user: Option<String>,
-    /// `--request-timeout` (None = no timeout).
-    pub request_timeout: Option<Duration>,
 }
 
 /// Which namespaces a command looks at.
@@ -178,6 +164,22 @@ pub enum SettingsError {
     /// `watch svc/NAME -A`.
     #[error("watch svc/NAME follows one Service: use -n NAMESPACE, not -A")]
     WatchOneWithAll,
+    /// A shared flag the subcommand does not use (`settings::flags`).
+    #[error("{command} does not take {flag}: {why}")]
+    NotForCommand {
+        /// The subcommand.
+        command: &'static str,
+        /// The flag as typed.
+        flag: &'static str,
+        /// Why, and what to use instead.
+        why: &'static str,
+    },
+    /// `--as-group` without `--as`.
+    #[error("--as-group needs --as: groups are impersonated together with a user, as kubectl does")]
+    AsGroupWithoutAs,
+    /// A `--server` that is not a URL.
+    #[error("--server {0:?} is not a URL: use https://HOST:PORT (or HOST:PORT)")]
+    Server(String),
     /// `-n` with `-A`.
     #[error("-n and -A cannot be used together")]
     NamespaceConflict,
@@ -233,17 +235,24 @@ impl Settings {
         if g.all_namespaces && g.namespace.is_some() {
             return Err(SettingsError::NamespaceConflict);
         }
+        flags::check(&cli.command, &g)?;
+        let output = g.output.unwrap_or(OutputFormat::Table);
         let traffic = resolve_traffic(&cli.command)?;
-        check_format(&cli.command, g.output)?;
+        check_format(&cli.command, output)?;
         // Checked even with --from-file, where it is unused: a typo should not pass silently.
-        let request_timeout = parse_timeout(&g.request_timeout)?;
+        let request_timeout = match (&g.request_timeout, &cli.command) {
+            (Some(typed), _) => parse_timeout(typed)?,
+            // `version` answers at once: a server that says nothing in 5 s is reported, not awaited.
+            (None, Command::Version) => Some(VERSION_TIMEOUT),
+            (None, _) => Some(DEFAULT_TIMEOUT),
+        };
         let sources = sources::resolve(&cli.command, &g, request_timeout)?;
         let job = resolve_job(cli.command, &g, ambient)?;
         let source = sources[0].clone();
         let selector =
             g.selector.as_deref().map(Selector::parse).transpose().map_err(SettingsError::Selector)?;
         let behaviour = g.k8s_version.as_deref().map(str::parse).transpose()?;
-        let color = resolve_color(g.output, g.color, ambient);
+        let color = resolve_color(output, g.color, ambient);
         Ok(Settings {
             job,
             source,
@@ -251,7 +260,7 @@ impl Settings {
             scope: if g.all_namespaces { Scope::AllNamespaces } else { Scope::Namespace(g.namespace) },
             selector,
             behaviour,
-            output: g.output,
+            output,
             color,
             unicode: ambient.locale.is_utf8(),
             no_headers: g.no_headers,
@@ -281,9 +290,9 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
                 return Err(SettingsError::DumpFromFile);
             }
             // check_format refused the picture and report formats already.
-            let format = match g.output {
+            let format = match g.output.unwrap_or(OutputFormat::Yaml) {
                 OutputFormat::Json => DumpFormat::Json,
-                OutputFormat::Yaml | OutputFormat::Table => DumpFormat::Yaml,
+                OutputFormat::Yaml => DumpFormat::Yaml,
                 _ => return Err(SettingsError::DumpWide),
             };
             Job::Dump { redact: a.redact, format }
@@ -376,6 +385,8 @@ mod ambient;
 pub mod changes;
 mod check_settings;
 mod duration;
+pub use duration::{DEFAULT_TIMEOUT, VERSION_TIMEOUT};
+mod flags;
 mod sources;
 mod whatif_settings;
 pub use check_settings::{ConfigPath, default_location};

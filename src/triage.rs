@@ -134,12 +134,12 @@ fn selected(row: &CheckRow, view: &View) -> bool {
         && (view.modes.is_empty() || view.modes.contains(&row.mode))
 }
 
-/// `--sort-by`: namespace/name ascending; verdict worst first; cross-zone and replicas largest
-/// first, Services without a value last. Ties keep namespace, name order (a stable sort).
+/// `--sort-by`: namespace/name ascending; verdict worst first; cross-zone (today's, the CROSS-ZONE
+/// column) and replicas largest first, Services without a value last. Ties keep namespace, name order (a stable sort).
 fn sort<T>(rows: &mut [(CheckRow, T)], by: SortBy) {
     let worst = |row: &CheckRow| row.families.iter().map(|f| f.verdict.severity()).max();
     let most = |values: Vec<Option<f64>>| values.into_iter().flatten().reduce(f64::max);
-    let cross_zone = |row: &CheckRow| most(row.families.iter().map(|f| f.cross_zone).collect());
+    let cross_zone = |row: &CheckRow| most(row.families.iter().map(|f| f.cross_zone_now).collect());
     #[allow(clippy::cast_precision_loss)] // replica counts are far below 2^52
     let replicas =
         |row: &CheckRow| most(row.families.iter().map(|f| f.replicas_needed.map(|n| n as f64)).collect());

@@ -42,13 +42,16 @@ impl VersionReport {
             // Settings refuses the picture and report formats for `version`.
             _ => {
                 writeln!(out, "Plugin Version: {}", self.plugin_version)?;
-                match &self.server_version {
-                    Some(server) => {
-                        writeln!(out, "Server Version: {}", crate::escape::escape(server))
-                    }
-                    None => Ok(()),
-                }
+                self.write_server(out)
             }
+        }
+    }
+
+    /// The table's second line, `Server Version: …`, when the server answered.
+    pub fn write_server(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        match &self.server_version {
+            Some(server) => writeln!(out, "Server Version: {}", crate::escape::escape(server)),
+            None => Ok(()),
         }
     }
 }

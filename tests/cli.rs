@@ -225,3 +225,62 @@ fn without_traffic_distribution_1_31_is_not_enabled_not_blocked() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["families"][0]["verdict"], "NotEnabled", "{v}");
 }
+
+#[test]
+fn flags_a_subcommand_does_not_use_are_refused_with_its_help() {
+    let demo = demo_arg();
+    let cases: &[(&[&str], &str)] = &[
+        (&["explain", "svc/demo-service", "-A"], "error: explain does not take -A"),
+        (&["explain", "svc/demo-service", "-n", "demo", "-l", "app=x"], "error: explain does not take -l"),
+        (&["zones", "-o", "wide"], "error: zones does not take -o wide"),
+        (&["dump", "-o", "table"], "error: dump does not take -o table"),
+        (&["explain", "svc/demo-service", "-n", "demo", "--fail-on", "any"], "--exit-code"),
+        (&["check", "-A", "-V"], "error: unexpected argument '-V'"),
+    ];
+    for (args, expected) in cases {
+        let mut argv = args.to_vec();
+        if argv[0] != "dump" {
+            argv.extend(["-f", &demo]);
+        }
+        let out = topo().args(&argv).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{argv:?}: {stderr}");
+        assert_eq!(stderr.lines().filter(|l| l.starts_with("error:")).count(), 1, "{argv:?}: {stderr}");
+        assert!(stderr.contains(expected), "{argv:?}: {stderr}");
+        assert!(stderr.contains(&format!("hint: see `kubectl topo {}", args[0])), "{argv:?}: {stderr}");
+    }
+}
+
+#[test]
+fn spread_and_directory_errors_hint_at_what_is_wrong() {
+    let demo = demo_arg();
+    let run = |args: &[&str]| {
+        let out = topo().args(args).output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (code, stderr) = run(&[
+        "simulate",
+        "svc/demo-service",
+        "-n",
+        "demo",
+        "--replicas",
+        "3",
+        "--spread",
+        "zone=us-east-1a:1",
+        "-f",
+        &demo,
+    ]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("error: --spread adds up to 1 endpoints but --replicas is 3"), "{stderr}");
+    assert!(stderr.contains("hint: make the zone counts of --spread add up to --replicas"), "{stderr}");
+    // A directory: `check` reads every dump in it; the others say that only check does.
+    let (code, stderr) = run(&["check", "-A", "-f", "examples"]);
+    assert!(code.is_some_and(|c| c < 2), "{stderr}");
+    for args in
+        [&["zones", "-f", "examples"][..], &["explain", "svc/demo-service", "-n", "demo", "-f", "examples"]]
+    {
+        let (code, stderr) = run(args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("hint: only `check` reads a directory"), "{args:?}: {stderr}");
+    }
+}

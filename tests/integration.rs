@@ -9,8 +9,10 @@ mod support;
 
 mod bad_inputs;
 mod cli;
+mod connection;
 mod differential;
 mod fuzz_corpus;
+mod help;
 mod manners;
 mod partial;
 mod pictures;

@@ -120,8 +120,11 @@ fn colour_on_a_terminal_unless_no_color_dumb_or_structured() {
 fn progress_shows_on_a_terminal_for_slow_reads_and_never_in_a_pipe() {
     // stdin arrives after a second: longer than the indicator's delay.
     let slow = format!("(sleep 1; cat '{}') | {}", demo_arg(), topo_command("zones -f - --color never"));
-    let shown = on_a_terminal(&slow, &[("TERM", "xterm-256color")]);
+    let shown = on_a_terminal(&slow, &[("TERM", "xterm-256color"), ("LANG", "C.UTF-8")]);
     assert!(shown.contains("reading stdin…"), "no progress on a terminal: {shown:?}");
+    // Not UTF-8: an ASCII spinner and message.
+    let ascii = on_a_terminal(&slow, &[("TERM", "xterm-256color")]);
+    assert!(ascii.contains("\r| reading stdin...") && ascii.is_ascii(), "{ascii:?}");
     assert!(shown.contains("\r\u{1b}[2K"), "progress line not erased: {shown:?}");
     assert!(shown.contains("ZONE "), "{shown:?}");
     // stderr to a pipe: no indicator, even on a terminal's stdout.
@@ -129,4 +132,50 @@ fn progress_shows_on_a_terminal_for_slow_reads_and_never_in_a_pipe() {
     assert!(!piped.contains("reading stdin"), "progress written to a pipe: {piped:?}");
     // TERM=dumb: none either.
     assert!(!on_a_terminal(&slow, &[("TERM", "dumb")]).contains("reading stdin"));
+}
+
+#[test]
+fn plain_ascii_unless_the_locale_says_utf8() {
+    let demo = demo_arg();
+    let commands: &[&[&str]] = &[
+        &["explain", "svc/demo-service-4", "-n", "demo", "-f", &demo],
+        &["check", "-A", "-o", "wide", "-f", &demo],
+        &["zones", "-f", &demo],
+        &["simulate", "svc/demo-service", "-n", "demo", "--replicas", "2", "-f", &demo],
+    ];
+    let run = |args: &[&str], env: &[(&str, &str)]| {
+        let out = topo().args(args).envs(env.iter().copied()).output().unwrap();
+        assert!(
+            out.status.code().is_some_and(|c| c < 2),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+    };
+    let mut unicode_seen = false;
+    // No locale variable, "C", "POSIX", a non-UTF-8 codeset, and LC_ALL over a UTF-8 LANG.
+    let ascii: &[&[(&str, &str)]] = &[
+        &[],
+        &[("LANG", "C")],
+        &[("LC_CTYPE", "POSIX"), ("LANG", "en_US.UTF-8")],
+        &[("LANG", "de_DE.ISO-8859-1")],
+        &[("LC_ALL", "C"), ("LANG", "en_US.UTF-8")],
+    ];
+    for args in commands {
+        for env in ascii {
+            let (stdout, stderr) = run(args, env);
+            assert!(stdout.is_ascii(), "{args:?} {env:?}:\n{stdout}");
+            assert!(stderr.is_ascii(), "{args:?} {env:?}:\n{stderr}");
+        }
+        let (stdout, _) = run(args, &[("LC_ALL", "C.UTF-8")]);
+        unicode_seen |= !stdout.is_ascii();
+    }
+    assert!(unicode_seen, "a UTF-8 locale keeps the arrows and dashes");
+    // JSON is never rewritten.
+    let (json, _) = run(&["explain", "svc/demo-service-4", "-n", "demo", "-f", &demo, "-o", "json"], &[]);
+    let (utf8, _) = run(
+        &["explain", "svc/demo-service-4", "-n", "demo", "-f", &demo, "-o", "json"],
+        &[("LANG", "C.UTF-8")],
+    );
+    assert_eq!(json, utf8);
 }

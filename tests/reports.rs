@@ -208,7 +208,7 @@ fn several_dumps_a_directory_and_a_bad_file_among_good_ones() {
     let (code, out, err) = run(&["-A", "-f", &dir_arg, "-f", bad, "--fail-on", "none"]);
     assert_eq!(code, 2, "{out}{err}");
     let row = out.lines().find(|l| l.starts_with(bad)).expect("an error row");
-    assert!(row.contains(" Error ") && row.contains(&format!("{bad}:4: …")), "{row}");
+    assert!(row.contains(" Error ") && row.contains(&format!("{bad}:4: ...")), "{row}");
     // The row clips the message; the cluster's summary line has all of it.
     assert!(out.contains(&format!("{bad}: error: {bad}:4:2: invalid YAML: tabs disallowed")), "{out}");
     assert!(err.contains(&format!("note: {bad}: {bad}:4:2: invalid YAML")), "{err}");

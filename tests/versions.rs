@@ -17,7 +17,8 @@ fn with_server(server: &str) -> String {
 }
 
 fn run(args: &[&str], stdin: String) -> (i32, String, String) {
-    let out = topo().args(args).args(["-f", "-"]).write_stdin(stdin).output().unwrap();
+    // A UTF-8 locale: the headers below are matched with their middle dot.
+    let out = topo().args(args).args(["-f", "-"]).env("LANG", "C.UTF-8").write_stdin(stdin).output().unwrap();
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
 }

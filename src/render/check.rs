@@ -1,6 +1,7 @@
 //! `check` as one row per Service and a summary line; REPLICAS is the nearest ready-endpoint count
 //! at which a Blocked Auto Service gets hints, CROSS-ZONE the share of requests leaving their zone
-//! with the hints after the next sync.
+//! today (with the hints on the slices now), and `-o wide`'s AFTER-SYNC the share with the hints
+//! after the controller's next sync.
 
 use std::io::Write;
 
@@ -28,11 +29,11 @@ pub fn render(report: &CheckReport, options: &RenderOptions, out: &mut dyn Write
     Ok(())
 }
 
-/// The columns (`-o wide` adds FAMILIES).
+/// The columns (`-o wide` adds AFTER-SYNC and FAMILIES).
 pub(super) fn headers(wide: bool) -> Vec<&'static str> {
     let mut headers = vec!["NAMESPACE", "NAME", "MODE", "VERDICT", "REASON", "REPLICAS", "CROSS-ZONE"];
     if wide {
-        headers.push("FAMILIES");
+        headers.extend(["AFTER-SYNC", "FAMILIES"]);
     }
     headers
 }
@@ -65,9 +66,10 @@ pub(super) fn cells(row: &CheckRow, wide: bool, palette: &Palette) -> Vec<String
         verdicts.join(" "),
         if reasons.is_empty() { "-".into() } else { reasons.join(",") },
         joined(row.families.iter().map(|f| f.replicas_needed.map(|n| n.to_string()))),
-        joined(row.families.iter().map(|f| f.cross_zone.map(|c| format!("{:.1}%", c * 100.0)))),
+        joined(row.families.iter().map(|f| f.cross_zone_now.map(percent))),
     ];
     if wide {
+        cells.push(joined(row.families.iter().map(|f| f.cross_zone.map(percent))));
         cells.push(row.families.iter().map(|f| f.address_type.as_str()).collect::<Vec<_>>().join(","));
     }
     cells
@@ -80,6 +82,10 @@ fn shown(family: &CheckFamily) -> usize {
         matches!(code, ReasonCode::HintsMissing | ReasonCode::HintsUnexpected | ReasonCode::HintsInvalid)
     };
     1 + family.reasons.iter().take_while(|r| diff(r.code)).count()
+}
+
+fn percent(share: f64) -> String {
+    format!("{:.1}%", share * 100.0)
 }
 
 /// One value per family joined with `/`, or `-` when no family has one.

@@ -60,7 +60,7 @@ fn table_row(row: &CheckRow, failing: bool, out: &mut dyn Write) -> std::io::Res
     let replicas =
         joined(row.families.iter().filter_map(|f| f.replicas_needed).map(|n| n.to_string()).collect());
     let cross = joined(
-        row.families.iter().filter_map(|f| f.cross_zone).map(|c| format!("{:.1}%", c * 100.0)).collect(),
+        row.families.iter().filter_map(|f| f.cross_zone_now).map(|c| format!("{:.1}%", c * 100.0)).collect(),
     );
     writeln!(
         out,

@@ -9,6 +9,7 @@ use structured::Worded as _;
 use topo_engine::report::whatif::SimulationReport;
 use topo_engine::report::{CheckReport, ServiceReport, ZoneReport};
 
+pub mod ascii;
 mod bar;
 mod check;
 pub mod clusters;

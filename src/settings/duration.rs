@@ -3,6 +3,12 @@
 
 use std::time::Duration;
 
+/// `--request-timeout` when none is given.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// `--request-timeout` of `version` when none is given: it answers at once.
+pub const VERSION_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// Nanoseconds per unit, as Go's `unitMap` (`time/format.go`).
 fn unit_nanos(unit: &str) -> Option<u64> {
     Some(match unit {

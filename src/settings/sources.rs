@@ -2,10 +2,101 @@
 //! `--context` (repeatable for `check`), with the kubeconfig flags. A directory given to `-f` is
 //! expanded by `source` (that is I/O), as is `--all-contexts`.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
-use super::{DumpPath, LiveSpec, SettingsError, SourceSpec};
+use super::{DumpPath, SettingsError, SourceSpec};
 use crate::cli::{Command, GlobalArgs};
+
+/// Kubeconfig selection for a live cluster (kubectl's flags).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LiveSpec {
+    /// `--kubeconfig`.
+    pub kubeconfig: Option<PathBuf>,
+    /// `--context`.
+    pub context: Option<String>,
+    /// `--cluster`.
+    pub cluster: Option<String>,
+    /// `--user`.
+    pub user: Option<String>,
+    /// `--request-timeout` (None = no timeout).
+    pub request_timeout: Option<Duration>,
+    /// kubectl's connection flags, laid over the kubeconfig's cluster and user (boxed: they are
+    /// rarely given, and a `SourceSpec` stays small).
+    pub overrides: Box<Overrides>,
+    /// `-v`/`--v`: 6 or more prints each API request on stderr.
+    pub verbosity: u8,
+}
+
+/// kubectl's connection flags (client-go's `clientcmd.ConfigOverrides`): `-s/--server`,
+/// `--certificate-authority`, `--insecure-skip-tls-verify`, `--tls-server-name` for the cluster,
+/// `--token`, `--as`, `--as-group` for the user.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Overrides {
+    /// `-s/--server`, with `https://` added when no scheme was typed (as kubectl does).
+    pub server: Option<String>,
+    /// `--certificate-authority`.
+    pub certificate_authority: Option<PathBuf>,
+    /// `--insecure-skip-tls-verify`.
+    pub insecure_skip_tls_verify: bool,
+    /// `--tls-server-name`.
+    pub tls_server_name: Option<String>,
+    /// `--token`.
+    pub token: Option<Secret>,
+    /// `--as`.
+    pub impersonate: Option<String>,
+    /// `--as-group` (only with `--as`).
+    pub impersonate_groups: Vec<String>,
+}
+
+impl Overrides {
+    /// True when no connection flag was given.
+    pub fn is_empty(&self) -> bool {
+        *self == Overrides::default()
+    }
+}
+
+/// A credential typed on the command line: never shown by `Debug`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(pub String);
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(…)")
+    }
+}
+
+/// The connection flags, checked as kubectl checks them: `--as-group` needs `--as`, and a
+/// `--server` must be a URL (`host:port` gets `https://`).
+pub fn overrides(g: &GlobalArgs) -> Result<Overrides, SettingsError> {
+    if !g.as_group.is_empty() && g.as_user.is_none() {
+        return Err(SettingsError::AsGroupWithoutAs);
+    }
+    let server = g.server.as_deref().map(server_url).transpose()?;
+    Ok(Overrides {
+        server,
+        certificate_authority: g.certificate_authority.clone(),
+        insecure_skip_tls_verify: g.insecure_skip_tls_verify,
+        tls_server_name: g.tls_server_name.clone(),
+        token: g.token.clone().map(Secret),
+        impersonate: g.as_user.clone(),
+        impersonate_groups: g.as_group.clone(),
+    })
+}
+
+/// `--server` as a URL: kubectl adds `https://` to a bare `host:port`.
+fn server_url(text: &str) -> Result<String, SettingsError> {
+    let url = if text.contains("://") { text.to_string() } else { format!("https://{text}") };
+    match url.parse::<http::Uri>() {
+        Ok(uri)
+            if uri.host().is_some_and(|h| !h.is_empty())
+                && matches!(uri.scheme_str(), Some("http" | "https")) =>
+        {
+            Ok(url)
+        }
+        _ => Err(SettingsError::Server(text.to_string())),
+    }
+}
 
 /// The sources in the order given (at least one).
 pub fn resolve(
@@ -13,6 +104,7 @@ pub fn resolve(
     g: &GlobalArgs,
     request_timeout: Option<Duration>,
 ) -> Result<Vec<SourceSpec>, SettingsError> {
+    let overrides = overrides(g)?;
     let check = matches!(command, Command::Check(_));
     if !check && (g.from_file.len() > 1 || g.context.len() > 1) {
         return Err(SettingsError::OneSource);
@@ -43,6 +135,8 @@ pub fn resolve(
             cluster: g.cluster.clone(),
             user: g.user.clone(),
             request_timeout,
+            overrides: Box::new(overrides.clone()),
+            verbosity: g.verbosity,
         })
     };
     Ok(if g.context.is_empty() {

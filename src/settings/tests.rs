@@ -94,7 +94,10 @@ fn dump_writes_yaml_by_default_json_on_request_and_refuses_wide_and_files() {
         job(&["dump", "--redact", "-o", "json"]).unwrap(),
         Job::Dump { redact: true, format: DumpFormat::Json }
     );
-    assert_eq!(job(&["dump", "-o", "wide"]).unwrap_err(), SettingsError::DumpWide);
+    assert!(matches!(
+        job(&["dump", "-o", "wide"]),
+        Err(SettingsError::NotForCommand { command: "dump", .. })
+    ));
     assert_eq!(job(&["dump", "-f", "d.yaml"]).unwrap_err(), SettingsError::DumpFromFile);
 }
 
@@ -244,4 +247,67 @@ fn several_sources_are_for_check_only() {
         resolve(&["check", "--all-contexts", "-f", "a"], &tty()).unwrap_err(),
         SettingsError::AllContextsFromFile
     );
+}
+
+#[test]
+fn version_waits_5s_for_the_server_unless_told_otherwise() {
+    let live_timeout = |args: &[&str]| match resolve(args, &Ambient::default()).unwrap().source {
+        SourceSpec::Live(live) => live.request_timeout,
+        SourceSpec::Dump(_) => panic!("a live source"),
+    };
+    assert_eq!(live_timeout(&["version"]), Some(VERSION_TIMEOUT));
+    assert_eq!(live_timeout(&["version", "--request-timeout", "20s"]), Some(Duration::from_secs(20)));
+    assert_eq!(live_timeout(&["zones"]), Some(DEFAULT_TIMEOUT));
+}
+
+#[test]
+fn connection_flags_become_overrides_as_kubectl_checks_them() {
+    let live = |args: &[&str]| match resolve(args, &Ambient::default()).unwrap().source {
+        SourceSpec::Live(live) => live,
+        SourceSpec::Dump(_) => panic!("a live source"),
+    };
+    let spec =
+        live(&["zones", "-s", "10.0.0.1:6443", "--token", "t", "--as", "a", "--as-group", "g", "-v", "6"]);
+    assert_eq!(spec.overrides.server.as_deref(), Some("https://10.0.0.1:6443"));
+    assert_eq!(spec.overrides.token, Some(Secret("t".into())));
+    assert!(!format!("{spec:?}").contains("\"t\""), "the token is not in Debug output");
+    assert_eq!((spec.overrides.impersonate.as_deref(), spec.verbosity), (Some("a"), 6));
+    assert_eq!(spec.overrides.impersonate_groups, ["g"]);
+    assert!(live(&["zones"]).overrides.is_empty());
+    assert_eq!(
+        resolve(&["zones", "--as-group", "g"], &Ambient::default()).unwrap_err(),
+        SettingsError::AsGroupWithoutAs
+    );
+    assert!(matches!(
+        resolve(&["zones", "-s", "ftp://x"], &Ambient::default()),
+        Err(SettingsError::Server(_))
+    ));
+}
+
+#[test]
+fn shared_flags_a_subcommand_would_ignore_are_refused() {
+    let refused = |args: &[&str]| match resolve(args, &Ambient::default()) {
+        Err(SettingsError::NotForCommand { command, flag, .. }) => Some((command, flag)),
+        _ => None,
+    };
+    type Refusal = Option<(&'static str, &'static str)>;
+    let cases: &[(&[&str], Refusal)] = &[
+        (&["explain", "web", "-A"], Some(("explain", "-A"))),
+        (&["explain", "web", "-l", "a=b"], Some(("explain", "-l"))),
+        (&["simulate", "web", "--replicas", "2", "-A"], Some(("simulate", "-A"))),
+        (&["zones", "-o", "wide"], Some(("zones", "-o wide"))),
+        (&["zones", "-n", "x"], Some(("zones", "-n"))),
+        (&["dump", "-o", "table"], Some(("dump", "-o table"))),
+        (&["dump", "--k8s-version", "1.33"], Some(("dump", "--k8s-version"))),
+        (&["version", "-f", "x.yaml"], Some(("version", "-f"))),
+        (&["completion", "bash", "-n", "x"], Some(("completion", "-n"))),
+        (&["check", "-A", "-l", "a=b", "-o", "wide", "--no-headers"], None),
+        (&["watch", "-A", "-l", "a=b"], None),
+        (&["dump", "-A", "-o", "json"], None),
+        (&["explain", "web", "-n", "x", "-o", "wide"], None),
+        (&["zones", "-o", "json"], None),
+    ];
+    for (args, want) in cases {
+        assert_eq!(refused(args), *want, "{args:?}");
+    }
 }

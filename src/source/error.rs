@@ -84,6 +84,14 @@ pub enum SourceError {
         /// What could therefore not be done.
         consequence: &'static str,
     },
+    /// `/version` answered 404: what the URL points at is not a Kubernetes API server.
+    #[error("{server} answered 404 Not Found for /version ({message}): it is not a Kubernetes API server")]
+    NotAnApiServer {
+        /// The URL asked.
+        server: String,
+        /// The start of what it answered (its own words, escaped when printed).
+        message: String,
+    },
     /// A request took longer than `--request-timeout`.
     #[error("timed out after {}s trying to {action} on {server}", after.as_secs_f64())]
     Timeout {
@@ -113,20 +121,21 @@ pub struct ServiceNotFound {
     pub origin: String,
     /// Namespaces where a Service of that name exists.
     pub found_in: Vec<String>,
-    /// True for a live cluster (exit 3), false for a dump (exit 2).
-    pub live: bool,
     /// The closest name in that namespace (a typo: at most two edits away), when one is known.
     pub near: Option<String>,
 }
 
 impl SourceError {
-    /// The exit status: 2 when the input given is at fault, 3 when the cluster is.
+    /// The exit status: 2 when the input given is at fault, 3 when the cluster is. A Service that
+    /// is not there is 2 from a dump and from a live cluster alike: the name typed is what is wrong,
+    /// as kubectl's `NotFound` is an answer, not a failure to get one.
     pub fn exit_status(&self) -> ExitStatus {
         match self {
-            SourceError::Read { .. } | SourceError::Dump(_) | SourceError::Config(_) => ExitStatus::Usage,
-            SourceError::ServiceNotFound(missing) if !missing.live => ExitStatus::Usage,
-            SourceError::ServiceNotFound(_)
-            | SourceError::Runtime(_)
+            SourceError::Read { .. }
+            | SourceError::Dump(_)
+            | SourceError::Config(_)
+            | SourceError::ServiceNotFound(_) => ExitStatus::Usage,
+            SourceError::Runtime(_)
             | SourceError::Serialise(_)
             | SourceError::Kubeconfig { .. }
             | SourceError::NoSuchContext { .. }
@@ -134,6 +143,7 @@ impl SourceError {
             | SourceError::NoKubeconfig(_)
             | SourceError::Kube { .. }
             | SourceError::Missing { .. }
+            | SourceError::NotAnApiServer { .. }
             | SourceError::Timeout { .. } => ExitStatus::Cluster,
         }
     }
@@ -142,6 +152,10 @@ impl SourceError {
     pub fn hint(&self, bin_name: &str) -> Option<String> {
         match self {
             SourceError::ServiceNotFound(missing) => Some(missing.hint(bin_name)),
+            SourceError::Read { source, .. } if source.kind() == std::io::ErrorKind::IsADirectory => Some(
+                "only `check` reads a directory (every *.yaml, *.yml and *.json in it, each its own cluster); give this command one dump file"
+                    .to_string(),
+            ),
             SourceError::Read { .. } => Some("check the path, or use `--from-file -` to read stdin".to_string()),
             SourceError::Dump(dump) => dump.hint().map(str::to_string),
             SourceError::Kubeconfig { source: KubeconfigError::ReadConfig(..), .. } => Some(
@@ -159,8 +173,9 @@ impl SourceError {
                     .to_string(),
             ),
             SourceError::Exec(e) => Some(e.hint()),
-            SourceError::Timeout { .. } => Some(
-                "the API server did not answer in time: check the server address and network, or raise --request-timeout"
+            SourceError::Timeout { .. } => Some(api::TIMEOUT_HINT.to_string()),
+            SourceError::NotAnApiServer { .. } => Some(
+                "check the URL: --server, else the server of the kubeconfig's cluster (kubectl config view --minify)"
                     .to_string(),
             ),
             SourceError::Kube { source, .. } => Some(api::hint(&classify(source)).to_string()),

@@ -4,14 +4,9 @@
 //! This module only *lists*; turning k8s-openapi objects into the model is the pure functions of
 //! `source::convert` (style practice 2). The raw objects are kept for `kubectl topo dump`.
 
-use std::path::PathBuf;
-use std::time::Duration;
-
 use k8s_openapi::api::core::v1::{Event as CoreEvent, Node, Service};
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 use kube::api::{Api, ListParams};
-use kube::config::{KubeConfigOptions, Kubeconfig, KubeconfigError};
-use kube::{Client, Config};
 
 use crate::prose;
 use crate::settings::{LiveSpec, Scope};
@@ -20,8 +15,12 @@ pub use crate::source::convert::Raw;
 use crate::source::error::{ServiceNotFound, SourceError};
 use topo_engine::model::{LABEL_SERVICE_NAME, Snapshot};
 
+mod connect;
 pub mod exec;
+mod overrides;
 mod request;
+mod request_log;
+pub use connect::{Connection, connect, context_names};
 pub use request::{LIST_RESTARTS, PAGE_SIZE, RETRY, RetryPolicy, list_all, list_paged, retryable, timed};
 
 /// What a command needs from the cluster.
@@ -84,125 +83,6 @@ pub fn load(spec: &LiveSpec, want: &Want) -> Result<Loaded, SourceError> {
     let runtime =
         tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(SourceError::Runtime)?;
     runtime.block_on(load_async(spec, want))
-}
-
-/// A connected client plus the facts shown in messages.
-pub struct Connection {
-    /// The client.
-    pub client: Client,
-    /// `https://host:port` of the API server.
-    pub server: String,
-    /// Context name (`in-cluster` inside a Pod).
-    pub context: String,
-    /// The context's namespace (`default` when unset).
-    pub default_namespace: String,
-    /// `--request-timeout` (None = no limit).
-    pub timeout: Option<Duration>,
-}
-
-/// Load the kubeconfig as kubectl does: `--kubeconfig` alone when given, else every file of
-/// `KUBECONFIG` merged (first value wins), else `~/.kube/config`, else the in-cluster service
-/// account. `--context`, `--cluster` and `--user` override the current context's parts.
-pub async fn connect(spec: &LiveSpec) -> Result<Connection, SourceError> {
-    let options = KubeConfigOptions {
-        context: spec.context.clone(),
-        cluster: spec.cluster.clone(),
-        user: spec.user.clone(),
-    };
-    let kubeconfig = match &spec.kubeconfig {
-        Some(path) => Some(
-            Kubeconfig::read_from(path)
-                .map_err(|source| SourceError::Kubeconfig { path: Some(path.clone()), source })?,
-        ),
-        None => match read_kubeconfig_env() {
-            Ok(k) => Some(k),
-            // No KUBECONFIG and no ~/.kube/config: in a Pod, use the service account (kubectl does too).
-            Err((_, KubeconfigError::FindPath | KubeconfigError::ReadConfig(..)))
-                if std::env::var_os("KUBECONFIG").is_none() =>
-            {
-                None
-            }
-            Err((path, source)) => return Err(SourceError::Kubeconfig { path, source }),
-        },
-    };
-    let (mut config, context) = match kubeconfig {
-        Some(kc) => {
-            has_context(&kc, spec.context.as_deref())?;
-            let context = spec.context.clone().or_else(|| kc.current_context.clone()).unwrap_or_default();
-            let config = Config::from_custom_kubeconfig(kc, &options)
-                .await
-                .map_err(|source| SourceError::Kubeconfig { path: None, source })?;
-            (config, context)
-        }
-        None => {
-            let config = Config::incluster().map_err(SourceError::NoKubeconfig)?;
-            (config, "in-cluster".to_string())
-        }
-    };
-    // The exec credential plugin, bounded, before kube sees the config (kube would run it unbounded).
-    exec::resolve(&mut config, spec.request_timeout.unwrap_or(exec::DEFAULT_TIMEOUT))?;
-    apply_timeout(&mut config, spec.request_timeout);
-    // Our own bounded retry (`request::timed`) replaces kube's, which waits up to 1000 s.
-    config.default_retry = false;
-    let server = config.cluster_url.to_string().trim_end_matches('/').to_string();
-    let default_namespace = config.default_namespace.clone();
-    let client = Client::try_from(config).map_err(|source| SourceError::Kube {
-        action: "connect to the API server".into(),
-        server: server.clone(),
-        source,
-        attempts: 1,
-    })?;
-    Ok(Connection { client, server, context, default_namespace, timeout: spec.request_timeout })
-}
-
-/// `--request-timeout` bounds connecting and reading too (each request is also wrapped in a timer).
-fn apply_timeout(config: &mut Config, timeout: Option<Duration>) {
-    if let Some(t) = timeout {
-        config.connect_timeout = Some(config.connect_timeout.map_or(t, |c| c.min(t)));
-        config.read_timeout = Some(t);
-        config.write_timeout = Some(t);
-    }
-}
-
-/// The context names of the kubeconfig (`--kubeconfig`, else `KUBECONFIG` merged, else
-/// `~/.kube/config`), in file order: `check --all-contexts`.
-pub fn context_names(path: Option<&std::path::Path>) -> Result<Vec<String>, SourceError> {
-    let kubeconfig = match path {
-        Some(path) => Kubeconfig::read_from(path)
-            .map_err(|source| SourceError::Kubeconfig { path: Some(path.to_path_buf()), source })?,
-        None => read_kubeconfig_env().map_err(|(path, source)| SourceError::Kubeconfig { path, source })?,
-    };
-    Ok(kubeconfig.contexts.into_iter().map(|c| c.name).collect())
-}
-
-/// `--context NAME` must be a context of the kubeconfig: say which ones it has when it is not.
-fn has_context(kubeconfig: &Kubeconfig, name: Option<&str>) -> Result<(), SourceError> {
-    match name {
-        Some(name) if !kubeconfig.contexts.iter().any(|c| c.name == name) => {
-            Err(SourceError::NoSuchContext {
-                name: name.to_string(),
-                contexts: kubeconfig.contexts.iter().map(|c| c.name.clone()).collect(),
-            })
-        }
-        _ => Ok(()),
-    }
-}
-
-/// `KUBECONFIG` as kubectl reads it: every listed file merged (first value wins), files that do
-/// not exist skipped; unset or all missing → `~/.kube/config`.
-fn read_kubeconfig_env() -> Result<Kubeconfig, (Option<PathBuf>, KubeconfigError)> {
-    let Some(value) = std::env::var_os("KUBECONFIG") else {
-        return Kubeconfig::read().map_err(|e| (None, e));
-    };
-    let paths: Vec<PathBuf> =
-        std::env::split_paths(&value).filter(|p| !p.as_os_str().is_empty() && p.exists()).collect();
-    if paths.is_empty() {
-        return Err((None, KubeconfigError::FindPath));
-    }
-    paths.iter().try_fold(Kubeconfig::default(), |merged, p| {
-        let read = Kubeconfig::read_from(p).map_err(|e| (Some(p.clone()), e))?;
-        merged.merge(read).map_err(|e| (Some(p.clone()), e))
-    })
 }
 
 async fn load_async(spec: &LiveSpec, want: &Want) -> Result<Loaded, SourceError> {
@@ -337,8 +217,15 @@ fn tolerate_forbidden<T>(result: Result<Vec<T>, SourceError>) -> Result<Option<V
 
 /// `/version` gitVersion, e.g. `v1.36.3`.
 pub async fn server_version(conn: &Connection) -> Result<String, SourceError> {
-    let info = timed(conn, "get the server version (/version)", || conn.client.apiserver_version()).await?;
-    Ok(info.git_version)
+    match timed(conn, "get the server version (/version)", || conn.client.apiserver_version()).await {
+        Ok(info) => Ok(info.git_version),
+        // Every API server serves /version: a 404 there is another kind of server at that URL.
+        Err(SourceError::Kube { source: kube::Error::Api(status), .. }) if status.code == 404 => {
+            let message: String = status.message.trim().chars().take(100).collect();
+            Err(SourceError::NotAnApiServer { server: conn.server.clone(), message })
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// 404 on the Service: say where a Service of that name exists (when we may list Services).
@@ -356,7 +243,6 @@ async fn service_not_found(conn: &Connection, namespace: &str, name: &str) -> So
         name: name.to_string(),
         origin: format!("cluster:{}", conn.context),
         found_in,
-        live: true,
         near: None,
     })
 }
@@ -366,18 +252,6 @@ mod cilium;
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn request_timeout_bounds_connect_read_and_write() {
-        let mut config = Config::new("https://127.0.0.1:6443".parse().unwrap());
-        apply_timeout(&mut config, Some(Duration::from_secs(5)));
-        assert_eq!(config.connect_timeout, Some(Duration::from_secs(5)));
-        assert_eq!(config.read_timeout, Some(Duration::from_secs(5)));
-        let mut config = Config::new("https://127.0.0.1:6443".parse().unwrap());
-        let before = config.clone();
-        apply_timeout(&mut config, None);
-        assert_eq!(config.read_timeout, before.read_timeout);
-    }
 
     #[test]
     fn scope_resolves_to_the_named_the_context_or_every_namespace() {

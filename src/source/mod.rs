@@ -95,6 +95,12 @@ fn load_dump(path: &DumpPath, err: &mut dyn Write) -> Result<Snapshot, SourceErr
 /// limits of `dump::error`.
 pub(crate) fn read_dump_file(path: &Path, origin: &str) -> Result<dump::ParsedDump, SourceError> {
     let file = std::fs::File::open(path).map_err(|source| SourceError::Read { path: path.into(), source })?;
-    let len = file.metadata().ok().filter(std::fs::Metadata::is_file).map(|m| m.len());
+    let metadata = file.metadata().ok();
+    if metadata.as_ref().is_some_and(std::fs::Metadata::is_dir) {
+        // Opening a directory works on Unix; reading it is the error, said once for every command.
+        let source = std::io::Error::from(std::io::ErrorKind::IsADirectory);
+        return Err(SourceError::Read { path: path.into(), source });
+    }
+    let len = metadata.filter(std::fs::Metadata::is_file).map(|m| m.len());
     Ok(dump::read_dump(file, origin, len)?)
 }

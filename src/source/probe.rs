@@ -50,14 +50,19 @@ pub fn namespaces(spec: &SourceSpec) -> Result<Vec<String>, SourceError> {
     }
 }
 
-/// The server's `gitVersion` (e.g. `v1.36.3`), or `None` when no cluster is configured or
-/// reachable within the request timeout.
-pub fn server_version(live: &LiveSpec) -> Option<String> {
-    block_on(async {
+/// The server's `gitVersion` (e.g. `v1.36.3`); `None` when no cluster is configured at all (no
+/// kubeconfig, not in a Pod). A configured cluster that does not answer within the request
+/// timeout, or answers as no API server would, is the error.
+pub fn server_version(live: &LiveSpec) -> Result<Option<String>, SourceError> {
+    let version = block_on(async {
         let conn = super::live::connect(live).await?;
         super::live::server_version(&conn).await
-    })
-    .ok()
+    });
+    match version {
+        Ok(version) => Ok(Some(version)),
+        Err(SourceError::NoKubeconfig(_)) => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 /// Names of the Services in `namespace` (the kubeconfig context's namespace when `None`).

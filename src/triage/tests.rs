@@ -12,6 +12,7 @@ fn family(verdict: Verdict, codes: &[ReasonCode]) -> CheckFamily {
         reasons: codes.iter().map(|c| Reason::with(*c, Facts::default())).collect(),
         replicas_needed: None,
         cross_zone: None,
+        cross_zone_now: None,
         ignored: Vec::new(),
     }
 }
@@ -25,9 +26,11 @@ fn row(namespace: &str, name: &str, mode: Mode, families: Vec<CheckFamily>) -> C
 fn report() -> CheckReport {
     let mut blocked = family(Verdict::Blocked, &[ReasonCode::OverloadThreshold]);
     blocked.replicas_needed = Some(6);
-    blocked.cross_zone = Some(0.667);
+    blocked.cross_zone_now = Some(0.667);
     let mut drift = family(Verdict::Drift, &[ReasonCode::HintsMissing]);
-    drift.cross_zone = Some(0.2);
+    drift.cross_zone_now = Some(0.2);
+    // After the next sync the order would be the other way round: the sort follows today's column.
+    drift.cross_zone = Some(0.9);
     let services = vec![
         row("default", "kubernetes", Mode::None, vec![family(Verdict::Unmanaged, &[ReasonCode::NoSelector])]),
         row("demo", "plain", Mode::None, vec![family(Verdict::NotEnabled, &[ReasonCode::NotEnabled])]),

@@ -1,5 +1,6 @@
 //! Hermetic command builder and fixture helpers shared by the integration tests.
 
+pub mod apiserver;
 pub mod dump;
 pub mod model;
 

@@ -121,6 +121,10 @@ pub(super) fn attempts_note(attempts: u32) -> String {
     if attempts > 1 { format!(" (after {attempts} attempts)") } else { String::new() }
 }
 
+/// The remedy for a request that got no answer in time, however the timeout was noticed.
+pub const TIMEOUT_HINT: &str =
+    "the API server did not answer in time: check the server address and network, or raise --request-timeout";
+
 /// The remedy for every missing permission: the shipped read-only ClusterRole.
 pub const FORBIDDEN_HINT: &str = "bind the read-only ClusterRole kubectl-topo-reader (kubectl apply -f deploy/rbac.yaml, then a ClusterRoleBinding for your user or group): it grants get/list/watch on nodes, services, endpointslices.discovery.k8s.io and events";
 
@@ -160,7 +164,7 @@ pub(super) fn hint(failure: &Failure) -> &'static str {
         Failure::Unreachable(_) => {
             "check that the cluster is running and that the current context points at it (kubectl config current-context)"
         }
-        Failure::Timeout(_) => "check the server address and network, or raise --request-timeout",
+        Failure::Timeout(_) => TIMEOUT_HINT,
         Failure::Auth(_) => {
             "check the exec credential plugin or token of the current user (kubectl config view --minify)"
         }

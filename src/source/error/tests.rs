@@ -12,13 +12,12 @@ fn kube_error(code: u16, attempts: u32) -> SourceError {
     SourceError::Kube { action: NODES.into(), server: "https://x".into(), source: api(code), attempts }
 }
 
-fn not_found(found_in: &[&str], live: bool) -> SourceError {
+fn not_found(found_in: &[&str]) -> SourceError {
     SourceError::from(ServiceNotFound {
         namespace: "default".into(),
         name: "web".into(),
         origin: "dump:d.yaml".into(),
         found_in: found_in.iter().map(|s| s.to_string()).collect(),
-        live,
         near: None,
     })
 }
@@ -81,16 +80,15 @@ fn kubeconfig_problems_name_the_file_and_share_one_remedy() {
 }
 
 #[test]
-fn a_missing_service_is_an_input_error_for_a_dump_and_a_cluster_error_live() {
-    assert_eq!(not_found(&[], false).to_string(), "service default/web not found in dump:d.yaml");
-    assert_eq!(not_found(&[], false).exit_status(), ExitStatus::Usage);
-    assert_eq!(not_found(&[], true).exit_status(), ExitStatus::Cluster);
+fn a_missing_service_is_an_input_error_from_a_dump_and_a_cluster_alike() {
+    assert_eq!(not_found(&[]).to_string(), "service default/web not found in dump:d.yaml");
+    assert_eq!(not_found(&[]).exit_status(), ExitStatus::Usage);
     assert_eq!(
-        not_found(&[], false).hint("kubectl topo").unwrap(),
+        not_found(&[]).hint("kubectl topo").unwrap(),
         "list the Services with `kubectl topo check -A --show-all` and check the name and -n"
     );
     assert_eq!(
-        not_found(&["a", "b"], false).hint("kubectl topo").unwrap(),
+        not_found(&["a", "b"]).hint("kubectl topo").unwrap(),
         "a Service named \"web\" exists in namespace(s) a, b: add -n a"
     );
 }

@@ -68,11 +68,27 @@ where
                 tokio::time::sleep(RETRY.delay(attempt)).await;
                 attempt += 1;
             }
-            Err(source) => {
-                let (action, server) = (action.to_string(), conn.server.clone());
-                return Err(SourceError::Kube { action, server, source, attempts: attempt });
-            }
+            Err(source) => return Err(failed(conn.timeout, action, &conn.server, source, attempt)),
         }
+    }
+}
+
+/// The error of a request that failed for good. A timeout is one error whichever timer noticed it
+/// (ours around the request, or kube's read and connect timeouts set to the same limit): one
+/// wording, `timed out after Ns trying to …`.
+pub(super) fn failed(
+    limit: Option<Duration>,
+    action: &str,
+    server: &str,
+    source: kube::Error,
+    attempts: u32,
+) -> SourceError {
+    let (action, server) = (action.to_string(), server.to_string());
+    match limit {
+        Some(after) if matches!(classify(&source), Failure::Timeout(_)) => {
+            SourceError::Timeout { action, server, after }
+        }
+        _ => SourceError::Kube { action, server, source, attempts },
     }
 }
 
@@ -191,5 +207,27 @@ mod tests {
         for code in [400, 401, 403, 404, 410, 422, 501] {
             assert!(!retryable(&status(code)), "{code}");
         }
+    }
+
+    #[test]
+    fn a_timeout_noticed_by_kube_reads_as_one_noticed_by_our_timer() {
+        let kube_timeout = || {
+            kube::Error::Service(Box::new(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "operation timed out",
+            )))
+        };
+        let limit = Some(Duration::from_secs(2));
+        let ours = SourceError::Timeout {
+            action: "list nodes".into(),
+            server: "https://x".into(),
+            after: Duration::from_secs(2),
+        };
+        let theirs = failed(limit, "list nodes", "https://x", kube_timeout(), 1);
+        assert_eq!(theirs.to_string(), ours.to_string());
+        assert_eq!(theirs.to_string(), "timed out after 2s trying to list nodes on https://x");
+        assert_eq!(theirs.hint("k"), ours.hint("k"));
+        // Other failures keep their own words.
+        assert!(matches!(failed(limit, "list nodes", "https://x", status(500), 4), SourceError::Kube { .. }));
     }
 }

@@ -22,9 +22,14 @@ pub struct CheckFamily<R = Reason> {
     /// Blocked in Auto mode: the nearest ready-endpoint count (≥ today's) for which hints are written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replicas_needed: Option<i64>,
-    /// Share (0–1) of all requests leaving their zone with the hints after the controller's next sync.
+    /// Share (0–1) of all requests leaving their zone with the hints after the controller's next
+    /// sync (the `-o wide` column AFTER-SYNC).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cross_zone: Option<f64>,
+    /// Share (0–1) of all requests leaving their zone today, with the hints on the slices now (the
+    /// table's CROSS-ZONE column).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cross_zone_now: Option<f64>,
     /// Reasons an ignore rule set aside (the Service's `kubectl-topo.io/ignore` annotation or the
     /// config file): still reported, never a failure. The engine leaves this empty; the caller that
     /// applies the rules moves reasons here.

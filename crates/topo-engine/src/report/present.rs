@@ -82,6 +82,7 @@ impl CheckFamily {
             verdict: self.verdict,
             replicas_needed: self.replicas_needed,
             cross_zone: self.cross_zone,
+            cross_zone_now: self.cross_zone_now,
         }
     }
 }

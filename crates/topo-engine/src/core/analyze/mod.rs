@@ -176,6 +176,7 @@ fn check_row(report: ServiceReport) -> CheckRow {
                     .then(|| f.replicas.as_ref().and_then(|r| r.nearest))
                     .flatten(),
                 cross_zone: f.cross_zone.as_ref().map(|c| c.overall.expected.cross_zone),
+                cross_zone_now: f.cross_zone.as_ref().map(|c| c.overall.now.cross_zone),
                 address_type: f.address_type,
                 verdict: f.verdict,
                 reasons: f.reasons,

@@ -10,7 +10,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::changes::{Changes, SpreadSpec};
-use super::error::SimulateError;
+use super::error::{Misfit, SimulateError};
 use crate::core::analyze::spread::{ZoneSpread, even, ready_spread, spread};
 use crate::core::analyze::spread_weights;
 use crate::core::zones::{NodeTopology, is_counted, node_zone};
@@ -123,9 +123,10 @@ fn target(
             let total: i64 = zones.values().sum();
             if n.is_some_and(|n| n != total) {
                 let n = n.unwrap_or_default();
-                return Err(SimulateError(format!(
-                    "--spread adds up to {total} endpoints but --replicas is {n}"
-                )));
+                return Err(SimulateError(
+                    format!("--spread adds up to {total} endpoints but --replicas is {n}"),
+                    Misfit::SpreadTotal,
+                ));
             }
             zones.clone()
         }
@@ -189,7 +190,10 @@ fn templates(
     }
     members.sort_by(|a, b| a.name.cmp(&b.name));
     if members.is_empty() || zone.is_empty() {
-        return Err(SimulateError(format!("--spread: zone {zone:?} has no node to run new pods on")));
+        return Err(SimulateError(
+            format!("--spread: zone {zone:?} has no node to run new pods on"),
+            Misfit::Names,
+        ));
     }
     Ok(members.into_iter().map(|n| (Some(n.name.clone()), Some(zone.to_string()))).collect())
 }

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use super::changes::{Changes, NewNode};
-use super::error::SimulateError;
+use super::error::{Misfit, SimulateError};
 use crate::core::zones::{LABEL_CONTROL_PLANE, is_node_ready};
 use crate::model::{LABEL_ZONE, Node};
 
@@ -37,7 +37,10 @@ pub fn apply_nodes(nodes: &[Node], changes: &Changes) -> Result<NodeChange, Simu
             .map(|n| n.name.clone())
             .collect();
         if members.is_empty() {
-            return Err(SimulateError(format!("--remove-zone {zone}: no node has {LABEL_ZONE}={zone}")));
+            return Err(SimulateError(
+                format!("--remove-zone {zone}: no node has {LABEL_ZONE}={zone}"),
+                Misfit::Names,
+            ));
         }
         out.removed.extend(members);
     }
@@ -62,16 +65,18 @@ pub fn apply_nodes(nodes: &[Node], changes: &Changes) -> Result<NodeChange, Simu
 }
 
 fn find(nodes: &[Node], name: &str, flag: &str) -> Result<usize, SimulateError> {
-    nodes
-        .iter()
-        .position(|n| n.name == name)
-        .ok_or_else(|| SimulateError(format!("{flag} {name}: no such node (after the removals)")))
+    nodes.iter().position(|n| n.name == name).ok_or_else(|| {
+        SimulateError(format!("{flag} {name}: no such node (after the removals)"), Misfit::Names)
+    })
 }
 
 fn new_node(spec: &NewNode, k: usize, existing: &[Node]) -> Result<Node, SimulateError> {
     let name = match &spec.name {
         Some(name) if existing.iter().any(|n| &n.name == name) => {
-            return Err(SimulateError(format!("--add-node name={name}: a node of that name exists")));
+            return Err(SimulateError(
+                format!("--add-node name={name}: a node of that name exists"),
+                Misfit::Names,
+            ));
         }
         Some(name) => name.clone(),
         None => (k + 1..)

@@ -17,7 +17,7 @@ use crate::model::{
 use crate::report::ServiceRef;
 use crate::report::whatif::{SimulationReport, SyncView};
 
-pub use super::error::SimulateError;
+pub use super::error::{Misfit, SimulateError};
 
 /// Simulate `changes` on `service` (which must be in `snapshot`).
 pub fn simulate(

@@ -1,0 +1,81 @@
+//! The Examples section at the end of each subcommand's `--help` (and `help SUBCOMMAND`). Every
+//! `kubectl topo …` line here is parsed and resolved by the CLI's own parser in the tests, so an
+//! example cannot drift from the flags it shows.
+
+/// `zones --help`.
+pub const ZONES: &str = "\
+Examples:
+  # Zone CPU weights of the current context's cluster
+  kubectl topo zones
+  # From a saved dump, as JSON
+  kubectl topo zones -f cluster.yaml -o json";
+
+/// `explain --help`.
+pub const EXPLAIN: &str = "\
+Examples:
+  # Why does svc/web have (or not have) topology hints?
+  kubectl topo explain svc/web -n shop
+  # With the requests coming mostly from one zone
+  kubectl topo explain svc/web -n shop --traffic us-east-1a=80,us-east-1b=20
+  # Fail a script when the Service drifts or is blocked
+  kubectl topo explain svc/web -n shop --exit-code --fail-on blocked";
+
+/// `check --help`.
+pub const CHECK: &str = "\
+Columns:
+  REPLICAS    Blocked in Auto mode: the nearest ready-endpoint count that gets hints
+  CROSS-ZONE  share of requests leaving their zone today, with the hints on the slices now
+  AFTER-SYNC  (-o wide) the same share after the controller's next sync; JSON has both
+              (crossZoneNow, crossZone)
+
+Examples:
+  # Every Service of the cluster; exit code 1 on Drift
+  kubectl topo check -A
+  # The worst first, Services in kube-* left out
+  kubectl topo check -A --sort-by verdict --exclude-namespace 'kube-*'
+  # A JUnit report for CI from a saved dump, failing on Blocked too
+  kubectl topo check -A -f cluster.yaml --fail-on blocked -o junit > check.xml
+  # Every context of the kubeconfig
+  kubectl topo check -A --all-contexts";
+
+/// `dump --help`.
+pub const DUMP: &str = "\
+Examples:
+  # Everything the reports read, for --from-file or a bug report
+  kubectl topo dump -A > cluster.yaml
+  # Names and addresses replaced, as JSON (read back faster)
+  kubectl topo dump -A --redact -o json > cluster.json";
+
+/// `simulate --help`.
+pub const SIMULATE: &str = "\
+Examples:
+  # Would 6 replicas get hints?
+  kubectl topo simulate svc/web -n shop --replicas 6
+  # Lose a zone
+  kubectl topo simulate svc/web -n shop --remove-zone us-east-1c
+  # Add a node and switch to trafficDistribution PreferSameZone
+  kubectl topo simulate svc/web -n shop --add-node zone=us-east-1a,cpu=8 --mode PreferSameZone";
+
+/// `watch --help`.
+pub const WATCH: &str = "\
+Examples:
+  # A line each time svc/web's verdict, reasons or hints change
+  kubectl topo watch svc/web -n shop
+  # Every Service of the cluster, one JSON object per change
+  kubectl topo watch -A -o json";
+
+/// `completion --help`.
+pub const COMPLETION: &str = "\
+Examples:
+  # bash, for the kubectl-topo executable
+  kubectl topo completion bash > ~/.local/share/bash-completion/completions/kubectl-topo
+  # fish
+  kubectl topo completion fish > ~/.config/fish/completions/kubectl-topo.fish";
+
+/// `version --help`.
+pub const VERSION: &str = "\
+Examples:
+  # The plugin's version, then the server's (5 s at most)
+  kubectl topo version
+  # As JSON, asking another context
+  kubectl topo version --context prod -o json";
