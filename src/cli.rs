@@ -45,6 +45,10 @@ pub enum Command {
     /// Follow Services live and print a line each time a verdict, its reasons or the hints change
     /// (like `kubectl get -w`; `-o json` streams one object per change). Ctrl-C ends it.
     Watch(WatchArgs),
+    /// Run as a Prometheus exporter: watch Nodes, Services and EndpointSlices, recompute what each
+    /// change affects and serve /metrics, /healthz and /readyz (README "Monitoring"). SIGTERM or
+    /// Ctrl-C stops it.
+    Serve(ServeArgs),
     /// Print shell completion code (bash, zsh, fish, powershell, elvish).
     Completion(CompletionArgs),
     /// Print the plugin version (and the server version when a cluster is reachable).
@@ -161,6 +165,18 @@ pub struct SimulateArgs {
 pub struct WatchArgs {
     /// One Service (`svc/NAME`); without it, every Service of the namespace (or of all with -A).
     pub service: Option<String>,
+}
+
+/// `serve` arguments.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to serve /metrics, /healthz and /readyz on.
+    #[arg(long, value_name = "HOST:PORT", default_value = "0.0.0.0:9464")]
+    pub listen: String,
+    /// Add `cluster="NAME"` to every series (when one Prometheus scrapes several clusters; with one
+    /// Prometheus per cluster, prefer its `external_labels`).
+    #[arg(long, value_name = "NAME")]
+    pub cluster_label: Option<String>,
 }
 
 /// Where requests originate, for the cross-zone share.

@@ -107,6 +107,13 @@ pub enum Job {
         /// One Service (the `svc/` prefix removed), or every Service in scope.
         name: Option<String>,
     },
+    /// `serve` (live cluster only, every namespace).
+    Serve {
+        /// `--listen`.
+        listen: std::net::SocketAddr,
+        /// `--cluster-label`.
+        cluster: Option<String>,
+    },
     /// `completion SHELL`.
     Completion(clap_complete::Shell),
     /// `version`.
@@ -178,6 +185,12 @@ pub enum SettingsError {
     /// `watch svc/NAME -A`.
     #[error("watch svc/NAME follows one Service: use -n NAMESPACE, not -A")]
     WatchOneWithAll,
+    /// `serve --from-file`.
+    #[error("serve follows a live cluster: it cannot be combined with --from-file")]
+    ServeFromFile,
+    /// `serve --listen` that is not HOST:PORT.
+    #[error("--listen {0:?} is not an address and port such as 0.0.0.0:9464 or 127.0.0.1:9464")]
+    ServeListen(String),
     /// `-n` with `-A`.
     #[error("-n and -A cannot be used together")]
     NamespaceConflict,
@@ -300,9 +313,19 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
             }
             Job::Watch { name: a.service.as_deref().map(parse_service_ref).transpose()? }
         }
+        Command::Serve(a) => serve_job(&a, g)?,
         Command::Completion(a) => Job::Completion(a.shell),
         Command::Version => Job::Version,
     })
+}
+
+/// `serve`: a live cluster, an address to listen on.
+fn serve_job(a: &crate::cli::ServeArgs, g: &GlobalArgs) -> Result<Job, SettingsError> {
+    if !g.from_file.is_empty() {
+        return Err(SettingsError::ServeFromFile);
+    }
+    let listen = a.listen.parse().map_err(|_| SettingsError::ServeListen(a.listen.clone()))?;
+    Ok(Job::Serve { listen, cluster: a.cluster_label.clone() })
 }
 
 /// The picture formats (`html`, `dot`, `mermaid`) are written by `explain`, `check` and
@@ -321,6 +344,7 @@ fn check_format(command: &Command, output: OutputFormat) -> Result<(), SettingsE
         Command::Zones => ("zones", "-o table, wide, json or yaml"),
         Command::Dump(_) => ("dump", "-o yaml or json"),
         Command::Watch(_) => ("watch", "-o table, wide, json or yaml"),
+        Command::Serve(_) => ("serve", "no -o at all"),
         Command::Version => ("version", "-o table, json or yaml"),
         Command::Completion(_) => ("completion", "no -o at all"),
     };

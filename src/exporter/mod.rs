@@ -5,6 +5,7 @@
 
 pub mod format;
 pub mod metrics;
+pub mod routes;
 pub mod state;
 pub mod store;
 

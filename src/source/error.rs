@@ -35,6 +35,14 @@ pub enum SourceError {
     /// The Service is not in the data.
     #[error("{0}")]
     ServiceNotFound(Box<ServiceNotFound>),
+    /// `serve` cannot listen on its address (in use, not local, not permitted).
+    #[error("cannot listen on {address}: {source}")]
+    Listen {
+        /// `--listen`.
+        address: std::net::SocketAddr,
+        /// The cause.
+        source: std::io::Error,
+    },
     /// The runtime that drives live reads could not be started.
     #[error("cannot start the I/O runtime: {0}")]
     Runtime(std::io::Error),
@@ -123,7 +131,10 @@ impl SourceError {
     /// The exit status: 2 when the input given is at fault, 3 when the cluster is.
     pub fn exit_status(&self) -> ExitStatus {
         match self {
-            SourceError::Read { .. } | SourceError::Dump(_) | SourceError::Config(_) => ExitStatus::Usage,
+            SourceError::Read { .. }
+            | SourceError::Dump(_)
+            | SourceError::Config(_)
+            | SourceError::Listen { .. } => ExitStatus::Usage,
             SourceError::ServiceNotFound(missing) if !missing.live => ExitStatus::Usage,
             SourceError::ServiceNotFound(_)
             | SourceError::Runtime(_)
@@ -168,6 +179,9 @@ impl SourceError {
                 "fix the file (format: README, section \"What check lists, and what fails it\"), or point --config elsewhere".to_string(),
             ),
             SourceError::Missing { .. } => Some(FORBIDDEN_HINT.to_string()),
+            SourceError::Listen { .. } => {
+                Some("pick a free local address and port with --listen HOST:PORT (e.g. 127.0.0.1:9464)".to_string())
+            }
             SourceError::Runtime(_) | SourceError::Serialise(_) => None,
         }
     }
