@@ -28,6 +28,9 @@ _kubectl__topo() {
             kubectl__topo,explain)
                 cmd="kubectl__topo__subcmd__explain"
                 ;;
+            kubectl__topo,serve)
+                cmd="kubectl__topo__subcmd__serve"
+                ;;
             kubectl__topo,simulate)
                 cmd="kubectl__topo__subcmd__simulate"
                 ;;
@@ -47,7 +50,7 @@ _kubectl__topo() {
 
     case "${cmd}" in
         kubectl__topo)
-            opts="-f -n -A -l -o -h -V --from-file --k8s-version --namespace --all-namespaces --selector --output --no-headers --color --kubeconfig --context --cluster --user --request-timeout --help --version zones explain check dump simulate watch completion version"
+            opts="-f -n -A -l -o -h -V --from-file --k8s-version --namespace --all-namespaces --selector --output --no-headers --color --kubeconfig --context --cluster --user --request-timeout --help --version zones explain check dump simulate watch serve completion version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -386,6 +389,88 @@ _kubectl__topo() {
                     return 0
                     ;;
                 --traffic)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --k8s-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --selector)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -l)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid markdown junit sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide json yaml html dot mermaid markdown junit sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__subcmd__topo__subcmd__serve)
+            opts="-f -n -A -l -o -h -V --listen --cluster-label --from-file --k8s-version --namespace --all-namespaces --selector --output --no-headers --color --kubeconfig --context --cluster --user --request-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --listen)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster-label)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -12,6 +12,7 @@ mod cli;
 mod differential;
 mod fuzz_corpus;
 mod manners;
+mod monitoring;
 mod partial;
 mod pictures;
 mod plugin;

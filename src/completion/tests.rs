@@ -41,7 +41,7 @@ fn subcommands_without_the_hidden_ones() {
     assert_eq!(
         run(&[""]),
         (
-            ["zones", "explain", "check", "dump", "simulate", "watch", "completion", "version"]
+            ["zones", "explain", "check", "dump", "simulate", "watch", "serve", "completion", "version"]
                 .iter()
                 .map(|s| s.to_string())
                 .collect(),

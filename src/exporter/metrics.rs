@@ -40,12 +40,21 @@ pub struct Health {
 }
 
 impl Default for Health {
+    /// Counters of every resource start at 0, so that `rate()` sees their first increase.
     fn default() -> Self {
+        let (watch_restarts, watch_errors): (
+            Family<ResourceLabels, Counter>,
+            Family<ResourceLabels, Counter>,
+        ) = (Family::default(), Family::default());
+        for resource in Resource::VARIANTS {
+            watch_restarts.get_or_create(&ResourceLabels::of(*resource));
+            watch_errors.get_or_create(&ResourceLabels::of(*resource));
+        }
         Health {
             last_sync: FloatGauge::default(),
             ready: Gauge::default(),
-            watch_restarts: Family::default(),
-            watch_errors: Family::default(),
+            watch_restarts,
+            watch_errors,
             // 100 µs … ~3.3 s
             recompute_seconds: Histogram::new(exponential_buckets(0.0001, 2.0, 16)),
             services_recomputed: Counter::default(),

@@ -94,9 +94,7 @@ mod tests {
         assert!(om.body.contains("kubectl_topo_ready{cluster=\"eu-1\"} 0"), "{}", om.body);
         let plain = respond(&get("/metrics", None), &state, &health, true, None);
         assert!(plain.content_type.starts_with("text/plain; version=0.0.4"));
-        assert!(
-            !plain.body.contains("# EOF")
-                && plain.body.contains("# TYPE kubectl_topo_watch_restarts_total counter")
-        );
+        assert!(!plain.body.contains("# EOF"), "{}", plain.body);
+        assert!(plain.body.contains("# TYPE kubectl_topo_watch_restarts_total counter"), "{}", plain.body);
     }
 }

@@ -96,7 +96,7 @@ impl Store {
     pub fn apply(&mut self, change: Change) -> Touched {
         match change {
             Change::Applied(object) => self.put(object),
-            Change::Deleted(resource, key) => self.delete(resource, &key),
+            Change::Deleted(resource, key) => self.forget(resource, &key),
             Change::Listed(resource, objects) => self.relist(resource, objects),
         }
     }
@@ -137,7 +137,7 @@ impl Store {
         touched
     }
 
-    fn delete(&mut self, resource: Resource, key: &Key) -> Touched {
+    fn forget(&mut self, resource: Resource, key: &Key) -> Touched {
         let mut touched = Touched::default();
         match resource {
             Resource::Nodes => touched.nodes = self.nodes.remove(&key.1).is_some(),
@@ -174,7 +174,7 @@ impl Store {
         };
         let mut touched = Touched::default();
         for key in gone.into_iter().filter(|k| !listed.contains(k)) {
-            touched.merge(self.delete(resource, &key));
+            touched.merge(self.forget(resource, &key));
         }
         for object in objects.into_iter().filter(|o| resource_of(o) == resource) {
             touched.merge(self.put(object));
