@@ -106,3 +106,95 @@ fn no_series_is_labelled_per_endpoint_or_per_node() {
         }
     }
 }
+
+/// The Dockerfile builds with a real builder (buildah, Debian's package; installed by
+/// tests/monitoring/install.sh) from a directory holding only the binary, without any registry
+/// (`FROM scratch`), into a temporary storage root; the image runs the binary as non-root with
+/// `serve` as its command. The binary here is the test build: the image does not care how it was
+/// linked, the release uses the static one of scripts/dist.sh.
+#[test]
+fn the_image_builds_from_the_binary_alone_with_a_non_root_serve_command() {
+    if Command::new("buildah").arg("--version").output().is_err() {
+        let status = Command::new("bash").arg("tests/monitoring/install.sh").status().expect("bash");
+        assert!(status.success(), "tests/monitoring/install.sh failed");
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let context = dir.path().join("context");
+    std::fs::create_dir(&context).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_kubectl-topo"), context.join("kubectl-topo")).expect("copy binary");
+    let (root, runroot) = (dir.path().join("root"), dir.path().join("runroot"));
+    let buildah = |args: &[&str]| {
+        let mut command = Command::new("buildah");
+        command
+            .arg("--root")
+            .arg(&root)
+            .arg("--runroot")
+            .arg(&runroot)
+            .arg("--storage-driver=vfs")
+            .args(args);
+        command
+    };
+    let dockerfile = std::fs::canonicalize("deploy/Dockerfile").unwrap();
+    let mut build = buildah(&["build", "--isolation", "chroot", "-t", "localhost/kubectl-topo:test", "-f"]);
+    build.arg(&dockerfile).arg(&context);
+    run(build, None);
+    let inspect = run(buildah(&["inspect", "localhost/kubectl-topo:test"]), None);
+    let inspect: serde_json::Value = serde_json::from_str(inspect.trim()).expect("buildah inspect JSON");
+    let config = &inspect["OCIv1"]["config"];
+    assert_eq!(config["User"], "65532:65532");
+    assert_eq!(config["Entrypoint"], serde_json::json!(["/usr/local/bin/kubectl-topo"]));
+    assert_eq!(config["Cmd"], serde_json::json!(["serve"]));
+    assert!(config["ExposedPorts"]["9464/tcp"].is_object(), "{config}");
+    // The storage root holds files owned by other uids inside the image: buildah removes it.
+    let _ = buildah(&["rmi", "--all", "--force"]).output();
+}
+
+/// Every `kubectl_topo_…` name in a text (PromQL of the rules and the dashboard).
+fn metric_names(text: &str) -> std::collections::BTreeSet<String> {
+    let mut names = std::collections::BTreeSet::new();
+    for (at, _) in text.match_indices("kubectl_topo_") {
+        let name: String =
+            text[at..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        names.insert(name);
+    }
+    names
+}
+
+/// The Grafana dashboard's queries parse as PromQL (promtool checks them as recording rules) and,
+/// with the alert rules, name only metrics the exporter serves.
+#[test]
+fn dashboard_and_rules_query_only_metrics_the_exporter_serves() {
+    let text = std::fs::read_to_string("deploy/grafana/kubectl-topo-dashboard.json").unwrap();
+    let dashboard: serde_json::Value = serde_json::from_str(&text).expect("dashboard JSON");
+    let exprs: Vec<String> = dashboard["panels"]
+        .as_array()
+        .expect("panels")
+        .iter()
+        .flat_map(|p| p["targets"].as_array().cloned().unwrap_or_default())
+        .map(|t| t["expr"].as_str().expect("expr").to_string())
+        .collect();
+    assert!(exprs.len() >= 10, "{exprs:?}");
+    let rules: Vec<serde_json::Value> = exprs
+        .iter()
+        .enumerate()
+        .map(|(i, e)| serde_json::json!({"record": format!("dashboard:query{i}"), "expr": e}))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("dashboard-rules.json");
+    let groups = serde_json::json!({"groups": [{"name": "dashboard", "rules": rules}]});
+    std::fs::write(&file, groups.to_string()).unwrap();
+    let mut check = promtool();
+    check.arg("check").arg("rules").arg(&file);
+    run(check, None);
+
+    let served = openmetrics(&demo_state(), &Health::default(), None);
+    let served: std::collections::BTreeSet<String> = served
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split(['{', ' ']).next().unwrap_or("").to_string())
+        .collect();
+    let rules = std::fs::read_to_string("deploy/prometheus/rules.yaml").unwrap();
+    for name in metric_names(&text).into_iter().chain(metric_names(&rules)) {
+        assert!(served.contains(&name), "{name} is queried but not served; served: {served:?}");
+    }
+}
