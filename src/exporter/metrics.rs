@@ -47,8 +47,8 @@ impl Default for Health {
             Family<ResourceLabels, Counter>,
         ) = (Family::default(), Family::default());
         for resource in Resource::VARIANTS {
-            watch_restarts.get_or_create(&ResourceLabels::of(*resource));
-            watch_errors.get_or_create(&ResourceLabels::of(*resource));
+            let _ = watch_restarts.get_or_create(&ResourceLabels::of(*resource));
+            let _ = watch_errors.get_or_create(&ResourceLabels::of(*resource));
         }
         Health {
             last_sync: FloatGauge::default(),
