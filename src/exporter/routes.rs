@@ -75,8 +75,8 @@ mod tests {
         assert_eq!(respond(&get("/readyz", None), &state, &health, true, None).status, 200);
         assert_eq!(respond(&get("/healthz", None), &state, &health, false, None).status, 200);
         assert_eq!(respond(&get("/nope", None), &state, &health, true, None).status, 404);
-        let post = Request { method: "POST".into(), ..get("/metrics", None) };
-        assert_eq!(respond(&post, &state, &health, true, None).status, 405);
+        let options = Request { method: "OPTIONS".into(), ..get("/metrics", None) };
+        assert_eq!(respond(&options, &state, &health, true, None).status, 405);
     }
 
     #[test]
