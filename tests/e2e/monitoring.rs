@@ -4,8 +4,8 @@
 //! 1 s). The test reads Prometheus's HTTP API only:
 //! * the EKS demo (W2): 3 zones, 3 replicas → Active; 4 → Blocked / OverloadThreshold and
 //!   `KubectlTopoHintsDisabled` fires; back to 3 → Active;
-//! * the kubernetes/kubernetes#123401 trap: a zone-less node removes the hints, labelling it
-//!   does not bring them back (the Service is not requeued) → `kubectl_topo_hints_stale` 1 and
+//! * the kubernetes/kubernetes#123401 trap: a zone-less node removes the hints, deleting it
+//!   does not bring them back (a Service without cached hints is not requeued) → `kubectl_topo_hints_stale` 1 and
 //!   `KubectlTopoHintsStale` fires; a Service update resyncs it → 0;
 //! * SIGTERM stops the exporter with exit code 0;
 //! * every manifest of deploy/ passes a server-side dry-run apply with strict field validation
@@ -23,7 +23,7 @@ use kube::discovery::pinned_kind;
 use kube::{Api, Client};
 use serde_json::{Value, json};
 
-use crate::cluster::{Cluster, ZONE, node};
+use crate::cluster::{Cluster, node};
 use crate::harness::{ControlPlane, free_port};
 use crate::topo::Topo;
 
@@ -144,8 +144,9 @@ impl Prometheus {
             }
             assert!(
                 start.elapsed() < WAIT,
-                "{what}: `{query}` empty after {WAIT:?}\nprometheus stderr (tail): {}",
-                tail(&self.process.stderr(), 20)
+                "{what}: `{query}` empty after {WAIT:?}\nthe Service's series: {:#?}\nprometheus stderr (tail): {}",
+                self.query(&format!("{{__name__=~\"kubectl_topo_service_verdict|kubectl_topo_hints_stale\",namespace=\"{NS}\"}}")),
+                tail(&self.process.stderr(), 5)
             );
             tokio::time::sleep(Duration::from_millis(250)).await;
         }
@@ -181,12 +182,15 @@ fn verdict(reason: &str, verdict: &str) -> String {
     )
 }
 
+/// Three equal zones (the EKS demo).
+fn zones() -> [crate::cluster::NodeSpec; 3] {
+    [node("a1", Some("zone-a"), "4"), node("b1", Some("zone-b"), "4"), node("c1", Some("zone-c"), "4")]
+}
+
 pub async fn run(cp: &ControlPlane, cl: &Cluster, topo: Option<&Topo>) {
     dry_run_deploy(&cl.client).await;
     let Some(topo) = topo else { return };
-    let zones =
-        [node("a1", Some("zone-a"), "4"), node("b1", Some("zone-b"), "4"), node("c1", Some("zone-c"), "4")];
-    cl.set_nodes(&zones).await;
+    cl.set_nodes(&zones()).await;
     cl.namespace(NS).await;
     for (i, n) in ["a1", "b1", "c1"].iter().enumerate() {
         cl.create_pod(NS, &format!("web-{i}"), "web", n).await;
@@ -222,16 +226,17 @@ pub async fn run(cp: &ControlPlane, cl: &Cluster, topo: Option<&Topo>) {
     let _ = cp;
 }
 
-/// kubernetes/kubernetes#123401: hints removed by a zone-less node do not come back when the node
-/// gets its zone; the exporter says stale, and the alert fires, until a Service update resyncs.
+/// kubernetes/kubernetes#123401: hints removed because of a zone-less node do not come back when
+/// the node is deleted (a Service without cached hints is not requeued); the exporter says stale,
+/// and the alert fires, until a Service update resyncs it.
 async fn stale_trap(cl: &Cluster, prometheus: &Prometheus) {
     cl.create_node(&node("w-nozone", None, "4")).await;
     cl.wait_slices(NS, "web", "hints removed (zone-less node)", WAIT, |s| s.endpoints == 3 && s.hinted == 0)
         .await;
     prometheus.until("Blocked by the zone-less node", &verdict("NodeMissingZone", "Blocked")).await;
-    cl.label_node("w-nozone", ZONE, Some("zone-c")).await;
+    cl.set_nodes(&zones()).await;
     let stale = format!("kubectl_topo_hints_stale{{namespace=\"{NS}\",service=\"web\"}} == 1");
-    prometheus.until("stale after labelling the node", &stale).await;
+    prometheus.until("stale after deleting the zone-less node", &stale).await;
     let alert = "ALERTS{alertname=\"KubectlTopoHintsStale\",alertstate=\"firing\",service=\"web\"}";
     prometheus.until("KubectlTopoHintsStale firing", alert).await;
     let slices = cl.slices(NS, "web").await;
@@ -239,12 +244,6 @@ async fn stale_trap(cl: &Cluster, prometheus: &Prometheus) {
     cl.patch_service(NS, "web", json!({"metadata": {"annotations": {"e2e/resync": "1"}}})).await;
     let fresh = format!("kubectl_topo_hints_stale{{namespace=\"{NS}\",service=\"web\"}} == 0");
     prometheus.until("not stale after the Service update", &fresh).await;
-    cl.set_nodes(&[
-        node("a1", Some("zone-a"), "4"),
-        node("b1", Some("zone-b"), "4"),
-        node("c1", Some("zone-c"), "4"),
-    ])
-    .await;
 }
 
 /// Every manifest under deploy/ (but the Prometheus Operator's kinds, whose CRDs this apiserver
