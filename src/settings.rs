@@ -313,19 +313,10 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
             }
             Job::Watch { name: a.service.as_deref().map(parse_service_ref).transpose()? }
         }
-        Command::Serve(a) => serve_job(&a, g)?,
+        Command::Serve(a) => serve::job(&a, g)?,
         Command::Completion(a) => Job::Completion(a.shell),
         Command::Version => Job::Version,
     })
-}
-
-/// `serve`: a live cluster, an address to listen on.
-fn serve_job(a: &crate::cli::ServeArgs, g: &GlobalArgs) -> Result<Job, SettingsError> {
-    if !g.from_file.is_empty() {
-        return Err(SettingsError::ServeFromFile);
-    }
-    let listen = a.listen.parse().map_err(|_| SettingsError::ServeListen(a.listen.clone()))?;
-    Ok(Job::Serve { listen, cluster: a.cluster_label.clone() })
 }
 
 /// The picture formats (`html`, `dot`, `mermaid`) are written by `explain`, `check` and
@@ -400,6 +391,7 @@ mod ambient;
 pub mod changes;
 mod check_settings;
 mod duration;
+mod serve;
 mod sources;
 mod whatif_settings;
 pub use check_settings::{ConfigPath, default_location};

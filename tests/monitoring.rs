@@ -198,3 +198,24 @@ fn dashboard_and_rules_query_only_metrics_the_exporter_serves() {
         assert!(served.contains(&name), "{name} is queried but not served; served: {served:?}");
     }
 }
+
+/// `serve`'s own input errors: one `error:` line, one `hint:` line, exit code 2, before any cluster
+/// is contacted (no kubeconfig here).
+#[test]
+fn serve_refuses_a_bad_address_a_port_in_use_and_a_dump() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = taken.local_addr().unwrap().to_string();
+    let cases: [(&[&str], &str); 3] = [
+        (&["serve", "--listen", ":9464"], "error: --listen \":9464\" is not an address and port"),
+        (&["serve", "--listen", &address], &format!("error: cannot listen on {address}: ")),
+        (&["serve", "-f", "examples/demo-cluster.yaml"], "error: serve follows a live cluster"),
+    ];
+    for (args, start) in cases {
+        let out = crate::support::topo().args(args).output().expect("runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        let lines: Vec<&str> = stderr.lines().collect();
+        assert_eq!(lines.len(), 2, "{args:?}: {stderr}");
+        assert!(lines[0].starts_with(start) && lines[1].starts_with("hint: "), "{args:?}: {stderr}");
+    }
+}

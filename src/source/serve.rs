@@ -96,11 +96,12 @@ async fn run_async<E: From<SourceError>>(
     respond: Respond,
     on_event: &mut dyn FnMut(Event) -> Result<(), E>,
 ) -> Result<(), E> {
-    let conn = live::connect(&LiveSpec { request_timeout: None, ..spec.clone() }).await?;
-    let server_version = live::server_version(&conn).await?;
+    // The address first: a port in use is the user's to fix, before any cluster is involved.
     let listener =
         TcpListener::bind(listen).await.map_err(|e| SourceError::Listen { address: listen, source: e })?;
     let local = listener.local_addr().map_err(|e| SourceError::Listen { address: listen, source: e })?;
+    let conn = live::connect(&LiveSpec { request_timeout: None, ..spec.clone() }).await?;
+    let server_version = live::server_version(&conn).await?;
     on_event(Event::Connected { server_version, local })?;
     let server = tokio::spawn(accept(listener, respond));
     let result = follow_loop(&conn, on_event).await;
