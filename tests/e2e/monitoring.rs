@@ -7,6 +7,8 @@
 //! * the kubernetes/kubernetes#123401 trap: a zone-less node removes the hints, deleting it
 //!   does not bring them back (a Service without cached hints is not requeued) → `kubectl_topo_hints_stale` 1 and
 //!   `KubectlTopoHintsStale` fires; a Service update resyncs it → 0;
+//! * the exporter reaches the apiserver through `gone_proxy.rs`, which answers the first
+//!   EndpointSlice watch with 410 Gone: it relists and `kubectl_topo_watch_restarts_total` counts it;
 //! * SIGTERM stops the exporter with exit code 0;
 //! * every manifest of deploy/ passes a server-side dry-run apply with strict field validation
 //!   (the Prometheus Operator's kinds only where their CRDs exist: not here).
@@ -24,6 +26,7 @@ use kube::{Api, Client};
 use serde_json::{Value, json};
 
 use crate::cluster::{Cluster, node};
+use crate::gone_proxy::GoneProxy;
 use crate::harness::{ControlPlane, free_port};
 use crate::topo::Topo;
 
@@ -159,8 +162,8 @@ fn tail(text: &str, n: usize) -> String {
 }
 
 /// Start `serve --listen 127.0.0.1:0`; its process and the port it reports on stderr.
-fn serve(topo: &Topo) -> (Running, u16) {
-    let exporter = Running::new(topo.spawn_as(&topo.kubeconfig, &["serve", "--listen", "127.0.0.1:0"]));
+fn serve(topo: &Topo, kubeconfig: &Path) -> (Running, u16) {
+    let exporter = Running::new(topo.spawn_as(kubeconfig, &["serve", "--listen", "127.0.0.1:0"]));
     let start = Instant::now();
     loop {
         let stderr = exporter.stderr();
@@ -198,7 +201,11 @@ pub async fn run(cp: &ControlPlane, cl: &Cluster, topo: Option<&Topo>) {
     cl.create_service(NS, "web", json!({AUTO: "Auto"}), None).await;
     cl.wait_slices(NS, "web", "3 endpoints hinted", WAIT, |s| s.endpoints == 3 && s.hinted == 3).await;
 
-    let (mut exporter, port) = serve(topo);
+    // Through a proxy that answers the first EndpointSlice watch with 410 Gone: serve relists.
+    let proxy = GoneProxy::start(&cp.admin_kubeconfig, "endpointslices");
+    let kubeconfig = cp.dir.path().join("monitoring-gone-proxy.kubeconfig");
+    proxy.write_kubeconfig(&kubeconfig);
+    let (mut exporter, port) = serve(topo, &kubeconfig);
     let start = Instant::now();
     while get(port, "/readyz").map(|(s, _)| s) != Some(200) {
         assert!(start.elapsed() < WAIT, "not ready: {}", exporter.stderr());
@@ -207,6 +214,9 @@ pub async fn run(cp: &ControlPlane, cl: &Cluster, topo: Option<&Topo>) {
     println!("e2e: monitoring: serve ready after {:.1}s", start.elapsed().as_secs_f64());
     let prometheus = Prometheus::start(port);
     prometheus.until("up", "up{job=\"kubectl-topo\"} == 1").await;
+    let restarted = "kubectl_topo_watch_restarts_total{resource=\"endpointslices\"} >= 1";
+    prometheus.until("the EndpointSlice watch restarted after the 410", restarted).await;
+    assert!(proxy.injected() && proxy.lists() >= 2, "410 injected, relisted: {}", exporter.stderr());
     prometheus.until("Active with 3 replicas", &verdict("", "Active")).await;
 
     cl.create_pod(NS, "web-3", "web", "a1").await;
@@ -223,17 +233,22 @@ pub async fn run(cp: &ControlPlane, cl: &Cluster, topo: Option<&Topo>) {
     assert!(Command::new("kill").args(["-TERM", &pid]).status().expect("kill").success());
     let status = exporter.child.wait().expect("wait for serve");
     assert_eq!(status.code(), Some(0), "serve after SIGTERM: {}", exporter.stderr());
-    let _ = cp;
 }
 
 /// kubernetes/kubernetes#123401: hints removed because of a zone-less node do not come back when
 /// the node is deleted (a Service without cached hints is not requeued); the exporter says stale,
 /// and the alert fires, until a Service update resyncs it.
 async fn stale_trap(cl: &Cluster, prometheus: &Prometheus) {
+    // The controller must be done with the Service (a pod deletion can leave a sync queued, and
+    // a later sync would write the hints back whatever the nodes do).
+    let settled = cl.settle(NS, "web", Duration::from_secs(3)).await;
+    assert_eq!((settled.endpoints, settled.hinted), (3, 3), "settled before the trap");
     cl.create_node(&node("w-nozone", None, "4")).await;
     cl.wait_slices(NS, "web", "hints removed (zone-less node)", WAIT, |s| s.endpoints == 3 && s.hinted == 0)
         .await;
     prometheus.until("Blocked by the zone-less node", &verdict("NodeMissingZone", "Blocked")).await;
+    let settled = cl.settle(NS, "web", Duration::from_secs(3)).await;
+    assert_eq!(settled.hinted, 0, "hints stay removed while the zone-less node exists");
     cl.set_nodes(&zones()).await;
     let stale = format!("kubectl_topo_hints_stale{{namespace=\"{NS}\",service=\"web\"}} == 1");
     prometheus.until("stale after deleting the zone-less node", &stale).await;
