@@ -11,7 +11,7 @@ use std::time::Instant;
 use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::exporter::Exporter;
-use crate::exporter::metrics::{Health, ResourceLabels};
+use crate::exporter::metrics::{self, Health, ResourceLabels};
 use crate::exporter::routes::{self, Reply, Request};
 use crate::settings::{Settings, SettingsError, SourceSpec};
 use crate::source::serve::{self as server, Event};
@@ -23,18 +23,29 @@ struct Shared {
     health: Health,
     ready: AtomicBool,
     cluster: Option<String>,
+    /// The per-Service text of the last scrape and the state generation it shows.
+    services: Mutex<Option<(u64, Arc<str>)>>,
 }
 
 impl Shared {
     fn respond(&self, request: &Request) -> Reply {
+        routes::respond(request, self.ready.load(Ordering::Relaxed), || self.scrape())
+    }
+
+    /// OpenMetrics text; the per-Service bulk is encoded once per recompute, not once per scrape.
+    fn scrape(&self) -> String {
         let state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        routes::respond(
-            request,
-            &state,
-            &self.health,
-            self.ready.load(Ordering::Relaxed),
-            self.cluster.as_deref(),
-        )
+        let cluster = self.cluster.as_deref();
+        let mut kept = self.services.lock().unwrap_or_else(PoisonError::into_inner);
+        let services = match &*kept {
+            Some((generation, text)) if *generation == state.generation() => text.clone(),
+            _ => {
+                let text: Arc<str> = metrics::services_text(&state, cluster).into();
+                *kept = Some((state.generation(), text.clone()));
+                text
+            }
+        };
+        metrics::openmetrics_with(&services, &state, &self.health, cluster)
     }
 }
 
@@ -54,6 +65,7 @@ pub fn run(
         health: Health::default(),
         ready: AtomicBool::new(false),
         cluster: cluster.map(str::to_string),
+        services: Mutex::new(None),
     });
     let responder = shared.clone();
     let respond: server::Respond = Arc::new(move |request: &Request| responder.respond(request));

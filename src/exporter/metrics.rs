@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 
 use prometheus_client::encoding::EncodeLabelSet;
-use prometheus_client::encoding::text::encode;
+use prometheus_client::encoding::text::{encode_eof, encode_registry};
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
@@ -271,19 +271,41 @@ fn register_health(registry: &mut Registry, state: &Exporter, health: &Health) {
     registry.register("recomputed_services", "Services analysed by recomputes", h.services_recomputed);
 }
 
-/// The OpenMetrics text of one scrape. `cluster`: an optional `cluster` label on every series.
-pub fn openmetrics(state: &Exporter, health: &Health, cluster: Option<&str>) -> String {
+fn registry(cluster: Option<&str>) -> Registry {
     let labels = cluster.map(|c| (Cow::Borrowed("cluster"), Cow::Owned(c.to_string())));
-    let mut registry = Registry::with_prefix_and_labels(PREFIX, labels.into_iter());
+    Registry::with_prefix_and_labels(PREFIX, labels.into_iter())
+}
+
+/// The per-Service part of a scrape (nearly all of it on a large cluster), OpenMetrics text
+/// without `# EOF`. It changes only when a recompute does ([`Exporter::generation`]), so `serve`
+/// keeps it between scrapes.
+pub fn services_text(state: &Exporter, cluster: Option<&str>) -> String {
+    let mut registry = registry(cluster);
     let families = ServiceFamilies::default();
     for (key, summary) in state.services() {
         families.add(key, summary, state);
     }
     families.register(&mut registry);
-    register_nodes(&mut registry, state);
-    register_health(&mut registry, state, health);
     let mut out = String::new();
     // Writing to a String cannot fail.
-    let _ = encode(&mut out, &registry);
+    let _ = encode_registry(&mut out, &registry);
     out
+}
+
+/// A whole scrape around the per-Service text of [`services_text`]: the node side, the
+/// exporter's health and `# EOF`.
+pub fn openmetrics_with(services: &str, state: &Exporter, health: &Health, cluster: Option<&str>) -> String {
+    let mut registry = registry(cluster);
+    register_nodes(&mut registry, state);
+    register_health(&mut registry, state, health);
+    let mut out = String::with_capacity(services.len() + 8192);
+    out.push_str(services);
+    let _ = encode_registry(&mut out, &registry);
+    let _ = encode_eof(&mut out);
+    out
+}
+
+/// The OpenMetrics text of one scrape. `cluster`: an optional `cluster` label on every series.
+pub fn openmetrics(state: &Exporter, health: &Health, cluster: Option<&str>) -> String {
+    openmetrics_with(&services_text(state, cluster), state, health, cluster)
 }

@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use topo_engine::core::analyze::{self, TrafficModel};
+use topo_engine::core::analyze::{self, NodeIndex, TrafficModel};
 use topo_engine::model::{Behaviour, Service, Snapshot};
 use topo_engine::report::mode::Mode;
 use topo_engine::report::reason::ReasonCode;
@@ -94,10 +94,15 @@ pub struct Exporter {
     pending: Touched,
     /// The nodes, sorted by name, as the engine's input (rebuilt on a Node change only).
     base: Snapshot,
+    /// What the engine derives from those nodes (rebuilt with them): a Service change costs the
+    /// analysis of that Service, not of every node.
+    index: NodeIndex,
     services: BTreeMap<Key, ServiceSummary>,
     /// Per (Service, address type): the verdict and when it was first seen (Unix seconds).
     since: BTreeMap<(Key, String), (Verdict, f64)>,
     zones: ZoneSummary,
+    /// Counts the recomputes that ran: what a scrape shows changes only with it.
+    generation: u64,
 }
 
 impl Exporter {
@@ -109,9 +114,11 @@ impl Exporter {
             // The zone summary exists before the first Node arrives.
             pending: Touched { nodes: true, ..Touched::default() },
             base: Snapshot::default(),
+            index: NodeIndex::new(&[], &TrafficModel::default()),
             services: BTreeMap::new(),
             since: BTreeMap::new(),
             zones: ZoneSummary::default(),
+            generation: 0,
         }
     }
 
@@ -130,9 +137,11 @@ impl Exporter {
     /// Returns how many Services were analysed.
     pub fn recompute(&mut self, now: f64) -> usize {
         let pending = std::mem::take(&mut self.pending);
+        self.generation += 1;
         let mut targets = pending.services;
         if pending.nodes {
             self.base.nodes = self.store.nodes.values().cloned().collect();
+            self.index = NodeIndex::new(&self.base.nodes, &TrafficModel::default());
             self.zones = zone_summary(&analyze::zones(&self.base, self.behaviour));
             targets.extend(self.store.services.keys().cloned());
             targets.extend(self.services.keys().cloned());
@@ -142,7 +151,7 @@ impl Exporter {
             self.since.retain(|(key, _), _| key != gone);
         }
         let present: Vec<&Key> = targets.iter().filter(|k| self.store.services.contains_key(*k)).collect();
-        let reports = analyze_services(&mut self.base, &self.store, &present, self.behaviour);
+        let reports = analyze_services(&mut self.base, &self.index, &self.store, &present, self.behaviour);
         let analysed = reports.len();
         for report in reports {
             let key = (report.service.namespace.clone(), report.service.name.clone());
@@ -173,6 +182,11 @@ impl Exporter {
         self.since.get(&(service.clone(), address_type.to_string())).map(|(_, t)| *t)
     }
 
+    /// Changes with every recompute (a scrape's per-Service text can be kept while it stays).
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
     /// The node side.
     pub fn zones(&self) -> &ZoneSummary {
         &self.zones
@@ -187,6 +201,7 @@ impl Exporter {
 /// Analyse the given Services over `base` (the nodes), lending it their objects for the call.
 fn analyze_services(
     base: &mut Snapshot,
+    index: &NodeIndex,
     store: &Store,
     keys: &[&Key],
     behaviour: Behaviour,
@@ -197,7 +212,7 @@ fn analyze_services(
     base.services = keys.iter().filter_map(|k| store.services.get(*k).cloned()).collect();
     base.slices = keys.iter().flat_map(|k| store.slices_of(k).cloned()).collect();
     let services: Vec<&Service> = base.services.iter().collect();
-    let reports = analyze::service_reports_with(base, &services, behaviour, &TrafficModel::default(), 2);
+    let reports = analyze::service_reports_indexed(base, &services, behaviour, index, 2);
     base.services = Vec::new();
     base.slices = Vec::new();
     reports
@@ -206,10 +221,16 @@ fn analyze_services(
 /// Every Service of `store` analysed from scratch, as one `check -A` would (what the incremental
 /// state must always equal).
 pub fn from_scratch(store: &Store, behaviour: Behaviour) -> (BTreeMap<Key, ServiceSummary>, ZoneSummary) {
-    let mut base = Snapshot { nodes: store.nodes.values().cloned().collect(), ..Snapshot::default() };
-    let zones = zone_summary(&analyze::zones(&base, behaviour));
-    let keys: Vec<&Key> = store.services.keys().collect();
-    let reports = analyze_services(&mut base, store, &keys, behaviour);
+    // One plain Snapshot of everything, as a one-shot read builds it: no NodeIndex, no batching.
+    let snapshot = Snapshot {
+        nodes: store.nodes.values().cloned().collect(),
+        services: store.services.values().cloned().collect(),
+        slices: store.services.keys().flat_map(|k| store.slices_of(k).cloned()).collect(),
+        ..Snapshot::default()
+    };
+    let zones = zone_summary(&analyze::zones(&snapshot, behaviour));
+    let services: Vec<&Service> = snapshot.services.iter().collect();
+    let reports = analyze::service_reports_with(&snapshot, &services, behaviour, &TrafficModel::default(), 1);
     let services = reports
         .iter()
         .map(|r| ((r.service.namespace.clone(), r.service.name.clone()), summarize(r)))
