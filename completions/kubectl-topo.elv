@@ -56,6 +56,7 @@ set edit:completion:arg-completer[kubectl-topo] = {|@words|
             cand dump 'Write what the live cluster shows (Nodes, Services, EndpointSlices, Events, server version) as one YAML List (or JSON with -o json, read back much faster) that --from-file reads back; attach it to bug reports'
             cand simulate 'What-if: explain one Service in a changed cluster (replicas, nodes, zones, CPU, mode)'
             cand watch 'Follow Services live and print a line each time a verdict, its reasons or the hints change (like `kubectl get -w`; `-o json` streams one object per change). Ctrl-C ends it'
+            cand serve 'Run as a Prometheus exporter: watch Nodes, Services and EndpointSlices, recompute what each change affects and serve /metrics, /healthz and /readyz (README "Monitoring"). SIGTERM or Ctrl-C stops it'
             cand completion 'Print shell completion code (bash, zsh, fish, powershell, elvish)'
             cand version 'Print the plugin version (and the server version when a cluster is reachable)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -275,6 +276,40 @@ set edit:completion:arg-completer[kubectl-topo] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'kubectl-topo;serve'= {
+            cand --listen 'Address to serve /metrics, /healthz and /readyz on'
+            cand --cluster-label 'Add `cluster="NAME"` to every series (when one Prometheus scrapes several clusters; with one Prometheus per cluster, prefer its `external_labels`)'
+            cand -f 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster'
+            cand --from-file 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster'
+            cand --k8s-version 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36'
+            cand -n 'Namespace of the Service(s)'
+            cand --namespace 'Namespace of the Service(s)'
+            cand -l 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`'
+            cand --selector 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`'
+            cand -o 'Output format [default: table; dump: yaml]'
+            cand --output 'Output format [default: table; dump: yaml]'
+            cand --color 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)'
+            cand --kubeconfig 'Path to the kubeconfig file'
+            cand --context 'The kubeconfig context to use (`check`: repeatable, one cluster each)'
+            cand --cluster 'The kubeconfig cluster to use'
+            cand --user 'The kubeconfig user to use'
+            cand --request-timeout 'Timeout for each API request, e.g. `10s`, `1m` (0 = none) [default: 30s; `version`: 5s]'
+            cand -s 'The address and port of the Kubernetes API server (overrides the kubeconfig''s)'
+            cand --server 'The address and port of the Kubernetes API server (overrides the kubeconfig''s)'
+            cand --token 'Bearer token for authentication to the API server'
+            cand --certificate-authority 'Path to a cert file for the certificate authority'
+            cand --tls-server-name 'Server name to validate the server''s certificate against'
+            cand --as 'User to impersonate for the requests'
+            cand --as-group 'Group to impersonate (repeatable; needs --as)'
+            cand -v 'Log level: 6 or more prints each API request (method, URL, status, time) on stderr'
+            cand --v 'Log level: 6 or more prints each API request (method, URL, status, time) on stderr'
+            cand -A 'All namespaces'
+            cand --all-namespaces 'All namespaces'
+            cand --no-headers 'Omit table headers'
+            cand --insecure-skip-tls-verify 'Do not check the server''s certificate: insecure'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'kubectl-topo;completion'= {
             cand -f 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster'
             cand --from-file 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster'
@@ -346,6 +381,7 @@ set edit:completion:arg-completer[kubectl-topo] = {|@words|
             cand dump 'Write what the live cluster shows (Nodes, Services, EndpointSlices, Events, server version) as one YAML List (or JSON with -o json, read back much faster) that --from-file reads back; attach it to bug reports'
             cand simulate 'What-if: explain one Service in a changed cluster (replicas, nodes, zones, CPU, mode)'
             cand watch 'Follow Services live and print a line each time a verdict, its reasons or the hints change (like `kubectl get -w`; `-o json` streams one object per change). Ctrl-C ends it'
+            cand serve 'Run as a Prometheus exporter: watch Nodes, Services and EndpointSlices, recompute what each change affects and serve /metrics, /healthz and /readyz (README "Monitoring"). SIGTERM or Ctrl-C stops it'
             cand completion 'Print shell completion code (bash, zsh, fish, powershell, elvish)'
             cand version 'Print the plugin version (and the server version when a cluster is reachable)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -361,6 +397,8 @@ set edit:completion:arg-completer[kubectl-topo] = {|@words|
         &'kubectl-topo;help;simulate'= {
         }
         &'kubectl-topo;help;watch'= {
+        }
+        &'kubectl-topo;help;serve'= {
         }
         &'kubectl-topo;help;completion'= {
         }

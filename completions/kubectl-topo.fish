@@ -64,6 +64,7 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "check" -d
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "dump" -d 'Write what the live cluster shows (Nodes, Services, EndpointSlices, Events, server version) as one YAML List (or JSON with -o json, read back much faster) that --from-file reads back; attach it to bug reports'
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "simulate" -d 'What-if: explain one Service in a changed cluster (replicas, nodes, zones, CPU, mode)'
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "watch" -d 'Follow Services live and print a line each time a verdict, its reasons or the hints change (like `kubectl get -w`; `-o json` streams one object per change). Ctrl-C ends it'
+complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "serve" -d 'Run as a Prometheus exporter: watch Nodes, Services and EndpointSlices, recompute what each change affects and serve /metrics, /healthz and /readyz (README "Monitoring"). SIGTERM or Ctrl-C stops it'
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "completion" -d 'Print shell completion code (bash, zsh, fish, powershell, elvish)'
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "version" -d 'Print the plugin version (and the server version when a cluster is reachable)'
 complete -c kubectl-topo -n "__fish_kubectl_topo_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -298,6 +299,41 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -s A -l
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -l no-headers -d 'Omit table headers'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -l insecure-skip-tls-verify -d 'Do not check the server\'s certificate: insecure'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand watch" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand serve" -l listen -d 'Address to serve /metrics, /healthz and /readyz on' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand serve" -l cluster-label -d 'Add `cluster="NAME"` to every series (when one Prometheus scrapes several clusters; with one Prometheus per cluster, prefer its `external_labels`)' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand serve" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster' -r -F
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand serve" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand serve" -s n -l namespace -d 'Namespace of the Service(s)' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand serve" -s l -l selector -d 'Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand serve" -s o -l output -d 'Output format [default: table; dump: yaml]' -r -f -a "table\t'Human tables and prose'
+wide\t'Tables with more columns'
+json\t'The report model as JSON (versioned envelope)'
+yaml\t'The report model as YAML (versioned envelope)'
+html\t'One self-contained HTML page: zones, routing bands and reasons (explain, check, simulate)'
+dot\t'The routing graph for Graphviz (`dot -Tsvg`) (explain, check, simulate)'
+mermaid\t'The routing graph as a Mermaid flowchart, for Markdown (explain, check, simulate)'
+markdown\t'`check`: a pull-request comment (summary, table of findings, details per Service)'
+junit\t'`check`: JUnit XML, one test case per Service'
+sarif\t'`check`: SARIF 2.1.0, one rule per reason code'"
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand serve" -l color -d 'When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`)' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour table output'
+never\t'Never colour'"
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand serve" -l kubeconfig -d 'Path to the kubeconfig file' -r -F
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand serve" -l context -d 'The kubeconfig context to use (`check`: repeatable, one cluster each)' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand serve" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand serve" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand serve" -l request-timeout -d 'Timeout for each API request, e.g. `10s`, `1m` (0 = none) [default: 30s; `version`: 5s]' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand serve" -s s -l server -d 'The address and port of the Kubernetes API server (overrides the kubeconfig\'s)' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand serve" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand serve" -l certificate-authority -d 'Path to a cert file for the certificate authority' -r -F
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand serve" -l tls-server-name -d 'Server name to validate the server\'s certificate against' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand serve" -l as -d 'User to impersonate for the requests' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand serve" -l as-group -d 'Group to impersonate (repeatable; needs --as)' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand serve" -s v -l v -d 'Log level: 6 or more prints each API request (method, URL, status, time) on stderr' -r
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand serve" -s A -l all-namespaces -d 'All namespaces'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand serve" -l no-headers -d 'Omit table headers'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand serve" -l insecure-skip-tls-verify -d 'Do not check the server\'s certificate: insecure'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s f -l from-file -d 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml, *.yml and *.json in it, each as its own cluster' -r -F
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -l k8s-version -d 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server version recorded in the dump, else 1.36' -r
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand completion" -s n -l namespace -d 'Namespace of the Service(s)' -r
@@ -364,12 +400,13 @@ complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -s A 
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -l no-headers -d 'Omit table headers'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -l insecure-skip-tls-verify -d 'Do not check the server\'s certificate: insecure'
 complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand version" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand help; and not __fish_seen_subcommand_from zones explain check dump simulate watch completion version help" -f -a "zones" -d 'Zone CPU weights exactly as the EndpointSlice controller counts them, and the nodes left out'
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand help; and not __fish_seen_subcommand_from zones explain check dump simulate watch completion version help" -f -a "explain" -d 'Explain one Service: expected vs actual hints, the safeguard that blocks them, kube-proxy\'s view'
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand help; and not __fish_seen_subcommand_from zones explain check dump simulate watch completion version help" -f -a "check" -d 'One row per Service with its verdict; exit code 1 on findings at or above --fail-on'
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand help; and not __fish_seen_subcommand_from zones explain check dump simulate watch completion version help" -f -a "dump" -d 'Write what the live cluster shows (Nodes, Services, EndpointSlices, Events, server version) as one YAML List (or JSON with -o json, read back much faster) that --from-file reads back; attach it to bug reports'
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand help; and not __fish_seen_subcommand_from zones explain check dump simulate watch completion version help" -f -a "simulate" -d 'What-if: explain one Service in a changed cluster (replicas, nodes, zones, CPU, mode)'
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand help; and not __fish_seen_subcommand_from zones explain check dump simulate watch completion version help" -f -a "watch" -d 'Follow Services live and print a line each time a verdict, its reasons or the hints change (like `kubectl get -w`; `-o json` streams one object per change). Ctrl-C ends it'
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand help; and not __fish_seen_subcommand_from zones explain check dump simulate watch completion version help" -f -a "completion" -d 'Print shell completion code (bash, zsh, fish, powershell, elvish)'
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand help; and not __fish_seen_subcommand_from zones explain check dump simulate watch completion version help" -f -a "version" -d 'Print the plugin version (and the server version when a cluster is reachable)'
-complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand help; and not __fish_seen_subcommand_from zones explain check dump simulate watch completion version help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand help; and not __fish_seen_subcommand_from zones explain check dump simulate watch serve completion version help" -f -a "zones" -d 'Zone CPU weights exactly as the EndpointSlice controller counts them, and the nodes left out'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand help; and not __fish_seen_subcommand_from zones explain check dump simulate watch serve completion version help" -f -a "explain" -d 'Explain one Service: expected vs actual hints, the safeguard that blocks them, kube-proxy\'s view'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand help; and not __fish_seen_subcommand_from zones explain check dump simulate watch serve completion version help" -f -a "check" -d 'One row per Service with its verdict; exit code 1 on findings at or above --fail-on'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand help; and not __fish_seen_subcommand_from zones explain check dump simulate watch serve completion version help" -f -a "dump" -d 'Write what the live cluster shows (Nodes, Services, EndpointSlices, Events, server version) as one YAML List (or JSON with -o json, read back much faster) that --from-file reads back; attach it to bug reports'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand help; and not __fish_seen_subcommand_from zones explain check dump simulate watch serve completion version help" -f -a "simulate" -d 'What-if: explain one Service in a changed cluster (replicas, nodes, zones, CPU, mode)'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand help; and not __fish_seen_subcommand_from zones explain check dump simulate watch serve completion version help" -f -a "watch" -d 'Follow Services live and print a line each time a verdict, its reasons or the hints change (like `kubectl get -w`; `-o json` streams one object per change). Ctrl-C ends it'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand help; and not __fish_seen_subcommand_from zones explain check dump simulate watch serve completion version help" -f -a "serve" -d 'Run as a Prometheus exporter: watch Nodes, Services and EndpointSlices, recompute what each change affects and serve /metrics, /healthz and /readyz (README "Monitoring"). SIGTERM or Ctrl-C stops it'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand help; and not __fish_seen_subcommand_from zones explain check dump simulate watch serve completion version help" -f -a "completion" -d 'Print shell completion code (bash, zsh, fish, powershell, elvish)'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand help; and not __fish_seen_subcommand_from zones explain check dump simulate watch serve completion version help" -f -a "version" -d 'Print the plugin version (and the server version when a cluster is reachable)'
+complete -c kubectl-topo -n "__fish_kubectl_topo_using_subcommand help; and not __fish_seen_subcommand_from zones explain check dump simulate watch serve completion version help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -40,6 +40,11 @@ step "report consumers: SARIF 2.1.0 schema (npm), junitparser + markdown-it-py (
 command -v npm >/dev/null || { echo "error: npm not found: the report-format tests need npm and python3"; exit 2; }
 bash tests/consumers/install-reports.sh >/dev/null
 
+step "monitoring consumers: promtool and prometheus (Debian's prometheus package), when missing"
+# tests/monitoring.rs runs promtool on deploy/prometheus/ and on real /metrics output; the e2e
+# `monitoring` group starts a Prometheus on 127.0.0.1 that scrapes `kubectl topo serve`.
+bash tests/monitoring/install.sh
+
 step "cargo test (unit, snapshot, CLI, krew + kubectl plugin, real control plane e2e)"
 # The differential test itself runs next, on its own, so that its summary line is printed.
 cargo test --locked --all-targets -p kubectl-topo -- --test-threads 2 --skip differential::differential

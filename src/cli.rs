@@ -51,6 +51,11 @@ pub enum Command {
     /// (like `kubectl get -w`; `-o json` streams one object per change). Ctrl-C ends it.
     #[command(after_help = examples::WATCH)]
     Watch(WatchArgs),
+    /// Run as a Prometheus exporter: watch Nodes, Services and EndpointSlices, recompute what each
+    /// change affects and serve /metrics, /healthz and /readyz (README "Monitoring"). SIGTERM or
+    /// Ctrl-C stops it.
+    #[command(after_help = examples::SERVE)]
+    Serve(ServeArgs),
     /// Print shell completion code (bash, zsh, fish, powershell, elvish).
     #[command(after_help = examples::COMPLETION)]
     Completion(CompletionArgs),
@@ -169,6 +174,18 @@ pub struct SimulateArgs {
 pub struct WatchArgs {
     /// One Service (`svc/NAME`); without it, every Service of the namespace (or of all with -A).
     pub service: Option<String>,
+}
+
+/// `serve` arguments.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to serve /metrics, /healthz and /readyz on.
+    #[arg(long, value_name = "HOST:PORT", default_value = "0.0.0.0:9464")]
+    pub listen: String,
+    /// Add `cluster="NAME"` to every series (when one Prometheus scrapes several clusters; with one
+    /// Prometheus per cluster, prefer its `external_labels`).
+    #[arg(long, value_name = "NAME")]
+    pub cluster_label: Option<String>,
 }
 
 /// Where requests originate, for the cross-zone share.

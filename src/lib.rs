@@ -18,6 +18,7 @@ pub mod entry;
 pub mod error;
 pub mod escape;
 pub mod exit;
+pub mod exporter;
 pub mod internal;
 pub mod progress;
 pub mod prose;

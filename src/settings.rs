@@ -93,6 +93,13 @@ pub enum Job {
         /// One Service (the `svc/` prefix removed), or every Service in scope.
         name: Option<String>,
     },
+    /// `serve` (live cluster only, every namespace).
+    Serve {
+        /// `--listen`.
+        listen: std::net::SocketAddr,
+        /// `--cluster-label`.
+        cluster: Option<String>,
+    },
     /// `completion SHELL`.
     Completion(clap_complete::Shell),
     /// `version`.
@@ -130,102 +137,6 @@ pub struct Settings {
     pub traffic: TrafficModel,
     /// Threads that analyse Services side by side (`check`): the CPUs available, at most 8.
     pub workers: usize,
-}
-
-/// A flag value that does not make sense; exit code 2.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SettingsError {
-    /// Bad `--k8s-version`.
-    #[error("--k8s-version: {0}")]
-    Version(#[from] topo_engine::model::version::VersionError),
-    /// Bad `svc/NAME`.
-    #[error("{0:?} is not a Service reference: use svc/NAME, service/NAME or NAME")]
-    ServiceRef(String),
-    /// `deploy/x` and other kinds: only Services get topology hints.
-    #[error(
-        "{0:?} names another kind: topology hints belong to Services, use svc/NAME (the Service in front of it)"
-    )]
-    NotAService(String),
-    /// Bad `-l`.
-    #[error("-l {0}")]
-    Selector(String),
-    /// Bad `--request-timeout`.
-    #[error("--request-timeout {0:?}: use a duration like 30s, 500ms, 1m30s or 0 (none)")]
-    Timeout(String),
-    /// `dump --from-file`.
-    #[error("dump reads a live cluster: it cannot be combined with --from-file")]
-    DumpFromFile,
-    /// `dump -o wide`.
-    #[error("dump writes YAML (the default, -o yaml) or JSON (-o json), not -o wide")]
-    DumpWide,
-    /// `watch --from-file`.
-    #[error("watch follows a live cluster: it cannot be combined with --from-file")]
-    WatchFromFile,
-    /// `watch svc/NAME -A`.
-    #[error("watch svc/NAME follows one Service: use -n NAMESPACE, not -A")]
-    WatchOneWithAll,
-    /// A shared flag the subcommand does not use (`settings::flags`).
-    #[error("{command} does not take {flag}: {why}")]
-    NotForCommand {
-        /// The subcommand.
-        command: &'static str,
-        /// The flag as typed.
-        flag: &'static str,
-        /// Why, and what to use instead.
-        why: &'static str,
-    },
-    /// `--as-group` without `--as`.
-    #[error("--as-group needs --as: groups are impersonated together with a user, as kubectl does")]
-    AsGroupWithoutAs,
-    /// A `--server` that is not a URL.
-    #[error("--server {0:?} is not a URL: use https://HOST:PORT (or HOST:PORT)")]
-    Server(String),
-    /// `-n` with `-A`.
-    #[error("-n and -A cannot be used together")]
-    NamespaceConflict,
-    /// A `check` flag value that names no verdict, reason code or mode.
-    #[error("{flag} {value:?}: use one of {valid}")]
-    UnknownName {
-        /// The flag.
-        flag: &'static str,
-        /// What was typed.
-        value: String,
-        /// The valid names, comma-separated.
-        valid: String,
-    },
-    /// A bad `--exclude-namespace` glob.
-    #[error("--exclude-namespace {pattern:?}: {why}")]
-    ExcludePattern {
-        /// The pattern.
-        pattern: String,
-        /// globset's reason.
-        why: String,
-    },
-    /// `-f` or `--context` repeated for a command that reads one cluster.
-    #[error("only check reads several clusters: give one -f or one --context")]
-    OneSource,
-    /// `--all-contexts` with `-f`.
-    #[error("--all-contexts reads the kubeconfig's clusters: it cannot be combined with --from-file")]
-    AllContextsFromFile,
-    /// `-o markdown|junit|sarif` over several clusters.
-    #[error("-o {0} reports one cluster: give one -f or one --context, or use -o table, wide, json or yaml")]
-    ReportOneSource(&'static str),
-    /// `-o markdown|junit|sarif` with a command other than `check`.
-    #[error("-o {0} is a report of `check`: use -o table, wide, json or yaml here")]
-    ReportFormat(&'static str),
-    /// A bad `simulate` change or `--traffic` value (the message names the flag).
-    #[error("{0}")]
-    WhatIf(#[from] changes::WhatIfError),
-    /// `-o FORMAT` on a subcommand that does not write it.
-    #[error("{command} does not write -o {format}: use {supported}")]
-    FormatUnsupported {
-        /// The subcommand.
-        command: &'static str,
-        /// The format asked for.
-        format: &'static str,
-        /// What it writes instead.
-        supported: &'static str,
-    },
 }
 
 impl Settings {
@@ -309,6 +220,7 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
             }
             Job::Watch { name: a.service.as_deref().map(parse_service_ref).transpose()? }
         }
+        Command::Serve(a) => serve::job(&a, g)?,
         Command::Completion(a) => Job::Completion(a.shell),
         Command::Version => Job::Version,
     })
@@ -330,6 +242,7 @@ fn check_format(command: &Command, output: OutputFormat) -> Result<(), SettingsE
         Command::Zones => ("zones", "-o table, wide, json or yaml"),
         Command::Dump(_) => ("dump", "-o yaml or json"),
         Command::Watch(_) => ("watch", "-o table, wide, json or yaml"),
+        Command::Serve(_) => ("serve", "no -o at all"),
         Command::Version => ("version", "-o table, json or yaml"),
         Command::Completion(_) => ("completion", "no -o at all"),
     };
@@ -386,7 +299,10 @@ pub mod changes;
 mod check_settings;
 mod duration;
 pub use duration::{DEFAULT_TIMEOUT, VERSION_TIMEOUT};
+mod error;
+pub use error::SettingsError;
 mod flags;
+mod serve;
 mod sources;
 mod whatif_settings;
 pub use check_settings::{ConfigPath, default_location};

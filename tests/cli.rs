@@ -236,10 +236,12 @@ fn flags_a_subcommand_does_not_use_are_refused_with_its_help() {
         (&["dump", "-o", "table"], "error: dump does not take -o table"),
         (&["explain", "svc/demo-service", "-n", "demo", "--fail-on", "any"], "--exit-code"),
         (&["check", "-A", "-V"], "error: unexpected argument '-V'"),
+        (&["serve", "-n", "shop"], "error: serve does not take -n"),
+        (&["serve", "-o", "json"], "error: serve does not take -o"),
     ];
     for (args, expected) in cases {
         let mut argv = args.to_vec();
-        if argv[0] != "dump" {
+        if !matches!(argv[0], "dump" | "serve") {
             argv.extend(["-f", &demo]);
         }
         let out = topo().args(&argv).output().unwrap();

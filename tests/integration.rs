@@ -14,6 +14,7 @@ mod differential;
 mod fuzz_corpus;
 mod help;
 mod manners;
+mod monitoring;
 mod partial;
 mod pictures;
 mod plugin;

@@ -64,6 +64,14 @@ Examples:
   # Every Service of the cluster, one JSON object per change
   kubectl topo watch -A -o json";
 
+/// `serve --help`.
+pub const SERVE: &str = "\
+Examples:
+  # In the cluster (deploy/exporter), or from a workstation against the current context
+  kubectl topo serve --listen 127.0.0.1:9464
+  # One Prometheus scraping several clusters: label every series
+  kubectl topo serve --context prod-eu --cluster-label prod-eu";
+
 /// `completion --help`.
 pub const COMPLETION: &str = "\
 Examples:

@@ -41,10 +41,21 @@ fn subcommands_without_the_hidden_ones() {
     assert_eq!(
         run(&[""]),
         (
-            ["zones", "explain", "check", "dump", "simulate", "watch", "completion", "version", "help"]
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
+            [
+                "zones",
+                "explain",
+                "check",
+                "dump",
+                "simulate",
+                "watch",
+                "serve",
+                "completion",
+                "version",
+                "help"
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
             4
         )
     );

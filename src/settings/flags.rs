@@ -13,6 +13,7 @@
 //! | `-o table` | not dump (it writes YAML or JSON) |
 //! | `--no-headers` | zones, explain, check, simulate, watch |
 //! | any of these | not completion |
+//! | `-n`, `-A`, `-l`, `-o`, `--no-headers` | not serve (it watches every namespace and serves metrics) |
 
 use super::SettingsError;
 use crate::cli::{Command, GlobalArgs, OutputFormat};
@@ -30,6 +31,9 @@ pub fn check(command: &Command, g: &GlobalArgs) -> Result<(), SettingsError> {
         matches!(command, Command::Version),
         matches!(command, Command::Completion(_)),
     );
+    if matches!(command, Command::Serve(_)) {
+        return serve(g);
+    }
     let no_namespace = zones || version || completion;
     if g.namespace.is_some() && no_namespace {
         return refuse("-n", "it reads no namespaced object (Nodes, the server, nothing)");
@@ -61,6 +65,30 @@ pub fn check(command: &Command, g: &GlobalArgs) -> Result<(), SettingsError> {
     }
 }
 
+/// `serve` watches every namespace and writes metrics, not reports.
+fn serve(g: &GlobalArgs) -> Result<(), SettingsError> {
+    let refuse = |flag: &'static str, why: &'static str| {
+        Err(SettingsError::NotForCommand { command: "serve", flag, why })
+    };
+    let why_scope = "serve watches every namespace and exports every Service; filter in PromQL";
+    if g.namespace.is_some() {
+        return refuse("-n", why_scope);
+    }
+    if g.all_namespaces {
+        return refuse("-A", "serve always watches every namespace");
+    }
+    if g.selector.is_some() {
+        return refuse("-l", why_scope);
+    }
+    if g.output.is_some() || g.no_headers {
+        return refuse(
+            if g.no_headers { "--no-headers" } else { "-o" },
+            "serve writes metrics at /metrics, not a report",
+        );
+    }
+    Ok(())
+}
+
 /// The subcommand as typed.
 pub fn command_name(command: &Command) -> &'static str {
     match command {
@@ -72,5 +100,6 @@ pub fn command_name(command: &Command) -> &'static str {
         Command::Watch(_) => "watch",
         Command::Completion(_) => "completion",
         Command::Version => "version",
+        Command::Serve(_) => "serve",
     }
 }

@@ -86,6 +86,19 @@ fn watch_follows_one_service_or_a_scope_of_a_live_cluster() {
 }
 
 #[test]
+fn serve_listens_on_9464_by_default_on_a_live_cluster_only() {
+    let s = resolve(&["serve"], &tty()).unwrap();
+    assert_eq!(s.job, Job::Serve { listen: "0.0.0.0:9464".parse().unwrap(), cluster: None });
+    assert!(matches!(s.source, SourceSpec::Live(_)));
+    let s = resolve(&["serve", "--listen", "127.0.0.1:0", "--cluster-label", "eu-1"], &tty()).unwrap();
+    assert_eq!(s.job, Job::Serve { listen: "127.0.0.1:0".parse().unwrap(), cluster: Some("eu-1".into()) });
+    assert_eq!(resolve(&["serve", "-f", "d.yaml"], &tty()).unwrap_err(), SettingsError::ServeFromFile);
+    let bad = resolve(&["serve", "--listen", ":9464"], &tty()).unwrap_err();
+    assert_eq!(bad, SettingsError::ServeListen(":9464".into()));
+    assert!(bad.to_string().contains("0.0.0.0:9464"), "{bad}");
+}
+
+#[test]
 fn dump_writes_yaml_by_default_json_on_request_and_refuses_wide_and_files() {
     let job = |args: &[&str]| resolve(args, &tty()).map(|s| s.job);
     assert_eq!(job(&["dump", "-A"]).unwrap(), Job::Dump { redact: false, format: DumpFormat::Yaml });

@@ -35,6 +35,14 @@ pub enum SourceError {
     /// The Service is not in the data.
     #[error("{0}")]
     ServiceNotFound(Box<ServiceNotFound>),
+    /// `serve` cannot listen on its address (in use, not local, not permitted).
+    #[error("cannot listen on {address}: {source}")]
+    Listen {
+        /// `--listen`.
+        address: std::net::SocketAddr,
+        /// The cause.
+        source: std::io::Error,
+    },
     /// The runtime that drives live reads could not be started.
     #[error("cannot start the I/O runtime: {0}")]
     Runtime(std::io::Error),
@@ -134,6 +142,7 @@ impl SourceError {
             SourceError::Read { .. }
             | SourceError::Dump(_)
             | SourceError::Config(_)
+            | SourceError::Listen { .. }
             | SourceError::ServiceNotFound(_) => ExitStatus::Usage,
             SourceError::Runtime(_)
             | SourceError::Serialise(_)
@@ -183,6 +192,9 @@ impl SourceError {
                 "fix the file (format: README, section \"What check lists, and what fails it\"), or point --config elsewhere".to_string(),
             ),
             SourceError::Missing { .. } => Some(FORBIDDEN_HINT.to_string()),
+            SourceError::Listen { .. } => {
+                Some("pick a free local address and port with --listen HOST:PORT (e.g. 127.0.0.1:9464)".to_string())
+            }
             SourceError::Runtime(_) | SourceError::Serialise(_) => None,
         }
     }

@@ -35,6 +35,7 @@ mod kube_proxy;
 mod kube_proxy_compare;
 mod kube_proxy_scenarios;
 mod live_api;
+mod monitoring;
 mod proxy_nft;
 mod proxy_rules;
 mod rbac_matrix;
@@ -106,6 +107,13 @@ fn rbac() {
 #[test]
 fn watch() {
     group(async |env| watch::run(env.cp, &env.cl, env.topo.as_ref()).await);
+}
+
+/// `kubectl topo serve` scraped by a real Prometheus: W2 and the #123401 trap in metrics and
+/// alerts, SIGTERM, and deploy/ applied with a server-side dry run.
+#[test]
+fn monitoring() {
+    group(async |env| monitoring::run(env.cp, &env.cl, env.topo.as_ref()).await);
 }
 
 /// `simulate` predictions replayed for real (W3, W2, the #123401 trap).

@@ -130,6 +130,14 @@ pub fn run(name: &str, size: Size, runs: usize, dump_only: bool) -> io::Result<(
     Ok(())
 }
 
+/// `cargo xtask bench-serve`: see `serve_bench`.
+pub fn serve(name: &str, size: Size, updates: usize) -> io::Result<()> {
+    let topo = product()?;
+    let dump = bench_dir()?.join(format!("{name}.json"));
+    println!("Machine: {}.", machine());
+    crate::serve_bench::run(name, size, updates, &topo, &dump)
+}
+
 /// `namespace/name` of the Service with the most endpoints (explain's worst case).
 fn largest_service(dump: &Path) -> io::Result<String> {
     let text = std::fs::read_to_string(dump)?;

@@ -44,6 +44,11 @@ pub fn binaries(repo: &Path) -> io::Result<harness::Binaries> {
     })
 }
 
+/// An admin client of a started control plane.
+pub async fn client(plane: &ControlPlane) -> Client {
+    harness::client_for(&plane.admin_kubeconfig).await
+}
+
 /// Start etcd + kube-apiserver and load `dump` into it.
 pub async fn start_loaded(repo: &Path, dump: &Path) -> io::Result<ControlPlane> {
     let bins = binaries(repo)?;

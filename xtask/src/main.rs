@@ -4,6 +4,7 @@
 //!   cargo xtask bench [--size large] [--runs 5]       the four ratios of BENCHMARKS.md
 //!   cargo xtask scale [--runs 5]                      time and RSS at 1×…20× the small cluster
 //!   cargo xtask clusters [--runs 5]                   50 small dumps in one `check` vs one 50× dump
+//!   cargo xtask bench-serve [--size large]            `serve`: time to ready, RSS, update → metric latency
 //!   cargo xtask schema                                rewrite docs/schema/ from the report types
 //!
 //! See BENCHMARKS.md for what each benchmark measures, README.md for the schema.
@@ -18,6 +19,7 @@ mod live;
 mod measure;
 mod objects;
 mod plan;
+mod serve_bench;
 
 use std::path::{Path, PathBuf};
 
@@ -61,6 +63,14 @@ enum Command {
     Clusters {
         #[arg(long, default_value_t = 5)]
         runs: usize,
+    },
+    /// `serve` on the loaded cluster: time to ready, steady RSS vs `check -A`, update → metric latency.
+    BenchServe {
+        #[arg(long, default_value = "large")]
+        size: String,
+        /// EndpointSlice updates measured.
+        #[arg(long, default_value_t = 200)]
+        updates: usize,
     },
     /// Rewrite the JSON Schema of `-o json|yaml` (docs/schema/) from the report types.
     Schema,
@@ -111,6 +121,7 @@ fn main() {
             bench::run(&name, size(&name, None), runs, dump_only)
         }
         Command::Scale { runs } => bench::scale(runs),
+        Command::BenchServe { size: name, updates } => bench::serve(&name, size(&name, None), updates),
         Command::Clusters { runs } => bench::clusters(runs),
         Command::Schema => write_schema(),
     };

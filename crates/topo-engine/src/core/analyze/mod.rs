@@ -19,6 +19,7 @@ mod zones;
 mod tests;
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 use crate::core::mode::{self, ModeDecision};
 use crate::core::proxy::ProxyNodes;
@@ -40,13 +41,13 @@ pub struct Cluster<'a> {
     /// Behaviour modelled.
     pub behaviour: Behaviour,
     /// `SetNodes` over all nodes.
-    pub topology: NodeTopology,
+    pub topology: Arc<NodeTopology>,
     /// Where requests originate, for the cross-zone share.
     pub traffic: TrafficModel,
     /// The nodes sorted and indexed for kube-proxy's view.
-    pub proxy_nodes: ProxyNodes,
+    pub proxy_nodes: Arc<ProxyNodes>,
     /// Where requests originate (over `proxy_nodes`, with `traffic`).
-    pub origins: crosszone::Origins,
+    pub origins: Arc<crosszone::Origins>,
     /// Windows nodes, in snapshot order.
     pub windows_nodes: Vec<String>,
     /// Whether reports carry the per-node kube-proxy groups (`check` shows none of them).
@@ -63,23 +64,26 @@ impl<'a> Cluster<'a> {
 
     /// Index the snapshot once, with a traffic model for the cross-zone share.
     pub fn with_traffic(snapshot: &'a Snapshot, behaviour: Behaviour, traffic: &TrafficModel) -> Self {
+        Self::with_index(snapshot, behaviour, &NodeIndex::new(&snapshot.nodes, traffic))
+    }
+
+    /// Index the snapshot's slices, with what was derived from its nodes already (`index` must
+    /// have been built from `snapshot.nodes`).
+    pub fn with_index(snapshot: &'a Snapshot, behaviour: Behaviour, index: &NodeIndex) -> Self {
         let mut slices: HashMap<&str, HashMap<&str, Vec<&EndpointSlice>>> = HashMap::new();
         for s in &snapshot.slices {
             if let Some(svc) = &s.service_name {
                 slices.entry(s.namespace.as_str()).or_default().entry(svc.as_str()).or_default().push(s);
             }
         }
-        let topology = set_nodes(&snapshot.nodes);
-        let proxy_nodes = ProxyNodes::new(&snapshot.nodes);
-        let origins = crosszone::Origins::new(&snapshot.nodes, &topology, traffic, &proxy_nodes);
         Cluster {
             snapshot,
             behaviour,
-            topology,
-            traffic: traffic.clone(),
-            proxy_nodes,
-            origins,
-            windows_nodes: caveats::windows_nodes(&snapshot.nodes),
+            topology: index.topology.clone(),
+            traffic: index.traffic.clone(),
+            proxy_nodes: index.proxy_nodes.clone(),
+            origins: index.origins.clone(),
+            windows_nodes: index.windows_nodes.clone(),
             proxy_detail: true,
             slices,
         }
@@ -90,6 +94,46 @@ impl<'a> Cluster<'a> {
         let by_name = self.slices.get(service.namespace.as_str());
         by_name.and_then(|m| m.get(service.name.as_str())).map(Vec::as_slice).unwrap_or(&[])
     }
+}
+
+/// What a [`Cluster`] derives from the Nodes alone (and the traffic model): `SetNodes`, kube-proxy's
+/// node index and where requests originate. Built once and shared by the Clusters of many
+/// snapshots over the same Nodes (`serve` analyses one changed Service at a time).
+#[derive(Debug, Clone)]
+pub struct NodeIndex {
+    topology: Arc<NodeTopology>,
+    proxy_nodes: Arc<ProxyNodes>,
+    origins: Arc<crosszone::Origins>,
+    windows_nodes: Vec<String>,
+    traffic: TrafficModel,
+}
+
+impl NodeIndex {
+    /// Derive everything node-side once.
+    pub fn new(nodes: &[crate::model::Node], traffic: &TrafficModel) -> Self {
+        let topology = set_nodes(nodes);
+        let proxy_nodes = ProxyNodes::new(nodes);
+        let origins = crosszone::Origins::new(nodes, &topology, traffic, &proxy_nodes);
+        NodeIndex {
+            topology: Arc::new(topology),
+            proxy_nodes: Arc::new(proxy_nodes),
+            origins: Arc::new(origins),
+            windows_nodes: caveats::windows_nodes(nodes),
+            traffic: traffic.clone(),
+        }
+    }
+}
+
+/// [`service_reports_with`] on a [`NodeIndex`] built from `snapshot.nodes`.
+pub fn service_reports_indexed(
+    snapshot: &Snapshot,
+    services: &[&Service],
+    behaviour: Behaviour,
+    index: &NodeIndex,
+    workers: usize,
+) -> Vec<ServiceReport> {
+    let cluster = Cluster { proxy_detail: false, ..Cluster::with_index(snapshot, behaviour, index) };
+    parallel::map_in_order(services, workers, |s| service_report(&cluster, s))
 }
 
 /// `zones`.

@@ -1,0 +1,121 @@
+//! `serve`: the exporter. `source::serve` delivers watch events and HTTP requests; this wires them
+//! to the pure state of `exporter` (apply, recompute, encode) and logs retried failures on stderr.
+//! Runs until SIGTERM or Ctrl-C, then exits 0.
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
+
+use crate::error::Error;
+use crate::exit::ExitStatus;
+use crate::exporter::Exporter;
+use crate::exporter::metrics::{self, Health, ResourceLabels};
+use crate::exporter::routes::{self, Reply, Request};
+use crate::settings::{Settings, SettingsError, SourceSpec};
+use crate::source::serve::{self as server, Event};
+use topo_engine::model::{Behaviour, Snapshot};
+
+/// What the HTTP side reads and the watch side writes.
+struct Shared {
+    state: Mutex<Exporter>,
+    health: Health,
+    ready: AtomicBool,
+    cluster: Option<String>,
+    /// The per-Service text of the last scrape and the state generation it shows.
+    services: Mutex<Option<(u64, Arc<str>)>>,
+}
+
+impl Shared {
+    fn respond(&self, request: &Request) -> Reply {
+        routes::respond(request, self.ready.load(Ordering::Relaxed), || self.scrape())
+    }
+
+    /// OpenMetrics text; the per-Service bulk is encoded once per recompute, not once per scrape.
+    fn scrape(&self) -> String {
+        let state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let cluster = self.cluster.as_deref();
+        let mut kept = self.services.lock().unwrap_or_else(PoisonError::into_inner);
+        let services = match &*kept {
+            Some((generation, text)) if *generation == state.generation() => text.clone(),
+            _ => {
+                let text: Arc<str> = metrics::services_text(&state, cluster).into();
+                *kept = Some((state.generation(), text.clone()));
+                text
+            }
+        };
+        metrics::openmetrics_with(&services, &state, &self.health, cluster)
+    }
+}
+
+/// Serve metrics until a signal; exit 0 then.
+pub fn run(
+    settings: &Settings,
+    listen: SocketAddr,
+    cluster: Option<&str>,
+    err: &mut dyn Write,
+) -> Result<ExitStatus, Error> {
+    let SourceSpec::Live(live) = &settings.source else {
+        return Err(SettingsError::ServeFromFile.into());
+    };
+    let shared = Arc::new(Shared {
+        // Replaced once the server version is known (Event::Connected).
+        state: Mutex::new(Exporter::new(Behaviour::default())),
+        health: Health::default(),
+        ready: AtomicBool::new(false),
+        cluster: cluster.map(str::to_string),
+        services: Mutex::new(None),
+    });
+    let responder = shared.clone();
+    let respond: server::Respond = Arc::new(move |request: &Request| responder.respond(request));
+    server::run::<Error>(live, listen, respond, &mut |event| on_event(settings, &shared, event, err))?;
+    let _ = writeln!(err, "note: stopped");
+    Ok(ExitStatus::Ok)
+}
+
+fn on_event(settings: &Settings, shared: &Shared, event: Event, err: &mut dyn Write) -> Result<(), Error> {
+    let health = &shared.health;
+    match event {
+        Event::Connected { server_version, local } => {
+            let mut snapshot = Snapshot::default();
+            snapshot.info.server_version = Some(server_version);
+            let behaviour = super::modelled(settings, &snapshot, err)?.behaviour;
+            *shared.state.lock().unwrap_or_else(PoisonError::into_inner) = Exporter::new(behaviour);
+            let _ = writeln!(err, "note: serving /metrics, /healthz and /readyz on http://{local}");
+        }
+        Event::Change(change) => shared.state.lock().unwrap_or_else(PoisonError::into_inner).apply(change),
+        Event::Synced { unix } => {
+            recompute(shared, unix);
+            health.last_sync.set(unix);
+            if !shared.ready.swap(true, Ordering::Relaxed) {
+                health.ready.set(1);
+                let _ = writeln!(err, "note: ready: every watch has listed");
+            }
+        }
+        Event::Settled { unix } => recompute(shared, unix),
+        Event::Healthy { unix } => {
+            health.last_sync.set(unix);
+        }
+        Event::Restarted(resource) => {
+            health.watch_restarts.get_or_create(&ResourceLabels::of(resource)).inc();
+        }
+        Event::Failed(resource, note) => {
+            health.watch_errors.get_or_create(&ResourceLabels::of(resource)).inc();
+            let _ = writeln!(err, "note: {note}");
+        }
+    }
+    Ok(())
+}
+
+/// Recompute what changed, timing it.
+fn recompute(shared: &Shared, unix: f64) {
+    let mut state = shared.state.lock().unwrap_or_else(PoisonError::into_inner);
+    if !state.is_dirty() {
+        return;
+    }
+    let started = Instant::now();
+    let services = state.recompute(unix);
+    shared.health.recompute_seconds.observe(started.elapsed().as_secs_f64());
+    shared.health.services_recomputed.inc_by(services as u64);
+}

@@ -1,0 +1,96 @@
+//! Which exposition format a scraper asked for (its `Accept` header), and the Prometheus text
+//! format (0.0.4) made from `prometheus-client`'s OpenMetrics text: the same samples, with the
+//! OpenMetrics-only lines (`# UNIT`, `# EOF`) dropped and counters declared under their `_total`
+//! sample name, as Prometheus's own Go client writes them.
+
+/// An exposition format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// `application/openmetrics-text; version=1.0.0`.
+    OpenMetrics,
+    /// `text/plain; version=0.0.4`.
+    PrometheusText,
+}
+
+impl Format {
+    /// The `Content-Type` of the answer.
+    pub fn content_type(self) -> &'static str {
+        match self {
+            Format::OpenMetrics => "application/openmetrics-text; version=1.0.0; charset=utf-8",
+            Format::PrometheusText => "text/plain; version=0.0.4; charset=utf-8",
+        }
+    }
+
+    /// OpenMetrics when the `Accept` header lists it with a non-zero quality, else the text format
+    /// (Prometheus asks for OpenMetrics first; curl and older scrapers get text).
+    pub fn negotiate(accept: Option<&str>) -> Format {
+        let wants = accept.unwrap_or("").split(',').any(|part| {
+            let mut params = part.split(';').map(str::trim);
+            let media = params.next().unwrap_or("");
+            let refused =
+                params.any(|p| p.strip_prefix("q=").is_some_and(|q| q.trim().parse::<f64>() == Ok(0.0)));
+            media.eq_ignore_ascii_case("application/openmetrics-text") && !refused
+        });
+        if wants { Format::OpenMetrics } else { Format::PrometheusText }
+    }
+
+    /// The body in this format, from OpenMetrics text.
+    pub fn body(self, openmetrics: String) -> String {
+        match self {
+            Format::OpenMetrics => openmetrics,
+            Format::PrometheusText => prometheus_text(&openmetrics),
+        }
+    }
+}
+
+/// OpenMetrics text → Prometheus text format 0.0.4.
+pub fn prometheus_text(openmetrics: &str) -> String {
+    let mut out = String::with_capacity(openmetrics.len());
+    let mut help: Option<&str> = None;
+    for line in openmetrics.lines() {
+        if line == "# EOF" || line.starts_with("# UNIT ") {
+            continue;
+        }
+        if line.starts_with("# HELP ") {
+            help = Some(line);
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("# TYPE ") {
+            let (name, kind) = rest.split_once(' ').unwrap_or((rest, "untyped"));
+            let name = if kind == "counter" { format!("{name}_total") } else { name.to_string() };
+            if let Some(text) = help.take().and_then(|h| h.strip_prefix("# HELP ")) {
+                let text = text.split_once(' ').map_or("", |(_, t)| t);
+                out.push_str(&format!("# HELP {name} {text}\n"));
+            }
+            out.push_str(&format!("# TYPE {name} {kind}\n"));
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prometheus_asks_for_openmetrics_curl_gets_text() {
+        let prometheus = "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1";
+        assert_eq!(Format::negotiate(Some(prometheus)), Format::OpenMetrics);
+        assert_eq!(Format::negotiate(Some("*/*")), Format::PrometheusText);
+        assert_eq!(Format::negotiate(None), Format::PrometheusText);
+        assert_eq!(Format::negotiate(Some("application/openmetrics-text;q=0")), Format::PrometheusText);
+    }
+
+    #[test]
+    fn counters_are_declared_under_their_sample_name_and_openmetrics_lines_go() {
+        let om = "# HELP x_watch_restarts Watches.\n# TYPE x_watch_restarts counter\nx_watch_restarts_total{resource=\"nodes\"} 2\n# HELP x_ready Ready.\n# TYPE x_ready gauge\n# UNIT x_ready seconds\nx_ready 1\n# EOF\n";
+        let text = prometheus_text(om);
+        assert_eq!(
+            text,
+            "# HELP x_watch_restarts_total Watches.\n# TYPE x_watch_restarts_total counter\nx_watch_restarts_total{resource=\"nodes\"} 2\n# HELP x_ready Ready.\n# TYPE x_ready gauge\nx_ready 1\n"
+        );
+    }
+}

@@ -1,0 +1,311 @@
+//! The `/metrics` exposition: the state's summaries and the exporter's own health, through
+//! `prometheus-client` (OpenMetrics text), with every name under `kubectl_topo_`. Cardinality is at
+//! most Service × address family × zone: nothing is labelled per endpoint or per node. Names and
+//! labels are a contract, documented in the README's "Monitoring" section.
+
+use std::borrow::Cow;
+
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::encoding::text::{encode_eof, encode_registry};
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
+use prometheus_client::registry::Registry;
+use strum::VariantArray;
+
+use super::state::{Exporter, FamilySummary, ServiceSummary};
+use super::store::{Key, Resource};
+
+type FloatGauge = Gauge<f64, std::sync::atomic::AtomicU64>;
+
+/// The metric name prefix.
+pub const PREFIX: &str = "kubectl_topo";
+
+/// The exporter's own counters, kept across scrapes (cheap to clone: they share their values).
+#[derive(Debug, Clone)]
+pub struct Health {
+    /// Unix seconds of the last full (re)list of all three resources; 0 before the first.
+    pub last_sync: FloatGauge,
+    /// 1 after the first full sync.
+    pub ready: Gauge,
+    /// Watches that started over (410 Gone, reconnects), by resource.
+    pub watch_restarts: Family<ResourceLabels, Counter>,
+    /// Watch errors, by resource.
+    pub watch_errors: Family<ResourceLabels, Counter>,
+    /// Seconds per recompute of the affected Services.
+    pub recompute_seconds: Histogram,
+    /// Services analysed by recomputes.
+    pub services_recomputed: Counter,
+}
+
+impl Default for Health {
+    /// Counters of every resource start at 0, so that `rate()` sees their first increase.
+    fn default() -> Self {
+        let (watch_restarts, watch_errors): (
+            Family<ResourceLabels, Counter>,
+            Family<ResourceLabels, Counter>,
+        ) = (Family::default(), Family::default());
+        for resource in Resource::VARIANTS {
+            let _ = watch_restarts.get_or_create(&ResourceLabels::of(*resource));
+            let _ = watch_errors.get_or_create(&ResourceLabels::of(*resource));
+        }
+        Health {
+            last_sync: FloatGauge::default(),
+            ready: Gauge::default(),
+            watch_restarts,
+            watch_errors,
+            // 100 µs … ~3.3 s
+            recompute_seconds: Histogram::new(exponential_buckets(0.0001, 2.0, 16)),
+            services_recomputed: Counter::default(),
+        }
+    }
+}
+
+/// `resource` label.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+pub struct ResourceLabels {
+    /// `nodes`, `services`, `endpointslices`.
+    pub resource: String,
+}
+
+impl ResourceLabels {
+    /// The label of a resource.
+    pub fn of(resource: Resource) -> Self {
+        ResourceLabels { resource: <&str>::from(resource).to_string() }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+struct FamilyLabels {
+    namespace: String,
+    service: String,
+    address_type: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+struct VerdictLabels {
+    namespace: String,
+    service: String,
+    address_type: String,
+    verdict: String,
+    reason: String,
+    mode: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+struct ZoneLabels {
+    namespace: String,
+    service: String,
+    address_type: String,
+    zone: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+struct ShareLabels {
+    namespace: String,
+    service: String,
+    address_type: String,
+    hints: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+struct NodeZoneLabels {
+    zone: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+struct SufficientLabels {
+    reason: String,
+}
+
+/// The per-Service families of one scrape.
+#[derive(Default)]
+struct ServiceFamilies {
+    verdict: Family<VerdictLabels, Gauge>,
+    changed: Family<FamilyLabels, FloatGauge>,
+    stale: Family<FamilyLabels, Gauge>,
+    expected: Family<ZoneLabels, Gauge>,
+    actual: Family<ZoneLabels, Gauge>,
+    cross_zone: Family<ShareLabels, FloatGauge>,
+}
+
+impl ServiceFamilies {
+    fn add(&self, key: &Key, summary: &ServiceSummary, state: &Exporter) {
+        for family in &summary.families {
+            let labels = FamilyLabels {
+                namespace: key.0.clone(),
+                service: key.1.clone(),
+                address_type: family.address_type.clone(),
+            };
+            self.verdict.get_or_create(&verdict_labels(&labels, summary, family)).set(1);
+            self.stale.get_or_create(&labels).set(i64::from(family.stale));
+            if let Some(since) = state.verdict_since(key, &family.address_type) {
+                self.changed.get_or_create(&labels).set(since);
+            }
+            for zone in &family.zones {
+                let zone_labels = ZoneLabels {
+                    namespace: key.0.clone(),
+                    service: key.1.clone(),
+                    address_type: family.address_type.clone(),
+                    zone: zone.zone.clone(),
+                };
+                self.expected.get_or_create(&zone_labels).set(zone.expected);
+                self.actual.get_or_create(&zone_labels).set(zone.actual);
+            }
+            if let Some(shares) = family.cross_zone {
+                let states =
+                    [("now", shares.now), ("after_sync", shares.after_sync), ("none", shares.without_hints)];
+                for (hints, value) in states {
+                    let share = ShareLabels {
+                        namespace: key.0.clone(),
+                        service: key.1.clone(),
+                        address_type: family.address_type.clone(),
+                        hints: hints.to_string(),
+                    };
+                    self.cross_zone.get_or_create(&share).set(value);
+                }
+            }
+        }
+    }
+
+    fn register(self, registry: &mut Registry) {
+        let r = registry;
+        r.register(
+            "service_verdict",
+            "1 for the verdict of each Service address family, with its main reason code (empty when none) and the controller's mode",
+            self.verdict,
+        );
+        r.register("hints_stale", "1 when hints were removed and only a sync of the Service (not a Node change) brings them back (kubernetes/kubernetes#123401)", self.stale);
+        r.register(
+            "verdict_changed_timestamp_seconds",
+            "Unix time the verdict was first seen with its current value",
+            self.changed,
+        );
+        r.register(
+            "expected_hinted_endpoints",
+            "Ready endpoints hinted to the zone after the controller's next sync",
+            self.expected,
+        );
+        r.register(
+            "hinted_endpoints",
+            "Ready endpoints hinted to the zone on the EndpointSlices now",
+            self.actual,
+        );
+        r.register(
+            "cross_zone_ratio",
+            "Share (0-1) of requests that leave their zone: with today's hints (now), after the controller's next sync (after_sync), without hints (none)",
+            self.cross_zone,
+        );
+    }
+}
+
+fn verdict_labels(labels: &FamilyLabels, summary: &ServiceSummary, family: &FamilySummary) -> VerdictLabels {
+    VerdictLabels {
+        namespace: labels.namespace.clone(),
+        service: labels.service.clone(),
+        address_type: labels.address_type.clone(),
+        verdict: family.verdict.to_string(),
+        reason: family.reason.map(|r| r.to_string()).unwrap_or_default(),
+        mode: summary.mode.to_string(),
+    }
+}
+
+fn register_nodes(registry: &mut Registry, state: &Exporter) {
+    let zones = state.zones();
+    let (share, nodes) =
+        (Family::<NodeZoneLabels, FloatGauge>::default(), Family::<NodeZoneLabels, Gauge>::default());
+    for zone in &zones.zones {
+        let labels = NodeZoneLabels { zone: zone.zone.clone() };
+        if let Some(s) = zone.share {
+            share.get_or_create(&labels).set(s);
+        }
+        nodes.get_or_create(&labels).set(i64::try_from(zone.nodes_counted).unwrap_or(i64::MAX));
+    }
+    let sufficient = Family::<SufficientLabels, Gauge>::default();
+    let reason = zones.reason.map(|r| r.to_string()).unwrap_or_default();
+    sufficient.get_or_create(&SufficientLabels { reason }).set(i64::from(zones.sufficient));
+    registry.register(
+        "zone_cpu_ratio",
+        "The controller's CPU share of the zone (absent when node information is insufficient)",
+        share,
+    );
+    registry.register(
+        "zone_nodes",
+        "Nodes the controller counts in the zone (Ready, not control plane)",
+        nodes,
+    );
+    registry.register(
+        "node_info_sufficient",
+        "1 when the controller has zone CPU ratios; else 0 with the reason code",
+        sufficient,
+    );
+}
+
+fn register_health(registry: &mut Registry, state: &Exporter, health: &Health) {
+    let store = state.store();
+    let objects = Family::<ResourceLabels, Gauge>::default();
+    for resource in Resource::VARIANTS {
+        let held = match resource {
+            Resource::Nodes => store.nodes.len(),
+            Resource::Services => store.services.len(),
+            Resource::EndpointSlices => store.slices.len(),
+        };
+        objects.get_or_create(&ResourceLabels::of(*resource)).set(i64::try_from(held).unwrap_or(i64::MAX));
+    }
+    let h = health.clone();
+    registry.register("objects", "Objects held in memory", objects);
+    registry.register("ready", "1 after the first full list of Nodes, Services and EndpointSlices", h.ready);
+    registry.register(
+        "last_sync_timestamp_seconds",
+        "Unix time of the last successful full list of all watched resources",
+        h.last_sync,
+    );
+    registry.register("watch_restarts", "Watches that listed again (410 Gone, reconnect)", h.watch_restarts);
+    registry.register("watch_errors", "Watch and list errors (retried)", h.watch_errors);
+    registry.register(
+        "recompute_duration_seconds",
+        "Time to recompute the Services a change affects",
+        h.recompute_seconds,
+    );
+    registry.register("recomputed_services", "Services analysed by recomputes", h.services_recomputed);
+}
+
+fn registry(cluster: Option<&str>) -> Registry {
+    let labels = cluster.map(|c| (Cow::Borrowed("cluster"), Cow::Owned(c.to_string())));
+    Registry::with_prefix_and_labels(PREFIX, labels.into_iter())
+}
+
+/// The per-Service part of a scrape (nearly all of it on a large cluster), OpenMetrics text
+/// without `# EOF`. It changes only when a recompute does ([`Exporter::generation`]), so `serve`
+/// keeps it between scrapes.
+pub fn services_text(state: &Exporter, cluster: Option<&str>) -> String {
+    let mut registry = registry(cluster);
+    let families = ServiceFamilies::default();
+    for (key, summary) in state.services() {
+        families.add(key, summary, state);
+    }
+    families.register(&mut registry);
+    let mut out = String::new();
+    // Writing to a String cannot fail.
+    let _ = encode_registry(&mut out, &registry);
+    out
+}
+
+/// A whole scrape around the per-Service text of [`services_text`]: the node side, the
+/// exporter's health and `# EOF`.
+pub fn openmetrics_with(services: &str, state: &Exporter, health: &Health, cluster: Option<&str>) -> String {
+    let mut registry = registry(cluster);
+    register_nodes(&mut registry, state);
+    register_health(&mut registry, state, health);
+    let mut out = String::with_capacity(services.len() + 8192);
+    out.push_str(services);
+    let _ = encode_registry(&mut out, &registry);
+    let _ = encode_eof(&mut out);
+    out
+}
+
+/// The OpenMetrics text of one scrape. `cluster`: an optional `cluster` label on every series.
+pub fn openmetrics(state: &Exporter, health: &Health, cluster: Option<&str>) -> String {
+    openmetrics_with(&services_text(state, cluster), state, health, cluster)
+}

@@ -1,0 +1,91 @@
+//! What each path of `serve` answers: `/metrics` in the format the scraper asked for, `/healthz`
+//! (the process runs), `/readyz` (every watch has listed once). Pure: the HTTP server in
+//! `source::serve` hands requests in and writes the replies out.
+
+use super::format::Format;
+
+/// An HTTP request, as much of it as [`respond`] reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Request {
+    /// `GET`, `HEAD`, …
+    pub method: String,
+    /// The path, without the query.
+    pub path: String,
+    /// The `Accept` header.
+    pub accept: Option<String>,
+}
+
+/// The answer to a request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reply {
+    /// HTTP status.
+    pub status: u16,
+    /// `Content-Type`.
+    pub content_type: &'static str,
+    /// Body.
+    pub body: String,
+}
+
+const TEXT: &str = "text/plain; charset=utf-8";
+
+fn text(status: u16, body: &str) -> Reply {
+    Reply { status, content_type: TEXT, body: body.to_string() }
+}
+
+/// The reply to `request`; `ready` after the first full list; `scrape` gives the OpenMetrics text
+/// of `/metrics` (called only for that path).
+pub fn respond(request: &Request, ready: bool, scrape: impl FnOnce() -> String) -> Reply {
+    if !matches!(request.method.as_str(), "GET" | "HEAD") {
+        return text(405, "only GET and HEAD\n");
+    }
+    match request.path.as_str() {
+        "/metrics" => {
+            let format = Format::negotiate(request.accept.as_deref());
+            let body = format.body(scrape());
+            Reply { status: 200, content_type: format.content_type(), body }
+        }
+        "/healthz" => text(200, "ok\n"),
+        "/readyz" if ready => text(200, "ok\n"),
+        "/readyz" => text(503, "not ready: listing Nodes, Services and EndpointSlices\n"),
+        "/" => text(200, "kubectl topo serve: /metrics /healthz /readyz\n"),
+        _ => text(404, "not found: /metrics, /healthz or /readyz\n"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exporter::Exporter;
+    use crate::exporter::metrics::{Health, openmetrics};
+    use topo_engine::model::Behaviour;
+
+    fn get(path: &str, accept: Option<&str>) -> Request {
+        Request { method: "GET".into(), path: path.into(), accept: accept.map(str::to_string) }
+    }
+
+    #[test]
+    fn ready_only_after_the_first_list_and_healthy_throughout() {
+        let (state, health) = (Exporter::new(Behaviour::default()), Health::default());
+        assert_eq!(respond(&get("/readyz", None), false, || openmetrics(&state, &health, None)).status, 503);
+        assert_eq!(respond(&get("/readyz", None), true, || openmetrics(&state, &health, None)).status, 200);
+        assert_eq!(respond(&get("/healthz", None), false, || openmetrics(&state, &health, None)).status, 200);
+        assert_eq!(respond(&get("/nope", None), true, || openmetrics(&state, &health, None)).status, 404);
+        let options = Request { method: "OPTIONS".into(), ..get("/metrics", None) };
+        assert_eq!(respond(&options, true, || openmetrics(&state, &health, None)).status, 405);
+    }
+
+    #[test]
+    fn metrics_in_the_format_asked_for_with_the_cluster_label() {
+        let (state, health) = (Exporter::new(Behaviour::default()), Health::default());
+        let om = respond(&get("/metrics", Some("application/openmetrics-text")), true, || {
+            openmetrics(&state, &health, Some("eu-1"))
+        });
+        assert!(om.content_type.starts_with("application/openmetrics-text"));
+        assert!(om.body.ends_with("# EOF\n"), "{}", om.body);
+        assert!(om.body.contains("kubectl_topo_ready{cluster=\"eu-1\"} 0"), "{}", om.body);
+        let plain = respond(&get("/metrics", None), true, || openmetrics(&state, &health, None));
+        assert!(plain.content_type.starts_with("text/plain; version=0.0.4"));
+        assert!(!plain.body.contains("# EOF"), "{}", plain.body);
+        assert!(plain.body.contains("# TYPE kubectl_topo_watch_restarts_total counter"), "{}", plain.body);
+    }
+}

@@ -1,0 +1,277 @@
+//! The exporter's state: the [`Store`] of watched objects and, per Service, the summary its metrics
+//! show. Incremental: a change marks the Services it affects (a Service or slice change → that
+//! Service; a Node change the engine can see → the zone weights, then every Service) and
+//! [`Exporter::recompute`] runs the engine for those only, on the same objects a from-scratch
+//! analysis would read. Pure: the clock arrives as an argument.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use topo_engine::core::analyze::{self, NodeIndex, TrafficModel};
+use topo_engine::model::{Behaviour, Service, Snapshot};
+use topo_engine::report::mode::Mode;
+use topo_engine::report::reason::ReasonCode;
+use topo_engine::report::{FamilyReport, ServiceReport, Verdict, ZoneReport};
+
+use super::store::{Change, Key, Store, Touched};
+
+/// Ready endpoints hinted to one zone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ZoneHints {
+    /// The zone.
+    pub zone: String,
+    /// After the controller's next sync.
+    pub expected: i64,
+    /// On the slices now.
+    pub actual: i64,
+}
+
+/// The share of requests leaving their zone, in three states.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CrossZoneShares {
+    /// With today's hints.
+    pub now: f64,
+    /// After the controller's next sync.
+    pub after_sync: f64,
+    /// Without any hints.
+    pub without_hints: f64,
+}
+
+/// What the metrics show of one address family of a Service.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FamilySummary {
+    /// `IPv4` / `IPv6`.
+    pub address_type: String,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The most important reason, if any.
+    pub reason: Option<ReasonCode>,
+    /// Per zone that has hints now or after the next sync, or endpoints.
+    pub zones: Vec<ZoneHints>,
+    /// None when kube-proxy does not route the Service.
+    pub cross_zone: Option<CrossZoneShares>,
+    /// Hints were removed and nothing brings them back on its own: the controller would write
+    /// hints but the slices carry none, and only a sync of the Service (not a Node change) does
+    /// (kubernetes/kubernetes#123401).
+    pub stale: bool,
+}
+
+/// What the metrics show of one Service.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServiceSummary {
+    /// The mode the controller applies (`None`: the Service did not ask for hints).
+    pub mode: Mode,
+    /// Per address family.
+    pub families: Vec<FamilySummary>,
+}
+
+/// One zone as the controller weighs it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ZoneWeight {
+    /// The zone.
+    pub zone: String,
+    /// The controller's CPU ratio (None when ratios are nil).
+    pub share: Option<f64>,
+    /// Nodes it counts.
+    pub nodes_counted: usize,
+}
+
+/// The node side: zone weights and whether node information is sufficient.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ZoneSummary {
+    /// True when the controller has ratios.
+    pub sufficient: bool,
+    /// Why not, when not.
+    pub reason: Option<ReasonCode>,
+    /// Zones sorted by name.
+    pub zones: Vec<ZoneWeight>,
+}
+
+/// The exporter's state. Feed it [`Change`]s, then [`Exporter::recompute`].
+#[derive(Debug, Clone)]
+pub struct Exporter {
+    behaviour: Behaviour,
+    store: Store,
+    pending: Touched,
+    /// The nodes, sorted by name, as the engine's input (rebuilt on a Node change only).
+    base: Snapshot,
+    /// What the engine derives from those nodes (rebuilt with them): a Service change costs the
+    /// analysis of that Service, not of every node.
+    index: NodeIndex,
+    services: BTreeMap<Key, ServiceSummary>,
+    /// Per (Service, address type): the verdict and when it was first seen (Unix seconds).
+    since: BTreeMap<(Key, String), (Verdict, f64)>,
+    zones: ZoneSummary,
+    /// Counts the recomputes that ran: what a scrape shows changes only with it.
+    generation: u64,
+}
+
+impl Exporter {
+    /// An empty state modelling `behaviour`.
+    pub fn new(behaviour: Behaviour) -> Self {
+        Exporter {
+            behaviour,
+            store: Store::default(),
+            // The zone summary exists before the first Node arrives.
+            pending: Touched { nodes: true, ..Touched::default() },
+            base: Snapshot::default(),
+            index: NodeIndex::new(&[], &TrafficModel::default()),
+            services: BTreeMap::new(),
+            since: BTreeMap::new(),
+            zones: ZoneSummary::default(),
+            generation: 0,
+        }
+    }
+
+    /// Record a change; nothing is computed until [`Exporter::recompute`].
+    pub fn apply(&mut self, change: Change) {
+        let touched = self.store.apply(change);
+        self.pending.merge(touched);
+    }
+
+    /// True when a change is waiting for [`Exporter::recompute`].
+    pub fn is_dirty(&self) -> bool {
+        self.pending.nodes || !self.pending.services.is_empty()
+    }
+
+    /// Recompute what the pending changes affect; `now` is Unix seconds (when a verdict changes).
+    /// Returns how many Services were analysed.
+    pub fn recompute(&mut self, now: f64) -> usize {
+        let pending = std::mem::take(&mut self.pending);
+        self.generation += 1;
+        let mut targets = pending.services;
+        if pending.nodes {
+            self.base.nodes = self.store.nodes.values().cloned().collect();
+            self.index = NodeIndex::new(&self.base.nodes, &TrafficModel::default());
+            self.zones = zone_summary(&analyze::zones(&self.base, self.behaviour));
+            targets.extend(self.store.services.keys().cloned());
+            targets.extend(self.services.keys().cloned());
+        }
+        for gone in targets.iter().filter(|k| !self.store.services.contains_key(*k)) {
+            self.services.remove(gone);
+            self.since.retain(|(key, _), _| key != gone);
+        }
+        let present: Vec<&Key> = targets.iter().filter(|k| self.store.services.contains_key(*k)).collect();
+        let reports = analyze_services(&mut self.base, &self.index, &self.store, &present, self.behaviour);
+        let analysed = reports.len();
+        for report in reports {
+            let key = (report.service.namespace.clone(), report.service.name.clone());
+            let summary = summarize(&report);
+            let families: BTreeSet<&str> = summary.families.iter().map(|f| f.address_type.as_str()).collect();
+            self.since.retain(|(k, family), _| k != &key || families.contains(family.as_str()));
+            for family in &summary.families {
+                let entry = self
+                    .since
+                    .entry((key.clone(), family.address_type.clone()))
+                    .or_insert((family.verdict, now));
+                if entry.0 != family.verdict {
+                    *entry = (family.verdict, now);
+                }
+            }
+            self.services.insert(key, summary);
+        }
+        analysed
+    }
+
+    /// The summaries, by Service.
+    pub fn services(&self) -> &BTreeMap<Key, ServiceSummary> {
+        &self.services
+    }
+
+    /// When a family's verdict last changed (Unix seconds).
+    pub fn verdict_since(&self, service: &Key, address_type: &str) -> Option<f64> {
+        self.since.get(&(service.clone(), address_type.to_string())).map(|(_, t)| *t)
+    }
+
+    /// Changes with every recompute (a scrape's per-Service text can be kept while it stays).
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// The node side.
+    pub fn zones(&self) -> &ZoneSummary {
+        &self.zones
+    }
+
+    /// The objects held.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+}
+
+/// Analyse the given Services over `base` (the nodes), lending it their objects for the call.
+fn analyze_services(
+    base: &mut Snapshot,
+    index: &NodeIndex,
+    store: &Store,
+    keys: &[&Key],
+    behaviour: Behaviour,
+) -> Vec<ServiceReport> {
+    if keys.is_empty() {
+        return Vec::new();
+    }
+    base.services = keys.iter().filter_map(|k| store.services.get(*k).cloned()).collect();
+    base.slices = keys.iter().flat_map(|k| store.slices_of(k).cloned()).collect();
+    let services: Vec<&Service> = base.services.iter().collect();
+    let reports = analyze::service_reports_indexed(base, &services, behaviour, index, 2);
+    base.services = Vec::new();
+    base.slices = Vec::new();
+    reports
+}
+
+/// Every Service of `store` analysed from scratch, as one `check -A` would (what the incremental
+/// state must always equal).
+pub fn from_scratch(store: &Store, behaviour: Behaviour) -> (BTreeMap<Key, ServiceSummary>, ZoneSummary) {
+    // One plain Snapshot of everything, as a one-shot read builds it: no NodeIndex, no batching.
+    let snapshot = Snapshot {
+        nodes: store.nodes.values().cloned().collect(),
+        services: store.services.values().cloned().collect(),
+        slices: store.services.keys().flat_map(|k| store.slices_of(k).cloned()).collect(),
+        ..Snapshot::default()
+    };
+    let zones = zone_summary(&analyze::zones(&snapshot, behaviour));
+    let services: Vec<&Service> = snapshot.services.iter().collect();
+    let reports = analyze::service_reports_with(&snapshot, &services, behaviour, &TrafficModel::default(), 1);
+    let services = reports
+        .iter()
+        .map(|r| ((r.service.namespace.clone(), r.service.name.clone()), summarize(r)))
+        .collect();
+    (services, zones)
+}
+
+/// The summary of a report.
+pub fn summarize(report: &ServiceReport) -> ServiceSummary {
+    ServiceSummary { mode: report.mode, families: report.families.iter().map(family_summary).collect() }
+}
+
+fn family_summary(family: &FamilyReport) -> FamilySummary {
+    let zones = family
+        .zones
+        .iter()
+        .map(|z| ZoneHints { zone: z.zone.clone(), expected: z.expected_hinted, actual: z.actual_hinted })
+        .collect();
+    let cross_zone = family.cross_zone.as_ref().map(|c| CrossZoneShares {
+        now: c.overall.now.cross_zone,
+        after_sync: c.overall.expected.cross_zone,
+        without_hints: c.overall.without_hints.cross_zone,
+    });
+    FamilySummary {
+        address_type: family.address_type.clone(),
+        verdict: family.verdict,
+        reason: family.reasons.first().map(|r| r.code),
+        zones,
+        cross_zone,
+        stale: family.reasons.iter().any(|r| r.code == ReasonCode::HintsMissing),
+    }
+}
+
+fn zone_summary(report: &ZoneReport) -> ZoneSummary {
+    ZoneSummary {
+        sufficient: report.sufficient,
+        reason: report.reasons.first().map(|r| r.code),
+        zones: report
+            .zones
+            .iter()
+            .map(|z| ZoneWeight { zone: z.zone.clone(), share: z.share, nodes_counted: z.nodes_counted })
+            .collect(),
+    }
+}

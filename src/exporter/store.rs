@@ -1,0 +1,202 @@
+//! The objects `serve` holds in memory, fed by watch events, and which Services a change affects.
+//! Pure: the watchers in `source::follow` turn API events into [`Change`]s; nothing here reads the
+//! network or the clock.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use topo_engine::model::{EndpointSlice, Node, Service};
+
+/// A Service (or slice) by namespace and name.
+pub type Key = (String, String);
+
+/// One watched object, already converted to the engine's model.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Object {
+    /// A Node.
+    Node(Node),
+    /// A Service.
+    Service(Service),
+    /// An EndpointSlice.
+    Slice(EndpointSlice),
+}
+
+/// The watched resources.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, strum::IntoStaticStr, strum::VariantArray,
+)]
+#[strum(serialize_all = "lowercase")]
+pub enum Resource {
+    /// Nodes.
+    Nodes,
+    /// Services.
+    Services,
+    /// EndpointSlices.
+    EndpointSlices,
+}
+
+/// A change seen by a watch.
+// Each change is moved once, from the watch to the state: boxing the large variant would only add
+// an allocation per event.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq)]
+pub enum Change {
+    /// An object was added or modified.
+    Applied(Object),
+    /// An object was deleted (Nodes have an empty namespace).
+    Deleted(Resource, Key),
+    /// A (re)list finished: these are all the objects of that resource now (after a 410 Gone or a
+    /// reconnect the watcher lists again, and what is not listed is gone).
+    Listed(Resource, Vec<Object>),
+}
+
+/// What a change touched: Services to recompute, and whether the node side changed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Touched {
+    /// Services whose own objects (the Service, its slices) changed.
+    pub services: BTreeSet<Key>,
+    /// The engine's view of the Nodes changed: zone weights and kube-proxy's zones are recomputed,
+    /// and with them every Service.
+    pub nodes: bool,
+}
+
+impl Touched {
+    /// Merge another change's effects.
+    pub fn merge(&mut self, other: Touched) {
+        self.services.extend(other.services);
+        self.nodes |= other.nodes;
+    }
+}
+
+/// Every watched object, keyed by name.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Store {
+    /// Nodes by name.
+    pub nodes: BTreeMap<String, Node>,
+    /// Services by (namespace, name).
+    pub services: BTreeMap<Key, Service>,
+    /// EndpointSlices by (namespace, name).
+    pub slices: BTreeMap<Key, EndpointSlice>,
+    /// Slice names by the Service they are labelled for.
+    by_service: BTreeMap<Key, BTreeSet<String>>,
+}
+
+/// The Service a slice is labelled for.
+fn owner(slice: &EndpointSlice) -> Option<Key> {
+    slice.service_name.as_ref().map(|name| (slice.namespace.clone(), name.clone()))
+}
+
+/// Two Nodes that the engine cannot tell apart (a heartbeat or a kubelet upgrade changes nothing
+/// it computes; the version to model is chosen once, at start).
+fn same_for_engine(a: &Node, b: &Node) -> bool {
+    a.name == b.name && a.labels == b.labels && a.allocatable_cpu == b.allocatable_cpu && a.ready == b.ready
+}
+
+impl Store {
+    /// Apply one change and say what it touched.
+    pub fn apply(&mut self, change: Change) -> Touched {
+        match change {
+            Change::Applied(object) => self.put(object),
+            Change::Deleted(resource, key) => self.forget(resource, &key),
+            Change::Listed(resource, objects) => self.relist(resource, objects),
+        }
+    }
+
+    /// The slices labelled for a Service, sorted by name.
+    pub fn slices_of(&self, service: &Key) -> impl Iterator<Item = &EndpointSlice> {
+        let names = self.by_service.get(service).into_iter().flatten();
+        names.filter_map(|name| self.slices.get(&(service.0.clone(), name.clone())))
+    }
+
+    fn put(&mut self, object: Object) -> Touched {
+        let mut touched = Touched::default();
+        match object {
+            Object::Node(node) => {
+                let old = self.nodes.insert(node.name.clone(), node.clone());
+                touched.nodes = old.is_none_or(|old| !same_for_engine(&old, &node));
+            }
+            Object::Service(service) => {
+                let key = (service.namespace.clone(), service.name.clone());
+                if self.services.get(&key) != Some(&service) {
+                    self.services.insert(key.clone(), service);
+                    touched.services.insert(key);
+                }
+            }
+            Object::Slice(slice) => {
+                let key = (slice.namespace.clone(), slice.name.clone());
+                if self.slices.get(&key) == Some(&slice) {
+                    return touched;
+                }
+                touched.services.extend(self.remove_slice(&key));
+                touched.services.extend(owner(&slice));
+                if let Some(service) = owner(&slice) {
+                    self.by_service.entry(service).or_default().insert(slice.name.clone());
+                }
+                self.slices.insert(key, slice);
+            }
+        }
+        touched
+    }
+
+    fn forget(&mut self, resource: Resource, key: &Key) -> Touched {
+        let mut touched = Touched::default();
+        match resource {
+            Resource::Nodes => touched.nodes = self.nodes.remove(&key.1).is_some(),
+            Resource::Services => {
+                if self.services.remove(key).is_some() {
+                    touched.services.insert(key.clone());
+                }
+            }
+            Resource::EndpointSlices => touched.services.extend(self.remove_slice(key)),
+        }
+        touched
+    }
+
+    /// Remove a slice; the Service it was labelled for, if any.
+    fn remove_slice(&mut self, key: &Key) -> Option<Key> {
+        let old = self.slices.remove(key)?;
+        let service = owner(&old)?;
+        if let Some(names) = self.by_service.get_mut(&service) {
+            names.remove(&old.name);
+            if names.is_empty() {
+                self.by_service.remove(&service);
+            }
+        }
+        Some(service)
+    }
+
+    /// Replace every object of a resource: deletions for what is gone, applies for the rest.
+    fn relist(&mut self, resource: Resource, objects: Vec<Object>) -> Touched {
+        let listed: BTreeSet<Key> = objects.iter().map(key_of).collect();
+        let gone: Vec<Key> = match resource {
+            Resource::Nodes => self.nodes.keys().map(|n| (String::new(), n.clone())).collect(),
+            Resource::Services => self.services.keys().cloned().collect(),
+            Resource::EndpointSlices => self.slices.keys().cloned().collect(),
+        };
+        let mut touched = Touched::default();
+        for key in gone.into_iter().filter(|k| !listed.contains(k)) {
+            touched.merge(self.forget(resource, &key));
+        }
+        for object in objects.into_iter().filter(|o| resource_of(o) == resource) {
+            touched.merge(self.put(object));
+        }
+        touched
+    }
+}
+
+/// The key of an object (Nodes: empty namespace).
+pub fn key_of(object: &Object) -> Key {
+    match object {
+        Object::Node(n) => (String::new(), n.name.clone()),
+        Object::Service(s) => (s.namespace.clone(), s.name.clone()),
+        Object::Slice(s) => (s.namespace.clone(), s.name.clone()),
+    }
+}
+
+/// The resource an object belongs to.
+pub fn resource_of(object: &Object) -> Resource {
+    match object {
+        Object::Node(_) => Resource::Nodes,
+        Object::Service(_) => Resource::Services,
+        Object::Slice(_) => Resource::EndpointSlices,
+    }
+}

@@ -1,0 +1,214 @@
+//! The incremental state against a from-scratch analysis: after any sequence of watch events
+//! (adds, modifications, deletions, relists), recomputing only what the events affected gives
+//! the summaries that analysing every object again gives.
+
+use std::collections::BTreeMap;
+
+use proptest::prelude::*;
+use topo_engine::model::cpu::CpuAmount;
+use topo_engine::model::{
+    ANNOTATION_TOPOLOGY_MODE, Behaviour, CONTROLLER_NAME, Endpoint, EndpointSlice, Hints, LABEL_ZONE, Node,
+    Service,
+};
+use topo_engine::report::Verdict;
+
+use super::state::{Exporter, from_scratch};
+use super::store::{Change, Key, Object, Resource, Store, key_of, resource_of};
+
+const ZONES: [&str; 3] = ["a", "b", "c"];
+
+fn node(i: usize, zone: Option<usize>, cpu: Option<u8>, ready: bool) -> Node {
+    let mut labels = BTreeMap::new();
+    if let Some(z) = zone {
+        labels.insert(LABEL_ZONE.to_string(), ZONES[z].to_string());
+    }
+    Node {
+        name: format!("n{i}"),
+        labels,
+        allocatable_cpu: cpu.map(|c| CpuAmount::parse(&c.to_string()).unwrap()),
+        ready: Some(if ready { "True" } else { "False" }.to_string()),
+        kubelet_version: None,
+    }
+}
+
+fn service(i: usize, mode: u8) -> Service {
+    let mut annotations = BTreeMap::new();
+    if mode == 1 {
+        annotations.insert(ANNOTATION_TOPOLOGY_MODE.to_string(), "Auto".to_string());
+    }
+    Service {
+        namespace: "ns".into(),
+        name: format!("s{i}"),
+        uid: None,
+        labels: BTreeMap::new(),
+        annotations,
+        has_selector: true,
+        service_type: "ClusterIP".into(),
+        cluster_ip: Some(format!("10.0.0.{i}")),
+        ip_families: vec!["IPv4".into()],
+        traffic_distribution: (mode == 2).then(|| "PreferClose".to_string()),
+        internal_traffic_policy: None,
+        external_traffic_policy: None,
+        externally_accessible: false,
+        publish_not_ready_addresses: false,
+        ports: vec![],
+    }
+}
+
+/// (zone, ready, hinted zone)
+type EndpointSpec = (Option<usize>, bool, Option<usize>);
+
+fn slice(i: usize, owner: usize, endpoints: &[EndpointSpec]) -> EndpointSlice {
+    EndpointSlice {
+        namespace: "ns".into(),
+        name: format!("sl{i}"),
+        service_name: Some(format!("s{owner}")),
+        managed_by: Some(CONTROLLER_NAME.to_string()),
+        address_type: "IPv4".into(),
+        ports: vec![],
+        endpoints: endpoints
+            .iter()
+            .enumerate()
+            .map(|(e, (zone, ready, hint))| Endpoint {
+                addresses: vec![format!("10.1.{i}.{e}")],
+                ready: Some(*ready),
+                serving: Some(*ready),
+                terminating: Some(false),
+                node_name: zone.map(|z| format!("n{z}")),
+                zone: zone.map(|z| ZONES[z].to_string()),
+                hints: hint.map(|h| Hints::zone(ZONES[h])),
+            })
+            .collect(),
+    }
+}
+
+fn object() -> impl Strategy<Value = Object> {
+    let zone = proptest::option::of(0..3usize);
+    prop_oneof![
+        (0..4usize, zone.clone(), proptest::option::weighted(0.9, 1..5u8), proptest::bool::weighted(0.85))
+            .prop_map(|(i, z, cpu, ready)| Object::Node(node(i, z, cpu, ready))),
+        (0..3usize, 0..3u8).prop_map(|(i, mode)| Object::Service(service(i, mode))),
+        (
+            0..5usize,
+            0..3usize,
+            proptest::collection::vec((zone.clone(), proptest::bool::weighted(0.85), zone), 0..6)
+        )
+            .prop_map(|(i, owner, eps)| Object::Slice(slice(i, owner, &eps))),
+    ]
+}
+
+fn resource() -> impl Strategy<Value = Resource> {
+    prop_oneof![Just(Resource::Nodes), Just(Resource::Services), Just(Resource::EndpointSlices)]
+}
+
+fn change() -> impl Strategy<Value = Change> {
+    prop_oneof![
+        6 => object().prop_map(Change::Applied),
+        2 => (resource(), 0..5usize).prop_map(|(r, i)| {
+            let key = match r {
+                Resource::Nodes => (String::new(), format!("n{i}")),
+                Resource::Services => ("ns".to_string(), format!("s{i}")),
+                Resource::EndpointSlices => ("ns".to_string(), format!("sl{i}")),
+            };
+            Change::Deleted(r, key)
+        }),
+        1 => (resource(), proptest::collection::vec(object(), 0..6))
+            .prop_map(|(r, objects)| Change::Listed(r, objects.into_iter().filter(|o| resource_of(o) == r).collect())),
+    ]
+}
+
+/// The objects as a plain map, changed by the obvious rules (what the store must hold).
+fn model_apply(model: &mut BTreeMap<(Resource, Key), Object>, change: &Change) {
+    match change {
+        Change::Applied(o) => {
+            model.insert((resource_of(o), key_of(o)), o.clone());
+        }
+        Change::Deleted(r, k) => {
+            model.remove(&(*r, k.clone()));
+        }
+        Change::Listed(r, objects) => {
+            model.retain(|(resource, _), _| resource != r);
+            for o in objects {
+                model.insert((*r, key_of(o)), o.clone());
+            }
+        }
+    }
+}
+
+fn store_of(model: &BTreeMap<(Resource, Key), Object>) -> Store {
+    let mut store = Store::default();
+    for object in model.values() {
+        store.apply(Change::Applied(object.clone()));
+    }
+    store
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn incremental_state_equals_a_from_scratch_analysis(
+        steps in proptest::collection::vec((change(), proptest::bool::weighted(0.4)), 1..25)
+    ) {
+        let behaviour = Behaviour::default();
+        let mut exporter = Exporter::new(behaviour);
+        let mut model = BTreeMap::new();
+        for (change, recompute_now) in steps {
+            model_apply(&mut model, &change);
+            exporter.apply(change);
+            if recompute_now {
+                exporter.recompute(0.0);
+                let (services, zones) = from_scratch(&store_of(&model), behaviour);
+                prop_assert_eq!(exporter.services(), &services);
+                prop_assert_eq!(exporter.zones(), &zones);
+            }
+        }
+        exporter.recompute(0.0);
+        prop_assert!(!exporter.is_dirty());
+        let (services, zones) = from_scratch(&store_of(&model), behaviour);
+        prop_assert_eq!(exporter.services(), &services);
+        prop_assert_eq!(exporter.zones(), &zones);
+    }
+}
+
+#[test]
+fn a_slice_change_recomputes_its_service_only_and_a_heartbeat_nothing() {
+    let mut exporter = Exporter::new(Behaviour::default());
+    for i in 0..3 {
+        exporter.apply(Change::Applied(Object::Node(node(i, Some(i), Some(4), true))));
+        exporter.apply(Change::Applied(Object::Service(service(i, 1))));
+        exporter.apply(Change::Applied(Object::Slice(slice(i, i, &[(Some(0), true, None)]))));
+    }
+    assert_eq!(exporter.recompute(1.0), 3);
+    exporter.apply(Change::Applied(Object::Slice(slice(1, 1, &[(Some(1), true, None)]))));
+    assert_eq!(exporter.recompute(2.0), 1);
+    let mut heartbeat = node(0, Some(0), Some(4), true);
+    heartbeat.kubelet_version = Some("v1.36.0".into());
+    exporter.apply(Change::Applied(Object::Node(heartbeat)));
+    assert!(!exporter.is_dirty());
+    exporter.apply(Change::Applied(Object::Node(node(0, Some(0), Some(8), true))));
+    assert_eq!(exporter.recompute(3.0), 3);
+}
+
+#[test]
+fn the_verdict_time_moves_only_when_the_verdict_changes() {
+    let mut exporter = Exporter::new(Behaviour::default());
+    for i in 0..3 {
+        exporter.apply(Change::Applied(Object::Node(node(i, Some(i), Some(4), true))));
+    }
+    exporter.apply(Change::Applied(Object::Service(service(0, 1))));
+    let three: Vec<EndpointSpec> = (0..3).map(|z| (Some(z), true, Some(z))).collect();
+    exporter.apply(Change::Applied(Object::Slice(slice(0, 0, &three))));
+    exporter.recompute(10.0);
+    let key = ("ns".to_string(), "s0".to_string());
+    assert_eq!(exporter.services()[&key].families[0].verdict, Verdict::Active);
+    exporter.apply(Change::Applied(Object::Service(Service { uid: Some("u".into()), ..service(0, 1) })));
+    exporter.recompute(20.0);
+    assert_eq!(exporter.verdict_since(&key, "IPv4"), Some(10.0));
+    let mut four = three.clone();
+    four.push((Some(0), true, None));
+    exporter.apply(Change::Applied(Object::Slice(slice(0, 0, &four))));
+    exporter.recompute(30.0);
+    assert_ne!(exporter.services()[&key].families[0].verdict, Verdict::Active);
+    assert_eq!(exporter.verdict_since(&key, "IPv4"), Some(30.0));
+}

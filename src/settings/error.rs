@@ -1,0 +1,103 @@
+//! Why settings could not be resolved: one variant per mistake, each its own sentence (exit 2).
+
+/// A flag value that does not make sense; exit code 2.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SettingsError {
+    /// Bad `--k8s-version`.
+    #[error("--k8s-version: {0}")]
+    Version(#[from] topo_engine::model::version::VersionError),
+    /// Bad `svc/NAME`.
+    #[error("{0:?} is not a Service reference: use svc/NAME, service/NAME or NAME")]
+    ServiceRef(String),
+    /// `deploy/x` and other kinds: only Services get topology hints.
+    #[error(
+        "{0:?} names another kind: topology hints belong to Services, use svc/NAME (the Service in front of it)"
+    )]
+    NotAService(String),
+    /// Bad `-l`.
+    #[error("-l {0}")]
+    Selector(String),
+    /// Bad `--request-timeout`.
+    #[error("--request-timeout {0:?}: use a duration like 30s, 500ms, 1m30s or 0 (none)")]
+    Timeout(String),
+    /// `dump --from-file`.
+    #[error("dump reads a live cluster: it cannot be combined with --from-file")]
+    DumpFromFile,
+    /// `dump -o wide`.
+    #[error("dump writes YAML (the default, -o yaml) or JSON (-o json), not -o wide")]
+    DumpWide,
+    /// `watch --from-file`.
+    #[error("watch follows a live cluster: it cannot be combined with --from-file")]
+    WatchFromFile,
+    /// `watch svc/NAME -A`.
+    #[error("watch svc/NAME follows one Service: use -n NAMESPACE, not -A")]
+    WatchOneWithAll,
+    /// A shared flag the subcommand does not use (`settings::flags`).
+    #[error("{command} does not take {flag}: {why}")]
+    NotForCommand {
+        /// The subcommand.
+        command: &'static str,
+        /// The flag as typed.
+        flag: &'static str,
+        /// Why, and what to use instead.
+        why: &'static str,
+    },
+    /// `--as-group` without `--as`.
+    #[error("--as-group needs --as: groups are impersonated together with a user, as kubectl does")]
+    AsGroupWithoutAs,
+    /// A `--server` that is not a URL.
+    #[error("--server {0:?} is not a URL: use https://HOST:PORT (or HOST:PORT)")]
+    Server(String),
+    /// `serve --from-file`.
+    #[error("serve follows a live cluster: it cannot be combined with --from-file")]
+    ServeFromFile,
+    /// `serve --listen` that is not HOST:PORT.
+    #[error("--listen {0:?} is not an address and port such as 0.0.0.0:9464 or 127.0.0.1:9464")]
+    ServeListen(String),
+    /// `-n` with `-A`.
+    #[error("-n and -A cannot be used together")]
+    NamespaceConflict,
+    /// A `check` flag value that names no verdict, reason code or mode.
+    #[error("{flag} {value:?}: use one of {valid}")]
+    UnknownName {
+        /// The flag.
+        flag: &'static str,
+        /// What was typed.
+        value: String,
+        /// The valid names, comma-separated.
+        valid: String,
+    },
+    /// A bad `--exclude-namespace` glob.
+    #[error("--exclude-namespace {pattern:?}: {why}")]
+    ExcludePattern {
+        /// The pattern.
+        pattern: String,
+        /// globset's reason.
+        why: String,
+    },
+    /// `-f` or `--context` repeated for a command that reads one cluster.
+    #[error("only check reads several clusters: give one -f or one --context")]
+    OneSource,
+    /// `--all-contexts` with `-f`.
+    #[error("--all-contexts reads the kubeconfig's clusters: it cannot be combined with --from-file")]
+    AllContextsFromFile,
+    /// `-o markdown|junit|sarif` over several clusters.
+    #[error("-o {0} reports one cluster: give one -f or one --context, or use -o table, wide, json or yaml")]
+    ReportOneSource(&'static str),
+    /// `-o markdown|junit|sarif` with a command other than `check`.
+    #[error("-o {0} is a report of `check`: use -o table, wide, json or yaml here")]
+    ReportFormat(&'static str),
+    /// A bad `simulate` change or `--traffic` value (the message names the flag).
+    #[error("{0}")]
+    WhatIf(#[from] super::changes::WhatIfError),
+    /// `-o FORMAT` on a subcommand that does not write it.
+    #[error("{command} does not write -o {format}: use {supported}")]
+    FormatUnsupported {
+        /// The subcommand.
+        command: &'static str,
+        /// The format asked for.
+        format: &'static str,
+        /// What it writes instead.
+        supported: &'static str,
+    },
+}

@@ -1,0 +1,106 @@
+//! `serve`'s watches: kube-runtime watchers on Nodes, Services and EndpointSlices (every
+//! namespace), each event converted by the pure `convert.rs` into a [`Change`] for the exporter's
+//! state. A (re)list is handed over whole, when it ends ([`Change::Listed`]), so that objects
+//! deleted while a watch was down disappear. Expired watches (410 Gone) and lost connections are
+//! relisted by the watcher with kube-runtime's default backoff; each restart and each error is
+//! reported, never fatal once the first list succeeded.
+
+use futures::stream::{BoxStream, StreamExt};
+use k8s_openapi::api::core::v1::{Node, Service};
+use k8s_openapi::api::discovery::v1::EndpointSlice;
+use kube::runtime::WatchStreamExt;
+use kube::runtime::watcher::{self, Event};
+use kube::{Api, Client};
+
+use super::convert;
+use super::error::SourceError;
+use super::watch::{self as follow_watch, Update};
+use crate::exporter::{Change, Object, Resource};
+
+/// One item of the merged watch stream.
+// Moved once per event, like `Change`: boxing would only add an allocation per event.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum Watched {
+    /// A change for the state.
+    Change(Change),
+    /// A watcher starts listing (again, after the first time: a restart).
+    Listing(Resource),
+    /// A retried failure, as one line for the log.
+    Retrying(Resource, String),
+}
+
+/// Start the three watchers; their items are merged.
+pub fn start(client: &Client) -> BoxStream<'static, (Resource, Result<Watched, watcher::Error>)> {
+    let config = watcher::Config::default;
+    let nodes = watcher::watcher(Api::<Node>::all(client.clone()), config());
+    let services = watcher::watcher(Api::<Service>::all(client.clone()), config());
+    let slices = watcher::watcher(Api::<EndpointSlice>::all(client.clone()), config());
+    futures::stream::select_all([
+        changes(Resource::Nodes, nodes, |n| Some(Object::Node(convert::node_from(n).ok()?))),
+        changes(Resource::Services, services, |s| Some(Object::Service(convert::service_from(s)))),
+        changes(Resource::EndpointSlices, slices, |s| Some(Object::Slice(convert::slice_from(s)))),
+    ])
+    .boxed()
+}
+
+/// A watcher's events as changes: applies and deletes one by one, a (re)list at its end.
+fn changes<K: kube::Resource + Send + 'static>(
+    resource: Resource,
+    stream: impl futures::Stream<Item = Result<Event<K>, watcher::Error>> + Send + 'static,
+    convert: fn(&K) -> Option<Object>,
+) -> BoxStream<'static, (Resource, Result<Watched, watcher::Error>)> {
+    stream
+        .default_backoff()
+        .scan(Vec::new(), move |listed: &mut Vec<Object>, item| {
+            let out = match item {
+                Err(e) => Some(Err(e)),
+                Ok(Event::Init) => {
+                    listed.clear();
+                    Some(Ok(Watched::Listing(resource)))
+                }
+                Ok(Event::InitApply(object)) => {
+                    listed.extend(convert(&object));
+                    None
+                }
+                Ok(Event::InitDone) => {
+                    Some(Ok(Watched::Change(Change::Listed(resource, std::mem::take(listed)))))
+                }
+                // A Node whose CPU does not parse is left out, as a one-shot read leaves it out.
+                Ok(Event::Apply(object)) => Some(Ok(Watched::Change(match convert(&object) {
+                    Some(o) => Change::Applied(o),
+                    None => Change::Deleted(resource, key(&object)),
+                }))),
+                Ok(Event::Delete(object)) => {
+                    Some(Ok(Watched::Change(Change::Deleted(resource, key(&object)))))
+                }
+            };
+            futures::future::ready(Some(out.map(|o| (resource, o))))
+        })
+        .filter_map(futures::future::ready)
+        .boxed()
+}
+
+fn key<K: kube::Resource>(object: &K) -> (String, String) {
+    let meta = object.meta();
+    (meta.namespace.clone().unwrap_or_default(), meta.name.clone().unwrap_or_default())
+}
+
+/// A watcher error: fatal when the first list is refused (401/403/404: retrying will not help),
+/// otherwise one line while the backoff retries.
+pub fn failure(
+    server: &str,
+    resource: Resource,
+    error: watcher::Error,
+    ready: bool,
+) -> Result<Watched, SourceError> {
+    let which = match resource {
+        Resource::Nodes => follow_watch::Resource::Nodes,
+        Resource::Services => follow_watch::Resource::Services,
+        Resource::EndpointSlices => follow_watch::Resource::Slices,
+    };
+    match follow_watch::failure(server, which, error, ready)? {
+        Update::Note(note) => Ok(Watched::Retrying(resource, note)),
+        Update::Snapshot { .. } => Ok(Watched::Retrying(resource, String::new())),
+    }
+}

@@ -1,0 +1,221 @@
+//! `serve`'s monitoring artefacts read by their real consumers: the alert rules by `promtool check
+//! rules` and `promtool test rules` (our rule unit tests, deploy/prometheus/rules.test.yaml), the
+//! `/metrics` text of the demo cluster by `promtool check metrics`, and the Prometheus Operator's
+//! copy of the rules against the plain rule file. promtool comes from Debian's `prometheus`
+//! package (tests/monitoring/install.sh, run by scripts/test-all.sh; this test runs it too when
+//! promtool is missing).
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use kubectl_topo::exporter::format::Format;
+use kubectl_topo::exporter::metrics::{Health, openmetrics};
+use kubectl_topo::exporter::{Change, Exporter, Object, Resource};
+use kubectl_topo::settings::{DumpPath, Scope, SourceSpec};
+use kubectl_topo::source::{self, Request};
+use topo_engine::model::Behaviour;
+
+fn promtool() -> Command {
+    if Command::new("promtool").arg("--version").output().is_err() {
+        let status = Command::new("bash").arg("tests/monitoring/install.sh").status().expect("bash");
+        assert!(status.success(), "tests/monitoring/install.sh failed");
+    }
+    Command::new("promtool")
+}
+
+fn run(mut command: Command, stdin: Option<&str>) -> String {
+    command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = command.spawn().expect("promtool runs");
+    let mut input = child.stdin.take().expect("stdin");
+    if let Some(text) = stdin {
+        input.write_all(text.as_bytes()).expect("write stdin");
+    }
+    drop(input);
+    let output = child.wait_with_output().expect("promtool ends");
+    let text =
+        format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(output.status.success(), "{command:?} failed:\n{text}");
+    text
+}
+
+#[test]
+fn alert_rules_pass_promtool_check_and_our_rule_unit_tests() {
+    let mut check = promtool();
+    check.args(["check", "rules", "deploy/prometheus/rules.yaml"]);
+    assert!(run(check, None).contains("SUCCESS: 6 rules found"));
+    let mut test = promtool();
+    test.args(["test", "rules", "deploy/prometheus/rules.test.yaml"]);
+    assert!(run(test, None).contains("SUCCESS"));
+}
+
+#[test]
+fn the_prometheus_operator_rule_carries_the_same_groups() {
+    let read = |path: &str| -> serde_json::Value {
+        let text = std::fs::read_to_string(path).expect(path);
+        serde_saphyr::from_str(&text).expect(path)
+    };
+    let plain = read("deploy/prometheus/rules.yaml");
+    let operator = read("deploy/prometheus-operator/prometheusrule.yaml");
+    assert_eq!(operator["kind"], "PrometheusRule");
+    assert_eq!(operator["spec"]["groups"], plain["groups"]);
+}
+
+/// The demo cluster loaded into the exporter state, as watches would hand it over.
+fn demo_state() -> Exporter {
+    let spec = SourceSpec::Dump(DumpPath::File(Path::new("examples/demo-cluster.yaml").into()));
+    let request = Request { scope: &Scope::AllNamespaces, service: None, nodes_only: false };
+    let snapshot = source::load(&spec, request, &mut Vec::new()).expect("demo dump").snapshot;
+    let mut state = Exporter::new(Behaviour::default());
+    let nodes = snapshot.nodes.into_iter().map(Object::Node).collect();
+    let services = snapshot.services.into_iter().map(Object::Service).collect();
+    let slices = snapshot.slices.into_iter().map(Object::Slice).collect();
+    state.apply(Change::Listed(Resource::Nodes, nodes));
+    state.apply(Change::Listed(Resource::Services, services));
+    state.apply(Change::Listed(Resource::EndpointSlices, slices));
+    state.recompute(1_700_000_000.0);
+    state
+}
+
+#[test]
+fn metrics_of_the_demo_cluster_pass_promtool_check_metrics() {
+    let state = demo_state();
+    let health = Health::default();
+    health.recompute_seconds.observe(0.002);
+    let text = Format::PrometheusText.body(openmetrics(&state, &health, Some("demo")));
+    let mut check = promtool();
+    check.args(["check", "metrics"]);
+    run(check, Some(&text));
+    let blocked = "kubectl_topo_service_verdict{cluster=\"demo\",namespace=\"demo\",service=\"demo-service-4\",\
+                   address_type=\"IPv4\",verdict=\"Blocked\",reason=\"OverloadThreshold\",mode=\"Auto\"} 1";
+    assert!(text.contains(blocked), "{text}");
+    for name in
+        ["hinted_endpoints", "expected_hinted_endpoints", "cross_zone_ratio", "zone_cpu_ratio", "hints_stale"]
+    {
+        assert!(text.contains(&format!("# TYPE kubectl_topo_{name} gauge")), "{name}:\n{text}");
+    }
+}
+
+#[test]
+fn no_series_is_labelled_per_endpoint_or_per_node() {
+    let text = openmetrics(&demo_state(), &Health::default(), None);
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let labels = line.split_once('{').map_or("", |(_, rest)| rest);
+        for forbidden in ["node=", "pod=", "address=", "endpoint=", "slice="] {
+            assert!(!labels.contains(forbidden), "{line}");
+        }
+    }
+}
+
+/// The Dockerfile builds with a real builder (buildah, Debian's package; installed by
+/// tests/monitoring/install.sh) from a directory holding only the binary, without any registry
+/// (`FROM scratch`), into a temporary storage root; the image runs the binary as non-root with
+/// `serve` as its command. The binary here is the test build: the image does not care how it was
+/// linked, the release uses the static one of scripts/dist.sh.
+#[test]
+fn the_image_builds_from_the_binary_alone_with_a_non_root_serve_command() {
+    if Command::new("buildah").arg("--version").output().is_err() {
+        let status = Command::new("bash").arg("tests/monitoring/install.sh").status().expect("bash");
+        assert!(status.success(), "tests/monitoring/install.sh failed");
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let context = dir.path().join("context");
+    std::fs::create_dir(&context).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_kubectl-topo"), context.join("kubectl-topo")).expect("copy binary");
+    let (root, runroot) = (dir.path().join("root"), dir.path().join("runroot"));
+    let buildah = |args: &[&str]| {
+        let mut command = Command::new("buildah");
+        command
+            .arg("--root")
+            .arg(&root)
+            .arg("--runroot")
+            .arg(&runroot)
+            .arg("--storage-driver=vfs")
+            .args(args);
+        command
+    };
+    let dockerfile = std::fs::canonicalize("deploy/Dockerfile").unwrap();
+    let mut build = buildah(&["build", "--isolation", "chroot", "-t", "localhost/kubectl-topo:test", "-f"]);
+    build.arg(&dockerfile).arg(&context);
+    run(build, None);
+    let inspect = run(buildah(&["inspect", "localhost/kubectl-topo:test"]), None);
+    let inspect: serde_json::Value = serde_json::from_str(inspect.trim()).expect("buildah inspect JSON");
+    let config = &inspect["OCIv1"]["config"];
+    assert_eq!(config["User"], "65532:65532");
+    assert_eq!(config["Entrypoint"], serde_json::json!(["/usr/local/bin/kubectl-topo"]));
+    assert_eq!(config["Cmd"], serde_json::json!(["serve"]));
+    assert!(config["ExposedPorts"]["9464/tcp"].is_object(), "{config}");
+    // The storage root holds files owned by other uids inside the image: buildah removes it.
+    let _ = buildah(&["rmi", "--all", "--force"]).output();
+}
+
+/// Every `kubectl_topo_…` name in a text (PromQL of the rules and the dashboard).
+fn metric_names(text: &str) -> std::collections::BTreeSet<String> {
+    let mut names = std::collections::BTreeSet::new();
+    for (at, _) in text.match_indices("kubectl_topo_") {
+        let name: String =
+            text[at..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        names.insert(name);
+    }
+    names
+}
+
+/// The Grafana dashboard's queries parse as PromQL (promtool checks them as recording rules) and,
+/// with the alert rules, name only metrics the exporter serves.
+#[test]
+fn dashboard_and_rules_query_only_metrics_the_exporter_serves() {
+    let text = std::fs::read_to_string("deploy/grafana/kubectl-topo-dashboard.json").unwrap();
+    let dashboard: serde_json::Value = serde_json::from_str(&text).expect("dashboard JSON");
+    let exprs: Vec<String> = dashboard["panels"]
+        .as_array()
+        .expect("panels")
+        .iter()
+        .flat_map(|p| p["targets"].as_array().cloned().unwrap_or_default())
+        .map(|t| t["expr"].as_str().expect("expr").to_string())
+        .collect();
+    assert!(exprs.len() >= 10, "{exprs:?}");
+    let rules: Vec<serde_json::Value> = exprs
+        .iter()
+        .enumerate()
+        .map(|(i, e)| serde_json::json!({"record": format!("dashboard:query{i}"), "expr": e}))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("dashboard-rules.json");
+    let groups = serde_json::json!({"groups": [{"name": "dashboard", "rules": rules}]});
+    std::fs::write(&file, groups.to_string()).unwrap();
+    let mut check = promtool();
+    check.arg("check").arg("rules").arg(&file);
+    run(check, None);
+
+    let served = openmetrics(&demo_state(), &Health::default(), None);
+    let served: std::collections::BTreeSet<String> = served
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split(['{', ' ']).next().unwrap_or("").to_string())
+        .collect();
+    let rules = std::fs::read_to_string("deploy/prometheus/rules.yaml").unwrap();
+    for name in metric_names(&text).into_iter().chain(metric_names(&rules)) {
+        assert!(served.contains(&name), "{name} is queried but not served; served: {served:?}");
+    }
+}
+
+/// `serve`'s own input errors: one `error:` line, one `hint:` line, exit code 2, before any cluster
+/// is contacted (no kubeconfig here).
+#[test]
+fn serve_refuses_a_bad_address_a_port_in_use_and_a_dump() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = taken.local_addr().unwrap().to_string();
+    let cases: [(&[&str], &str); 3] = [
+        (&["serve", "--listen", ":9464"], "error: --listen \":9464\" is not an address and port"),
+        (&["serve", "--listen", &address], &format!("error: cannot listen on {address}: ")),
+        (&["serve", "-f", "examples/demo-cluster.yaml"], "error: serve follows a live cluster"),
+    ];
+    for (args, start) in cases {
+        let out = crate::support::topo().args(args).output().expect("runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        let lines: Vec<&str> = stderr.lines().collect();
+        assert_eq!(lines.len(), 2, "{args:?}: {stderr}");
+        assert!(lines[0].starts_with(start) && lines[1].starts_with("hint: "), "{args:?}: {stderr}");
+    }
+}

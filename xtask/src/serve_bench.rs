@@ -1,0 +1,232 @@
+//! `cargo xtask bench-serve`: `kubectl topo serve` on the synthetic cluster loaded into the local
+//! kube-apiserver — time to ready, steady RSS next to `check -A`'s peak RSS on the same cluster,
+//! the latency from an EndpointSlice update to the changed metric on `/metrics` (p50/p99/max),
+//! and the CPU cost of a change.
+
+use std::io::{self, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use k8s_openapi::api::discovery::v1::EndpointSlice;
+use kube::api::{Api, Patch, PatchParams};
+use serde_json::{Value, json};
+
+use crate::generate;
+use crate::live::{self, ControlPlane};
+use crate::measure::{Cmd, alone, mb};
+use crate::plan::Size;
+
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn get(port: u16, path: &str) -> Option<(u16, String)> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
+    stream.set_read_timeout(Some(Duration::from_secs(30))).ok()?;
+    write!(stream, "GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").ok()?;
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).ok()?;
+    let (head, body) = answer.split_once("\r\n\r\n")?;
+    Some((head.split_whitespace().nth(1)?.parse().ok()?, body.to_string()))
+}
+
+/// `(VmRSS, VmHWM)` in kB of a process.
+fn rss(pid: u32) -> (u64, u64) {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.split_whitespace().next()?.parse().ok())
+    };
+    (field("VmRSS:").unwrap_or(0), field("VmHWM:").unwrap_or(0))
+}
+
+/// utime + stime of a process, in seconds.
+fn cpu_secs(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let ticks: u64 = [11, 12].iter().filter_map(|i| fields.get(*i)?.parse::<u64>().ok()).sum();
+    ticks as f64 / 100.0
+}
+
+/// Σ of `kubectl_topo_hinted_endpoints` for one Service in a scrape.
+fn hinted_total(metrics: &str, ns: &str, name: &str) -> i64 {
+    let prefix = "kubectl_topo_hinted_endpoints{";
+    let wanted = format!("namespace=\"{ns}\",service=\"{name}\",");
+    metrics
+        .lines()
+        .filter(|l| l.starts_with(prefix) && l.contains(&wanted))
+        .filter_map(|l| l.rsplit_once(' ')?.1.parse::<i64>().ok())
+        .sum()
+}
+
+/// The first slice of a Service that carries hints, and the same slice without them.
+async fn hinted_slice(api: &Api<EndpointSlice>, service: &str) -> io::Result<(String, Value, Value)> {
+    let list = api
+        .list(&kube::api::ListParams::default().labels(&format!("kubernetes.io/service-name={service}")))
+        .await
+        .map_err(io::Error::other)?;
+    for slice in list.items {
+        let endpoints = serde_json::to_value(&slice.endpoints).map_err(io::Error::other)?;
+        if endpoints.as_array().is_some_and(|e| e.iter().any(|e| e.get("hints").is_some())) {
+            let mut stripped = endpoints.clone();
+            stripped
+                .as_array_mut()
+                .into_iter()
+                .flatten()
+                .for_each(|e| drop(e.as_object_mut().map(|o| o.remove("hints"))));
+            return Ok((slice.metadata.name.unwrap_or_default(), endpoints, stripped));
+        }
+    }
+    Err(io::Error::other(format!("no hinted slice for {service}")))
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
+}
+
+/// The benchmark; prints a Markdown table.
+pub fn run(name: &str, size: Size, updates: usize, topo: &Path, dump: &Path) -> io::Result<()> {
+    let summary = generate::write(size, dump)?;
+    println!(
+        "Cluster `{name}`: {} nodes, {} Services, {} EndpointSlices, {} endpoints.\n",
+        summary.nodes, summary.services, summary.slices, summary.endpoints
+    );
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("repo").to_path_buf();
+    let plane: ControlPlane = runtime.block_on(live::start_loaded(&repo, dump))?;
+    let kc = plane.admin_kubeconfig.to_string_lossy().to_string();
+    let check = alone(&Cmd::new(topo, &["--kubeconfig", &kc, "check", "-A", "--fail-on", "none"]), 3)?;
+
+    let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+    let started = Instant::now();
+    let child = Command::new(topo)
+        .args(["--kubeconfig", &kc, "serve", "--listen", &format!("127.0.0.1:{port}")])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()?;
+    let serve = Killed(child);
+    let pid = serve.0.id();
+    while get(port, "/readyz").map(|r| r.0) != Some(200) {
+        if started.elapsed() > Duration::from_secs(600) {
+            return Err(io::Error::other("serve not ready after 10 minutes"));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let ready = started.elapsed().as_secs_f64();
+    std::thread::sleep(Duration::from_secs(10));
+    let (steady_kb, peak_kb) = rss(pid);
+    let scrape_started = Instant::now();
+    let (_, metrics) = get(port, "/metrics").ok_or_else(|| io::Error::other("no /metrics"))?;
+    let scrape = scrape_started.elapsed().as_secs_f64();
+
+    let client = runtime.block_on(live::client(&plane));
+    let (latencies, cpu_per_change) = runtime.block_on(latency(&client, port, pid, &metrics, updates))?;
+    let mut sorted = latencies.clone();
+    sorted.sort_by(f64::total_cmp);
+    println!("| measure | value | goal |\n|---|---|---|");
+    println!("| time to ready (start → `/readyz` 200) | {ready:.2} s | — |");
+    println!(
+        "| steady RSS of `serve` (10 s after ready; peak) | {:.0} MB ({:.0} MB peak) | ≤ 1.5× `check -A` |",
+        mb(steady_kb),
+        mb(peak_kb)
+    );
+    println!(
+        "| peak RSS of `check -A` on the same cluster (median of 3) | {:.0} MB ({:.2} s) | — |",
+        mb(check.median_rss_kb),
+        check.median_secs
+    );
+    println!(
+        "| ratio steady RSS / `check -A` | **{:.2}×** | ≤ 1.5× |",
+        steady_kb as f64 / check.median_rss_kb as f64
+    );
+    println!(
+        "| one full scrape of `/metrics` ({:.1} MB) | {:.0} ms | — |",
+        metrics.len() as f64 / 1e6,
+        scrape * 1e3
+    );
+    println!(
+        "| EndpointSlice update → changed metric ({} updates): p50 / p99 / max | {:.0} / **{:.0}** / {:.0} ms | p99 ≤ 100 ms |",
+        latencies.len(),
+        percentile(&sorted, 0.5) * 1e3,
+        percentile(&sorted, 0.99) * 1e3,
+        sorted.last().copied().unwrap_or(0.0) * 1e3
+    );
+    println!("| CPU per change (no scrapes meanwhile) | {:.1} ms | — |", cpu_per_change * 1e3);
+    drop(serve);
+    drop(plane);
+    Ok(())
+}
+
+/// Strip and restore the hints of one slice of the Service with hints first found, `updates`
+/// times, each time polling `/metrics` until the Service's hinted total shows it; then the same
+/// number of changes without polling, for the CPU they cost.
+async fn latency(
+    client: &kube::Client,
+    port: u16,
+    pid: u32,
+    metrics: &str,
+    updates: usize,
+) -> io::Result<(Vec<f64>, f64)> {
+    let (ns, service) = first_hinted(metrics).ok_or_else(|| io::Error::other("no Service with hints"))?;
+    let api: Api<EndpointSlice> = Api::namespaced(client.clone(), &ns);
+    let (slice, original, stripped) = hinted_slice(&api, &service).await?;
+    let before = hinted_total(metrics, &ns, &service);
+    let mut after: Option<i64> = None;
+    let mut latencies = Vec::with_capacity(updates);
+    for i in 0..updates {
+        let strip = i % 2 == 0;
+        let endpoints = if strip { &stripped } else { &original };
+        api.patch(&slice, &PatchParams::default(), &Patch::Merge(json!({"endpoints": endpoints})))
+            .await
+            .map_err(io::Error::other)?;
+        let sent = Instant::now();
+        loop {
+            let (_, body) = get(port, "/metrics").ok_or_else(|| io::Error::other("scrape failed"))?;
+            let total = hinted_total(&body, &ns, &service);
+            let done =
+                if strip { total != before && after.is_none_or(|a| a == total) } else { total == before };
+            if done {
+                if strip {
+                    after = Some(total);
+                }
+                latencies.push(sent.elapsed().as_secs_f64());
+                break;
+            }
+            if sent.elapsed() > Duration::from_secs(30) {
+                return Err(io::Error::other("a change did not show within 30 s"));
+            }
+        }
+    }
+    let cpu_before = cpu_secs(pid);
+    for i in 0..updates {
+        let endpoints = if i % 2 == 0 { &stripped } else { &original };
+        api.patch(&slice, &PatchParams::default(), &Patch::Merge(json!({"endpoints": endpoints})))
+            .await
+            .map_err(io::Error::other)?;
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let cpu = (cpu_secs(pid) - cpu_before) / updates as f64;
+    Ok((latencies, cpu))
+}
+
+/// `(namespace, service)` of the first Service with hinted endpoints in a scrape.
+fn first_hinted(metrics: &str) -> Option<(String, String)> {
+    let line =
+        metrics.lines().find(|l| l.starts_with("kubectl_topo_hinted_endpoints{") && !l.ends_with(" 0"))?;
+    let label = |key: &str| {
+        let start = line.find(&format!("{key}=\""))? + key.len() + 2;
+        Some(line[start..].split('"').next()?.to_string())
+    };
+    Some((label("namespace")?, label("service")?))
+}
