@@ -27,3 +27,4 @@ mod snapshots;
 mod versions;
 mod vocabulary;
 mod whatif_explain;
+mod yaml_json;
