@@ -38,8 +38,9 @@ pub(super) enum Outcome {
     /// Not read: counted under this key (`"apps/v1 Deployment"`, `"(not an object)"`).
     Skip(String),
     /// An object of a kind we read: the model object (`None`: a ConfigMap other than
-    /// cilium-config), or what is wrong with it.
-    Decoded { kind: Kind, name: String, result: Result<Option<Object>, String> },
+    /// cilium-config), or what is wrong with it. Boxed: a List's outcomes wait in a vector until
+    /// recorded, and most are small.
+    Decoded { kind: Kind, name: String, result: Result<Option<Box<Object>>, String> },
     /// A `discovery.k8s.io/v1beta1` EndpointSlice, which is refused (its `metadata.name`).
     Retired { name: String },
 }
@@ -124,7 +125,7 @@ pub(super) fn decode(kind: Kind, value: Value) -> Outcome {
         Kind::ConfigMap => typed(value).map(|cm| convert::cilium_from(&cm).map(Object::Cilium)),
         Kind::ClusterInfo => typed::<ClusterInfo>(value).map(|info| Some(Object::Info(info))),
     };
-    Outcome::Decoded { kind, name, result }
+    Outcome::Decoded { kind, name, result: result.map(|object| object.map(Box::new)) }
 }
 
 /// Decodes into a typed object; the message names the offending field path.

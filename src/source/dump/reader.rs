@@ -203,7 +203,7 @@ impl<'a> Reader<'a> {
         &mut self,
         kind: Kind,
         name: String,
-        result: Result<Option<Object>, String>,
+        result: Result<Option<Box<Object>>, String>,
     ) -> Result<(), DumpError> {
         let index = self.index;
         let error = |message| DumpError::Item {
@@ -223,7 +223,7 @@ impl<'a> Reader<'a> {
             Ok(Some(object)) if let Some(message) = object.refusal() => Err(error(message)),
             Ok(Some(object)) => {
                 let namespace = object.key().map(|(_, ns, _)| ns.to_string()).unwrap_or_default();
-                self.add(object).map_err(|first| DumpError::Duplicate {
+                self.add(*object).map_err(|first| DumpError::Duplicate {
                     origin: self.origin.to_string(),
                     index,
                     first,

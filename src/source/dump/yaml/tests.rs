@@ -116,9 +116,7 @@ fn unusual_items_and_documents_read_as_the_reference_reads_them() {
     assert!(parsed.snapshot.data_plane.cilium.is_some());
     assert_eq!(assert_agree(&ordered(&list, &["kind", "apiVersion", "items"])), parsed);
     let node = "apiVersion: v1\nkind: Node\nmetadata: {name: n}\n";
-    let list = format!(
-        "apiVersion: v1\nitems:\n- {{apiVersion: v1, kind: Node, metadata: {{name: n}}}}\nkind: List\n"
-    );
+    let list = "apiVersion: v1\nitems:\n- {apiVersion: v1, kind: Node, metadata: {name: n}}\nkind: List\n";
     for text in [
         node.to_string(),
         format!("- {{apiVersion: v1, kind: Node, metadata: {{name: n}}}}\n---\n{node}"),
