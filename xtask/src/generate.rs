@@ -166,4 +166,19 @@ mod tests {
             report.services.iter().filter(|r| r.families.iter().any(|f| f.verdict == Verdict::Drift)).count();
         assert_eq!(drift, summary.drift.stripped + summary.drift.wrong_zone);
     }
+
+    /// The YAML the generator writes is the same cluster as its JSON.
+    #[test]
+    fn small_cluster_as_yaml_reads_back_as_its_json() {
+        let dir = tempfile::tempdir().unwrap();
+        let (json, yaml) = (dir.path().join("small.json"), dir.path().join("small.yaml"));
+        write(Size::preset("small").unwrap(), &json).unwrap();
+        write(Size::preset("small").unwrap(), &yaml).unwrap();
+        let read = |p: &Path| {
+            let text = std::fs::read_to_string(p).unwrap();
+            kubectl_topo::source::dump::parse_dump(&text, "small").unwrap()
+        };
+        assert!(std::fs::read_to_string(&yaml).unwrap().starts_with("apiVersion: v1\nitems:\n- "));
+        assert_eq!(read(&yaml), read(&json));
+    }
 }
