@@ -30,3 +30,4 @@ mod snapshots;
 mod versions;
 mod vocabulary;
 mod whatif_explain;
+mod yaml_json;

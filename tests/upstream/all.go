@@ -8,6 +8,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -19,6 +20,7 @@ import (
 	discovery "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/endpointslice/topologycache"
+	"sigs.k8s.io/yaml"
 )
 
 // WholeDump is a decoded dump with every Service, and the managed slices indexed by Service.
@@ -95,7 +97,7 @@ func RecomputeAll(logger logr.Logger, b Behaviour, d *WholeDump) *AllSummary {
 
 func cmdAll(args []string) int {
 	fs := flag.NewFlagSet("oracle all", flag.ContinueOnError)
-	dump := fs.String("dump", "", "a v1 List (JSON) of Nodes, Services and EndpointSlices")
+	dump := fs.String("dump", "", "a v1 List (JSON or YAML) of Nodes, Services and EndpointSlices")
 	version := fs.String("k8s-version", "", "behaviour to model (default 1.36)")
 	if err := fs.Parse(args); err != nil || *dump == "" {
 		fmt.Fprint(os.Stderr, usage)
@@ -110,6 +112,10 @@ func cmdAll(args []string) int {
 	raw, err := os.ReadFile(*dump)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if raw, err = yamlToJSON(raw); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", *dump, err)
 		return 1
 	}
 	d, err := DecodeWholeDump(raw)
@@ -128,4 +134,13 @@ func cmdAll(args []string) int {
 	enc.SetIndent("", "  ")
 	_ = enc.Encode(sum)
 	return 0
+}
+
+// yamlToJSON converts a YAML dump to JSON as kubectl does for `-f` (sigs.k8s.io/yaml, which
+// decodes the YAML into a tree and writes it as JSON); JSON is returned as it is.
+func yamlToJSON(raw []byte) ([]byte, error) {
+	if trimmed := bytes.TrimLeft(raw, " \t\r\n\ufeff"); len(trimmed) > 0 && trimmed[0] == '{' {
+		return raw, nil
+	}
+	return yaml.YAMLToJSON(raw)
 }

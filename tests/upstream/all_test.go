@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"testing"
 
 	"github.com/go-logr/logr"
+	"sigs.k8s.io/yaml"
 )
 
 // `oracle all` on a one-Service dump agrees with the per-case runner's steady sync: same path,
@@ -80,4 +82,38 @@ func keys(m map[string]int) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// A dump written as YAML decodes, through yamlToJSON (kubectl's `-f` conversion), to the same
+// dump as its JSON.
+func TestAllReadsYAMLAsKubectlDoes(t *testing.T) {
+	files, err := filepath.Glob("regressions/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	for _, f := range files[:min(len(files), 20)] {
+		c, err := readCaseFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, err := yaml.JSONToYAML(c.Dump)
+		if err != nil {
+			t.Fatal(err)
+		}
+		converted, err := yamlToJSON(y)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		fromJSON, err := DecodeWholeDump(c.Dump)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		fromYAML, err := DecodeWholeDump(converted)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if !reflect.DeepEqual(fromJSON, fromYAML) {
+			t.Errorf("%s: the YAML decodes to another dump", f)
+		}
+	}
 }

@@ -81,7 +81,6 @@ pub fn run(name: &str, size: Size, runs: usize, dump_only: bool) -> io::Result<(
     let summary = generate::write(size, &dump)?;
     eprintln!("xtask: {}: {summary:?}", dump.display());
     let oracle = script_path("tests/upstream/run-oracle.sh")?;
-    let d = dump.to_string_lossy().to_string();
     println!("Machine: {}; {runs} runs each, alternating, median.", machine());
     println!(
         "Cluster `{name}`: {} nodes, {} Services, {} EndpointSlices, {} endpoints; dump {:.0} MB.\n",
@@ -92,10 +91,7 @@ pub fn run(name: &str, size: Size, runs: usize, dump_only: bool) -> io::Result<(
         summary.bytes as f64 / 1e6
     );
     println!("{HEADER}");
-    let a = Cmd::new(&topo, &["check", "-A", "--from-file", &d, "--fail-on", "none"]);
-    let b = Cmd::new(&oracle, &["all", "--dump", &d]);
-    let (sa, sb) = side_by_side(&a, &b, runs)?;
-    println!("{}", row("dump: `check -A` vs Go oracle", "≤ 0.5×, RSS ≤ dump", &a, &b, sa, sb));
+    dump_rows(name, size, &topo, &oracle, &dump, runs)?;
     if dump_only {
         return Ok(());
     }
@@ -136,6 +132,44 @@ pub fn serve(name: &str, size: Size, updates: usize) -> io::Result<()> {
     let dump = bench_dir()?.join(format!("{name}.json"));
     println!("Machine: {}.", machine());
     crate::serve_bench::run(name, size, updates, &topo, &dump)
+}
+
+/// The dump benchmarks of issue 19, side by side: JSON and YAML of the same cluster, each against
+/// the Go oracle reading the same file and against the parse-only floor (`xtask parse-only`).
+fn dump_rows(name: &str, size: Size, topo: &Path, oracle: &Path, json: &Path, runs: usize) -> io::Result<()> {
+    let yaml = json.with_extension("yaml");
+    let summary = generate::write(size, &yaml)?;
+    eprintln!("xtask: {}: {} bytes", yaml.display(), summary.bytes);
+    let xtask = std::env::current_exe()?;
+    let (j, y) = (json.to_string_lossy().to_string(), yaml.to_string_lossy().to_string());
+    let check = |file: &str| Cmd::new(topo, &["check", "-A", "--from-file", file, "--fail-on", "none"]);
+    let rows = [
+        (
+            "JSON: `check -A` vs Go oracle",
+            "≤ 0.5×, RSS ≤ dump",
+            check(&j),
+            Cmd::new(oracle, &["all", "--dump", &j]),
+        ),
+        ("YAML: `check -A` vs the same cluster as JSON", "≤ 1.5×, RSS ≤ YAML size", check(&y), check(&j)),
+        (
+            "YAML: `check -A` vs Go oracle on the YAML",
+            "≤ 0.5×",
+            check(&y),
+            Cmd::new(oracle, &["all", "--dump", &y]),
+        ),
+        ("JSON: `check -A` vs parse-only floor", "≤ 2×", check(&j), Cmd::new(&xtask, &["parse-only", &j])),
+        ("YAML: `check -A` vs parse-only floor", "≤ 2×", check(&y), Cmd::new(&xtask, &["parse-only", &y])),
+    ];
+    println!(
+        "(`{name}`: JSON {:.0} MB, YAML {:.0} MB)",
+        std::fs::metadata(json)?.len() as f64 / 1e6,
+        summary.bytes as f64 / 1e6
+    );
+    for (what, target, a, b) in rows {
+        let (sa, sb) = side_by_side(&a, &b, runs)?;
+        println!("{}", row(what, target, &a, &b, sa, sb));
+    }
+    Ok(())
 }
 
 /// `namespace/name` of the Service with the most endpoints (explain's worst case).

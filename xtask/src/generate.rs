@@ -22,12 +22,31 @@ pub struct Summary {
     pub bytes: u64,
 }
 
-/// Generate `size` into `path` (JSON, indented like kubectl's `-o json`).
+/// How a dump is written: as `kubectl get -o json` or `-o yaml` prints a `v1 List`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Json,
+    Yaml,
+}
+
+impl Format {
+    /// By the file name: `.yaml`/`.yml` is YAML, anything else JSON.
+    pub fn of(path: &Path) -> Format {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("yaml" | "yml") => Format::Yaml,
+            _ => Format::Json,
+        }
+    }
+}
+
+/// Generate `size` into `path` (JSON indented like kubectl's `-o json`, or YAML like `-o yaml`
+/// when the name ends in `.yaml`), item by item.
 pub fn write(size: Size, path: &Path) -> io::Result<Summary> {
     let plan = plan::plan(size);
     let (table, drift) = hints::compute(&plan);
     let tmp = path.with_extension("tmp");
-    let mut out = ListWriter::new(BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?))?;
+    let file = BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
+    let mut out = ListWriter::new(file, Format::of(path))?;
     let mut rng = Rng::new(size.seed ^ 0x0b1ec7);
     for n in &plan.nodes {
         out.item(&objects::node(n, &mut rng))?;
@@ -60,21 +79,28 @@ fn endpoint_count(plan: &ClusterPlan) -> usize {
     plan.services.iter().map(|s| s.endpoints.len()).sum()
 }
 
-/// Streams a `v1 List` item by item (4-space indentation, as kubectl prints it), so a large dump
-/// never exists as one JSON tree in memory.
+/// Streams a `v1 List` item by item (as kubectl prints it: JSON with 4-space indentation, or YAML
+/// with keys sorted), so a large dump never exists as one tree in memory.
 struct ListWriter<W: Write> {
     out: W,
+    format: Format,
     first: bool,
     buf: Vec<u8>,
 }
 
 impl<W: Write> ListWriter<W> {
-    fn new(mut out: W) -> io::Result<Self> {
-        out.write_all(b"{\n    \"apiVersion\": \"v1\",\n    \"items\": [")?;
-        Ok(ListWriter { out, first: true, buf: Vec::new() })
+    fn new(mut out: W, format: Format) -> io::Result<Self> {
+        out.write_all(match format {
+            Format::Json => b"{\n    \"apiVersion\": \"v1\",\n    \"items\": [",
+            Format::Yaml => b"apiVersion: v1\nitems:",
+        })?;
+        Ok(ListWriter { out, format, first: true, buf: Vec::new() })
     }
 
     fn item(&mut self, value: &Value) -> io::Result<()> {
+        if self.format == Format::Yaml {
+            return self.yaml_item(value);
+        }
         self.buf.clear();
         let formatter = serde_json::ser::PrettyFormatter::with_indent(b"    ");
         value.serialize(&mut serde_json::Serializer::with_formatter(&mut self.buf, formatter))?;
@@ -90,7 +116,23 @@ impl<W: Write> ListWriter<W> {
         Ok(())
     }
 
+    /// `- ` before the item's first line, two spaces before the others (kubectl's layout).
+    fn yaml_item(&mut self, value: &Value) -> io::Result<()> {
+        let text = serde_saphyr::to_string(value).map_err(io::Error::other)?;
+        self.first = false;
+        for (i, line) in text.lines().enumerate() {
+            self.out.write_all(if i == 0 { b"\n- " } else { b"\n  " })?;
+            self.out.write_all(line.as_bytes())?;
+        }
+        Ok(())
+    }
+
     fn finish(mut self) -> io::Result<()> {
+        if self.format == Format::Yaml {
+            let empty = if self.first { " []" } else { "" };
+            write!(self.out, "{empty}\nkind: List\nmetadata:\n  resourceVersion: \"\"\n")?;
+            return self.out.flush();
+        }
         self.out.write_all(b"\n    ],\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n")?;
         self.out.flush()
     }
@@ -123,5 +165,20 @@ mod tests {
         let drift =
             report.services.iter().filter(|r| r.families.iter().any(|f| f.verdict == Verdict::Drift)).count();
         assert_eq!(drift, summary.drift.stripped + summary.drift.wrong_zone);
+    }
+
+    /// The YAML the generator writes is the same cluster as its JSON.
+    #[test]
+    fn small_cluster_as_yaml_reads_back_as_its_json() {
+        let dir = tempfile::tempdir().unwrap();
+        let (json, yaml) = (dir.path().join("small.json"), dir.path().join("small.yaml"));
+        write(Size::preset("small").unwrap(), &json).unwrap();
+        write(Size::preset("small").unwrap(), &yaml).unwrap();
+        let read = |p: &Path| {
+            let text = std::fs::read_to_string(p).unwrap();
+            kubectl_topo::source::dump::parse_dump(&text, "small").unwrap()
+        };
+        assert!(std::fs::read_to_string(&yaml).unwrap().starts_with("apiVersion: v1\nitems:\n- "));
+        assert_eq!(read(&yaml), read(&json));
     }
 }

@@ -1,11 +1,12 @@
 //! kubectl-topo's bench tooling (`cargo xtask …`), never part of the product binary:
 //!
-//!   cargo xtask gen --size large --out large.json   synthetic cluster as a `v1 List`
+//!   cargo xtask gen --size large --out large.json   synthetic cluster as a `v1 List` (`.yaml`: YAML)
 //!   cargo xtask bench [--size large] [--runs 5]       the four ratios of BENCHMARKS.md
 //!   cargo xtask scale [--runs 5]                      time and RSS at 1×…20× the small cluster
 //!   cargo xtask clusters [--runs 5]                   50 small dumps in one `check` vs one 50× dump
 //!   cargo xtask bench-serve [--size large]            `serve`: time to ready, RSS, update → metric latency
 //!   cargo xtask schema                                rewrite docs/schema/ from the report types
+//!   cargo xtask parse-only FILE                       the parse-only floor `bench` compares with
 //!
 //! See BENCHMARKS.md for what each benchmark measures, README.md for the schema.
 
@@ -13,6 +14,7 @@
 #![allow(clippy::too_many_lines)]
 
 mod bench;
+mod floor;
 mod generate;
 mod hints;
 mod live;
@@ -34,7 +36,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Write a synthetic cluster (small, large, small*K) as a JSON `v1 List`.
+    /// Write a synthetic cluster (small, large, xlarge, small*K) as a `v1 List`: JSON, or YAML
+    /// when OUT ends in `.yaml`.
     Gen {
         #[arg(long, default_value = "small")]
         size: String,
@@ -74,11 +77,13 @@ enum Command {
     },
     /// Rewrite the JSON Schema of `-o json|yaml` (docs/schema/) from the report types.
     Schema,
+    /// The parse-only floor: parse FILE (JSON or YAML by its name) into nothing (`bench` runs it).
+    ParseOnly { file: PathBuf },
 }
 
 fn size(name: &str, seed: Option<u64>) -> plan::Size {
     let mut size = plan::Size::preset(name).unwrap_or_else(|| {
-        eprintln!("xtask: unknown size {name:?} (small, large, small*K)");
+        eprintln!("xtask: unknown size {name:?} (small, large, xlarge, small*K)");
         std::process::exit(2)
     });
     if let Some(seed) = seed {
@@ -124,6 +129,9 @@ fn main() {
         Command::BenchServe { size: name, updates } => bench::serve(&name, size(&name, None), updates),
         Command::Clusters { runs } => bench::clusters(runs),
         Command::Schema => write_schema(),
+        Command::ParseOnly { file } => floor::parse_only(&file).map(|documents| {
+            println!("{}: {documents} documents parsed", file.display());
+        }),
     };
     if let Err(e) = result {
         eprintln!("xtask: {e}");

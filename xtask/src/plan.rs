@@ -12,12 +12,16 @@ pub struct Size {
 }
 
 impl Size {
-    /// `small` (100 / 200 / 2,000), `large` (5,000 / 10,000 / 100,000), or `small*K`.
+    /// `small` (100 / 200 / 2,000), `large` (5,000 / 10,000 / 100,000), `xlarge` (65,000 nodes
+    /// over 6 zones / 100,000 / 1,000,000: GKE's 65,000-node limit), or `small*K`.
     pub fn preset(name: &str) -> Option<Size> {
         let small = Size { nodes: 100, services: 200, endpoints: 2_000, zones: 3, seed: 7 };
         match name {
             "small" => Some(small),
             "large" => Some(Size { nodes: 5_000, services: 10_000, endpoints: 100_000, ..small }),
+            "xlarge" => {
+                Some(Size { nodes: 65_000, services: 100_000, endpoints: 1_000_000, zones: 6, ..small })
+            }
             _ => {
                 let k: usize = name.strip_prefix("small*")?.parse().ok()?;
                 Some(Size {
@@ -138,7 +142,8 @@ fn nodes(size: &Size, rng: &mut Rng) -> Vec<NodePlan> {
             let zone = i % size.zones;
             // Zones differ in their node mix, so their CPU shares differ.
             let node_type = (rng.below(3) + zone) % NODE_TYPES.len();
-            let ip = [10, (zone + 1) as u8, (i / 250) as u8, (i % 250 + 1) as u8];
+            // Unique past 62,500 nodes (xlarge), the same addresses as before below that.
+            let ip = [10, (zone + 1 + 16 * (i / 62_500)) as u8, ((i / 250) % 250) as u8, (i % 250 + 1) as u8];
             NodePlan {
                 name: format!("ip-{}-{}-{}-{}.ec2.internal", ip[0], ip[1], ip[2], ip[3]),
                 zone: zone_name(zone),
@@ -215,7 +220,8 @@ pub fn plan(size: Size) -> ClusterPlan {
             ServicePlan {
                 namespace: format!("team-{:03}", s % namespaces),
                 mode: mode(&mut rng),
-                cluster_ip: [10, 96, (1 + s / 250) as u8, (s % 250 + 1) as u8],
+                // Unique past 62,500 Services (xlarge), as before below that.
+                cluster_ip: [10, 96 + (s / 62_500) as u8, (1 + (s / 250) % 250) as u8, (s % 250 + 1) as u8],
                 slice_suffixes: (0..count.div_ceil(MAX_PER_SLICE)).map(|_| rng.suffix(5)).collect(),
                 endpoints,
                 name,

@@ -8,7 +8,7 @@
 use std::io::{Cursor, Read};
 
 use super::error::Limits;
-use super::{DumpError, ParsedDump, read_whole, stream};
+use super::{DumpError, ParsedDump, stream, yaml};
 
 /// Bytes read at a time while deciding and while reading YAML.
 const CHUNK: usize = 64 << 10;
@@ -37,7 +37,7 @@ fn read_within(
         return Err(too_large("YAML", limits.yaml));
     }
     let text = read_text(head, input, origin, limits.yaml)?;
-    read_whole(&text, origin)
+    yaml::read_yaml(&text, origin)
 }
 
 /// Reads until the first character that decides the format; the bytes read, and whether it is

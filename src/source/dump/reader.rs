@@ -9,31 +9,6 @@ use serde_json::Value;
 
 use super::*;
 
-/// Object kinds we read.
-#[derive(Clone, Copy)]
-pub(super) enum Kind {
-    Node,
-    Service,
-    EndpointSlice,
-    CoreEvent,
-    EventsV1Event,
-    ConfigMap,
-    ClusterInfo,
-}
-
-pub(super) fn kind_of(api_version: &str, kind: &str) -> Option<Kind> {
-    Some(match (api_version, kind) {
-        ("v1", "Node") => Kind::Node,
-        ("v1", "Service") => Kind::Service,
-        ("discovery.k8s.io/v1", "EndpointSlice") => Kind::EndpointSlice,
-        ("v1", "Event") => Kind::CoreEvent,
-        ("events.k8s.io/v1", "Event") => Kind::EventsV1Event,
-        ("v1", "ConfigMap") => Kind::ConfigMap,
-        (CLUSTER_INFO_API_VERSION, CLUSTER_INFO_KIND) => Kind::ClusterInfo,
-        _ => return None,
-    })
-}
-
 /// Accumulates objects in source order.
 pub(super) struct Reader<'a> {
     origin: &'a str,
@@ -121,68 +96,37 @@ impl<'a> Reader<'a> {
         self.seen.contains_key(&(kind, namespace.to_string(), name.to_string()))
     }
 
+    /// Reads `value`, found `depth` Lists deep (items of a List first to last).
     pub(super) fn read(
         &mut self,
         value: Value,
         inherited: Inherited<'_>,
         depth: usize,
     ) -> Result<(), DumpError> {
-        let Value::Object(mut map) = value else {
-            if !value.is_null() {
-                self.skip("(not an object)");
-            }
-            return Ok(());
-        };
-        let field = |key: &str| map.get(key).and_then(Value::as_str).map(str::to_string);
-        let (api_version, kind) = match (field("apiVersion"), field("kind"), inherited) {
-            (Some(api_version), Some(kind), _) => (api_version, kind),
-            (None, None, Some((api_version, kind))) => (api_version.to_string(), kind.to_string()),
-            (api_version, kind, _) => {
-                let key = match (api_version, kind) {
-                    (Some(api_version), None) => format!("{api_version} without kind"),
-                    (None, Some(kind)) => format!("{kind} without apiVersion"),
-                    _ => "objects without apiVersion and kind".to_string(),
-                };
+        let mut outcomes = Vec::new();
+        classify(value, inherited, depth, &mut outcomes);
+        outcomes.into_iter().try_for_each(|outcome| self.record(outcome))
+    }
+
+    /// Records one decided object: counted, added, or the error that stops the read.
+    pub(super) fn record(&mut self, outcome: Outcome) -> Result<(), DumpError> {
+        match outcome {
+            Outcome::Skip(key) => {
                 self.skip(&key);
-                return Ok(());
-            }
-        };
-        if kind.ends_with("List") && depth < 2 {
-            match map.remove("items") {
-                Some(Value::Array(items)) => {
-                    let item_kind = kind.trim_end_matches("List");
-                    let inherited = (kind != "List").then_some((api_version.as_str(), item_kind));
-                    for item in items {
-                        self.read(item, inherited, depth + 1)?;
-                    }
-                    return Ok(());
-                }
-                Some(other) => drop(map.insert("items".to_string(), other)),
-                None => {}
-            }
-        }
-        match kind_of(&api_version, &kind) {
-            Some(kind) => self.decode(kind, Value::Object(map)),
-            None if (api_version.as_str(), kind.as_str())
-                == ("discovery.k8s.io/v1beta1", "EndpointSlice") =>
-            {
-                Err(self.retired_slice_version(&map))
-            }
-            None => {
-                self.skip(&format!("{api_version} {kind}"));
                 Ok(())
             }
+            Outcome::Retired { name } => Err(self.retired_slice_version(name)),
+            Outcome::Decoded { kind, name, result } => self.record_decoded(kind, name, result),
         }
     }
 
     /// Skipping these would make every Service look unmanaged: refuse, saying how to re-dump.
-    pub(super) fn retired_slice_version(&self, map: &serde_json::Map<String, Value>) -> DumpError {
-        let name = map.get("metadata").and_then(|m| m.get("name")).and_then(Value::as_str);
+    fn retired_slice_version(&self, name: String) -> DumpError {
         DumpError::Item {
             origin: self.origin.to_string(),
             index: self.index,
             kind: "endpointslice".to_string(),
-            name: name.unwrap_or("").to_string(),
+            name,
             message: "discovery.k8s.io/v1beta1 is not read (the API served it until Kubernetes 1.25; \
                       1.21+ serves discovery.k8s.io/v1): re-create the dump with \
                       `kubectl get endpointslices.v1.discovery.k8s.io -A -o yaml`"
@@ -255,27 +199,12 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    pub(super) fn decode(&mut self, kind: Kind, value: Value) -> Result<(), DumpError> {
-        let name = value.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("").to_string();
-        let named = matches!(kind, Kind::Node | Kind::Service | Kind::EndpointSlice);
-        let result = match kind {
-            // The API server never stores one; rows and messages would name nothing.
-            _ if named && value.pointer("/metadata/name").is_none() => {
-                Err("metadata.name is missing".to_string())
-            }
-            Kind::Node => typed(value)
-                .and_then(|node| convert::node_from(&node).map_err(|e| e.to_string()))
-                .map(|node| Some(Object::Node(node))),
-            Kind::Service => typed(value).map(|s| Some(Object::Service(convert::service_from(&s)))),
-            Kind::EndpointSlice => typed(value).map(|s| Some(Object::Slice(convert::slice_from(&s)))),
-            Kind::CoreEvent => typed(value).map(|e| Some(Object::Event(convert::event_from_core(&e)))),
-            Kind::EventsV1Event => {
-                typed(value).map(|e| Some(Object::Event(convert::event_from_events_v1(&e))))
-            }
-            // Only kube-system/cilium-config is read; other ConfigMaps are counted as skipped.
-            Kind::ConfigMap => typed(value).map(|cm| convert::cilium_from(&cm).map(Object::Cilium)),
-            Kind::ClusterInfo => typed::<ClusterInfo>(value).map(|info| Some(Object::Info(info))),
-        };
+    fn record_decoded(
+        &mut self,
+        kind: Kind,
+        name: String,
+        result: Result<Option<Box<Object>>, String>,
+    ) -> Result<(), DumpError> {
         let index = self.index;
         let error = |message| DumpError::Item {
             origin: self.origin.to_string(),
@@ -294,7 +223,7 @@ impl<'a> Reader<'a> {
             Ok(Some(object)) if let Some(message) = object.refusal() => Err(error(message)),
             Ok(Some(object)) => {
                 let namespace = object.key().map(|(_, ns, _)| ns.to_string()).unwrap_or_default();
-                self.add(object).map_err(|first| DumpError::Duplicate {
+                self.add(*object).map_err(|first| DumpError::Duplicate {
                     origin: self.origin.to_string(),
                     index,
                     first,
@@ -325,16 +254,6 @@ impl<'a> Reader<'a> {
         };
         Ok(ParsedDump { snapshot, skipped, server_version: info.server_version })
     }
-}
-
-/// One object read, before it is recorded.
-enum Object {
-    Node(topo_engine::model::Node),
-    Service(topo_engine::model::Service),
-    Slice(topo_engine::model::EndpointSlice),
-    Event(topo_engine::model::Event),
-    Cilium(topo_engine::model::CiliumConfig),
-    Info(ClusterInfo),
 }
 
 /// Endpoints an EndpointSlice may hold: the API server refuses more (k8s.io/api discovery/v1
@@ -377,13 +296,4 @@ fn kind_label(kind: Kind) -> &'static str {
         Kind::ConfigMap => "configmap",
         Kind::ClusterInfo => "clusterinfo",
     }
-}
-
-/// Decodes into a typed object; the message names the offending field path.
-fn typed<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, String> {
-    serde_path_to_error::deserialize(value).map_err(|err| {
-        let path = err.path().to_string();
-        let inner = err.into_inner().to_string();
-        if path == "." { inner } else { format!("{path}: {inner}") }
-    })
 }

@@ -1,0 +1,138 @@
+//! What one object of a dump is, decided from its `Value` alone: counted as skipped, decoded into
+//! the model (or why not), or refused. Deciding needs no reader state, so a streaming reader can
+//! decide each item as it is parsed, keep only the small result and drop the item's tree; the
+//! [`Reader`](super::Reader) then records the results in order (indexes, duplicates, the first
+//! error).
+
+use serde_json::Value;
+
+use super::{CLUSTER_INFO_API_VERSION, CLUSTER_INFO_KIND, ClusterInfo, Inherited, convert};
+
+/// Object kinds we read.
+#[derive(Clone, Copy)]
+pub(super) enum Kind {
+    Node,
+    Service,
+    EndpointSlice,
+    CoreEvent,
+    EventsV1Event,
+    ConfigMap,
+    ClusterInfo,
+}
+
+pub(super) fn kind_of(api_version: &str, kind: &str) -> Option<Kind> {
+    Some(match (api_version, kind) {
+        ("v1", "Node") => Kind::Node,
+        ("v1", "Service") => Kind::Service,
+        ("discovery.k8s.io/v1", "EndpointSlice") => Kind::EndpointSlice,
+        ("v1", "Event") => Kind::CoreEvent,
+        ("events.k8s.io/v1", "Event") => Kind::EventsV1Event,
+        ("v1", "ConfigMap") => Kind::ConfigMap,
+        (CLUSTER_INFO_API_VERSION, CLUSTER_INFO_KIND) => Kind::ClusterInfo,
+        _ => return None,
+    })
+}
+
+/// One object of a dump, decided.
+pub(super) enum Outcome {
+    /// Not read: counted under this key (`"apps/v1 Deployment"`, `"(not an object)"`).
+    Skip(String),
+    /// An object of a kind we read: the model object (`None`: a ConfigMap other than
+    /// cilium-config), or what is wrong with it. Boxed: a List's outcomes wait in a vector until
+    /// recorded, and most are small.
+    Decoded { kind: Kind, name: String, result: Result<Option<Box<Object>>, String> },
+    /// A `discovery.k8s.io/v1beta1` EndpointSlice, which is refused (its `metadata.name`).
+    Retired { name: String },
+}
+
+/// One object read, before it is recorded.
+pub(super) enum Object {
+    Node(topo_engine::model::Node),
+    Service(topo_engine::model::Service),
+    Slice(topo_engine::model::EndpointSlice),
+    Event(topo_engine::model::Event),
+    Cilium(topo_engine::model::CiliumConfig),
+    Info(ClusterInfo),
+}
+
+/// Decides `value` found `depth` Lists deep, items of a List first to last, into `out`.
+pub(super) fn classify(value: Value, inherited: Inherited<'_>, depth: usize, out: &mut Vec<Outcome>) {
+    let Value::Object(mut map) = value else {
+        if !value.is_null() {
+            out.push(Outcome::Skip("(not an object)".to_string()));
+        }
+        return;
+    };
+    let field = |key: &str| map.get(key).and_then(Value::as_str).map(str::to_string);
+    let (api_version, kind) = match (field("apiVersion"), field("kind"), inherited) {
+        (Some(api_version), Some(kind), _) => (api_version, kind),
+        (None, None, Some((api_version, kind))) => (api_version.to_string(), kind.to_string()),
+        (api_version, kind, _) => {
+            let key = match (api_version, kind) {
+                (Some(api_version), None) => format!("{api_version} without kind"),
+                (None, Some(kind)) => format!("{kind} without apiVersion"),
+                _ => "objects without apiVersion and kind".to_string(),
+            };
+            out.push(Outcome::Skip(key));
+            return;
+        }
+    };
+    if kind.ends_with("List") && depth < 2 {
+        match map.remove("items") {
+            Some(Value::Array(items)) => {
+                let item_kind = kind.trim_end_matches("List");
+                let inherited = (kind != "List").then_some((api_version.as_str(), item_kind));
+                for item in items {
+                    classify(item, inherited, depth + 1, out);
+                }
+                return;
+            }
+            Some(other) => drop(map.insert("items".to_string(), other)),
+            None => {}
+        }
+    }
+    out.push(match kind_of(&api_version, &kind) {
+        Some(kind) => decode(kind, Value::Object(map)),
+        None if (api_version.as_str(), kind.as_str()) == ("discovery.k8s.io/v1beta1", "EndpointSlice") => {
+            Outcome::Retired { name: name_of(&Value::Object(map)) }
+        }
+        None => Outcome::Skip(format!("{api_version} {kind}")),
+    });
+}
+
+/// `metadata.name`, empty when absent.
+fn name_of(value: &Value) -> String {
+    value.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("").to_string()
+}
+
+/// Decodes one object of a kind we read.
+pub(super) fn decode(kind: Kind, value: Value) -> Outcome {
+    let name = name_of(&value);
+    let named = matches!(kind, Kind::Node | Kind::Service | Kind::EndpointSlice);
+    let result = match kind {
+        // The API server never stores one; rows and messages would name nothing.
+        _ if named && value.pointer("/metadata/name").is_none() => {
+            Err("metadata.name is missing".to_string())
+        }
+        Kind::Node => typed(value)
+            .and_then(|node| convert::node_from(&node).map_err(|e| e.to_string()))
+            .map(|node| Some(Object::Node(node))),
+        Kind::Service => typed(value).map(|s| Some(Object::Service(convert::service_from(&s)))),
+        Kind::EndpointSlice => typed(value).map(|s| Some(Object::Slice(convert::slice_from(&s)))),
+        Kind::CoreEvent => typed(value).map(|e| Some(Object::Event(convert::event_from_core(&e)))),
+        Kind::EventsV1Event => typed(value).map(|e| Some(Object::Event(convert::event_from_events_v1(&e)))),
+        // Only kube-system/cilium-config is read; other ConfigMaps are counted as skipped.
+        Kind::ConfigMap => typed(value).map(|cm| convert::cilium_from(&cm).map(Object::Cilium)),
+        Kind::ClusterInfo => typed::<ClusterInfo>(value).map(|info| Some(Object::Info(info))),
+    };
+    Outcome::Decoded { kind, name, result: result.map(|object| object.map(Box::new)) }
+}
+
+/// Decodes into a typed object; the message names the offending field path.
+fn typed<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, String> {
+    serde_path_to_error::deserialize(value).map_err(|err| {
+        let path = err.path().to_string();
+        let inner = err.into_inner().to_string();
+        if path == "." { inner } else { format!("{path}: {inner}") }
+    })
+}
