@@ -40,6 +40,14 @@ step "report consumers: SARIF 2.1.0 schema (npm), junitparser + markdown-it-py (
 command -v npm >/dev/null || { echo "error: npm not found: the report-format tests need npm and python3"; exit 2; }
 bash tests/consumers/install-reports.sh >/dev/null
 
+step "release toolchains: rustup targets, zig (PyPI), cargo-zigbuild, mingw-w64, qemu-user-static, wine, when missing"
+# Cached under ${XDG_CACHE_HOME:-~/.cache}/kubectl-topo-dist; tests/dist.rs builds the linux/amd64,
+# linux/arm64 and windows/amd64 archives once per run with them (scripts/dist.sh --profile dist-check).
+bash scripts/dist-tools.sh >/dev/null
+
+step "completion shells: bash-completion, zsh, fish (apt), when missing"
+bash tests/completion/install.sh
+
 step "cargo test (unit, snapshot, CLI, krew + kubectl plugin, real control plane e2e)"
 # The differential test itself runs next, on its own, so that its summary line is printed.
 cargo test --locked --all-targets -p kubectl-topo -- --test-threads 2 --skip differential::differential
