@@ -74,13 +74,13 @@ fn cases() -> Vec<Case> {
             unlisted: &["Cargo.toml"],
         },
         Case {
-            keys: "simulate svc/demo-service -f examples/demo-cluster.yaml --remove-node \t\t",
+            keys: "simulate svc/demo-service -f examples/demo-cluster.yaml --remove-node ip-10-0-\t\t",
             line: None,
-            listed: &["ip-10-0-1-11.ec2.internal"],
+            listed: &["ip-10-0-1-23.ec2.internal", "ip-10-0-2-41.ec2.internal", "ip-10-0-3-17.ec2.internal"],
             unlisted: &["Cargo.toml"],
         },
         Case {
-            keys: "simulate svc/demo-service --mode PreferS\t\t",
+            keys: "simulate svc/demo-service --mode PreferSame\t\t",
             line: None,
             listed: &["PreferSameZone", "PreferSameNode"],
             unlisted: &["PreferClose"],
@@ -200,12 +200,20 @@ fn plain(raw: &str) -> String {
     while let Some(c) = chars.next() {
         match c {
             '\u{1b}' => match chars.next() {
+                // Colours vanish; cursor moves and erases separate what they separate on screen.
                 Some('[') => {
                     while let Some(c) = chars.next() {
                         if ('@'..='~').contains(&c) {
+                            if c != 'm' {
+                                out.push(' ');
+                            }
                             break;
                         }
                     }
+                }
+                // Character set designations (`ESC ( B`).
+                Some('(' | ')') => {
+                    chars.next();
                 }
                 Some(']') => {
                     while let Some(c) = chars.next() {
@@ -216,7 +224,8 @@ fn plain(raw: &str) -> String {
                 }
                 _ => {}
             },
-            '\r' | '\u{7}' => {}
+            '\r' => out.push('\n'),
+            '\u{7}' => {}
             c if c.is_control() && c != '\n' => {}
             c => out.push(c),
         }
@@ -337,5 +346,8 @@ fn fish_completes_kubectl_topo_through_kubectl() {
 
 #[test]
 fn control_sequences_are_removed_from_transcripts() {
-    assert_eq!(plain("a\u{1b}[1;31mb\u{1b}[0m\r\n\u{1b}]0;title\u{7}c\u{1b}=d"), "ab\ncd");
+    assert_eq!(
+        plain("a\u{1b}[1;31mb\u{1b}[0m\r\n\u{1b}]0;title\u{7}c\u{1b}=d\u{1b}(Be\u{1b}[Kf"),
+        "ab\n\ncde f"
+    );
 }
