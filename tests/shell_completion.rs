@@ -202,13 +202,10 @@ fn plain(raw: &str) -> String {
             '\u{1b}' => match chars.next() {
                 // Colours vanish; cursor moves and erases separate what they separate on screen.
                 Some('[') => {
-                    while let Some(c) = chars.next() {
-                        if ('@'..='~').contains(&c) {
-                            if c != 'm' {
-                                out.push(' ');
-                            }
-                            break;
-                        }
+                    if let Some(end) = chars.by_ref().find(|c| ('@'..='~').contains(c))
+                        && end != 'm'
+                    {
+                        out.push(' ');
                     }
                 }
                 // Character set designations (`ESC ( B`).
