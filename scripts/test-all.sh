@@ -45,6 +45,14 @@ step "monitoring consumers: promtool and prometheus (Debian's prometheus package
 # `monitoring` group starts a Prometheus on 127.0.0.1 that scrapes `kubectl topo serve`.
 bash tests/monitoring/install.sh
 
+step "release toolchains: rustup targets, zig (PyPI), cargo-zigbuild, mingw-w64, qemu-user-static, wine, when missing"
+# Cached under ${XDG_CACHE_HOME:-~/.cache}/kubectl-topo-dist; tests/dist.rs builds the linux/amd64,
+# linux/arm64 and windows/amd64 archives once per run with them (scripts/dist.sh --profile dist-check).
+bash scripts/dist-tools.sh >/dev/null
+
+step "completion shells: bash-completion, zsh, fish (apt), when missing"
+bash tests/completion/install.sh
+
 step "cargo test (unit, snapshot, CLI, krew + kubectl plugin, real control plane e2e)"
 # The differential test itself runs next, on its own, so that its summary line is printed.
 cargo test --locked --all-targets -p kubectl-topo -- --test-threads 2 --skip differential::differential

@@ -2,9 +2,7 @@
 
 use std::io::Write;
 
-use clap::CommandFactory;
-
-use crate::cli::{Cli, FailOn, OutputFormat};
+use crate::cli::{FailOn, OutputFormat};
 use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::progress::Progress;
@@ -37,11 +35,8 @@ pub fn run(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Res
     match &settings.job {
         Job::Completion(shell) => {
             // Completions are for the executable itself (`kubectl-topo`); kubectl's plugin
-            // completion goes through completions/kubectl_complete-topo instead. Generated into
-            // memory first: clap_complete panics when its writer fails.
-            let mut script = Vec::new();
-            clap_complete::generate(*shell, &mut Cli::command(), "kubectl-topo", &mut script);
-            out.write_all(&script).map_err(Error::Write)?;
+            // completion goes through completions/kubectl_complete-topo instead.
+            crate::completion::scripts::write(*shell, out).map_err(Error::Write)?;
             Ok(ExitStatus::Ok)
         }
         Job::Version => version(settings, out),

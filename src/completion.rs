@@ -16,7 +16,8 @@ use clap::{Arg, ArgAction, Command};
 
 use crate::settings::{DumpPath, LiveSpec, SourceSpec};
 use crate::source;
-use topo_engine::model::version::{NEWEST_MINOR, OLDEST_MINOR};
+pub use crate::source::probe::KubeconfigPart;
+use values::values;
 
 /// How long completion may wait for a live cluster before it answers with nothing.
 pub const LIVE_TIMEOUT: Duration = Duration::from_secs(1);
@@ -28,6 +29,9 @@ pub enum Directive {
     Default = 0,
     /// `ShellCompDirectiveNoFileComp` (4): no file-name fallback.
     NoFileComp = 4,
+    /// `ShellCompDirectiveNoSpace | ShellCompDirectiveNoFileComp` (2 | 4): the word goes on after
+    /// the candidate (`NODE=`, `zone=A:`).
+    NoSpaceNoFileComp = 6,
 }
 
 /// One completion candidate.
@@ -129,12 +133,19 @@ impl Typed {
     }
 }
 
-/// Names from a cluster or dump.
+/// Names from a cluster or dump, or from the kubeconfig.
 pub trait Lookup {
     /// Service names in `typed.namespace` (or the default namespace), sorted.
     fn services(&mut self, typed: &Typed) -> Vec<String>;
     /// Namespaces, sorted.
     fn namespaces(&mut self, typed: &Typed) -> Vec<String>;
+    /// Node names, sorted.
+    fn nodes(&mut self, typed: &Typed) -> Vec<String>;
+    /// Zone names of the nodes, sorted.
+    fn zones(&mut self, typed: &Typed) -> Vec<String>;
+    /// Context, cluster or user names of the kubeconfig (`typed.kubeconfig`, else `KUBECONFIG`,
+    /// else `~/.kube/config`), in file order.
+    fn kubeconfig(&mut self, typed: &Typed, part: KubeconfigPart) -> Vec<String>;
 }
 
 /// The real lookup, through `source` (a dump, or the live cluster with a short timeout).
@@ -151,6 +162,21 @@ impl Lookup for SourceLookup {
         let Some(spec) = typed.source() else { return Vec::new() };
         source::probe::namespaces(&spec).unwrap_or_default()
     }
+
+    fn nodes(&mut self, typed: &Typed) -> Vec<String> {
+        let Some(spec) = typed.source() else { return Vec::new() };
+        source::probe::nodes(&spec).map(|nodes| nodes.names).unwrap_or_default()
+    }
+
+    fn zones(&mut self, typed: &Typed) -> Vec<String> {
+        let Some(spec) = typed.source() else { return Vec::new() };
+        source::probe::nodes(&spec).map(|nodes| nodes.zones).unwrap_or_default()
+    }
+
+    fn kubeconfig(&mut self, typed: &Typed, part: KubeconfigPart) -> Vec<String> {
+        let path = typed.kubeconfig.as_deref().map(std::path::Path::new);
+        source::probe::kubeconfig_names(path, part).unwrap_or_default()
+    }
 }
 
 /// Answer `__complete WORDS…` for the parser `root` (the last word is the one being completed).
@@ -163,14 +189,16 @@ pub fn complete(root: &Command, words: &[String], lookup: &mut dyn Lookup) -> Re
     };
     let walk = Walk::over(&root, typed_words);
     if let Some(arg) = walk.pending {
-        return values(arg, current, "", &walk.typed, lookup);
+        return values(arg, walk.command.get_name(), current, "", &walk.typed, lookup);
     }
     if !walk.after_dashdash
         && current.starts_with("--")
         && let Some((name, value)) = current.split_once('=')
     {
         return match find_long(walk.command, &name[2..]) {
-            Some(arg) if takes_value(arg) => values(arg, value, &format!("{name}="), &walk.typed, lookup),
+            Some(arg) if takes_value(arg) => {
+                values(arg, walk.command.get_name(), value, &format!("{name}="), &walk.typed, lookup)
+            }
             _ => Reply::none(),
         };
     }
@@ -318,65 +346,13 @@ fn positional(walk: &Walk<'_>, current: &str, lookup: &mut dyn Lookup) -> Reply 
         return Reply { candidates, directive: Directive::NoFileComp };
     }
     match command.get_positionals().nth(walk.positionals) {
-        Some(arg) => values(arg, current, "", &walk.typed, lookup),
+        Some(arg) => values(arg, command.get_name(), current, "", &walk.typed, lookup),
         None => Reply::none(),
     }
 }
 
-/// Values of `arg` starting with `current`, each written after `prefix` (`--flag=`).
-fn values(arg: &Arg, current: &str, prefix: &str, typed: &Typed, lookup: &mut dyn Lookup) -> Reply {
-    let possible = arg.get_possible_values();
-    let candidates: Vec<Candidate> = if !possible.is_empty() {
-        possible
-            .iter()
-            .filter(|v| !v.is_hide_set())
-            .map(|v| Candidate { value: v.get_name().to_string(), help: v.get_help().map(|h| h.to_string()) })
-            .collect()
-    } else {
-        match arg.get_id().as_str() {
-            "from_file" | "kubeconfig" => return Reply::files(),
-            "namespace" => plain(lookup.namespaces(typed)),
-            "service" => return services(current, typed, lookup),
-            "k8s_version" => plain((OLDEST_MINOR..=NEWEST_MINOR).rev().map(|m| format!("1.{m}")).collect()),
-            _ => Vec::new(),
-        }
-    };
-    let candidates = candidates
-        .into_iter()
-        .filter(|c| c.value.starts_with(current))
-        .map(|c| Candidate { value: format!("{prefix}{}", c.value), ..c })
-        .collect();
-    Reply { candidates, directive: Directive::NoFileComp }
-}
-
-fn plain(values: Vec<String>) -> Vec<Candidate> {
-    values.into_iter().map(plain_one).collect()
-}
-
-/// `explain`'s Service: `svc/NAME` while nothing or part of `svc/` is typed, `KIND/NAME` after a
-/// kind, and bare names matching what is typed (both forms are accepted, see
-/// `settings::parse_service_ref`).
-fn services(current: &str, typed: &Typed, lookup: &mut dyn Lookup) -> Reply {
-    let names = lookup.services(typed);
-    let with_kind = |kind: &str, partial: &str| -> Vec<Candidate> {
-        names.iter().filter(|n| n.starts_with(partial)).map(|n| plain_one(format!("{kind}/{n}"))).collect()
-    };
-    let candidates = match current.split_once('/') {
-        Some((kind @ ("svc" | "service" | "services" | "service.v1"), partial)) => with_kind(kind, partial),
-        Some(_) => Vec::new(),
-        None if current.is_empty() => with_kind("svc", ""),
-        None => {
-            let mut candidates = if "svc/".starts_with(current) { with_kind("svc", "") } else { Vec::new() };
-            candidates.extend(names.iter().filter(|n| n.starts_with(current)).map(|n| plain_one(n.clone())));
-            candidates
-        }
-    };
-    Reply { candidates, directive: Directive::NoFileComp }
-}
-
-fn plain_one(value: String) -> Candidate {
-    Candidate { value, help: None }
-}
+pub mod scripts;
+mod values;
 
 #[cfg(test)]
 mod tests;

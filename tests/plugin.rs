@@ -1,6 +1,6 @@
 //! The plugin as users get it, proved with the real tools: krew's own validator accepts
-//! `krew/topo.yaml`; real krew installs the archive `scripts/dist.sh` packs (from the debug binary,
-//! so CI needs no release build) into a throwaway `KREW_ROOT`; a real kubectl (1.36) lists, runs
+//! `krew/topo.yaml`; real krew installs the linux/amd64 archive `scripts/dist.sh` builds (static
+//! musl, tests/dist.rs builds it once per run) into a throwaway `KREW_ROOT`; a real kubectl (1.36) lists, runs
 //! and completes the plugin through `completions/kubectl_complete-topo`; the committed completion
 //! scripts are what the parser generates.
 //!
@@ -19,7 +19,7 @@ use tempfile::TempDir;
 use crate::support::{demo, path, root};
 
 /// The directory holding kubectl, krew and validate-krew-manifest (built on first use).
-fn tools() -> &'static Path {
+pub(crate) fn tools() -> &'static Path {
     static TOOLS: OnceLock<PathBuf> = OnceLock::new();
     TOOLS.get_or_init(|| {
         let out = Command::new("bash")
@@ -131,17 +131,10 @@ fn krew_manifest_is_accepted_by_krews_validator() {
 #[test]
 fn krew_installs_the_local_archive_and_kubectl_runs_the_plugin() {
     let sandbox = Sandbox::new(&[]);
-    let dist = sandbox.dir.path().join("dist");
-    // scripts/dist.sh packs the debug binary (no release build in CI) and fills this platform's
-    // uri (file://) and sha256 into a copy of krew/topo.yaml.
-    let mut pack = sandbox.command("bash");
-    pack.arg(path("scripts/dist.sh")).arg("--binary").arg(topo_binary()).arg("--out").arg(&dist);
-    ok("scripts/dist.sh", pack.output().unwrap());
-    let archive = std::fs::read_dir(&dist)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.to_string_lossy().ends_with(".tar.gz"))
-        .expect("dist.sh wrote an archive");
+    // The linux/amd64 release archive (static musl) and the manifest scripts/dist.sh filled in
+    // (file:// uri and sha256), as tests/dist.rs builds them once per run.
+    let dist = crate::dist::archives();
+    let archive = dist.join(format!("kubectl-topo_v{}_linux_amd64.tar.gz", env!("CARGO_PKG_VERSION")));
     let manifest = dist.join("topo.yaml");
     validate(&sandbox, &manifest);
 
@@ -153,9 +146,14 @@ fn krew_installs_the_local_archive_and_kubectl_runs_the_plugin() {
     assert!(said.contains("Installed plugin: topo") && said.contains("kubectl_complete-topo"), "{said}");
 
     let store = sandbox.krew_root().join(format!("store/topo/v{}", env!("CARGO_PKG_VERSION")));
-    for file in
-        ["kubectl-topo", "LICENSE", "completions/kubectl_complete-topo", "completions/kubectl-topo.bash"]
-    {
+    for file in [
+        "kubectl-topo",
+        "LICENSE",
+        "man/kubectl-topo.1",
+        "man/kubectl-topo-check.1",
+        "completions/kubectl_complete-topo",
+        "completions/kubectl-topo.bash",
+    ] {
         assert!(store.join(file).is_file(), "{file} not installed into {}", store.display());
     }
     let linked = sandbox.krew_root().join("bin/kubectl-topo");

@@ -24,6 +24,21 @@ impl Lookup for Fake {
         self.asked.push(typed.clone());
         vec!["default".into(), "demo".into()]
     }
+    fn nodes(&mut self, _: &Typed) -> Vec<String> {
+        vec!["node-a1".into(), "node-a2".into(), "node-b1".into()]
+    }
+    fn zones(&mut self, _: &Typed) -> Vec<String> {
+        vec!["zone-a".into(), "zone-b".into()]
+    }
+    fn kubeconfig(&mut self, typed: &Typed, part: KubeconfigPart) -> Vec<String> {
+        let names: &[&str] = match (typed.kubeconfig.as_deref(), part) {
+            (Some(_), _) => &["other"],
+            (None, KubeconfigPart::Contexts) => &["prod", "staging"],
+            (None, KubeconfigPart::Clusters) => &["prod-cluster"],
+            (None, KubeconfigPart::Users) => &["admin", "viewer"],
+        };
+        names.iter().map(|n| n.to_string()).collect()
+    }
 }
 
 fn run(words: &[&str]) -> (Vec<String>, u8) {
@@ -111,7 +126,7 @@ fn paths_fall_back_to_the_shells_file_completion() {
     assert_eq!(run(&["zones", "--from-file", ""]), (vec![], 0));
     assert_eq!(run(&["zones", "-f", "exa"]), (vec![], 0));
     assert_eq!(run(&["zones", "--kubeconfig", ""]), (vec![], 0));
-    assert_eq!(run(&["zones", "--context", ""]), (vec![], 4), "no file names for a context");
+    assert_eq!(run(&["zones", "--kubeconfig", "/k", "--context", "x"]), (vec![], 4), "no file names");
 }
 
 #[test]
@@ -186,4 +201,38 @@ fn reply_is_cobras_format_and_drops_unsafe_candidates() {
 #[test]
 fn after_dashdash_nothing_is_a_flag() {
     assert_eq!(run(&["explain", "--", "--"]).0, Vec::<String>::new());
+}
+
+#[test]
+fn kubeconfig_names_for_context_cluster_and_user() {
+    assert_eq!(run(&["zones", "--context", ""]), (vec!["prod".into(), "staging".into()], 4));
+    assert_eq!(values(&["--context=s"]), ["--context=staging"]);
+    assert_eq!(values(&["check", "--cluster", ""]), ["prod-cluster"]);
+    assert_eq!(values(&["check", "--user", "v"]), ["viewer"]);
+    assert_eq!(values(&["check", "--kubeconfig", "/k", "--context", ""]), ["other"], "the file typed");
+}
+
+#[test]
+fn nodes_and_zones_for_the_what_if_flags() {
+    assert_eq!(values(&["simulate", "svc/a", "--remove-node", "node-a"]), ["node-a1", "node-a2"]);
+    assert_eq!(values(&["simulate", "svc/a", "--not-ready", ""]).len(), 3);
+    assert_eq!(values(&["simulate", "svc/a", "--remove-zone", ""]), ["zone-a", "zone-b"]);
+    assert_eq!(run(&["simulate", "svc/a", "--set-cpu", "node-b"]), (vec!["node-b1=".into()], 6));
+    assert_eq!(run(&["explain", "svc/a", "--traffic", "zone-"]).1, 6, "ZONE= goes on");
+    assert_eq!(
+        run(&["simulate", "svc/a", "--spread", ""]),
+        (vec!["even".into(), "zone=zone-a:".into(), "zone=zone-b:".into()], 4)
+    );
+    assert_eq!(run(&["simulate", "svc/a", "--spread", "zone=zone-b"]), (vec!["zone=zone-b:".into()], 6));
+}
+
+#[test]
+fn modes_of_simulate_parse_and_modes_of_check_are_the_report_names() {
+    let modes = values(&["simulate", "svc/a", "--mode", ""]);
+    assert_eq!(modes, values::SIMULATE_MODES);
+    for mode in &modes {
+        assert!(crate::settings::changes::parse_mode(mode).is_ok(), "simulate refuses --mode {mode}");
+    }
+    assert_eq!(values(&["check", "--mode", "Prefer"]), ["PreferClose", "PreferSameZone", "PreferSameNode"]);
+    assert!(values(&["check", "--mode", ""]).contains(&"None".to_string()));
 }

@@ -20,7 +20,7 @@ pub mod exec;
 mod overrides;
 mod request;
 mod request_log;
-pub use connect::{Connection, connect, context_names};
+pub use connect::{Connection, connect, context_names, read_kubeconfig};
 pub use request::{LIST_RESTARTS, PAGE_SIZE, RETRY, RetryPolicy, list_all, list_paged, retryable, timed};
 
 /// What a command needs from the cluster.

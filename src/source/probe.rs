@@ -1,5 +1,5 @@
-//! Short, best-effort questions for shell completion and `version`: Service names, namespaces and
-//! the server version. A dump is read as usual; a live cluster is asked with the short timeout the
+//! Short, best-effort questions for shell completion and `version`: Service names, namespaces,
+//! nodes and zones, kubeconfig names, and the server version. A dump is read as usual; a live cluster is asked with the short timeout the
 //! caller put in its `LiveSpec`.
 //!
 //! A live cluster is asked through `source::live` with the caller's `LiveSpec::request_timeout`;
@@ -7,12 +7,15 @@
 //! line). Namespaces are those holding Services, so completion needs no permission beyond
 //! `deploy/rbac.yaml` (no `list namespaces`).
 
+use std::path::Path;
+
 use k8s_openapi::api::core::v1::Service;
 use kube::Api;
 use kube::api::ListParams;
 
 use super::SourceError;
 use crate::settings::{LiveSpec, SourceSpec};
+use topo_engine::model::snapshot::LABEL_ZONE;
 
 fn dump_snapshot(spec: &SourceSpec) -> Result<topo_engine::model::Snapshot, SourceError> {
     let all = crate::settings::Scope::AllNamespaces;
@@ -48,6 +51,46 @@ pub fn namespaces(spec: &SourceSpec) -> Result<Vec<String>, SourceError> {
         }
         SourceSpec::Live(live) => live_namespaces(live),
     }
+}
+
+/// Node names and the zones they are in, each sorted.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NodeNames {
+    /// Node names.
+    pub names: Vec<String>,
+    /// Values of the nodes' `topology.kubernetes.io/zone` label.
+    pub zones: Vec<String>,
+}
+
+/// The nodes of the dump, or of the live cluster (a list of Nodes only).
+pub fn nodes(spec: &SourceSpec) -> Result<NodeNames, SourceError> {
+    let all = crate::settings::Scope::AllNamespaces;
+    let request = super::Request { scope: &all, service: None, nodes_only: true };
+    let nodes = super::load(spec, request, &mut std::io::sink())?.snapshot.nodes;
+    let zones = nodes.iter().filter_map(|n| n.labels.get(LABEL_ZONE).cloned());
+    Ok(NodeNames { zones: sorted(zones), names: sorted(nodes.iter().map(|n| n.name.clone())) })
+}
+
+/// Which names of a kubeconfig.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KubeconfigPart {
+    /// `contexts[].name` (`--context`).
+    Contexts,
+    /// `clusters[].name` (`--cluster`).
+    Clusters,
+    /// `users[].name` (`--user`).
+    Users,
+}
+
+/// Names of the kubeconfig at `path` (else `KUBECONFIG` merged, else `~/.kube/config`), in file
+/// order.
+pub fn kubeconfig_names(path: Option<&Path>, part: KubeconfigPart) -> Result<Vec<String>, SourceError> {
+    let kubeconfig = super::live::read_kubeconfig(path)?;
+    Ok(match part {
+        KubeconfigPart::Contexts => kubeconfig.contexts.into_iter().map(|c| c.name).collect(),
+        KubeconfigPart::Clusters => kubeconfig.clusters.into_iter().map(|c| c.name).collect(),
+        KubeconfigPart::Users => kubeconfig.auth_infos.into_iter().map(|u| u.name).collect(),
+    })
 }
 
 /// The server's `gitVersion` (e.g. `v1.36.3`); `None` when no cluster is configured at all (no

@@ -18,6 +18,15 @@ pub fn path(relative: &str) -> PathBuf {
     root().join(relative)
 }
 
+/// `${XDG_CACHE_HOME:-~/.cache}/NAME`: where tools the tests install are kept.
+pub fn cache_dir(name: &str) -> PathBuf {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").expect("HOME is set")).join(".cache"));
+    base.join(name)
+}
+
 /// The bundled example dump.
 pub fn demo() -> PathBuf {
     path("examples/demo-cluster.yaml")

@@ -108,12 +108,16 @@ fn apply_timeout(config: &mut Config, timeout: Option<Duration>) {
 /// The context names of the kubeconfig (`--kubeconfig`, else `KUBECONFIG` merged, else
 /// `~/.kube/config`), in file order: `check --all-contexts`.
 pub fn context_names(path: Option<&std::path::Path>) -> Result<Vec<String>, SourceError> {
-    let kubeconfig = match path {
+    Ok(read_kubeconfig(path)?.contexts.into_iter().map(|c| c.name).collect())
+}
+
+/// The kubeconfig at `path`, else `KUBECONFIG` merged, else `~/.kube/config`.
+pub fn read_kubeconfig(path: Option<&std::path::Path>) -> Result<Kubeconfig, SourceError> {
+    match path {
         Some(path) => Kubeconfig::read_from(path)
-            .map_err(|source| SourceError::Kubeconfig { path: Some(path.to_path_buf()), source })?,
-        None => read_kubeconfig_env().map_err(|(path, source)| SourceError::Kubeconfig { path, source })?,
-    };
-    Ok(kubeconfig.contexts.into_iter().map(|c| c.name).collect())
+            .map_err(|source| SourceError::Kubeconfig { path: Some(path.to_path_buf()), source }),
+        None => read_kubeconfig_env().map_err(|(path, source)| SourceError::Kubeconfig { path, source }),
+    }
 }
 
 /// `--context NAME` must be a context of the kubeconfig: say which ones it has when it is not.

@@ -1,0 +1,111 @@
+//! The values a flag or positional argument takes: its value enum, or names from the kubeconfig
+//! (`--context`, `--cluster`, `--user`), the dump or cluster (Services, namespaces, nodes, zones),
+//! the modelled versions, and the fixed words of `simulate`'s `--mode` and `--spread`.
+
+use clap::Arg;
+use strum::VariantArray;
+use topo_engine::model::version::{NEWEST_MINOR, OLDEST_MINOR};
+use topo_engine::report::mode::Mode;
+
+use super::{Candidate, Directive, KubeconfigPart, Lookup, Reply, Typed};
+
+/// `simulate --mode`: what `settings::changes::parse_mode` accepts (a unit test holds them equal).
+pub(super) const SIMULATE_MODES: [&str; 5] =
+    ["Auto", "PreferClose", "PreferSameZone", "PreferSameNode", "none"];
+
+/// Values of `arg` of subcommand `command` starting with `current`, each written after `prefix`
+/// (`--flag=`).
+pub(super) fn values(
+    arg: &Arg,
+    command: &str,
+    current: &str,
+    prefix: &str,
+    typed: &Typed,
+    lookup: &mut dyn Lookup,
+) -> Reply {
+    let possible = arg.get_possible_values();
+    let candidates: Vec<Candidate> = if !possible.is_empty() {
+        possible
+            .iter()
+            .filter(|v| !v.is_hide_set())
+            .map(|v| Candidate { value: v.get_name().to_string(), help: v.get_help().map(|h| h.to_string()) })
+            .collect()
+    } else {
+        match named(arg.get_id().as_str(), command, current, typed, lookup) {
+            Named::Candidates(candidates) => candidates,
+            Named::Reply(reply) => return reply,
+        }
+    };
+    let candidates: Vec<Candidate> = candidates
+        .into_iter()
+        .filter(|c| c.value.starts_with(current))
+        .map(|c| Candidate { value: format!("{prefix}{}", c.value), ..c })
+        .collect();
+    // `NODE=`, `zone=A:`: the word is not finished, the shell adds no space.
+    let unfinished = |c: &Candidate| c.value.ends_with(['=', ':']);
+    let directive = if !candidates.is_empty() && candidates.iter().all(unfinished) {
+        Directive::NoSpaceNoFileComp
+    } else {
+        Directive::NoFileComp
+    };
+    Reply { candidates, directive }
+}
+
+enum Named {
+    Candidates(Vec<Candidate>),
+    Reply(Reply),
+}
+
+/// Values of an argument without a value enum, by its id.
+fn named(id: &str, command: &str, current: &str, typed: &Typed, lookup: &mut dyn Lookup) -> Named {
+    let candidates = match id {
+        "from_file" | "kubeconfig" | "config" => return Named::Reply(Reply::files()),
+        "service" => return Named::Reply(services(current, typed, lookup)),
+        "namespace" => plain(lookup.namespaces(typed)),
+        "context" => plain(lookup.kubeconfig(typed, KubeconfigPart::Contexts)),
+        "cluster" => plain(lookup.kubeconfig(typed, KubeconfigPart::Clusters)),
+        "user" => plain(lookup.kubeconfig(typed, KubeconfigPart::Users)),
+        "remove_node" | "not_ready" => plain(lookup.nodes(typed)),
+        "set_cpu" => plain(lookup.nodes(typed).into_iter().map(|n| format!("{n}=")).collect()),
+        "remove_zone" => plain(lookup.zones(typed)),
+        "traffic" => plain(lookup.zones(typed).into_iter().map(|z| format!("{z}=")).collect()),
+        "spread" => {
+            let zones = lookup.zones(typed).into_iter().map(|z| format!("zone={z}:"));
+            plain(std::iter::once("even".to_string()).chain(zones).collect())
+        }
+        "mode" if command == "simulate" => plain(SIMULATE_MODES.map(String::from).to_vec()),
+        "mode" => plain(Mode::VARIANTS.iter().map(|m| m.to_string()).collect()),
+        "k8s_version" => plain((OLDEST_MINOR..=NEWEST_MINOR).rev().map(|m| format!("1.{m}")).collect()),
+        _ => Vec::new(),
+    };
+    Named::Candidates(candidates)
+}
+
+fn plain(values: Vec<String>) -> Vec<Candidate> {
+    values.into_iter().map(plain_one).collect()
+}
+
+/// `explain`'s Service: `svc/NAME` while nothing or part of `svc/` is typed, `KIND/NAME` after a
+/// kind, and bare names matching what is typed (both forms are accepted, see
+/// `settings::parse_service_ref`).
+fn services(current: &str, typed: &Typed, lookup: &mut dyn Lookup) -> Reply {
+    let names = lookup.services(typed);
+    let with_kind = |kind: &str, partial: &str| -> Vec<Candidate> {
+        names.iter().filter(|n| n.starts_with(partial)).map(|n| plain_one(format!("{kind}/{n}"))).collect()
+    };
+    let candidates = match current.split_once('/') {
+        Some((kind @ ("svc" | "service" | "services" | "service.v1"), partial)) => with_kind(kind, partial),
+        Some(_) => Vec::new(),
+        None if current.is_empty() => with_kind("svc", ""),
+        None => {
+            let mut candidates = if "svc/".starts_with(current) { with_kind("svc", "") } else { Vec::new() };
+            candidates.extend(names.iter().filter(|n| n.starts_with(current)).map(|n| plain_one(n.clone())));
+            candidates
+        }
+    };
+    Reply { candidates, directive: Directive::NoFileComp }
+}
+
+fn plain_one(value: String) -> Candidate {
+    Candidate { value, help: None }
+}
