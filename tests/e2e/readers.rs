@@ -139,12 +139,13 @@ async fn rbac_users(env: &Env<'_>) -> (std::path::PathBuf, std::path::PathBuf) {
     (reader, no_nodes)
 }
 
-/// A Service that is not there, and a server that is not there: exit 3 and one clear line.
+/// A Service that is not there (exit 2, as from a dump: the name typed is wrong), and a server
+/// that is not there (exit 3): one clear line each.
 fn not_there(env: &Env<'_>) {
     let Some(topo) = &env.topo else { return };
     // The hint names where that name exists (`rbac`; the error line names only `rbac-empty`).
     let r = topo.run(&["explain", "svc/web", "-n", "rbac-empty"]);
-    assert_eq!(r.code, 3, "{r:?}");
+    assert_eq!(r.code, 2, "{r:?}");
     let hint = r.stderr.lines().find(|l| l.starts_with("hint: ")).unwrap_or_default();
     assert!(hint.split([' ', ',', ':']).any(|w| w == "rbac"), "{r:?}");
     // Nothing listening: exit 3, one line.
