@@ -13,6 +13,7 @@ use std::sync::OnceLock;
 
 use tempfile::TempDir;
 
+use crate::plugin::ok;
 use crate::support::{demo, path, root};
 
 /// The platforms the tests build (darwin needs a Mac, see scripts/dist.sh).
@@ -52,17 +53,6 @@ pub fn unpacked(platform: &str) -> TempDir {
     let out = Command::new("tar").arg("-xzf").arg(&archive).arg("-C").arg(dir.path()).output().unwrap();
     ok(&format!("tar -xzf {}", archive.display()), out);
     dir
-}
-
-fn ok(what: &str, out: Output) -> String {
-    assert!(
-        out.status.success(),
-        "{what}: {}\nstdout:\n{}\nstderr:\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8 stdout")
 }
 
 fn run(program: impl AsRef<std::ffi::OsStr>, args: &[&str]) -> Output {

@@ -85,7 +85,8 @@ impl Sandbox {
     }
 }
 
-fn ok(what: &str, out: Output) -> String {
+/// `out`'s stdout, after asserting the command succeeded (its streams shown when not).
+pub(crate) fn ok(what: &str, out: Output) -> String {
     assert!(
         out.status.success(),
         "{what}: {}\nstdout:\n{}\nstderr:\n{}",

@@ -52,6 +52,13 @@ pub fn parse_dump(text: &str, origin: &str) -> Result<ParsedDump, DumpError> {
     read_dump(text.as_bytes(), origin, Some(text.len() as u64))
 }
 
+/// The YAML parser's limits for a dump of `text` (the parse-only floor in `cargo xtask` parses
+/// with exactly these).
+#[doc(hidden)]
+pub fn yaml_options(text: &str) -> serde_saphyr::Options {
+    yaml::options(text)
+}
+
 /// The streaming JSON reader on `bytes` through a window of `chunk` bytes (the differential fuzz
 /// target holds it to [`read_whole`]).
 #[doc(hidden)]
