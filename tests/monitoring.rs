@@ -7,8 +7,9 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 
+use kubectl_topo::exporter::exposition::Exposition;
 use kubectl_topo::exporter::format::Format;
 use kubectl_topo::exporter::metrics::{Health, openmetrics};
 use kubectl_topo::exporter::{Change, Exporter, Object, Resource};
@@ -79,10 +80,13 @@ fn demo_state() -> Exporter {
 
 #[test]
 fn metrics_of_the_demo_cluster_pass_promtool_check_metrics() {
-    let state = demo_state();
+    let mut state = demo_state();
     let health = Health::default();
     health.recompute_seconds.observe(0.002);
-    let text = Format::PrometheusText.body(openmetrics(&state, &health, Some("demo")));
+    // What `serve` answers curl and older scrapers: the kept per-Service text in the text format.
+    let mut exposition = Exposition::new(Some("demo"));
+    exposition.refresh(&mut state);
+    let text = exposition.scrape(&state, &health, Format::PrometheusText);
     let mut check = promtool();
     check.args(["check", "metrics"]);
     run(check, Some(&text));
@@ -108,12 +112,16 @@ fn no_series_is_labelled_per_endpoint_or_per_node() {
 }
 
 /// The Dockerfile builds with a real builder (buildah, Debian's package; installed by
-/// tests/monitoring/install.sh) from a directory holding only the binary, without any registry
-/// (`FROM scratch`), into a temporary storage root; the image runs the binary as non-root with
-/// `serve` as its command. The binary here is the test build: the image does not care how it was
-/// linked, the release uses the static one of scripts/dist.sh.
+/// tests/monitoring/install.sh) from a directory holding only the static musl binary of the
+/// release archive (built by scripts/dist.sh, as tests/dist.rs does), without any registry (`FROM
+/// scratch`), into a temporary storage root; the image's config runs it as non-root with `serve`
+/// as its command. Then the image runs. `podman run` cannot here (crun: `setrlimit RLIMIT_NOFILE` /
+/// `RLIMIT_NPROC`: Operation not permitted, in this sandbox), so the test runs what a runtime
+/// would: the image's root filesystem (`buildah from` + `buildah mount`) as the only files
+/// (`chroot`), no network (`unshare --net`), the image's USER (`chroot --userspec`), its
+/// Entrypoint and Cmd.
 #[test]
-fn the_image_builds_from_the_binary_alone_with_a_non_root_serve_command() {
+fn the_image_builds_from_the_static_binary_and_runs_as_its_non_root_user() {
     if Command::new("buildah").arg("--version").output().is_err() {
         let status = Command::new("bash").arg("tests/monitoring/install.sh").status().expect("bash");
         assert!(status.success(), "tests/monitoring/install.sh failed");
@@ -121,7 +129,7 @@ fn the_image_builds_from_the_binary_alone_with_a_non_root_serve_command() {
     let dir = tempfile::tempdir().expect("temp dir");
     let context = dir.path().join("context");
     std::fs::create_dir(&context).unwrap();
-    std::fs::copy(env!("CARGO_BIN_EXE_kubectl-topo"), context.join("kubectl-topo")).expect("copy binary");
+    std::fs::copy(static_binary(dir.path()), context.join("kubectl-topo")).expect("copy binary");
     let (root, runroot) = (dir.path().join("root"), dir.path().join("runroot"));
     let buildah = |args: &[&str]| {
         let mut command = Command::new("buildah");
@@ -145,8 +153,105 @@ fn the_image_builds_from_the_binary_alone_with_a_non_root_serve_command() {
     assert_eq!(config["Entrypoint"], serde_json::json!(["/usr/local/bin/kubectl-topo"]));
     assert_eq!(config["Cmd"], serde_json::json!(["serve"]));
     assert!(config["ExposedPorts"]["9464/tcp"].is_object(), "{config}");
+    let container = last_line(&run(buildah(&["from", "localhost/kubectl-topo:test"]), None));
+    let rootfs = last_line(&run(buildah(&["mount", &container]), None));
+    run_image(Path::new(&rootfs), config);
+    let _ = buildah(&["umount", &container]).output();
     // The storage root holds files owned by other uids inside the image: buildah removes it.
+    let _ = buildah(&["rm", "--all"]).output();
     let _ = buildah(&["rmi", "--all", "--force"]).output();
+}
+
+/// The static linux/amd64 binary of the release archive, as `scripts/dist.sh --profile
+/// dist-check` builds it (only that platform; the build is shared with tests/dist.rs through the
+/// target directory), unpacked under `dir`.
+fn static_binary(dir: &Path) -> std::path::PathBuf {
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let out = dir.join("dist");
+    let status = Command::new("bash")
+        .arg("scripts/dist.sh")
+        .args(["--profile", "dist-check", "--platforms", "linux/amd64", "--out"])
+        .arg(&out)
+        .env("CARGO_TARGET_DIR", tmp.parent().expect("CARGO_TARGET_TMPDIR is <target>/tmp"))
+        .env("KUBECTL_TOPO", env!("CARGO_BIN_EXE_kubectl-topo"))
+        .status()
+        .expect("bash runs scripts/dist.sh");
+    assert!(status.success(), "scripts/dist.sh failed (see its output above)");
+    let archive = out.join(format!("kubectl-topo_v{}_linux_amd64.tar.gz", env!("CARGO_PKG_VERSION")));
+    let mut untar = Command::new("tar");
+    untar.arg("-xzf").arg(&archive).arg("-C").arg(&out);
+    run(untar, None);
+    out.join("kubectl-topo")
+}
+
+fn last_line(text: &str) -> String {
+    text.lines().rfind(|l| !l.trim().is_empty()).unwrap_or("").trim().to_string()
+}
+
+fn strings(value: &serde_json::Value) -> Vec<String> {
+    value.as_array().expect("array").iter().map(|v| v.as_str().expect("string").to_string()).collect()
+}
+
+/// Run the image at `rootfs` as a runtime would with `config` (its Entrypoint, its USER unless
+/// `user` says otherwise), with `args` for its Cmd.
+fn in_image(rootfs: &Path, config: &serde_json::Value, user: Option<&str>, args: &[String]) -> Output {
+    let user = user.map_or_else(|| config["User"].as_str().expect("User").to_string(), str::to_string);
+    Command::new("unshare")
+        .arg("--net")
+        .arg("chroot")
+        .arg(format!("--userspec={user}"))
+        .arg(rootfs)
+        .args(strings(&config["Entrypoint"]))
+        .args(args)
+        // Nothing of this machine's environment but PATH (unshare finds chroot with it).
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .output()
+        .expect("unshare and chroot run")
+}
+
+fn run_image(rootfs: &Path, config: &serde_json::Value) {
+    let files: Vec<String> =
+        walk(rootfs).iter().map(|p| p.strip_prefix(rootfs).unwrap().display().to_string()).collect();
+    assert_eq!(files, ["usr/local/bin/kubectl-topo"], "the image holds the binary alone");
+    let text = |out: &Output| {
+        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+    };
+    let version = in_image(rootfs, config, None, &["version".into()]);
+    assert!(version.status.success(), "version in the image: {}", text(&version));
+    assert!(text(&version).contains(&format!("v{}", env!("CARGO_PKG_VERSION"))), "{}", text(&version));
+    let help = in_image(rootfs, config, None, &["serve".into(), "--help".into()]);
+    assert!(help.status.success() && text(&help).contains("Usage: kubectl topo serve"), "{}", text(&help));
+    // The default command, outside a Pod: one error line and a hint, exit 3 (no cluster).
+    let serve = in_image(rootfs, config, None, &strings(&config["Cmd"]));
+    let stderr = String::from_utf8_lossy(&serve.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(serve.status.code(), Some(3), "{stderr}");
+    assert!(
+        lines.len() == 2
+            && lines[0].starts_with("error: no kubeconfig found")
+            && lines[1].starts_with("hint: "),
+        "{stderr}"
+    );
+    // Non-root: the image's user may not bind a privileged port; root (the control) may.
+    let privileged = ["serve".to_string(), "--listen".into(), "127.0.0.1:80".into()];
+    let refused = in_image(rootfs, config, None, &privileged);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert!(stderr.starts_with("error: cannot listen on 127.0.0.1:80: Permission denied"), "{stderr}");
+    let as_root = in_image(rootfs, config, Some("0:0"), &privileged);
+    assert!(!String::from_utf8_lossy(&as_root.stderr).contains("cannot listen"), "{}", text(&as_root));
+}
+
+/// Every file (not directory) under `dir`, sorted.
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().map(Result::unwrap) {
+        let path = entry.path();
+        if entry.file_type().unwrap().is_dir() { files.extend(walk(&path)) } else { files.push(path) }
+    }
+    files.sort();
+    files
 }
 
 /// Every `kubectl_topo_…` name in a text (PromQL of the rules and the dashboard).

@@ -11,7 +11,9 @@ use std::time::Instant;
 use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::exporter::Exporter;
-use crate::exporter::metrics::{self, Health, ResourceLabels};
+use crate::exporter::exposition::Exposition;
+use crate::exporter::format::Format;
+use crate::exporter::metrics::{Health, ResourceLabels};
 use crate::exporter::routes::{self, Reply, Request};
 use crate::settings::{Settings, SettingsError, SourceSpec};
 use crate::source::serve::{self as server, Event};
@@ -22,30 +24,20 @@ struct Shared {
     state: Mutex<Exporter>,
     health: Health,
     ready: AtomicBool,
-    cluster: Option<String>,
-    /// The per-Service text of the last scrape and the state generation it shows.
-    services: Mutex<Option<(u64, Arc<str>)>>,
+    /// The per-Service text of the scrapes, refreshed after each recompute (lock after `state`).
+    exposition: Mutex<Exposition>,
 }
 
 impl Shared {
     fn respond(&self, request: &Request) -> Reply {
-        routes::respond(request, self.ready.load(Ordering::Relaxed), || self.scrape())
+        routes::respond(request, self.ready.load(Ordering::Relaxed), |format| self.scrape(format))
     }
 
-    /// OpenMetrics text; the per-Service bulk is encoded once per recompute, not once per scrape.
-    fn scrape(&self) -> String {
+    /// The kept per-Service text and the node and health part encoded now.
+    fn scrape(&self, format: Format) -> String {
         let state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        let cluster = self.cluster.as_deref();
-        let mut kept = self.services.lock().unwrap_or_else(PoisonError::into_inner);
-        let services = match &*kept {
-            Some((generation, text)) if *generation == state.generation() => text.clone(),
-            _ => {
-                let text: Arc<str> = metrics::services_text(&state, cluster).into();
-                *kept = Some((state.generation(), text.clone()));
-                text
-            }
-        };
-        metrics::openmetrics_with(&services, &state, &self.health, cluster)
+        let exposition = self.exposition.lock().unwrap_or_else(PoisonError::into_inner);
+        exposition.scrape(&state, &self.health, format)
     }
 }
 
@@ -64,8 +56,7 @@ pub fn run(
         state: Mutex::new(Exporter::new(Behaviour::default())),
         health: Health::default(),
         ready: AtomicBool::new(false),
-        cluster: cluster.map(str::to_string),
-        services: Mutex::new(None),
+        exposition: Mutex::new(Exposition::new(cluster)),
     });
     let responder = shared.clone();
     let respond: server::Respond = Arc::new(move |request: &Request| responder.respond(request));
@@ -108,7 +99,7 @@ fn on_event(settings: &Settings, shared: &Shared, event: Event, err: &mut dyn Wr
     Ok(())
 }
 
-/// Recompute what changed, timing it.
+/// Recompute what changed (timed), then encode the Services whose metrics changed.
 fn recompute(shared: &Shared, unix: f64) {
     let mut state = shared.state.lock().unwrap_or_else(PoisonError::into_inner);
     if !state.is_dirty() {
@@ -118,4 +109,5 @@ fn recompute(shared: &Shared, unix: f64) {
     let services = state.recompute(unix);
     shared.health.recompute_seconds.observe(started.elapsed().as_secs_f64());
     shared.health.services_recomputed.inc_by(services as u64);
+    shared.exposition.lock().unwrap_or_else(PoisonError::into_inner).refresh(&mut state);
 }

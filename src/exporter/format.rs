@@ -33,14 +33,6 @@ impl Format {
         });
         if wants { Format::OpenMetrics } else { Format::PrometheusText }
     }
-
-    /// The body in this format, from OpenMetrics text.
-    pub fn body(self, openmetrics: String) -> String {
-        match self {
-            Format::OpenMetrics => openmetrics,
-            Format::PrometheusText => prometheus_text(&openmetrics),
-        }
-    }
 }
 
 /// OpenMetrics text → Prometheus text format 0.0.4.

@@ -170,35 +170,34 @@ impl ServiceFamilies {
     }
 
     fn register(self, registry: &mut Registry) {
-        let r = registry;
-        r.register(
-            "service_verdict",
-            "1 for the verdict of each Service address family, with its main reason code (empty when none) and the controller's mode",
-            self.verdict,
-        );
-        r.register("hints_stale", "1 when hints were removed and only a sync of the Service (not a Node change) brings them back (kubernetes/kubernetes#123401)", self.stale);
-        r.register(
-            "verdict_changed_timestamp_seconds",
-            "Unix time the verdict was first seen with its current value",
-            self.changed,
-        );
-        r.register(
-            "expected_hinted_endpoints",
-            "Ready endpoints hinted to the zone after the controller's next sync",
-            self.expected,
-        );
-        r.register(
-            "hinted_endpoints",
-            "Ready endpoints hinted to the zone on the EndpointSlices now",
-            self.actual,
-        );
-        r.register(
-            "cross_zone_ratio",
-            "Share (0-1) of requests that leave their zone: with today's hints (now), after the controller's next sync (after_sync), without hints (none)",
-            self.cross_zone,
-        );
+        let [verdict, stale, changed, expected, actual, cross_zone] = SERVICE_FAMILIES;
+        registry.register(verdict.0, verdict.1, self.verdict);
+        registry.register(stale.0, stale.1, self.stale);
+        registry.register(changed.0, changed.1, self.changed);
+        registry.register(expected.0, expected.1, self.expected);
+        registry.register(actual.0, actual.1, self.actual);
+        registry.register(cross_zone.0, cross_zone.1, self.cross_zone);
     }
 }
+
+/// The per-Service families, in the order a scrape shows them: name (without the prefix), help.
+pub const SERVICE_FAMILIES: [(&str, &str); 6] = [
+    (
+        "service_verdict",
+        "1 for the verdict of each Service address family, with its main reason code (empty when none) and the controller's mode",
+    ),
+    (
+        "hints_stale",
+        "1 when hints were removed and only a sync of the Service (not a Node change) brings them back (kubernetes/kubernetes#123401)",
+    ),
+    ("verdict_changed_timestamp_seconds", "Unix time the verdict was first seen with its current value"),
+    ("expected_hinted_endpoints", "Ready endpoints hinted to the zone after the controller's next sync"),
+    ("hinted_endpoints", "Ready endpoints hinted to the zone on the EndpointSlices now"),
+    (
+        "cross_zone_ratio",
+        "Share (0-1) of requests that leave their zone: with today's hints (now), after the controller's next sync (after_sync), without hints (none)",
+    ),
+];
 
 fn verdict_labels(labels: &FamilyLabels, summary: &ServiceSummary, family: &FamilySummary) -> VerdictLabels {
     VerdictLabels {
@@ -276,13 +275,17 @@ fn registry(cluster: Option<&str>) -> Registry {
     Registry::with_prefix_and_labels(PREFIX, labels.into_iter())
 }
 
-/// The per-Service part of a scrape (nearly all of it on a large cluster), OpenMetrics text
-/// without `# EOF`. It changes only when a recompute does ([`Exporter::generation`]), so `serve`
-/// keeps it between scrapes.
-pub fn services_text(state: &Exporter, cluster: Option<&str>) -> String {
+/// The per-Service families of the given Services, OpenMetrics text without `# EOF`: one
+/// HELP/TYPE block per family even when it has no series. [`super::exposition`] encodes one
+/// Service at a time with it and keeps the text.
+pub fn encode_services<'a>(
+    services: impl IntoIterator<Item = (&'a Key, &'a ServiceSummary)>,
+    state: &Exporter,
+    cluster: Option<&str>,
+) -> String {
     let mut registry = registry(cluster);
     let families = ServiceFamilies::default();
-    for (key, summary) in state.services() {
+    for (key, summary) in services {
         families.add(key, summary, state);
     }
     families.register(&mut registry);
@@ -292,20 +295,30 @@ pub fn services_text(state: &Exporter, cluster: Option<&str>) -> String {
     out
 }
 
-/// A whole scrape around the per-Service text of [`services_text`]: the node side, the
-/// exporter's health and `# EOF`.
-pub fn openmetrics_with(services: &str, state: &Exporter, health: &Health, cluster: Option<&str>) -> String {
+/// The rest of a scrape, small and encoded anew each time: the node side and the exporter's
+/// health, OpenMetrics text without `# EOF`.
+pub fn tail_text(state: &Exporter, health: &Health, cluster: Option<&str>) -> String {
     let mut registry = registry(cluster);
     register_nodes(&mut registry, state);
     register_health(&mut registry, state, health);
-    let mut out = String::with_capacity(services.len() + 8192);
-    out.push_str(services);
+    let mut out = String::with_capacity(8192);
     let _ = encode_registry(&mut out, &registry);
+    out
+}
+
+/// The `# EOF` line that ends an OpenMetrics exposition.
+pub fn eof() -> String {
+    let mut out = String::new();
     let _ = encode_eof(&mut out);
     out
 }
 
-/// The OpenMetrics text of one scrape. `cluster`: an optional `cluster` label on every series.
+/// The OpenMetrics text of one scrape encoded from scratch, every Service at once (what the kept
+/// text of [`super::exposition::Exposition`] must equal). `cluster`: an optional `cluster`
+/// label on every series.
 pub fn openmetrics(state: &Exporter, health: &Health, cluster: Option<&str>) -> String {
-    openmetrics_with(&services_text(state, cluster), state, health, cluster)
+    let mut out = encode_services(state.services(), state, cluster);
+    out.push_str(&tail_text(state, health, cluster));
+    out.push_str(&eof());
+    out
 }

@@ -32,16 +32,16 @@ fn text(status: u16, body: &str) -> Reply {
     Reply { status, content_type: TEXT, body: body.to_string() }
 }
 
-/// The reply to `request`; `ready` after the first full list; `scrape` gives the OpenMetrics text
-/// of `/metrics` (called only for that path).
-pub fn respond(request: &Request, ready: bool, scrape: impl FnOnce() -> String) -> Reply {
+/// The reply to `request`; `ready` after the first full list; `scrape` gives the text of
+/// `/metrics` in the format the scraper asked for (called only for that path).
+pub fn respond(request: &Request, ready: bool, scrape: impl FnOnce(Format) -> String) -> Reply {
     if !matches!(request.method.as_str(), "GET" | "HEAD") {
         return text(405, "only GET and HEAD\n");
     }
     match request.path.as_str() {
         "/metrics" => {
             let format = Format::negotiate(request.accept.as_deref());
-            let body = format.body(scrape());
+            let body = scrape(format);
             Reply { status: 200, content_type: format.content_type(), body }
         }
         "/healthz" => text(200, "ok\n"),
@@ -56,7 +56,8 @@ pub fn respond(request: &Request, ready: bool, scrape: impl FnOnce() -> String) 
 mod tests {
     use super::*;
     use crate::exporter::Exporter;
-    use crate::exporter::metrics::{Health, openmetrics};
+    use crate::exporter::exposition::Exposition;
+    use crate::exporter::metrics::Health;
     use topo_engine::model::Behaviour;
 
     fn get(path: &str, accept: Option<&str>) -> Request {
@@ -66,24 +67,29 @@ mod tests {
     #[test]
     fn ready_only_after_the_first_list_and_healthy_throughout() {
         let (state, health) = (Exporter::new(Behaviour::default()), Health::default());
-        assert_eq!(respond(&get("/readyz", None), false, || openmetrics(&state, &health, None)).status, 503);
-        assert_eq!(respond(&get("/readyz", None), true, || openmetrics(&state, &health, None)).status, 200);
-        assert_eq!(respond(&get("/healthz", None), false, || openmetrics(&state, &health, None)).status, 200);
-        assert_eq!(respond(&get("/nope", None), true, || openmetrics(&state, &health, None)).status, 404);
+        let exposition = Exposition::new(None);
+        let scrape = |format| exposition.scrape(&state, &health, format);
+        assert_eq!(respond(&get("/readyz", None), false, scrape).status, 503);
+        assert_eq!(respond(&get("/readyz", None), true, scrape).status, 200);
+        assert_eq!(respond(&get("/healthz", None), false, scrape).status, 200);
+        assert_eq!(respond(&get("/nope", None), true, scrape).status, 404);
         let options = Request { method: "OPTIONS".into(), ..get("/metrics", None) };
-        assert_eq!(respond(&options, true, || openmetrics(&state, &health, None)).status, 405);
+        assert_eq!(respond(&options, true, scrape).status, 405);
     }
 
     #[test]
     fn metrics_in_the_format_asked_for_with_the_cluster_label() {
         let (state, health) = (Exporter::new(Behaviour::default()), Health::default());
-        let om = respond(&get("/metrics", Some("application/openmetrics-text")), true, || {
-            openmetrics(&state, &health, Some("eu-1"))
+        let eu = Exposition::new(Some("eu-1"));
+        let om = respond(&get("/metrics", Some("application/openmetrics-text")), true, |format| {
+            eu.scrape(&state, &health, format)
         });
         assert!(om.content_type.starts_with("application/openmetrics-text"));
         assert!(om.body.ends_with("# EOF\n"), "{}", om.body);
         assert!(om.body.contains("kubectl_topo_ready{cluster=\"eu-1\"} 0"), "{}", om.body);
-        let plain = respond(&get("/metrics", None), true, || openmetrics(&state, &health, None));
+        let exposition = Exposition::new(None);
+        let plain =
+            respond(&get("/metrics", None), true, |format| exposition.scrape(&state, &health, format));
         assert!(plain.content_type.starts_with("text/plain; version=0.0.4"));
         assert!(!plain.body.contains("# EOF"), "{}", plain.body);
         assert!(plain.body.contains("# TYPE kubectl_topo_watch_restarts_total counter"), "{}", plain.body);

@@ -101,8 +101,9 @@ pub struct Exporter {
     /// Per (Service, address type): the verdict and when it was first seen (Unix seconds).
     since: BTreeMap<(Key, String), (Verdict, f64)>,
     zones: ZoneSummary,
-    /// Counts the recomputes that ran: what a scrape shows changes only with it.
-    generation: u64,
+    /// Services whose summary changed (or went) since [`Exporter::take_changed`]: what a scrape
+    /// must encode again.
+    changed: BTreeSet<Key>,
 }
 
 impl Exporter {
@@ -118,7 +119,7 @@ impl Exporter {
             services: BTreeMap::new(),
             since: BTreeMap::new(),
             zones: ZoneSummary::default(),
-            generation: 0,
+            changed: BTreeSet::new(),
         }
     }
 
@@ -137,7 +138,6 @@ impl Exporter {
     /// Returns how many Services were analysed.
     pub fn recompute(&mut self, now: f64) -> usize {
         let pending = std::mem::take(&mut self.pending);
-        self.generation += 1;
         let mut targets = pending.services;
         if pending.nodes {
             self.base.nodes = self.store.nodes.values().cloned().collect();
@@ -147,7 +147,9 @@ impl Exporter {
             targets.extend(self.services.keys().cloned());
         }
         for gone in targets.iter().filter(|k| !self.store.services.contains_key(*k)) {
-            self.services.remove(gone);
+            if self.services.remove(gone).is_some() {
+                self.changed.insert(gone.clone());
+            }
             self.since.retain(|(key, _), _| key != gone);
         }
         let present: Vec<&Key> = targets.iter().filter(|k| self.store.services.contains_key(*k)).collect();
@@ -167,7 +169,10 @@ impl Exporter {
                     *entry = (family.verdict, now);
                 }
             }
-            self.services.insert(key, summary);
+            if self.services.get(&key) != Some(&summary) {
+                self.changed.insert(key.clone());
+                self.services.insert(key, summary);
+            }
         }
         analysed
     }
@@ -182,9 +187,10 @@ impl Exporter {
         self.since.get(&(service.clone(), address_type.to_string())).map(|(_, t)| *t)
     }
 
-    /// Changes with every recompute (a scrape's per-Service text can be kept while it stays).
-    pub fn generation(&self) -> u64 {
-        self.generation
+    /// The Services whose summary changed or that went since the last call (their verdict time
+    /// changes only with their verdict, so with their summary): a scrape re-encodes only those.
+    pub fn take_changed(&mut self) -> BTreeSet<Key> {
+        std::mem::take(&mut self.changed)
     }
 
     /// The node side.

@@ -1,6 +1,7 @@
 //! The incremental state against a from-scratch analysis: after any sequence of watch events
 //! (adds, modifications, deletions, relists), recomputing only what the events affected gives
-//! the summaries that analysing every object again gives.
+//! the summaries that analysing every object again gives, and the kept text of the scrapes (only
+//! changed Services encoded again) is what encoding every Service from scratch gives.
 
 use std::collections::BTreeMap;
 
@@ -12,6 +13,9 @@ use topo_engine::model::{
 };
 use topo_engine::report::Verdict;
 
+use super::exposition::Exposition;
+use super::format::{Format, prometheus_text};
+use super::metrics::{Health, openmetrics};
 use super::state::{Exporter, from_scratch};
 use super::store::{Change, Key, Object, Resource, Store, key_of, resource_of};
 
@@ -143,32 +147,94 @@ fn store_of(model: &BTreeMap<(Resource, Key), Object>) -> Store {
     store
 }
 
+/// A scrape with the series of each family sorted: `prometheus-client` writes a family's series
+/// in its hash map's order, which no consumer may rely on; everything else must be equal.
+fn normalized(text: &str) -> Vec<(String, Vec<String>)> {
+    let mut families: Vec<(String, Vec<String>)> = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("# HELP ") || line == "# EOF" || families.is_empty() {
+            families.push((String::new(), Vec::new()));
+        }
+        let Some((header, samples)) = families.last_mut() else { continue };
+        if line.starts_with('#') {
+            header.push_str(line);
+            header.push('\n');
+        } else {
+            samples.push(line.to_string());
+        }
+    }
+    families.iter_mut().for_each(|(_, samples)| samples.sort());
+    families
+}
+
+/// The kept text equals a from-scratch encoding of the same state, in both formats.
+fn assert_same_scrape(exposition: &Exposition, exporter: &Exporter, cluster: Option<&str>) {
+    let health = Health::default();
+    let scratch = openmetrics(exporter, &health, cluster);
+    let kept = exposition.scrape(exporter, &health, Format::OpenMetrics);
+    assert_eq!(normalized(&kept), normalized(&scratch));
+    let kept = exposition.scrape(exporter, &health, Format::PrometheusText);
+    assert_eq!(normalized(&kept), normalized(&prometheus_text(&scratch)));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
     #[test]
     fn incremental_state_equals_a_from_scratch_analysis(
-        steps in proptest::collection::vec((change(), proptest::bool::weighted(0.4)), 1..25)
+        steps in proptest::collection::vec((change(), proptest::bool::weighted(0.4)), 1..25),
+        cluster in proptest::option::of(Just("eu-1")),
     ) {
         let behaviour = Behaviour::default();
         let mut exporter = Exporter::new(behaviour);
+        let mut exposition = Exposition::new(cluster);
         let mut model = BTreeMap::new();
-        for (change, recompute_now) in steps {
+        for (at, (change, recompute_now)) in steps.into_iter().enumerate() {
             model_apply(&mut model, &change);
             exporter.apply(change);
             if recompute_now {
-                exporter.recompute(0.0);
+                // A new time each step: a verdict that changes gets a new timestamp.
+                exporter.recompute(at as f64);
+                exposition.refresh(&mut exporter);
                 let (services, zones) = from_scratch(&store_of(&model), behaviour);
                 prop_assert_eq!(exporter.services(), &services);
                 prop_assert_eq!(exporter.zones(), &zones);
+                assert_same_scrape(&exposition, &exporter, cluster);
             }
         }
-        exporter.recompute(0.0);
+        exporter.recompute(100.0);
+        exposition.refresh(&mut exporter);
         prop_assert!(!exporter.is_dirty());
         let (services, zones) = from_scratch(&store_of(&model), behaviour);
         prop_assert_eq!(exporter.services(), &services);
         prop_assert_eq!(exporter.zones(), &zones);
+        assert_same_scrape(&exposition, &exporter, cluster);
     }
+}
+
+#[test]
+fn a_change_encodes_its_service_again_and_a_heartbeat_nothing() {
+    let mut exporter = Exporter::new(Behaviour::default());
+    let mut exposition = Exposition::new(None);
+    for i in 0..3 {
+        exporter.apply(Change::Applied(Object::Node(node(i, Some(i), Some(4), true))));
+        exporter.apply(Change::Applied(Object::Service(service(i, 1))));
+        exporter.apply(Change::Applied(Object::Slice(slice(i, i, &[(Some(i), true, Some(i))]))));
+    }
+    exporter.recompute(1.0);
+    assert_eq!(exposition.refresh(&mut exporter), 3);
+    exporter.apply(Change::Applied(Object::Slice(slice(1, 1, &[(Some(1), true, None)]))));
+    exporter.recompute(2.0);
+    assert_eq!(exposition.refresh(&mut exporter), 1);
+    // A Node change the engine sees recomputes every Service; none of their metrics moves here.
+    exporter.apply(Change::Applied(Object::Node(node(3, None, Some(4), false))));
+    assert_eq!(exporter.recompute(3.0), 3);
+    assert_eq!(exposition.refresh(&mut exporter), 0);
+    exporter.apply(Change::Deleted(Resource::Services, ("ns".into(), "s0".into())));
+    exporter.recompute(4.0);
+    assert_eq!(exposition.refresh(&mut exporter), 0);
+    let text = exposition.scrape(&exporter, &Health::default(), Format::OpenMetrics);
+    assert!(!text.contains("service=\"s0\"") && text.contains("service=\"s1\""), "{text}");
 }
 
 #[test]

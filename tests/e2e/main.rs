@@ -36,6 +36,7 @@ mod kube_proxy_compare;
 mod kube_proxy_scenarios;
 mod live_api;
 mod monitoring;
+mod monitoring_deploy;
 mod proxy_nft;
 mod proxy_rules;
 mod rbac_matrix;

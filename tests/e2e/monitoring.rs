@@ -10,8 +10,8 @@
 //! * the exporter reaches the apiserver through `gone_proxy.rs`, which answers the first
 //!   EndpointSlice watch with 410 Gone: it relists and `kubectl_topo_watch_restarts_total` counts it;
 //! * SIGTERM stops the exporter with exit code 0;
-//! * every manifest of deploy/ passes a server-side dry-run apply with strict field validation
-//!   (the Prometheus Operator's kinds only where their CRDs exist: not here).
+//! * deploy/ applies to this apiserver, the Prometheus Operator's kinds included, and `serve`
+//!   runs with only deploy/'s rights (`monitoring_deploy.rs`).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -20,9 +20,6 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use kube::api::{DynamicObject, Patch, PatchParams, ValidationDirective};
-use kube::discovery::pinned_kind;
-use kube::{Api, Client};
 use serde_json::{Value, json};
 
 use crate::cluster::{Cluster, node};
@@ -32,10 +29,10 @@ use crate::topo::Topo;
 
 const NS: &str = "monitoring";
 const AUTO: &str = "service.kubernetes.io/topology-mode";
-const WAIT: Duration = Duration::from_secs(90);
+pub const WAIT: Duration = Duration::from_secs(90);
 
 /// A child process killed when dropped (a failed assertion must not leave it running).
-struct Running {
+pub struct Running {
     child: Child,
     stderr: Arc<Mutex<String>>,
 }
@@ -52,7 +49,7 @@ impl Running {
         Running { child, stderr }
     }
 
-    fn stderr(&self) -> String {
+    pub fn stderr(&self) -> String {
         self.stderr.lock().unwrap().clone()
     }
 }
@@ -65,7 +62,7 @@ impl Drop for Running {
 }
 
 /// GET over plain HTTP/1.0 on 127.0.0.1: (status, body).
-fn get(port: u16, path_and_query: &str) -> Option<(u16, String)> {
+pub fn get(port: u16, path_and_query: &str) -> Option<(u16, String)> {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
     stream.set_read_timeout(Some(Duration::from_secs(10))).ok()?;
     write!(stream, "GET {path_and_query} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").ok()?;
@@ -162,7 +159,7 @@ fn tail(text: &str, n: usize) -> String {
 }
 
 /// Start `serve --listen 127.0.0.1:0`; its process and the port it reports on stderr.
-fn serve(topo: &Topo, kubeconfig: &Path) -> (Running, u16) {
+pub fn serve(topo: &Topo, kubeconfig: &Path) -> (Running, u16) {
     let exporter = Running::new(topo.spawn_as(kubeconfig, &["serve", "--listen", "127.0.0.1:0"]));
     let start = Instant::now();
     loop {
@@ -191,7 +188,7 @@ fn zones() -> [crate::cluster::NodeSpec; 3] {
 }
 
 pub async fn run(cp: &ControlPlane, cl: &Cluster, topo: Option<&Topo>) {
-    dry_run_deploy(&cl.client).await;
+    crate::monitoring_deploy::dry_run_deploy(&cl.client).await;
     let Some(topo) = topo else { return };
     cl.set_nodes(&zones()).await;
     cl.namespace(NS).await;
@@ -218,6 +215,8 @@ pub async fn run(cp: &ControlPlane, cl: &Cluster, topo: Option<&Topo>) {
     prometheus.until("the EndpointSlice watch restarted after the 410", restarted).await;
     assert!(proxy.injected() && proxy.lists() >= 2, "410 injected, relisted: {}", exporter.stderr());
     prometheus.until("Active with 3 replicas", &verdict("", "Active")).await;
+    // A second exporter with only deploy/'s rights sees the same.
+    crate::monitoring_deploy::serve_as_exporter_account(cp, &cl.client, topo, NS, "web").await;
 
     cl.create_pod(NS, "web-3", "web", "a1").await;
     prometheus.until("Blocked with 4 replicas", &verdict("OverloadThreshold", "Blocked")).await;
@@ -259,47 +258,4 @@ async fn stale_trap(cl: &Cluster, prometheus: &Prometheus) {
     cl.patch_service(NS, "web", json!({"metadata": {"annotations": {"e2e/resync": "1"}}})).await;
     let fresh = format!("kubectl_topo_hints_stale{{namespace=\"{NS}\",service=\"web\"}} == 0");
     prometheus.until("not stale after the Service update", &fresh).await;
-}
-
-/// Every manifest under deploy/ (but the Prometheus Operator's kinds, whose CRDs this apiserver
-/// does not have) applies with a server-side dry run and strict field validation. Namespaced
-/// objects are tried in `default`: in a dry run their own Namespace is not created.
-async fn dry_run_deploy(client: &Client) {
-    let mut files = vec![Path::new("deploy/rbac.yaml").to_path_buf()];
-    let mut dir: Vec<_> = std::fs::read_dir("deploy/exporter").unwrap().map(|e| e.unwrap().path()).collect();
-    dir.sort();
-    files.extend(dir);
-    let params = PatchParams {
-        dry_run: true,
-        field_validation: Some(ValidationDirective::Strict),
-        ..PatchParams::apply("e2e-dry-run")
-    };
-    let mut applied = 0;
-    for file in &files {
-        let text = std::fs::read_to_string(file).unwrap();
-        for doc in text.split("\n---\n") {
-            let mut object: Value =
-                serde_saphyr::from_str(doc).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-            let (api_version, kind) = (
-                object["apiVersion"].as_str().unwrap().to_string(),
-                object["kind"].as_str().unwrap().to_string(),
-            );
-            let (group, version) = api_version.rsplit_once('/').unwrap_or(("", &api_version));
-            let gvk = kube::api::GroupVersionKind::gvk(group, version, &kind);
-            let (resource, caps) = pinned_kind(client, &gvk).await.unwrap_or_else(|e| panic!("{kind}: {e}"));
-            let name = object["metadata"]["name"].as_str().unwrap().to_string();
-            let api: Api<DynamicObject> = if caps.scope == kube::discovery::Scope::Namespaced {
-                object["metadata"]["namespace"] = json!("default");
-                Api::namespaced_with(client.clone(), "default", &resource)
-            } else {
-                Api::all_with(client.clone(), &resource)
-            };
-            api.patch(&name, &params, &Patch::Apply(&object))
-                .await
-                .unwrap_or_else(|e| panic!("{}: {kind}/{name} does not apply: {e}", file.display()));
-            applied += 1;
-        }
-    }
-    assert!(applied >= 9, "only {applied} objects");
-    println!("e2e: monitoring: deploy/ applies (server-side dry run): {applied} objects");
 }

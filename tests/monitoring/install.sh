@@ -2,8 +2,10 @@
 # Installs Debian's `prometheus` package (promtool and the Prometheus server) and `buildah` (the
 # image build of deploy/Dockerfile) when missing: the monitoring tests (tests/monitoring.rs, the e2e `monitoring` group)
 # run both, on 127.0.0.1, with temporary data directories. The package's service is not started
-# (policy-rc.d), the tests start their own server.
+# (policy-rc.d), the tests start their own server. Also fetches the Prometheus Operator's CRDs
+# (operator-crds.sh: the Go module proxy, cached) that the e2e `monitoring` group creates.
 set -euo pipefail
+bash "$(dirname "$0")/operator-crds.sh" >/dev/null
 if command -v promtool >/dev/null && command -v prometheus >/dev/null && command -v buildah >/dev/null; then
   exit 0
 fi
