@@ -202,7 +202,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Group to impersonate (repeatable; needs --as)')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log level: 6 or more prints each API request (method, URL, status, time) on stderr')
             [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log level: 6 or more prints each API request (method, URL, status, time) on stderr')
-            [CompletionResult]::new('--redact', '--redact', [CompletionResultType]::ParameterName, 'Replace names and addresses consistently (zones, CPU, conditions and hints are kept)')
+            [CompletionResult]::new('--redact', '--redact', [CompletionResultType]::ParameterName, 'Keep only what the reports read, names and addresses replaced consistently; with -f, redact that dump offline')
             [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'All namespaces')
             [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'All namespaces')
             [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'Omit table headers')

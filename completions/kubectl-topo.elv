@@ -195,7 +195,7 @@ set edit:completion:arg-completer[kubectl-topo] = {|@words|
             cand --as-group 'Group to impersonate (repeatable; needs --as)'
             cand -v 'Log level: 6 or more prints each API request (method, URL, status, time) on stderr'
             cand --v 'Log level: 6 or more prints each API request (method, URL, status, time) on stderr'
-            cand --redact 'Replace names and addresses consistently (zones, CPU, conditions and hints are kept)'
+            cand --redact 'Keep only what the reports read, names and addresses replaced consistently; with -f, redact that dump offline'
             cand -A 'All namespaces'
             cand --all-namespaces 'All namespaces'
             cand --no-headers 'Omit table headers'

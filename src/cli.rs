@@ -199,7 +199,7 @@ pub struct TrafficArgs {
 /// `dump` arguments.
 #[derive(Debug, Args)]
 pub struct DumpArgs {
-    /// Replace names and addresses consistently (zones, CPU, conditions and hints are kept).
+    /// Keep only what the reports read, names and addresses replaced consistently; with -f, redact that dump offline.
     #[arg(long)]
     pub redact: bool,
 }

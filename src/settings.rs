@@ -197,7 +197,8 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
             all_contexts: a.all_contexts,
         },
         Command::Dump(a) => {
-            if !g.from_file.is_empty() {
+            // A dump read back is only worth writing again redacted (to share it).
+            if !g.from_file.is_empty() && !a.redact {
                 return Err(SettingsError::DumpFromFile);
             }
             // check_format refused the picture and report formats already.

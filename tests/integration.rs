@@ -21,6 +21,7 @@ mod pictures;
 mod plugin;
 mod read_only;
 mod readme;
+mod redact;
 mod replicas_property;
 mod report_formats;
 mod reports;

@@ -7,7 +7,7 @@
 //! | `-n` | explain, check, dump, simulate, watch |
 //! | `-A` | check, dump, watch |
 //! | `-l` | check, watch |
-//! | `-f` | zones, explain, check, simulate (dump and watch refuse it in `resolve_job`) |
+//! | `-f` | zones, explain, check, simulate, dump with `--redact` (watch, and dump without `--redact`, refuse it in `resolve_job`) |
 //! | `--k8s-version` | zones, explain, check, simulate, watch |
 //! | `-o wide` | explain, check, simulate, watch |
 //! | `-o table` | not dump (it writes YAML or JSON) |

@@ -112,6 +112,10 @@ fn dump_writes_yaml_by_default_json_on_request_and_refuses_wide_and_files() {
         Err(SettingsError::NotForCommand { command: "dump", .. })
     ));
     assert_eq!(job(&["dump", "-f", "d.yaml"]).unwrap_err(), SettingsError::DumpFromFile);
+    assert_eq!(
+        job(&["dump", "-f", "d.yaml", "--redact"]).unwrap(),
+        Job::Dump { redact: true, format: DumpFormat::Yaml }
+    );
 }
 
 #[test]
