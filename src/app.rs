@@ -103,6 +103,7 @@ pub(crate) fn options(settings: &Settings) -> RenderOptions {
         color: settings.color,
         no_headers: settings.no_headers,
         unicode: settings.unicode,
+        width: settings.width,
     }
 }
 

@@ -12,7 +12,7 @@ use topo_engine::core::whatif::changes::Changes;
 use topo_engine::model::Behaviour;
 use topo_engine::model::selector::Selector;
 
-pub use ambient::{Ambient, Locale};
+pub use ambient::{Ambient, Locale, wrap_width};
 pub use sources::{LiveSpec, Overrides, Secret};
 
 /// Where objects come from.
@@ -137,6 +137,8 @@ pub struct Settings {
     pub traffic: TrafficModel,
     /// Threads that analyse Services side by side (`check`): the CPUs available, at most 8.
     pub workers: usize,
+    /// Where prose (not tables) wraps on stdout: `COLUMNS`, else the terminal's width; None in a pipe.
+    pub width: Option<usize>,
 }
 
 impl Settings {
@@ -179,6 +181,7 @@ impl Settings {
             bin_name: bin_name.to_string(),
             traffic,
             workers: ambient.cpus.clamp(1, 8),
+            width: ambient.stdout_width(),
         })
     }
 }

@@ -33,4 +33,5 @@ mod snapshots;
 mod versions;
 mod vocabulary;
 mod whatif_explain;
+mod wrapping;
 mod yaml_json;

@@ -328,3 +328,20 @@ fn shared_flags_a_subcommand_would_ignore_are_refused() {
         assert_eq!(refused(args), *want, "{args:?}");
     }
 }
+
+#[test]
+fn prose_wraps_at_columns_else_the_terminal_else_nowhere() {
+    use super::wrap_width;
+    assert_eq!(wrap_width(Some("60"), Some(120)), Some(60));
+    assert_eq!(wrap_width(Some("60"), None), Some(60), "COLUMNS counts in a pipe too");
+    assert_eq!(wrap_width(None, Some(50)), Some(50));
+    assert_eq!(wrap_width(Some("wide"), Some(50)), Some(50), "a COLUMNS that is no number is ignored");
+    assert_eq!(wrap_width(Some("0"), None), None);
+    assert_eq!(wrap_width(None, None), None);
+    assert_eq!(wrap_width(Some("5"), None), Some(super::ambient::MIN_WRAP_WIDTH));
+    let piped = Ambient { columns: None, stdout_columns: None, ..Ambient::default() };
+    assert_eq!(resolve(&["zones"], &piped).unwrap().width, None);
+    let terminal = Ambient { stdout_columns: Some(72), stderr_columns: Some(90), ..tty() };
+    assert_eq!(resolve(&["zones"], &terminal).unwrap().width, Some(72));
+    assert_eq!(terminal.stderr_width(), Some(90));
+}
