@@ -62,8 +62,13 @@ pub fn exercise(snapshot: &Snapshot, behaviour: Behaviour, changes: &Changes, st
         OutputFormat::Dot,
         OutputFormat::Mermaid,
     ][usize::from(style % 7)];
-    let options =
-        RenderOptions { format, color: false, no_headers: style & 8 != 0, unicode: style & 16 != 0 };
+    let options = RenderOptions {
+        format,
+        color: false,
+        no_headers: style & 8 != 0,
+        unicode: style & 16 != 0,
+        width: None,
+    };
     let traffic = TrafficModel::default();
     let zones = analyze::zones(snapshot, behaviour);
     check_output(format, |out| render::zones(&zones, &options, out));

@@ -9,6 +9,7 @@ use crate::progress::Progress;
 use crate::render::{self, RenderOptions};
 use crate::settings::changes::WhatIfError;
 use crate::settings::{DumpFormat, DumpPath, Job, Settings, SettingsError, SourceSpec};
+use crate::source::dump_write::DumpInput;
 use crate::source::{self, ServiceNotFound, SourceError};
 use crate::version::VersionReport;
 use modelled::Chosen;
@@ -102,6 +103,7 @@ pub(crate) fn options(settings: &Settings) -> RenderOptions {
         color: settings.color,
         no_headers: settings.no_headers,
         unicode: settings.unicode,
+        width: settings.width,
     }
 }
 
@@ -164,7 +166,8 @@ fn explain(
     })
 }
 
-/// `dump`: the raw objects of a live read as one YAML or JSON List (`--from-file` reads it back).
+/// `dump`: the raw objects of a live read as one YAML or JSON List (`--from-file` reads it back);
+/// with `--redact`, only what the engine reads of the scope, from a live read or a dump.
 fn dump(
     settings: &Settings,
     redact: bool,
@@ -173,8 +176,20 @@ fn dump(
     err: &mut dyn Write,
 ) -> Result<ExitStatus, Error> {
     let loaded = load(settings, request(settings, None, false), err)?;
-    let raw = loaded.raw.unwrap_or_default();
-    source::dump_write::write_dump(&raw, redact, format, out)?.map_err(Error::Write)?;
+    let written = if redact {
+        let mut snapshot = loaded.snapshot;
+        // A live read fetched the scope only; a dump holds everything.
+        if let Some(ns) = loaded.namespace.as_deref() {
+            snapshot.services.retain(|s| s.namespace == ns);
+            snapshot.slices.retain(|s| s.namespace == ns);
+            snapshot.events.retain(|e| e.namespace == ns);
+        }
+        source::dump_write::write_dump(DumpInput::Redacted(&snapshot), format, out)
+    } else {
+        let raw = loaded.raw.unwrap_or_default();
+        source::dump_write::write_dump(DumpInput::Raw(&raw), format, out)
+    };
+    written?.map_err(Error::Write)?;
     Ok(ExitStatus::Ok)
 }
 

@@ -2,21 +2,27 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand};
 
 pub mod examples;
+pub mod groups;
+pub mod shared;
 pub mod usage_error;
+mod values;
+pub use values::{ColorChoice, FailOn, FormatKind, OutputFormat, SortBy};
+
+use shared::Groups;
+pub use shared::{
+    AllNamespaces, Connection, FromFile, GlobalArgs, K8sVersion, Namespace, Selector, TableLook,
+};
 
 /// Recompute and explain Kubernetes topology hints (topology-aware routing, trafficDistribution).
 #[derive(Debug, Parser)]
 #[command(name = "kubectl-topo", version, about, long_about = None, after_help = EXIT_CODES_HELP)]
 pub struct Cli {
-    /// The subcommand.
+    /// The subcommand (each takes its own flags, after it).
     #[command(subcommand)]
     pub command: Command,
-    /// Flags shared by every subcommand.
-    #[command(flatten)]
-    pub global: GlobalArgs,
 }
 
 /// Shown at the end of `--help`.
@@ -32,7 +38,7 @@ Exit codes:
 pub enum Command {
     /// Zone CPU weights exactly as the EndpointSlice controller counts them, and the nodes left out.
     #[command(after_help = examples::ZONES)]
-    Zones,
+    Zones(ZonesArgs),
     /// Explain one Service: expected vs actual hints, the safeguard that blocks them, kube-proxy's view.
     #[command(after_help = examples::EXPLAIN)]
     Explain(ExplainArgs),
@@ -61,7 +67,38 @@ pub enum Command {
     Completion(CompletionArgs),
     /// Print the plugin version (and the server version when a cluster is reachable).
     #[command(after_help = examples::VERSION)]
-    Version,
+    Version(VersionArgs),
+}
+
+/// `zones` arguments.
+#[derive(Debug, Args)]
+pub struct ZonesArgs {
+    /// Output format [default: table].
+    #[arg(short = 'o', long, value_parser = shared::formats(shared::ZONES_FORMATS))]
+    pub output: Option<OutputFormat>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub file: FromFile,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub version: K8sVersion,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub look: TableLook,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub connection: Connection,
+}
+
+/// `version` arguments.
+#[derive(Debug, Args)]
+pub struct VersionArgs {
+    /// Output format [default: table].
+    #[arg(short = 'o', long, value_parser = shared::formats(shared::VERSION_FORMATS))]
+    pub output: Option<OutputFormat>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub connection: Connection,
 }
 
 /// `explain` arguments.
@@ -78,6 +115,24 @@ pub struct ExplainArgs {
     /// Traffic model of the cross-zone share.
     #[command(flatten)]
     pub traffic: TrafficArgs,
+    /// Output format [default: table].
+    #[arg(short = 'o', long, value_parser = shared::formats(shared::REPORT_FORMATS))]
+    pub output: Option<OutputFormat>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub namespace: Namespace,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub file: FromFile,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub version: K8sVersion,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub look: TableLook,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub connection: Connection,
 }
 
 /// `check` arguments.
@@ -117,21 +172,30 @@ pub struct CheckArgs {
     /// exists).
     #[arg(long, value_name = "PATH")]
     pub config: Option<PathBuf>,
-}
-
-/// `check --sort-by` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SortBy {
-    /// Namespace, then name.
-    Namespace,
-    /// Name, then namespace.
-    Name,
-    /// Worst verdict first.
-    Verdict,
-    /// Largest cross-zone share first.
-    CrossZone,
-    /// Largest replicas needed first.
-    Replicas,
+    /// Output format [default: table].
+    #[arg(short = 'o', long, value_parser = shared::formats(shared::CHECK_FORMATS))]
+    pub output: Option<OutputFormat>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub namespace: Namespace,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub all: AllNamespaces,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub selector: Selector,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub file: FromFile,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub version: K8sVersion,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub look: TableLook,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub connection: Connection,
 }
 
 /// `simulate` arguments: changes are repeatable and combinable.
@@ -167,6 +231,24 @@ pub struct SimulateArgs {
     /// Traffic model of the cross-zone share.
     #[command(flatten)]
     pub traffic: TrafficArgs,
+    /// Output format [default: table].
+    #[arg(short = 'o', long, value_parser = shared::formats(shared::REPORT_FORMATS))]
+    pub output: Option<OutputFormat>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub namespace: Namespace,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub file: FromFile,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub version: K8sVersion,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub look: TableLook,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub connection: Connection,
 }
 
 /// `watch` arguments.
@@ -174,6 +256,27 @@ pub struct SimulateArgs {
 pub struct WatchArgs {
     /// One Service (`svc/NAME`); without it, every Service of the namespace (or of all with -A).
     pub service: Option<String>,
+    /// Output format [default: table].
+    #[arg(short = 'o', long, value_parser = shared::formats(shared::WATCH_FORMATS))]
+    pub output: Option<OutputFormat>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub namespace: Namespace,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub all: AllNamespaces,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub selector: Selector,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub version: K8sVersion,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub look: TableLook,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub connection: Connection,
 }
 
 /// `serve` arguments.
@@ -186,6 +289,12 @@ pub struct ServeArgs {
     /// Prometheus per cluster, prefer its `external_labels`).
     #[arg(long, value_name = "NAME")]
     pub cluster_label: Option<String>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub version: K8sVersion,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub connection: Connection,
 }
 
 /// Where requests originate, for the cross-zone share.
@@ -199,9 +308,24 @@ pub struct TrafficArgs {
 /// `dump` arguments.
 #[derive(Debug, Args)]
 pub struct DumpArgs {
-    /// Replace names and addresses consistently (zones, CPU, conditions and hints are kept).
+    /// Keep only what the reports read, names and addresses replaced consistently; with -f, redact that dump offline.
     #[arg(long)]
     pub redact: bool,
+    /// Output format [default: yaml].
+    #[arg(short = 'o', long, value_parser = shared::formats(shared::DUMP_FORMATS))]
+    pub output: Option<OutputFormat>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub namespace: Namespace,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub all: AllNamespaces,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub file: FromFile,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub connection: Connection,
 }
 
 /// `completion` arguments.
@@ -212,163 +336,20 @@ pub struct CompletionArgs {
     pub shell: clap_complete::Shell,
 }
 
-/// Flags shared by every subcommand (kubectl's names and meanings).
-#[derive(Debug, Args)]
-pub struct GlobalArgs {
-    /// Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events
-    /// -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml,
-    /// *.yml and *.json in it, each as its own cluster.
-    #[arg(short = 'f', long, global = true, value_name = "PATH", action = clap::ArgAction::Append)]
-    pub from_file: Vec<PathBuf>,
-    /// Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the
-    /// server version recorded in the dump, else 1.36.
-    #[arg(long, global = true, value_name = "1.NN")]
-    pub k8s_version: Option<String>,
-    /// Namespace of the Service(s).
-    #[arg(short = 'n', long, global = true)]
-    pub namespace: Option<String>,
-    /// All namespaces.
-    #[arg(short = 'A', long, global = true)]
-    pub all_namespaces: bool,
-    /// Label selector for Services (`check`, `watch`), e.g. `app=web,tier!=db`.
-    #[arg(short = 'l', long, global = true)]
-    pub selector: Option<String>,
-    /// Output format [default: table; dump: yaml].
-    #[arg(short = 'o', long, global = true, value_enum)]
-    pub output: Option<OutputFormat>,
-    /// Omit table headers.
-    #[arg(long, global = true)]
-    pub no_headers: bool,
-    /// When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`).
-    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
-    pub color: ColorChoice,
-    /// Path to the kubeconfig file.
-    #[arg(long, global = true)]
-    pub kubeconfig: Option<PathBuf>,
-    /// The kubeconfig context to use (`check`: repeatable, one cluster each).
-    #[arg(long, global = true, action = clap::ArgAction::Append)]
-    pub context: Vec<String>,
-    /// The kubeconfig cluster to use.
-    #[arg(long, global = true)]
-    pub cluster: Option<String>,
-    /// The kubeconfig user to use.
-    #[arg(long, global = true)]
-    pub user: Option<String>,
-    /// Timeout for each API request, e.g. `10s`, `1m` (0 = none) [default: 30s; `version`: 5s].
-    #[arg(long, global = true, value_name = "DURATION")]
-    pub request_timeout: Option<String>,
-    /// The address and port of the Kubernetes API server (overrides the kubeconfig's).
-    #[arg(short = 's', long, global = true, value_name = "URL")]
-    pub server: Option<String>,
-    /// Bearer token for authentication to the API server.
-    #[arg(long, global = true, value_name = "TOKEN")]
-    pub token: Option<String>,
-    /// Path to a cert file for the certificate authority.
-    #[arg(long, global = true, value_name = "PATH")]
-    pub certificate_authority: Option<PathBuf>,
-    /// Do not check the server's certificate: insecure.
-    #[arg(long, global = true)]
-    pub insecure_skip_tls_verify: bool,
-    /// Server name to validate the server's certificate against.
-    #[arg(long, global = true, value_name = "NAME")]
-    pub tls_server_name: Option<String>,
-    /// User to impersonate for the requests.
-    #[arg(long = "as", global = true, value_name = "USER")]
-    pub as_user: Option<String>,
-    /// Group to impersonate (repeatable; needs --as).
-    #[arg(long, global = true, value_name = "GROUP")]
-    pub as_group: Vec<String>,
-    /// Log level: 6 or more prints each API request (method, URL, status, time) on stderr.
-    #[arg(short = 'v', long = "v", global = true, value_name = "LEVEL", default_value_t = 0)]
-    pub verbosity: u8,
-}
-
-/// `-o` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum OutputFormat {
-    /// Human tables and prose.
-    Table,
-    /// Tables with more columns.
-    Wide,
-    /// The report model as JSON (versioned envelope).
-    Json,
-    /// The report model as YAML (versioned envelope).
-    Yaml,
-    /// One self-contained HTML page: zones, routing bands and reasons (explain, check, simulate).
-    Html,
-    /// The routing graph for Graphviz (`dot -Tsvg`) (explain, check, simulate).
-    Dot,
-    /// The routing graph as a Mermaid flowchart, for Markdown (explain, check, simulate).
-    Mermaid,
-    /// `check`: a pull-request comment (summary, table of findings, details per Service).
-    Markdown,
-    /// `check`: JUnit XML, one test case per Service.
-    Junit,
-    /// `check`: SARIF 2.1.0, one rule per reason code.
-    Sarif,
-}
-
-/// The four families of `-o` formats: who writes them and who renders them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FormatKind {
-    /// `table`, `wide`: every subcommand, for a terminal.
-    Table,
-    /// `json`, `yaml`: every subcommand, the versioned report model.
-    Structured,
-    /// `html`, `dot`, `mermaid`: `explain`, `check` and `simulate`, for one cluster.
-    Picture,
-    /// `markdown`, `junit`, `sarif`: `check` only, for one cluster.
-    Report,
-}
-
-impl OutputFormat {
-    /// The family of this format.
-    pub fn kind(self) -> FormatKind {
-        match self {
-            OutputFormat::Table | OutputFormat::Wide => FormatKind::Table,
-            OutputFormat::Json | OutputFormat::Yaml => FormatKind::Structured,
-            OutputFormat::Html | OutputFormat::Dot | OutputFormat::Mermaid => FormatKind::Picture,
-            OutputFormat::Markdown | OutputFormat::Junit | OutputFormat::Sarif => FormatKind::Report,
-        }
+impl Command {
+    /// The shared flags as typed after this subcommand, the absent ones at their defaults.
+    pub fn shared(&self) -> GlobalArgs {
+        let groups: &dyn Groups = match self {
+            Command::Zones(a) => a,
+            Command::Explain(a) => a,
+            Command::Check(a) => a,
+            Command::Dump(a) => a,
+            Command::Simulate(a) => a,
+            Command::Watch(a) => a,
+            Command::Serve(a) => a,
+            Command::Completion(a) => a,
+            Command::Version(a) => a,
+        };
+        GlobalArgs::of(groups)
     }
-
-    /// The name as typed after `-o`.
-    pub fn name(self) -> &'static str {
-        match self {
-            OutputFormat::Table => "table",
-            OutputFormat::Wide => "wide",
-            OutputFormat::Json => "json",
-            OutputFormat::Yaml => "yaml",
-            OutputFormat::Html => "html",
-            OutputFormat::Dot => "dot",
-            OutputFormat::Mermaid => "mermaid",
-            OutputFormat::Markdown => "markdown",
-            OutputFormat::Junit => "junit",
-            OutputFormat::Sarif => "sarif",
-        }
-    }
-}
-
-/// `--color` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ColorChoice {
-    /// Colour when stdout is a terminal and NO_COLOR is unset.
-    Auto,
-    /// Always colour table output.
-    Always,
-    /// Never colour.
-    Never,
-}
-
-/// `--fail-on` values, from strictest to loosest.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FailOn {
-    /// Never fail on findings.
-    None,
-    /// Fail when live hints differ from what the controller would keep or write.
-    Drift,
-    /// Also fail when a safeguard or constraint blocks hints that were asked for.
-    Blocked,
-    /// Also fail on Unmanaged Services.
-    Any,
 }

@@ -16,6 +16,7 @@ use crate::error::Error;
 use crate::escape::{EscapedLines, escape};
 use crate::exit::ExitStatus;
 use crate::render::ascii::AsciiWriter;
+use crate::render::wrap::WrappedNotes;
 use crate::settings::{Ambient, Settings};
 
 /// Run `argv0 args…`: data to `out`, notes and the error to `err`; the exit status.
@@ -27,12 +28,14 @@ pub fn run(
     err: &mut dyn Write,
 ) -> ExitStatus {
     let bin_name = crate::app::display_name(argv0);
+    // `note:` and `hint:` lines wrap at stderr's width, last, so what is measured is what shows.
+    let mut wrapped = WrappedNotes::new(err, ambient.stderr_width());
     // Not UTF-8: our typography in ASCII on stderr (and on stdout for tables, see `dispatch`).
     let mut ascii_err;
     let err: &mut dyn Write = if ambient.locale.is_utf8() {
-        err
+        &mut wrapped
     } else {
-        ascii_err = AsciiWriter::new(err);
+        ascii_err = AsciiWriter::new(&mut wrapped);
         &mut ascii_err
     };
     let mut err = EscapedLines::new(err);

@@ -10,7 +10,14 @@ use kubectl_topo::settings::{Ambient, Locale};
 fn main() -> ExitCode {
     let argv0 = std::env::args_os().next().map(|a| a.to_string_lossy().into_owned()).unwrap_or_default();
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    let (stdout, stderr) = (std::io::stdout(), std::io::stderr());
+    let columns = |terminal: bool, size: Option<(terminal_size::Width, terminal_size::Height)>| {
+        size.filter(|_| terminal).map(|(w, _)| usize::from(w.0))
+    };
     let ambient = Ambient {
+        columns: std::env::var("COLUMNS").ok(),
+        stdout_columns: columns(stdout.is_terminal(), terminal_size::terminal_size_of(&stdout)),
+        stderr_columns: columns(stderr.is_terminal(), terminal_size::terminal_size_of(&stderr)),
         cpus: std::thread::available_parallelism().map_or(0, usize::from),
         stdout_is_tty: std::io::stdout().is_terminal(),
         stderr_is_tty: std::io::stderr().is_terminal(),

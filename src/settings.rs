@@ -12,7 +12,7 @@ use topo_engine::core::whatif::changes::Changes;
 use topo_engine::model::Behaviour;
 use topo_engine::model::selector::Selector;
 
-pub use ambient::{Ambient, Locale};
+pub use ambient::{Ambient, Locale, wrap_width};
 pub use sources::{LiveSpec, Overrides, Secret};
 
 /// Where objects come from.
@@ -137,16 +137,17 @@ pub struct Settings {
     pub traffic: TrafficModel,
     /// Threads that analyse Services side by side (`check`): the CPUs available, at most 8.
     pub workers: usize,
+    /// Where prose (not tables) wraps on stdout: `COLUMNS`, else the terminal's width; None in a pipe.
+    pub width: Option<usize>,
 }
 
 impl Settings {
     /// Resolve what was typed against the ambient facts.
     pub fn resolve(cli: Cli, ambient: &Ambient, bin_name: &str) -> Result<Settings, SettingsError> {
-        let g = cli.global;
+        let g = cli.command.shared();
         if g.all_namespaces && g.namespace.is_some() {
             return Err(SettingsError::NamespaceConflict);
         }
-        flags::check(&cli.command, &g)?;
         let output = g.output.unwrap_or(OutputFormat::Table);
         let traffic = resolve_traffic(&cli.command)?;
         check_format(&cli.command, output)?;
@@ -154,7 +155,7 @@ impl Settings {
         let request_timeout = match (&g.request_timeout, &cli.command) {
             (Some(typed), _) => parse_timeout(typed)?,
             // `version` answers at once: a server that says nothing in 5 s is reported, not awaited.
-            (None, Command::Version) => Some(VERSION_TIMEOUT),
+            (None, Command::Version(_)) => Some(VERSION_TIMEOUT),
             (None, _) => Some(DEFAULT_TIMEOUT),
         };
         let sources = sources::resolve(&cli.command, &g, request_timeout)?;
@@ -179,6 +180,7 @@ impl Settings {
             bin_name: bin_name.to_string(),
             traffic,
             workers: ambient.cpus.clamp(1, 8),
+            width: ambient.stdout_width(),
         })
     }
 }
@@ -186,7 +188,7 @@ impl Settings {
 /// The job a subcommand asks for, with the flag combinations it refuses.
 fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Job, SettingsError> {
     Ok(match command {
-        Command::Zones => Job::Zones,
+        Command::Zones(_) => Job::Zones,
         Command::Explain(a) => {
             Job::Explain { name: parse_service_ref(&a.service)?, fail_on: a.exit_code.then_some(a.fail_on) }
         }
@@ -197,7 +199,8 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
             all_contexts: a.all_contexts,
         },
         Command::Dump(a) => {
-            if !g.from_file.is_empty() {
+            // A dump read back is only worth writing again redacted (to share it).
+            if !g.from_file.is_empty() && !a.redact {
                 return Err(SettingsError::DumpFromFile);
             }
             // check_format refused the picture and report formats already.
@@ -222,7 +225,7 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
         }
         Command::Serve(a) => serve::job(&a, g)?,
         Command::Completion(a) => Job::Completion(a.shell),
-        Command::Version => Job::Version,
+        Command::Version(_) => Job::Version,
     })
 }
 
@@ -239,11 +242,11 @@ fn check_format(command: &Command, output: OutputFormat) -> Result<(), SettingsE
     }
     let (command, supported) = match command {
         Command::Explain(_) | Command::Check(_) | Command::Simulate(_) => return Ok(()),
-        Command::Zones => ("zones", "-o table, wide, json or yaml"),
+        Command::Zones(_) => ("zones", "-o table, wide, json or yaml"),
         Command::Dump(_) => ("dump", "-o yaml or json"),
         Command::Watch(_) => ("watch", "-o table, wide, json or yaml"),
         Command::Serve(_) => ("serve", "no -o at all"),
-        Command::Version => ("version", "-o table, json or yaml"),
+        Command::Version(_) => ("version", "-o table, json or yaml"),
         Command::Completion(_) => ("completion", "no -o at all"),
     };
     Err(SettingsError::FormatUnsupported { command, format, supported })
@@ -301,7 +304,6 @@ mod duration;
 pub use duration::{DEFAULT_TIMEOUT, VERSION_TIMEOUT};
 mod error;
 pub use error::SettingsError;
-mod flags;
 mod serve;
 mod sources;
 mod whatif_settings;

@@ -60,3 +60,27 @@ fn every_subcommand_help_has_examples_that_parse_and_resolve() {
         }
     }
 }
+
+/// Each subcommand's `--help` lists exactly the shared flags `cli::groups::USED_BY` says it takes
+/// (and the connection flags, but for `completion`): no flag is declared where it would be ignored.
+#[test]
+fn every_help_lists_exactly_the_shared_flags_its_subcommand_takes() {
+    use kubectl_topo::cli::groups::{CONNECTION, USED_BY};
+    let shared: std::collections::BTreeSet<&str> =
+        USED_BY.iter().flat_map(|(_, flags)| flags.iter().copied()).chain(CONNECTION).collect();
+    for (command, flags) in USED_BY {
+        let out = topo().args([command, "--help"]).output().expect("runs");
+        assert_eq!(out.status.code(), Some(0), "{command}");
+        let help = String::from_utf8(out.stdout).unwrap();
+        let listed: std::collections::BTreeSet<&str> = help
+            .lines()
+            .filter_map(|l| l.trim_start().split([' ', ',', '=']).find(|w| w.starts_with("--")))
+            .filter(|flag| shared.contains(flag))
+            .collect();
+        let mut expected: std::collections::BTreeSet<&str> = flags.iter().copied().collect();
+        if command != "completion" {
+            expected.extend(CONNECTION);
+        }
+        assert_eq!(listed, expected, "{command} --help");
+    }
+}

@@ -313,7 +313,10 @@ fn serve_refuses_a_bad_address_a_port_in_use_and_a_dump() {
     let cases: [(&[&str], &str); 3] = [
         (&["serve", "--listen", ":9464"], "error: --listen \":9464\" is not an address and port"),
         (&["serve", "--listen", &address], &format!("error: cannot listen on {address}: ")),
-        (&["serve", "-f", "examples/demo-cluster.yaml"], "error: serve follows a live cluster"),
+        (
+            &["serve", "-f", "examples/demo-cluster.yaml"],
+            "error: serve does not take -f: it follows a live cluster",
+        ),
     ];
     for (args, start) in cases {
         let out = crate::support::topo().args(args).output().expect("runs");

@@ -289,6 +289,7 @@ fn capped_check_page(dir: &Path) -> (PathBuf, Page) {
         color: false,
         no_headers: false,
         unicode: false,
+        width: None,
     };
     let mut out = Vec::new();
     render::check_pictures(&check, &details, &options, &mut out).expect("renders");

@@ -230,7 +230,7 @@ fn kubectl_completes_the_plugin_in_cobras_format() {
 
     let (flags, _) = kubectl_complete(&sandbox, &["check", "--fail"]);
     assert_eq!(names(&flags), ["--fail-on"]);
-    let (values, _) = kubectl_complete(&sandbox, &["zones", "-o", ""]);
+    let (values, _) = kubectl_complete(&sandbox, &["check", "-o", ""]);
     assert_eq!(
         names(&values),
         ["table", "wide", "json", "yaml", "html", "dot", "mermaid", "markdown", "junit", "sarif"]

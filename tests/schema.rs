@@ -295,7 +295,8 @@ fn watch_documents(changes: &[watch::ServiceChange]) -> Vec<(String, Value)> {
                 change.change, service.namespace, service.name
             );
             let mut out = Vec::new();
-            let options = RenderOptions { format, color: false, no_headers: false, unicode: false };
+            let options =
+                RenderOptions { format, color: false, no_headers: false, unicode: false, width: None };
             render::watch::change(change, &options, &mut out).expect("renders");
             let text = String::from_utf8(out).expect("UTF-8");
             let doc = match format {

@@ -181,8 +181,13 @@ fn unknown_node_is_an_error() {
 
 fn text(r: &SimulationReport) -> String {
     let mut out = Vec::new();
-    let options =
-        RenderOptions { format: OutputFormat::Table, color: false, no_headers: false, unicode: false };
+    let options = RenderOptions {
+        format: OutputFormat::Table,
+        color: false,
+        no_headers: false,
+        unicode: false,
+        width: None,
+    };
     render::simulate(r, &options, &mut out).unwrap();
     String::from_utf8(out).unwrap()
 }

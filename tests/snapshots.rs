@@ -14,7 +14,7 @@ use topo_engine::model::{Behaviour, Snapshot};
 use crate::support::{demo, read};
 
 fn options(format: OutputFormat) -> RenderOptions {
-    RenderOptions { format, color: false, no_headers: false, unicode: false }
+    RenderOptions { format, color: false, no_headers: false, unicode: false, width: None }
 }
 
 fn text(write: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) -> String {

@@ -44,7 +44,7 @@ fn rendered(
     write: impl FnOnce(&RenderOptions, &mut Vec<u8>) -> std::io::Result<()>,
 ) -> String {
     let mut out = Vec::new();
-    write(&RenderOptions { format, color: false, no_headers: false, unicode: false }, &mut out)
+    write(&RenderOptions { format, color: false, no_headers: false, unicode: false, width: None }, &mut out)
         .expect("render");
     String::from_utf8(out).expect("UTF-8")
 }

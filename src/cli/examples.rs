@@ -43,8 +43,10 @@ pub const DUMP: &str = "\
 Examples:
   # Everything the reports read, for --from-file or a bug report
   kubectl topo dump -A > cluster.yaml
-  # Names and addresses replaced, as JSON (read back faster)
-  kubectl topo dump -A --redact -o json > cluster.json";
+  # Only what the reports read, names and addresses replaced, as JSON (read back faster)
+  kubectl topo dump -A --redact -o json > cluster.json
+  # Redact a dump made with kubectl before sharing it (no cluster needed)
+  kubectl topo dump -f cluster.yaml --redact -A > shared.yaml";
 
 /// `simulate --help`.
 pub const SIMULATE: &str = "\

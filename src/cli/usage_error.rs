@@ -4,7 +4,7 @@
 use std::ffi::OsString;
 
 use clap::CommandFactory;
-use clap::error::ErrorKind;
+use clap::error::{ContextKind, ContextValue, ErrorKind};
 
 use crate::cli::Cli;
 
@@ -32,11 +32,58 @@ pub fn usage_error(err: &clap::Error, bin_name: &str, args: &[OsString]) -> Pars
     ) {
         return ParseOutcome::ClapText;
     }
-    let command = match typed_subcommand(args) {
+    let sub = typed_subcommand(args);
+    let command = match &sub {
         Some(sub) => format!("{bin_name} {sub}"),
         None => bin_name.to_string(),
     };
-    ParseOutcome::Usage { error: fold(&err.to_string()), hint: format!("see `{command} --help`") }
+    let hint = format!("see `{command} --help`");
+    // A shared flag this subcommand does not take: say why, not only that clap did not expect it.
+    if let (ErrorKind::UnknownArgument, Some(sub), Some(ContextValue::String(typed))) =
+        (err.kind(), &sub, err.get(ContextKind::InvalidArg))
+    {
+        let flag = typed.split_once('=').map_or(typed.as_str(), |(flag, _)| flag);
+        let position = |word: &str| args.iter().position(|a| a.to_str() == Some(word));
+        if position(typed).zip(position(sub)).is_some_and(|(at, sub_at)| at < sub_at) {
+            let error =
+                format!("{flag} comes after the subcommand, as for kubectl plugins: `{command} {flag} …`");
+            return ParseOutcome::Usage { error, hint };
+        }
+        if let Some(why) = crate::cli::groups::why_not(sub, flag) {
+            return ParseOutcome::Usage { error: format!("{sub} does not take {flag}: {why}"), hint };
+        }
+    }
+    if let Some(error) = sub.as_deref().and_then(|sub| unwritten_format(err, sub)) {
+        return ParseOutcome::Usage { error, hint };
+    }
+    ParseOutcome::Usage { error: fold(&err.to_string()), hint }
+}
+
+/// `-o FORMAT` that this subcommand does not write: which ones it does.
+fn unwritten_format(err: &clap::Error, sub: &str) -> Option<String> {
+    let (
+        Some(ContextValue::String(arg)),
+        Some(ContextValue::String(value)),
+        Some(ContextValue::Strings(valid)),
+    ) = (
+        err.get(ContextKind::InvalidArg),
+        err.get(ContextKind::InvalidValue),
+        err.get(ContextKind::ValidValue),
+    )
+    else {
+        return None;
+    };
+    // A format of another subcommand; an unknown word gets clap's message with every value.
+    let known = <crate::cli::OutputFormat as clap::ValueEnum>::from_str(value, false).is_ok();
+    if err.kind() != ErrorKind::InvalidValue || !arg.starts_with("--output") || !known {
+        return None;
+    }
+    let list = match valid.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => return None,
+    };
+    Some(format!("{sub} does not write -o {value}: use -o {list}"))
 }
 
 /// The first argument that names a subcommand (flags and their values come before it).
@@ -103,7 +150,18 @@ mod tests {
             ),
             (&["explain"], &["required arguments were not provided: <SERVICE>"]),
             (&["check", "--fail-on", "bad"], &["invalid value 'bad'", "--fail-on"]),
-            (&["-n", "demo", "explain", "a", "b"], &["unexpected argument 'b'"]),
+            (&["explain", "-n", "demo", "a", "b"], &["unexpected argument 'b'"]),
+            (
+                &["-n", "demo", "explain", "a"],
+                &["-n comes after the subcommand", "`kubectl topo explain -n …`"],
+            ),
+            (&["explain", "a", "-A"], &["explain does not take -A: it reads one Service"]),
+            (
+                &["zones", "--namespace=x"],
+                &["zones does not take --namespace: it reads no namespaced object"],
+            ),
+            (&["serve", "-o", "json"], &["serve does not take -o: serve writes metrics"]),
+            (&["zones", "-o", "wide"], &["zones does not write -o wide: use -o table, json or yaml"]),
         ];
         for (args, parts) in cases {
             let (error, hint) = line(args);
@@ -112,7 +170,7 @@ mod tests {
             for part in *parts {
                 assert!(error.contains(part), "{args:?}: {part:?} not in {error:?}");
             }
-            let sub = args.iter().find(|a| ["zones", "explain", "check"].contains(a));
+            let sub = args.iter().find(|a| ["zones", "explain", "check", "serve"].contains(a));
             let expected = sub.map_or("kubectl topo".to_string(), |s| format!("kubectl topo {s}"));
             assert_eq!(hint, format!("see `{expected} --help`"), "{args:?}");
         }

@@ -88,7 +88,8 @@ fn flags_of_the_subcommand_including_globals() {
     }
     assert!(!flags.contains(&"--exit-code".to_string()), "explain's flag offered for check");
     assert_eq!(values(&["explain", "--ex"]), ["--exit-code"]);
-    assert!(values(&["zones", "-"]).contains(&"-n".to_string()), "short forms for a bare -");
+    assert!(values(&["zones", "-"]).contains(&"-f".to_string()), "short forms for a bare -");
+    assert!(!values(&["zones", "-"]).contains(&"-n".to_string()), "zones takes no -n");
     assert!(!values(&["zones", "--"]).iter().any(|f| !f.starts_with("--")));
 }
 
@@ -104,7 +105,7 @@ fn flags_given_once_are_not_offered_again() {
 #[test]
 fn value_enums_with_descriptions() {
     assert_eq!(
-        run(&["zones", "-o", ""]),
+        run(&["check", "-o", ""]),
         (
             ["table", "wide", "json", "yaml", "html", "dot", "mermaid", "markdown", "junit", "sarif"]
                 .iter()
@@ -114,10 +115,11 @@ fn value_enums_with_descriptions() {
         )
     );
     assert_eq!(values(&["zones", "--output", "js"]), ["json"]);
+    assert_eq!(values(&["zones", "-o", ""]), ["table", "json", "yaml"], "only what zones writes");
     assert_eq!(values(&["zones", "--color="]), ["--color=auto", "--color=always", "--color=never"]);
     assert_eq!(values(&["check", "--fail-on", "b"]), ["blocked"]);
     assert_eq!(values(&["completion", "p"]), ["powershell"]);
-    let reply = complete(&Cli::command(), &["zones".into(), "-o".into(), "w".into()], &mut Fake::default());
+    let reply = complete(&Cli::command(), &["check".into(), "-o".into(), "w".into()], &mut Fake::default());
     assert_eq!(reply.candidates[0].help.as_deref(), Some("Tables with more columns"));
 }
 
@@ -136,7 +138,7 @@ fn services_as_svc_slash_name_in_the_typed_namespace() {
         ["svc/demo-service", "svc/demo-service-4", "svc/other"]
     );
     assert_eq!(values(&["explain", "-n", "demo", "svc/demo-service-"]), ["svc/demo-service-4"]);
-    assert_eq!(values(&["-ndemo", "explain", "service/o"]), ["service/other"]);
+    assert_eq!(values(&["explain", "-ndemo", "service/o"]), ["service/other"]);
     assert_eq!(values(&["explain", "--namespace=demo", "de"]), ["demo-service", "demo-service-4"]);
     assert_eq!(values(&["explain", "s"]), ["svc/kubernetes"]);
     assert_eq!(values(&["explain", "deploy/"]), Vec::<String>::new());
@@ -153,7 +155,7 @@ fn namespaces_and_versions() {
 #[test]
 fn the_lookup_sees_the_source_flags_typed_so_far() {
     let words: Vec<String> =
-        ["--context", "prod", "explain", "--kubeconfig=/k", "-f", "d.yaml", "-n", "demo", ""]
+        ["explain", "--context", "prod", "--kubeconfig=/k", "-f", "d.yaml", "-n", "demo", ""]
             .map(String::from)
             .into();
     let mut fake = Fake::default();
@@ -206,7 +208,7 @@ fn after_dashdash_nothing_is_a_flag() {
 #[test]
 fn kubeconfig_names_for_context_cluster_and_user() {
     assert_eq!(run(&["zones", "--context", ""]), (vec!["prod".into(), "staging".into()], 4));
-    assert_eq!(values(&["--context=s"]), ["--context=staging"]);
+    assert_eq!(values(&["check", "--context=s"]), ["--context=staging"]);
     assert_eq!(values(&["check", "--cluster", ""]), ["prod-cluster"]);
     assert_eq!(values(&["check", "--user", "v"]), ["viewer"]);
     assert_eq!(values(&["check", "--kubeconfig", "/k", "--context", ""]), ["other"], "the file typed");

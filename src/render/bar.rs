@@ -42,7 +42,8 @@ pub fn zones(f: &FamilyReport, o: &RenderOptions, p: &Palette, out: &mut dyn Wri
     let ready: i64 = f.zones.iter().map(|z| z.ready_endpoints).sum();
     // Without hints after the sync, the bar compares with the ready endpoints instead.
     let (total, heading) = if hinted > 0 { (hinted, bar::HINTED) } else { (ready, bar::READY) };
-    writeln!(out, "\n{}", p.heading(heading))?;
+    writeln!(out)?;
+    super::wrap::paragraph(out, o.wrap(), "", "  ", &p.heading(heading))?;
     let width = f.zones.iter().map(|z| escape(&words::zone(&z.zone)).chars().count()).max().unwrap_or(0);
     for z in &f.zones {
         let count = if hinted > 0 { z.expected_hinted } else { z.ready_endpoints };

@@ -6,6 +6,7 @@ use std::io::Write;
 use super::RenderOptions;
 use super::style::{Palette, zone_cell};
 use super::table::{list, opt, percent, table};
+use super::wrap::paragraph;
 use crate::escape::escape;
 use crate::prose;
 use topo_engine::report::mode::ModeSource;
@@ -15,17 +16,18 @@ use topo_engine::report::{FamilyReport, ServiceReport};
 /// Render one Service.
 pub fn render(report: &ServiceReport, options: &RenderOptions, out: &mut dyn Write) -> std::io::Result<()> {
     let p = Palette::new(options.color);
-    writeln!(
-        out,
+    let header = format!(
         "{}  mode {} ({})  · Kubernetes {} behaviour{}",
         p.heading(&format!("Service {}/{}", escape(&report.service.namespace), escape(&report.service.name))),
         report.mode,
         escape(&source_text(&report.mode_source)),
         report.kubernetes_version,
         escape(&prose::version::header_suffix(report.kubernetes_version_basis.as_ref()))
-    )?;
+    );
+    paragraph(out, options.wrap(), "", "  ", &header)?;
     for note in &report.notes {
-        writeln!(out, "  {} {}: {}", p.dim("note"), note.code, escape(&prose::sentence(note)))?;
+        let text = format!("{} {}: {}", p.dim("note"), note.code, escape(&prose::sentence(note)));
+        paragraph(out, options.wrap(), "  ", "    ", &text)?;
     }
     for family in &report.families {
         writeln!(out)?;
@@ -33,7 +35,8 @@ pub fn render(report: &ServiceReport, options: &RenderOptions, out: &mut dyn Wri
     }
     events(report, options, &p, out)?;
     for note in &report.partial {
-        writeln!(out, "\nPartial data: {}", escape(note))?;
+        writeln!(out)?;
+        paragraph(out, options.wrap(), "Partial data: ", "  ", &escape(note))?;
     }
     Ok(())
 }
@@ -55,15 +58,15 @@ fn family_section(
 ) -> std::io::Result<()> {
     let verdict = p.verdict(f.verdict, &f.verdict.to_string());
     writeln!(out, "{}  {}  — controller: {}", p.heading(&f.address_type), verdict, f.action)?;
-    writeln!(out, "  → {}", escape(&prose::remedy(f.reasons.first())))?;
+    paragraph(out, o.wrap(), "  → ", "    ", &escape(&prose::remedy(f.reasons.first())))?;
     for r in &f.reasons {
         let r = prose::view(r.clone(), Some(&f.address_type));
-        writeln!(out, "  {}: {}", r.reason.code, escape(&r.message))?;
+        paragraph(out, o.wrap(), "  ", "    ", &format!("{}: {}", r.reason.code, escape(&r.message)))?;
         if let Some(event) = &r.event {
-            writeln!(out, "      {} {event}", p.dim("event:"))?;
+            paragraph(out, o.wrap(), "      ", "        ", &format!("{} {event}", p.dim("event:")))?;
         }
         if let Some(safeguard) = &r.safeguard {
-            writeln!(out, "      {} {safeguard}", p.dim("safeguard:"))?;
+            paragraph(out, o.wrap(), "      ", "        ", &format!("{} {safeguard}", p.dim("safeguard:")))?;
         }
     }
     if f.count_outcomes.len() > 1 {
@@ -72,11 +75,12 @@ fn family_section(
             .iter()
             .map(|m| m.iter().map(|(z, n)| format!("{}:{n}", escape(z))).collect::<Vec<_>>().join(" "))
             .collect();
-        writeln!(out, "  Tie: the controller may end in any of {{{}}}", outcomes.join("} or {"))?;
+        let text = format!("Tie: the controller may end in any of {{{}}}", outcomes.join("} or {"));
+        paragraph(out, o.wrap(), "  ", "    ", &text)?;
     }
     super::bar::zones(f, o, p, out)?;
     zones(f, o, out)?;
-    super::whatif::replicas(f, p, out)?;
+    super::whatif::replicas(f, o, p, out)?;
     endpoints(f, o, out)?;
     proxy(f, o, p, out)?;
     super::whatif::cross_zone(f, o, p, out)
@@ -173,7 +177,8 @@ fn proxy(f: &FamilyReport, o: &RenderOptions, p: &Palette, out: &mut dyn Write) 
     for v in f.proxy.iter().filter(|v| o.wide() || fallback(v)) {
         for line in v.log_line.iter().flat_map(|l| l.lines()) {
             if seen.insert(line) {
-                writeln!(out, "  {} {}", p.dim("kube-proxy log:"), escape(line))?;
+                let text = format!("{} {}", p.dim("kube-proxy log:"), escape(line));
+                paragraph(out, o.wrap(), "  ", "    ", &text)?;
             }
         }
     }

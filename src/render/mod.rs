@@ -24,6 +24,7 @@ pub mod style;
 mod table;
 pub mod watch;
 mod whatif;
+pub mod wrap;
 mod zones;
 
 /// How to render.
@@ -37,11 +38,18 @@ pub struct RenderOptions {
     pub no_headers: bool,
     /// The terminal takes UTF-8 (block characters); otherwise ASCII.
     pub unicode: bool,
+    /// Width prose wraps at (`COLUMNS`, else the terminal's); None: one line per paragraph.
+    pub width: Option<usize>,
 }
 
 impl RenderOptions {
     fn wide(&self) -> bool {
         self.format == OutputFormat::Wide
+    }
+
+    /// How prose is laid out.
+    fn wrap(&self) -> wrap::Wrap {
+        wrap::Wrap { width: self.width, unicode: self.unicode }
     }
 }
 

@@ -6,6 +6,7 @@ use std::io::Write;
 use super::RenderOptions;
 use super::style::{Palette, zone_cell};
 use super::table::{percent, table};
+use super::wrap::paragraph;
 use crate::escape::escape;
 use crate::prose;
 use crate::prose::whatif::sync_note;
@@ -21,15 +22,15 @@ pub fn render(
     let name =
         format!("Simulate Service {}/{}", escape(&report.service.namespace), escape(&report.service.name));
     let basis = prose::version::header_suffix(report.kubernetes_version_basis.as_ref());
-    writeln!(
-        out,
+    let header = format!(
         "{}  · Kubernetes {} behaviour{}",
         p.heading(&name),
         report.kubernetes_version,
         escape(&basis)
-    )?;
-    writeln!(out, "  changes: {}", escape(&report.changes.join(" ")))?;
-    controller(report, &p, out)?;
+    );
+    paragraph(out, options.wrap(), "", "  ", &header)?;
+    paragraph(out, options.wrap(), "  changes: ", "    ", &escape(&report.changes.join(" ")))?;
+    controller(report, options.wrap(), &p, out)?;
     for family in &report.summary {
         writeln!(out)?;
         delta(family, options, &p, out)?;
@@ -38,26 +39,32 @@ pub fn render(
     super::explain::render(&report.after, options, out)
 }
 
-fn controller(report: &SimulationReport, p: &Palette, out: &mut dyn Write) -> std::io::Result<()> {
+fn controller(
+    report: &SimulationReport,
+    wrap: super::wrap::Wrap,
+    p: &Palette,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     let s = &report.sync;
     let headline = if s.synced {
         "syncs the Service — the state below is reached"
     } else {
         "does not sync the Service — the state below is NOT reached on its own"
     };
-    writeln!(out, "\n{} {headline}", p.heading("Controller:"))?;
+    writeln!(out)?;
+    paragraph(out, wrap, "", "  ", &format!("{} {headline}", p.heading("Controller:")))?;
     for note in &s.notes {
-        writeln!(out, "  - {}", sync_note(*note))?;
+        paragraph(out, wrap, "  - ", "    ", sync_note(*note))?;
     }
     for e in &s.events {
-        writeln!(
-            out,
-            "  {} {} {} {}",
+        let text = format!(
+            "{} {} {} {}",
             p.dim("event:"),
             escape(&e.event_type),
             escape(&e.reason),
             escape(&e.message)
-        )?;
+        );
+        paragraph(out, wrap, "  ", "    ", &text)?;
     }
     let lists =
         [("created", &s.created_slices), ("updated", &s.updated_slices), ("deleted", &s.deleted_slices)];
@@ -67,7 +74,7 @@ fn controller(report: &SimulationReport, p: &Palette, out: &mut dyn Write) -> st
         .map(|(what, l)| format!("{what} {}", l.join(",")))
         .collect();
     if !parts.is_empty() {
-        writeln!(out, "  {} {}", p.dim("slices:"), escape(&parts.join("; ")))?;
+        paragraph(out, wrap, "  ", "    ", &format!("{} {}", p.dim("slices:"), escape(&parts.join("; "))))?;
     }
     Ok(())
 }

@@ -90,7 +90,7 @@ mod tests {
     }
 
     fn render(format: OutputFormat) -> String {
-        let options = RenderOptions { format, color: false, no_headers: false, unicode: false };
+        let options = RenderOptions { format, color: false, no_headers: false, unicode: false, width: None };
         let mut out = Vec::new();
         change(&sample(), &options, &mut out).unwrap();
         String::from_utf8(out).unwrap()

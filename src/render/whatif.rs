@@ -5,18 +5,28 @@ use std::io::Write;
 use super::RenderOptions;
 use super::style::{Palette, zone_cell};
 use super::table::table;
+use super::wrap::paragraph;
 use crate::escape::escape;
 use crate::prose::whatif::{replicas_lines, traffic_model};
 use topo_engine::report::FamilyReport;
 use topo_engine::report::whatif::{CrossZone, Outcomes, Share};
 
 /// Replicas needed (Auto mode only).
-pub fn replicas(f: &FamilyReport, p: &Palette, out: &mut dyn Write) -> std::io::Result<()> {
+pub fn replicas(
+    f: &FamilyReport,
+    o: &RenderOptions,
+    p: &Palette,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     let Some(r) = &f.replicas else { return Ok(()) };
     writeln!(out)?;
     for (i, line) in replicas_lines(r).into_iter().enumerate() {
         let line = escape(&line).into_owned();
-        if i == 0 { writeln!(out, "{}", p.heading(&line))? } else { writeln!(out, "  {line}")? }
+        if i == 0 {
+            paragraph(out, o.wrap(), "", "  ", &p.heading(&line))?;
+        } else {
+            paragraph(out, o.wrap(), "  ", "    ", &line)?;
+        }
     }
     Ok(())
 }
@@ -47,7 +57,13 @@ pub fn cross_zone(
 ) -> std::io::Result<()> {
     let Some(c) = &f.cross_zone else { return Ok(()) };
     writeln!(out, "\n{}", p.heading("Cross-zone requests"))?;
-    writeln!(out, "  {} {}", p.dim("model:"), traffic_model(c.traffic_source))?;
+    paragraph(
+        out,
+        o.wrap(),
+        "  ",
+        "    ",
+        &format!("{} {}", p.dim("model:"), traffic_model(c.traffic_source)),
+    )?;
     let mut rows: Vec<Vec<String>> = c
         .zones
         .iter()
@@ -63,13 +79,13 @@ pub fn cross_zone(
     let headers = ["FROM", "REQUESTS", "LEAVE ZONE NOW", "AFTER SYNC", "WITHOUT HINTS"];
     out.write_all(table(&headers, rows, o.no_headers).as_bytes())?;
     let m = &c.max_load;
-    writeln!(
-        out,
-        "  Busiest endpoint vs an even share: {} now, {} after sync, {} without hints.",
+    let busiest = format!(
+        "Busiest endpoint vs an even share: {} now, {} after sync, {} without hints.",
         load(m.now),
         load(m.expected),
         load(m.without_hints)
-    )?;
+    );
+    paragraph(out, o.wrap(), "  ", "    ", &busiest)?;
     if o.wide() {
         endpoint_loads(c, o, out)?;
     }

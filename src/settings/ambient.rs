@@ -22,6 +22,35 @@ pub struct Ambient {
     pub config_home: Option<PathBuf>,
     /// The locale variables, as set (see [`Locale`]).
     pub locale: Locale,
+    /// `COLUMNS`, as set.
+    pub columns: Option<String>,
+    /// Columns of the terminal stdout is, when it is one.
+    pub stdout_columns: Option<usize>,
+    /// Columns of the terminal stderr is, when it is one.
+    pub stderr_columns: Option<usize>,
+}
+
+impl Ambient {
+    /// The width prose on stdout wraps at ([`wrap_width`]).
+    pub fn stdout_width(&self) -> Option<usize> {
+        wrap_width(self.columns.as_deref(), self.stdout_columns)
+    }
+
+    /// The width `note:` and `hint:` lines on stderr wrap at ([`wrap_width`]).
+    pub fn stderr_width(&self) -> Option<usize> {
+        wrap_width(self.columns.as_deref(), self.stderr_columns)
+    }
+}
+
+/// Narrowest width we wrap at: below it, a line per word helps nobody.
+pub const MIN_WRAP_WIDTH: usize = 20;
+
+/// Where prose wraps, as kubectl and most CLIs decide: `COLUMNS` when set to a number (even when
+/// piped: the user asked), else the terminal's width, else (a pipe, a file) nowhere, so scripts
+/// and byte-exact examples see one line per sentence.
+pub fn wrap_width(columns: Option<&str>, terminal: Option<usize>) -> Option<usize> {
+    let typed = columns.and_then(|c| c.trim().parse::<usize>().ok()).filter(|&c| c > 0);
+    typed.or(terminal).filter(|&w| w > 0).map(|w| w.max(MIN_WRAP_WIDTH))
 }
 
 /// The locale variables that name the character encoding, as found in the environment.

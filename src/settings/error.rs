@@ -20,8 +20,10 @@ pub enum SettingsError {
     /// Bad `--request-timeout`.
     #[error("--request-timeout {0:?}: use a duration like 30s, 500ms, 1m30s or 0 (none)")]
     Timeout(String),
-    /// `dump --from-file`.
-    #[error("dump reads a live cluster: it cannot be combined with --from-file")]
+    /// `dump --from-file` without `--redact`.
+    #[error(
+        "dump --from-file writes a dump again only to redact it: add --redact (the file itself is already a dump)"
+    )]
     DumpFromFile,
     /// `dump -o wide`.
     #[error("dump writes YAML (the default, -o yaml) or JSON (-o json), not -o wide")]

@@ -3,8 +3,9 @@
 //!
 //! Items: Nodes, Services, EndpointSlices, Events, then `{apiVersion: kubectl-topo/v1alpha1,
 //! kind: ClusterInfo, serverVersion}`. `managedFields` and the last-applied annotation are removed.
-//! `--redact` replaces names and addresses consistently (the same input name always becomes the same
-//! output name), keeping zones, CPU, conditions and every field the engine reads.
+//! `--redact` writes instead only what the engine reads, from the Snapshot (`redact.rs`), with names
+//! and addresses replaced consistently (the same input name always becomes the same output name);
+//! it works on a live read and on any dump `--from-file` reads.
 
 use std::io::Write;
 
@@ -13,16 +14,40 @@ use serde_json::{Map, Value, json};
 use crate::settings::DumpFormat;
 use crate::source::SourceError;
 use crate::source::live::Raw;
+use topo_engine::model::Snapshot;
 
 mod redact;
-use redact::Redactor;
 
 /// `apiVersion` of the ClusterInfo item.
 pub const CLUSTER_INFO_API_VERSION: &str = "kubectl-topo/v1alpha1";
 const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
 
+/// What `dump` writes: the objects a live read returned, or a Snapshot redacted.
+#[derive(Debug, Clone, Copy)]
+pub enum DumpInput<'a> {
+    /// The objects as the API returned them (`managedFields` and the last-applied annotation removed).
+    Raw(&'a Raw),
+    /// Only what the engine reads, pseudonymised (`--redact`; from a live read or any dump).
+    Redacted(&'a Snapshot),
+}
+
 /// The dump as a JSON value (`v1 List`).
-pub fn dump_value(raw: &Raw, redact: bool) -> Value {
+pub fn dump_value(input: DumpInput<'_>) -> Value {
+    let (mut items, info) = match input {
+        DumpInput::Raw(raw) => {
+            (raw_items(raw), info_of(raw.server_version.as_ref(), raw.nodes_unavailable, &raw.notes))
+        }
+        DumpInput::Redacted(snapshot) => {
+            let (items, notes) = redact::items(snapshot);
+            let info = &snapshot.info;
+            (items, info_of(info.server_version.as_ref(), info.nodes_unavailable, &notes))
+        }
+    };
+    items.push(info);
+    json!({"apiVersion": "v1", "kind": "List", "metadata": {}, "items": items})
+}
+
+fn raw_items(raw: &Raw) -> Vec<Value> {
     let mut items: Vec<Value> = Vec::new();
     items.extend(raw.nodes.iter().map(|o| with_type(o, "v1", "Node")));
     items.extend(raw.services.iter().map(|o| with_type(o, "v1", "Service")));
@@ -32,36 +57,33 @@ pub fn dump_value(raw: &Raw, redact: bool) -> Value {
     for item in &mut items {
         strip(item);
     }
-    if redact {
-        let mut r = Redactor::default();
-        for item in &mut items {
-            r.item(item);
-        }
-    }
+    items
+}
+
+/// The ClusterInfo item: the facts no Kubernetes object carries.
+fn info_of(server_version: Option<&String>, nodes_unavailable: bool, notes: &[String]) -> Value {
     let mut info = json!({"apiVersion": CLUSTER_INFO_API_VERSION, "kind": "ClusterInfo"});
-    if let Some(v) = &raw.server_version {
+    if let Some(v) = server_version {
         info["serverVersion"] = Value::String(v.clone());
     }
     // A partly forbidden read replays as what it was: weights unknown, the same notes.
-    if raw.nodes_unavailable {
+    if nodes_unavailable {
         info["nodesUnavailable"] = Value::Bool(true);
     }
-    if !raw.notes.is_empty() {
-        info["partial"] = json!(raw.notes);
+    if !notes.is_empty() {
+        info["partial"] = json!(notes);
     }
-    items.push(info);
-    json!({"apiVersion": "v1", "kind": "List", "metadata": {}, "items": items})
+    info
 }
 
 /// Write the dump. The outer `Err`: the dump could not be serialised; the inner one: `out` could
 /// not be written (the caller's output error, where a closed pipe is no failure).
 pub fn write_dump(
-    raw: &Raw,
-    redact: bool,
+    input: DumpInput<'_>,
     format: DumpFormat,
     out: &mut dyn Write,
 ) -> Result<std::io::Result<()>, SourceError> {
-    let value = dump_value(raw, redact);
+    let value = dump_value(input);
     Ok(match format {
         DumpFormat::Yaml => {
             let text = serde_saphyr::to_string(&value).map_err(SourceError::Serialise)?;

@@ -33,7 +33,7 @@ pub fn demo() -> PathBuf {
 }
 
 /// What [`topo`] removes from the environment: the developer's cluster and terminal settings.
-pub const CLEARED_ENV: [&str; 13] = [
+pub const CLEARED_ENV: [&str; 14] = [
     "KUBECONFIG",
     "NO_COLOR",
     "TERM",
@@ -49,6 +49,8 @@ pub const CLEARED_ENV: [&str; 13] = [
     // The config file of `check` (the flag, then these).
     "XDG_CONFIG_HOME",
     "KUBECTL_TOPO_CONFIG",
+    // Prose wraps at COLUMNS: the README's examples are unwrapped.
+    "COLUMNS",
 ];
 
 /// `kubectl-topo` with an environment that cannot leak the developer's cluster or terminal settings.

@@ -105,7 +105,7 @@ pub fn run(name: &str, size: Size, runs: usize, dump_only: bool) -> io::Result<(
     let cases = [
         (
             "live: `check -A` vs kubectl get",
-            Cmd::new(&topo, &["--kubeconfig", &kc, "check", "-A", "--fail-on", "none"]),
+            Cmd::new(&topo, &["check", "--kubeconfig", &kc, "-A", "--fail-on", "none"]),
             Cmd::new(
                 &kubectl,
                 &["--kubeconfig", &kc, "get", "nodes,services,endpointslices", "-A", "-o", "json"],

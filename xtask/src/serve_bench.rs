@@ -111,7 +111,7 @@ pub fn run(name: &str, size: Size, updates: usize, topo: &Path, dump: &Path) -> 
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("repo").to_path_buf();
     let plane: ControlPlane = runtime.block_on(live::start_loaded(&repo, dump))?;
     let kc = plane.admin_kubeconfig.to_string_lossy().to_string();
-    let check = alone(&Cmd::new(topo, &["--kubeconfig", &kc, "check", "-A", "--fail-on", "none"]), 3)?;
+    let check = alone(&Cmd::new(topo, &["check", "--kubeconfig", &kc, "-A", "--fail-on", "none"]), 3)?;
 
     let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
     let started = Instant::now();

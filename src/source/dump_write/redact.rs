@@ -1,197 +1,212 @@
-//! `dump --redact`: consistent pseudonyms for names and addresses, keeping every field the engine
-//! reads (zones, CPU, conditions, hints, the topology annotations).
+//! `dump --redact`: a dump rebuilt from the Snapshot (what `source::convert` read, nothing else),
+//! keeping only the fields the engine and `check` read, with names and addresses replaced by
+//! consistent pseudonyms (`pseudonyms.rs`). What it keeps, field by field, is the README's
+//! "Sharing a dump" list; anything not written here (UIDs, other labels and annotations, owner
+//! references, Node addresses, Pod names, other Events) never reaches the output.
 
-use std::collections::BTreeMap;
+use serde_json::{Map, Value, json};
 
-use serde_json::Value;
+use topo_engine::core::topologycache::{EVENT_REASON_DISABLED, EVENT_REASON_ENABLED};
+use topo_engine::core::zones::{LABEL_CONTROL_PLANE, LABEL_MASTER};
+use topo_engine::model::{
+    ANNOTATION_TOPOLOGY_AWARE_HINTS, ANNOTATION_TOPOLOGY_MODE, Endpoint, EndpointSlice, Event,
+    LABEL_MANAGED_BY, LABEL_SERVICE_NAME, LABEL_ZONE, Node, Service, Snapshot,
+};
 
-/// Consistent pseudonyms per category.
-#[derive(Default)]
-pub(super) struct Redactor {
-    names: BTreeMap<(&'static str, String), String>,
-    counters: BTreeMap<&'static str, usize>,
-    v4: BTreeMap<String, String>,
-    v6: BTreeMap<String, String>,
+use crate::source::convert::CILIUM_CONFIG;
+
+mod pseudonyms;
+use pseudonyms::{Category, Pseudonyms};
+
+/// The Node labels the engine reads: the zone, the OS (kube-proxy and the Windows caveat read
+/// `kubernetes.io/os`) and the two role labels `SetNodes` excludes on (by key only).
+const NODE_LABELS: [&str; 2] = [LABEL_ZONE, "kubernetes.io/os"];
+const ROLE_LABELS: [&str; 2] = [LABEL_CONTROL_PLANE, LABEL_MASTER];
+
+/// The Service annotations read: the two topology annotations (`core/mode.rs`) and `check`'s ignore.
+const SERVICE_ANNOTATIONS: [&str; 3] =
+    [ANNOTATION_TOPOLOGY_AWARE_HINTS, ANNOTATION_TOPOLOGY_MODE, crate::triage::IGNORE_ANNOTATION];
+
+/// An address that stands for "reachable from outside" when no node port says so (TEST-NET-1).
+const EXTERNAL_ADDRESS: &str = "192.0.2.1";
+
+/// The redacted dump's items, ClusterInfo excluded, in the Snapshot's order.
+pub(super) fn items(snapshot: &Snapshot) -> (Vec<Value>, Vec<String>) {
+    let p = Pseudonyms::of(snapshot);
+    let mut items: Vec<Value> = Vec::new();
+    items.extend(snapshot.nodes.iter().map(|n| node(n, &p)));
+    items.extend(snapshot.services.iter().map(|s| service(s, &p)));
+    items.extend(snapshot.slices.iter().map(|s| slice(s, &p)));
+    let events = snapshot.events.iter().filter(|e| is_controller_event(e));
+    items.extend(events.enumerate().map(|(i, e)| event(i, e, &p)));
+    if let Some(cilium) = &snapshot.data_plane.cilium {
+        let mut data = Map::new();
+        insert_some(&mut data, "kube-proxy-replacement", cilium.kube_proxy_replacement.as_deref());
+        insert_some(&mut data, "enable-service-topology", cilium.service_topology.as_deref());
+        items.push(json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"namespace": CILIUM_CONFIG.0, "name": CILIUM_CONFIG.1}, "data": data}));
+    }
+    let notes = snapshot.info.partial.iter().map(|n| p.in_text(n)).collect();
+    (items, notes)
 }
 
-impl Redactor {
-    fn name(&mut self, category: &'static str, original: &str) -> String {
-        if original.is_empty() || (category == "ns" && is_system_namespace(original)) {
-            return original.to_string();
-        }
-        if category == "svc" && original == "kubernetes" {
-            return original.to_string();
-        }
-        if let Some(n) = self.names.get(&(category, original.to_string())) {
-            return n.clone();
-        }
-        let counter = self.counters.entry(category).or_default();
-        *counter += 1;
-        let n = format!("{category}-{counter}");
-        self.names.insert((category, original.to_string()), n.clone());
-        n
-    }
+/// The EndpointSlice controller's own Events: their texts are fixed sentences with numbers and
+/// zones (endpointslice `topologycache/event.go`), never names; any other Event may carry some.
+fn is_controller_event(event: &Event) -> bool {
+    event.object_kind == "Service"
+        && [EVENT_REASON_ENABLED, EVENT_REASON_DISABLED].contains(&event.reason.as_str())
+}
 
-    fn address(&mut self, original: &str) -> String {
-        if original.contains(':') {
-            let next = self.v6.len() + 1;
-            self.v6.entry(original.to_string()).or_insert_with(|| format!("fd00::{next:x}")).clone()
-        } else if original.parse::<std::net::Ipv4Addr>().is_ok() {
-            let next = self.v4.len() + 1;
-            self.v4
-                .entry(original.to_string())
-                .or_insert_with(|| format!("10.{}.{}.{}", (next >> 16) & 255, (next >> 8) & 255, next & 255))
-                .clone()
-        } else if original == "None" {
-            original.to_string()
-        } else {
-            self.name("host", original)
-        }
-    }
-
-    fn set_name(&mut self, v: &mut Value, pointer: &str, category: &'static str) {
-        if let Some(Value::String(s)) = v.pointer_mut(pointer) {
-            *s = self.name(category, s);
-        }
-    }
-
-    fn set_address(&mut self, v: &mut Value, pointer: &str) {
-        if let Some(Value::String(s)) = v.pointer_mut(pointer) {
-            *s = self.address(s);
-        }
-    }
-
-    fn set_addresses(&mut self, v: &mut Value, pointer: &str) {
-        if let Some(Value::Array(list)) = v.pointer_mut(pointer) {
-            for a in list {
-                if let Value::String(s) = a {
-                    *s = self.address(s);
-                }
-            }
-        }
-    }
-
-    pub(super) fn item(&mut self, item: &mut Value) {
-        let kind = item.get("kind").and_then(Value::as_str).unwrap_or_default().to_string();
-        self.set_name(item, "/metadata/namespace", "ns");
-        if let Some(meta) = item.get_mut("metadata").and_then(Value::as_object_mut) {
-            meta.remove("ownerReferences");
-            if let Some(ann) = meta.get_mut("annotations").and_then(Value::as_object_mut) {
-                // Keep only what the engine and `check`'s ignore rules read.
-                ann.retain(|k, _| {
-                    k.starts_with("service.kubernetes.io/topology") || k == crate::triage::IGNORE_ANNOTATION
-                });
-            }
-        }
-        match kind.as_str() {
-            "Node" => self.node(item),
-            "Service" => self.service(item),
-            "EndpointSlice" => self.slice(item),
-            "Event" => self.event(item),
-            _ => {}
-        }
-        if kind != "Node" {
-            self.labels(item);
-        }
-    }
-
-    fn node(&mut self, item: &mut Value) {
-        self.set_name(item, "/metadata/name", "node");
-        if let Some(Value::String(h)) = item.pointer_mut("/metadata/labels/kubernetes.io~1hostname") {
-            *h = self.name("node", h);
-        }
-        if let Some(Value::Array(addrs)) = item.pointer_mut("/status/addresses") {
-            for a in addrs {
-                self.set_address(a, "/address");
-            }
-        }
-        if let Some(status) = item.get_mut("status").and_then(Value::as_object_mut) {
-            status.remove("images");
-            status.remove("nodeInfo");
-        }
-        if let Some(spec) = item.get_mut("spec").and_then(Value::as_object_mut) {
-            spec.remove("providerID");
-            spec.remove("podCIDR");
-            spec.remove("podCIDRs");
-        }
-    }
-
-    fn service(&mut self, item: &mut Value) {
-        self.set_name(item, "/metadata/name", "svc");
-        self.set_address(item, "/spec/clusterIP");
-        self.set_addresses(item, "/spec/clusterIPs");
-        self.set_addresses(item, "/spec/externalIPs");
-        self.set_address(item, "/spec/loadBalancerIP");
-        if let Some(Value::Array(ings)) = item.pointer_mut("/status/loadBalancer/ingress") {
-            for i in ings {
-                self.set_address(i, "/ip");
-                self.set_address(i, "/hostname");
-            }
-        }
-        if let Some(sel) = item.pointer_mut("/spec/selector").and_then(Value::as_object_mut) {
-            for v in sel.values_mut() {
-                if let Value::String(s) = v {
-                    *s = self.name("label", s);
-                }
-            }
-        }
-    }
-
-    fn slice(&mut self, item: &mut Value) {
-        let service = item.pointer("/metadata/labels/kubernetes.io~1service-name").and_then(Value::as_str);
-        let service = service.map(|s| self.name("svc", s));
-        if let (Some(svc), Some(Value::String(s))) =
-            (&service, item.pointer_mut("/metadata/labels/kubernetes.io~1service-name"))
-        {
-            *s = svc.clone();
-        }
-        let n = self.name("slice", item.pointer("/metadata/name").and_then(Value::as_str).unwrap_or(""));
-        if let Some(Value::String(s)) = item.pointer_mut("/metadata/name") {
-            *s = match &service {
-                Some(svc) => format!("{svc}-{n}"),
-                None => n,
-            };
-        }
-        item.pointer_mut("/metadata").and_then(Value::as_object_mut).map(|m| m.remove("generateName"));
-        if let Some(Value::Array(eps)) = item.pointer_mut("/endpoints") {
-            for ep in eps {
-                self.set_addresses(ep, "/addresses");
-                self.set_name(ep, "/nodeName", "node");
-                self.set_name(ep, "/hostname", "pod");
-                self.set_name(ep, "/targetRef/name", "pod");
-                self.set_name(ep, "/targetRef/namespace", "ns");
-                if let Some(Value::Array(nodes)) = ep.pointer_mut("/hints/forNodes") {
-                    for n in nodes {
-                        self.set_name(n, "/name", "node");
-                    }
-                }
-            }
-        }
-    }
-
-    fn event(&mut self, item: &mut Value) {
-        self.set_name(item, "/metadata/name", "event");
-        self.set_name(item, "/involvedObject/namespace", "ns");
-        self.set_name(item, "/involvedObject/name", "svc");
-        self.set_name(item, "/source/host", "node");
-        if let Some(obj) = item.as_object_mut() {
-            obj.remove("reportingInstance");
-        }
-    }
-
-    /// Labels of Services and slices may hold app names: redact values except the well-known keys.
-    fn labels(&mut self, item: &mut Value) {
-        if let Some(labels) = item.pointer_mut("/metadata/labels").and_then(Value::as_object_mut) {
-            for (k, v) in labels.iter_mut() {
-                let keep = k.starts_with("endpointslice.kubernetes.io/") || k == "kubernetes.io/service-name";
-                if let (false, Value::String(s)) = (keep, v) {
-                    *s = self.name("label", s);
-                }
-            }
-        }
+fn insert_some(map: &mut Map<String, Value>, key: &str, value: Option<&str>) {
+    if let Some(v) = value {
+        map.insert(key.to_string(), Value::String(v.to_string()));
     }
 }
 
-fn is_system_namespace(ns: &str) -> bool {
-    matches!(ns, "default" | "kube-system" | "kube-public" | "kube-node-lease")
+fn node(node: &Node, p: &Pseudonyms) -> Value {
+    let mut labels = Map::new();
+    for key in NODE_LABELS {
+        insert_some(&mut labels, key, node.labels.get(key).map(String::as_str));
+    }
+    for key in ROLE_LABELS.into_iter().filter(|k| node.labels.contains_key(*k)) {
+        labels.insert(key.to_string(), Value::String(String::new()));
+    }
+    let mut status = Map::new();
+    if let Some(cpu) = &node.allocatable_cpu {
+        status.insert("allocatable".into(), json!({"cpu": cpu.to_string()}));
+    }
+    if let Some(ready) = &node.ready {
+        status.insert("conditions".into(), json!([{"type": "Ready", "status": ready}]));
+    }
+    if let Some(kubelet) = &node.kubelet_version {
+        status.insert("nodeInfo".into(), json!({"kubeletVersion": version_core(kubelet)}));
+    }
+    json!({"apiVersion": "v1", "kind": "Node",
+        "metadata": {"name": p.get(Category::Node, &node.name), "labels": labels}, "status": status})
 }
+
+/// `v1.33.4` of `v1.33.4-eks-4a3f9d1`: the minor is all that is read (which version to model);
+/// the build suffix names the provider and its build.
+fn version_core(version: &str) -> &str {
+    let end = version
+        .char_indices()
+        .find(|&(i, c)| !(c.is_ascii_digit() || c == '.' || (i == 0 && c == 'v')))
+        .map_or(version.len(), |(i, _)| i);
+    &version[..end]
+}
+
+fn service(service: &Service, p: &Pseudonyms) -> Value {
+    let mut annotations = Map::new();
+    for key in SERVICE_ANNOTATIONS {
+        insert_some(&mut annotations, key, service.annotations.get(key).map(String::as_str));
+    }
+    let mut spec = Map::new();
+    if service.has_selector {
+        spec.insert("selector".into(), json!({}));
+    }
+    spec.insert("type".into(), Value::String(service.service_type.clone()));
+    let cluster_ip = service.cluster_ip.as_deref().map(|ip| p.get(Category::Address, ip));
+    insert_some(&mut spec, "clusterIP", cluster_ip.as_deref());
+    if !service.ip_families.is_empty() {
+        spec.insert("ipFamilies".into(), json!(service.ip_families));
+    }
+    insert_some(&mut spec, "trafficDistribution", service.traffic_distribution.as_deref());
+    insert_some(&mut spec, "internalTrafficPolicy", service.internal_traffic_policy.as_deref());
+    insert_some(&mut spec, "externalTrafficPolicy", service.external_traffic_policy.as_deref());
+    if service.publish_not_ready_addresses {
+        spec.insert("publishNotReadyAddresses".into(), Value::Bool(true));
+    }
+    let ports = service.ports.iter().map(|port| {
+        let mut v = json!({"port": port.port, "protocol": port.protocol});
+        if !port.name.is_empty() {
+            v["name"] = Value::String(port.name.clone());
+        }
+        if port.node_port != 0 {
+            v["nodePort"] = json!(port.node_port);
+        }
+        v
+    });
+    spec.insert("ports".into(), Value::Array(ports.collect()));
+    let mut item = json!({"apiVersion": "v1", "kind": "Service",
+        "metadata": {"namespace": p.get(Category::Namespace, &service.namespace),
+            "name": p.get(Category::Service, &service.name), "annotations": annotations},
+        "spec": spec});
+    // kube-proxy's ExternallyAccessible, kept when no node port carries it.
+    if service.externally_accessible && service.ports.iter().all(|port| port.node_port == 0) {
+        item["status"] = json!({"loadBalancer": {"ingress": [{"ip": EXTERNAL_ADDRESS}]}});
+    }
+    item
+}
+
+fn slice(slice: &EndpointSlice, p: &Pseudonyms) -> Value {
+    let mut labels = Map::new();
+    let service = slice.service_name.as_deref().map(|s| p.get(Category::Service, s));
+    insert_some(&mut labels, LABEL_SERVICE_NAME, service.as_deref());
+    let manager = slice.managed_by.as_deref().map(|m| p.get(Category::Manager, m));
+    insert_some(&mut labels, LABEL_MANAGED_BY, manager.as_deref());
+    let ports = slice.ports.iter().map(|port| {
+        let mut v = Map::new();
+        insert_some(&mut v, "name", port.name.as_deref());
+        if let Some(number) = port.port {
+            v.insert("port".into(), json!(number));
+        }
+        insert_some(&mut v, "protocol", port.protocol.as_deref());
+        Value::Object(v)
+    });
+    json!({"apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice",
+        "metadata": {"namespace": p.get(Category::Namespace, &slice.namespace),
+            "name": p.get(Category::Slice, &slice.name), "labels": labels},
+        "addressType": slice.address_type,
+        "ports": ports.collect::<Vec<_>>(),
+        "endpoints": slice.endpoints.iter().map(|e| endpoint(e, p)).collect::<Vec<_>>()})
+}
+
+fn endpoint(endpoint: &Endpoint, p: &Pseudonyms) -> Value {
+    let addresses: Vec<String> = endpoint.addresses.iter().map(|a| p.get(Category::Address, a)).collect();
+    let mut conditions = Map::new();
+    for (key, value) in
+        [("ready", endpoint.ready), ("serving", endpoint.serving), ("terminating", endpoint.terminating)]
+    {
+        if let Some(v) = value {
+            conditions.insert(key.into(), Value::Bool(v));
+        }
+    }
+    let mut v = json!({"addresses": addresses, "conditions": conditions});
+    if let Some(node) = &endpoint.node_name {
+        v["nodeName"] = Value::String(p.get(Category::Node, node));
+    }
+    if let Some(zone) = &endpoint.zone {
+        v["zone"] = Value::String(zone.clone());
+    }
+    if let Some(hints) = &endpoint.hints {
+        let mut h = Map::new();
+        if let Some(zones) = &hints.for_zones {
+            h.insert("forZones".into(), zones.iter().map(|z| json!({"name": z})).collect());
+        }
+        if let Some(nodes) = &hints.for_nodes {
+            let named = nodes.iter().map(|n| json!({"name": p.get(Category::Node, n)}));
+            h.insert("forNodes".into(), named.collect());
+        }
+        v["hints"] = Value::Object(h);
+    }
+    v
+}
+
+fn event(index: usize, event: &Event, p: &Pseudonyms) -> Value {
+    let namespace = p.get(Category::Namespace, &event.namespace);
+    let mut v = json!({"apiVersion": "v1", "kind": "Event",
+        "metadata": {"namespace": namespace, "name": format!("event-{}", index + 1)},
+        "involvedObject": {"kind": event.object_kind, "namespace": namespace,
+            "name": p.get(Category::Service, &event.object_name)},
+        "type": event.event_type, "reason": event.reason, "message": event.message, "count": event.count});
+    if let Some(last) = &event.last_seen {
+        v["lastTimestamp"] = Value::String(last.clone());
+    }
+    if let Some(source) = &event.source {
+        v["source"] = json!({"component": source});
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests;

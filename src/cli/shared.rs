@@ -1,0 +1,240 @@
+//! The flags several subcommands share, in groups (kubectl's names and meanings). Each subcommand
+//! flattens only the groups it uses, so its `--help`, its man page and completion list exactly
+//! those (`cli::groups::USED_BY` is the table, and a test holds every `--help` to it);
+//! [`super::Command::shared`] gathers what was typed into one [`GlobalArgs`] for `settings`.
+
+use std::path::PathBuf;
+
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::{Args, ValueEnum};
+
+use super::{ColorChoice, OutputFormat};
+
+/// `-f`: a dump instead of a live cluster.
+#[derive(Debug, Args)]
+pub struct FromFile {
+    /// Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events
+    /// -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml,
+    /// *.yml and *.json in it, each as its own cluster.
+    #[arg(short = 'f', long, value_name = "PATH", action = clap::ArgAction::Append)]
+    pub from_file: Vec<PathBuf>,
+}
+
+/// `-n`.
+#[derive(Debug, Args)]
+pub struct Namespace {
+    /// Namespace of the Service(s).
+    #[arg(short = 'n', long)]
+    pub namespace: Option<String>,
+}
+
+/// `-A`.
+#[derive(Debug, Args)]
+pub struct AllNamespaces {
+    /// All namespaces.
+    #[arg(short = 'A', long)]
+    pub all_namespaces: bool,
+}
+
+/// `-l`.
+#[derive(Debug, Args)]
+pub struct Selector {
+    /// Label selector for Services, e.g. `app=web,tier!=db`.
+    #[arg(short = 'l', long)]
+    pub selector: Option<String>,
+}
+
+/// `--k8s-version`.
+#[derive(Debug, Args)]
+pub struct K8sVersion {
+    /// Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the
+    /// server version recorded in the dump, else 1.36.
+    #[arg(long, value_name = "1.NN")]
+    pub k8s_version: Option<String>,
+}
+
+/// How a table looks: `--no-headers`, `--color`.
+#[derive(Debug, Args)]
+pub struct TableLook {
+    /// Omit table headers.
+    #[arg(long)]
+    pub no_headers: bool,
+    /// When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`).
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+/// kubectl's kubeconfig and connection flags, for the subcommands that talk to a cluster.
+#[derive(Debug, Args)]
+pub struct Connection {
+    /// Path to the kubeconfig file.
+    #[arg(long)]
+    pub kubeconfig: Option<PathBuf>,
+    /// The kubeconfig context to use (`check`: repeatable, one cluster each).
+    #[arg(long, action = clap::ArgAction::Append)]
+    pub context: Vec<String>,
+    /// The kubeconfig cluster to use.
+    #[arg(long)]
+    pub cluster: Option<String>,
+    /// The kubeconfig user to use.
+    #[arg(long)]
+    pub user: Option<String>,
+    /// Timeout for each API request, e.g. `10s`, `1m` (0 = none) [default: 30s; `version`: 5s].
+    #[arg(long, value_name = "DURATION")]
+    pub request_timeout: Option<String>,
+    /// The address and port of the Kubernetes API server (overrides the kubeconfig's).
+    #[arg(short = 's', long, value_name = "URL")]
+    pub server: Option<String>,
+    /// Bearer token for authentication to the API server.
+    #[arg(long, value_name = "TOKEN")]
+    pub token: Option<String>,
+    /// Path to a cert file for the certificate authority.
+    #[arg(long, value_name = "PATH")]
+    pub certificate_authority: Option<PathBuf>,
+    /// Do not check the server's certificate: insecure.
+    #[arg(long)]
+    pub insecure_skip_tls_verify: bool,
+    /// Server name to validate the server's certificate against.
+    #[arg(long, value_name = "NAME")]
+    pub tls_server_name: Option<String>,
+    /// User to impersonate for the requests.
+    #[arg(long = "as", value_name = "USER")]
+    pub as_user: Option<String>,
+    /// Group to impersonate (repeatable; needs --as).
+    #[arg(long, value_name = "GROUP")]
+    pub as_group: Vec<String>,
+    /// Log level: 6 or more prints each API request (method, URL, status, time) on stderr.
+    #[arg(short = 'v', long = "v", value_name = "LEVEL", default_value_t = 0)]
+    pub verbosity: u8,
+}
+
+/// The `-o` values of a subcommand: `names` of [`OutputFormat`], with their help.
+pub fn formats(names: &'static [&'static str]) -> impl TypedValueParser<Value = OutputFormat> {
+    let values = OutputFormat::value_variants()
+        .iter()
+        .filter_map(ValueEnum::to_possible_value)
+        .filter(|v| names.contains(&v.get_name()));
+    PossibleValuesParser::new(values)
+        .map(|name| OutputFormat::from_str(&name, false).unwrap_or(OutputFormat::Table))
+}
+
+/// `-o` of `zones`.
+pub const ZONES_FORMATS: &[&str] = &["table", "json", "yaml"];
+/// `-o` of `explain` and `simulate`: tables, the report model, the pictures.
+pub const REPORT_FORMATS: &[&str] = &["table", "wide", "json", "yaml", "html", "dot", "mermaid"];
+/// `-o` of `check`: every format.
+pub const CHECK_FORMATS: &[&str] =
+    &["table", "wide", "json", "yaml", "html", "dot", "mermaid", "markdown", "junit", "sarif"];
+/// `-o` of `watch`.
+pub const WATCH_FORMATS: &[&str] = &["table", "wide", "json", "yaml"];
+/// `-o` of `dump`.
+pub const DUMP_FORMATS: &[&str] = &["yaml", "json"];
+/// `-o` of `version`.
+pub const VERSION_FORMATS: &[&str] = &["table", "json", "yaml"];
+
+/// The shared flags of any subcommand, gathered by [`super::Command::shared`] (absent ones at
+/// their defaults): what `settings` resolves.
+#[derive(Debug, Default)]
+#[allow(missing_docs)]
+pub struct GlobalArgs {
+    pub from_file: Vec<PathBuf>,
+    pub k8s_version: Option<String>,
+    pub namespace: Option<String>,
+    pub all_namespaces: bool,
+    pub selector: Option<String>,
+    pub output: Option<OutputFormat>,
+    pub no_headers: bool,
+    pub color: ColorChoice,
+    pub kubeconfig: Option<PathBuf>,
+    pub context: Vec<String>,
+    pub cluster: Option<String>,
+    pub user: Option<String>,
+    pub request_timeout: Option<String>,
+    pub server: Option<String>,
+    pub token: Option<String>,
+    pub certificate_authority: Option<PathBuf>,
+    pub insecure_skip_tls_verify: bool,
+    pub tls_server_name: Option<String>,
+    pub as_user: Option<String>,
+    pub as_group: Vec<String>,
+    pub verbosity: u8,
+}
+
+/// The groups a subcommand's arguments hold (None: it does not take them).
+pub trait Groups {
+    /// `-o`.
+    fn output(&self) -> Option<OutputFormat> {
+        None
+    }
+    /// `-f`.
+    fn file(&self) -> Option<&FromFile> {
+        None
+    }
+    /// `-n`.
+    fn namespace(&self) -> Option<&Namespace> {
+        None
+    }
+    /// `-A`.
+    fn all(&self) -> Option<&AllNamespaces> {
+        None
+    }
+    /// `-l`.
+    fn selector(&self) -> Option<&Selector> {
+        None
+    }
+    /// `--k8s-version`.
+    fn version(&self) -> Option<&K8sVersion> {
+        None
+    }
+    /// `--no-headers`, `--color`.
+    fn look(&self) -> Option<&TableLook> {
+        None
+    }
+    /// The kubeconfig and connection flags.
+    fn connection(&self) -> Option<&Connection> {
+        None
+    }
+}
+
+impl GlobalArgs {
+    /// What `groups` holds, the rest at its defaults.
+    pub fn of(groups: &dyn Groups) -> GlobalArgs {
+        let mut g = GlobalArgs { output: groups.output(), ..GlobalArgs::default() };
+        if let Some(a) = groups.file() {
+            g.from_file.clone_from(&a.from_file);
+        }
+        if let Some(a) = groups.namespace() {
+            g.namespace.clone_from(&a.namespace);
+        }
+        g.all_namespaces = groups.all().is_some_and(|a| a.all_namespaces);
+        if let Some(a) = groups.selector() {
+            g.selector.clone_from(&a.selector);
+        }
+        if let Some(a) = groups.version() {
+            g.k8s_version.clone_from(&a.k8s_version);
+        }
+        if let Some(a) = groups.look() {
+            (g.no_headers, g.color) = (a.no_headers, a.color);
+        }
+        if let Some(a) = groups.connection() {
+            g.connect(a);
+        }
+        g
+    }
+
+    fn connect(&mut self, a: &Connection) {
+        self.kubeconfig.clone_from(&a.kubeconfig);
+        self.context.clone_from(&a.context);
+        self.cluster.clone_from(&a.cluster);
+        self.user.clone_from(&a.user);
+        self.request_timeout.clone_from(&a.request_timeout);
+        self.server.clone_from(&a.server);
+        self.token.clone_from(&a.token);
+        self.certificate_authority.clone_from(&a.certificate_authority);
+        self.insecure_skip_tls_verify = a.insecure_skip_tls_verify;
+        self.tls_server_name.clone_from(&a.tls_server_name);
+        self.as_user.clone_from(&a.as_user);
+        self.as_group.clone_from(&a.as_group);
+        self.verbosity = a.verbosity;
+    }
+}
