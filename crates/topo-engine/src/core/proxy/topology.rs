@@ -115,8 +115,9 @@ pub(crate) fn topology_mode(
     }
 }
 
-// mirrors topology.go: topologyModeFromHints (1.33.0 without guard; 1.33.6–1.35 return "" for an
-// empty list, k/k #132680; 1.36 returns "" when no endpoint is ready, k/k #136743)
+// mirrors topology.go: topologyModeFromHints (1.33.0–1.33.5 without guard; 1.33.6–1.35 return ""
+// for an empty list, k/k #132680 and its backport #133527; 1.36 returns "" when no endpoint is
+// ready, k/k #136743)
 fn topology_mode_from_hints(
     endpoints: &[ProxyEndpoint],
     svc: &ProxyServiceInfo,
@@ -127,8 +128,7 @@ fn topology_mode_from_hints(
     let ready: Vec<&ProxyEndpoint> = endpoints.iter().filter(|ep| ep.ready).collect();
     let guarded = match behaviour.minor {
         36.. => ready.is_empty(),
-        34..=35 => endpoints.is_empty(),
-        _ => false,
+        _ => behaviour.proxy_skips_topology_without_endpoints() && endpoints.is_empty(),
     };
     if guarded {
         return TopologyOutcome::default();
