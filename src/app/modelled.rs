@@ -4,7 +4,9 @@
 //! line modelled. A version newer than the newest line is modelled as the newest; one older than
 //! the oldest is refused.
 
-use topo_engine::model::version::{KubeletMinors, Modelled, OLDEST_MINOR, version_of};
+use topo_engine::model::version::{
+    KubeletMinors, Modelled, OLDEST_MINOR, kube_proxy_on_node, release_of, version_of,
+};
 use topo_engine::model::{Behaviour, Snapshot};
 use topo_engine::report::VersionBasis;
 
@@ -61,6 +63,23 @@ pub(crate) fn choose(flag: Option<Behaviour>, snapshot: &Snapshot) -> Result<Cho
     Ok(Chosen { behaviour: Behaviour::default(), basis: VersionBasis::Default })
 }
 
+/// Nodes whose kubelet runs older than the control plane's `behaviour`: kube-proxy there is
+/// modelled at that version (docs/behaviour.md#skewed-clusters).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Skew {
+    /// How many Nodes.
+    pub nodes: usize,
+    /// The oldest version among them.
+    pub oldest: Behaviour,
+}
+
+/// The skew of `snapshot`'s Nodes against the control plane's `behaviour`, if any.
+pub(crate) fn skew(behaviour: Behaviour, snapshot: &Snapshot) -> Option<Skew> {
+    let kubelets = snapshot.nodes.iter().map(|n| n.kubelet_version.as_deref().and_then(release_of));
+    let skewed: Vec<Behaviour> = kubelets.filter_map(|k| kube_proxy_on_node(behaviour, k)).collect();
+    Some(Skew { nodes: skewed.len(), oldest: *skewed.iter().min()? })
+}
+
 fn modelled(minor: u32, what: &'static str) -> Result<(Behaviour, bool), TooOld> {
     match Modelled::of(minor) {
         Modelled::Exactly(b) => Ok((b, false)),
@@ -100,6 +119,19 @@ mod tests {
         );
         assert_eq!(choose(None, &snapshot(None, &[])).unwrap().basis, VersionBasis::Default);
         assert_eq!(choose(None, &snapshot(None, &[])).unwrap().behaviour, Behaviour::default());
+    }
+
+    #[test]
+    fn nodes_older_than_the_control_plane_are_a_skew() {
+        let s = snapshot(Some("v1.33.13"), &["v1.33.13", "v1.30.2", "v1.31.0", "v1.33.4"]);
+        let skew = skew(choose(None, &s).unwrap().behaviour, &s).unwrap();
+        assert_eq!(skew, Skew { nodes: 3, oldest: Behaviour::patch(30, 2) });
+        assert_eq!(skew_of(Behaviour::new(30), &s), None, "kubelets newer than the flag's version");
+        assert_eq!(skew_of(Behaviour::new(36), &snapshot(None, &["v1.36.0"])), None);
+    }
+
+    fn skew_of(behaviour: Behaviour, s: &Snapshot) -> Option<Skew> {
+        skew(behaviour, s)
     }
 
     #[test]

@@ -20,6 +20,7 @@ pub fn sentence(reason: &Reason) -> String {
         C::TrafficPolicyLocal => traffic_policy_local(&reason.facts),
         C::HeadlessService => HEADLESS_SERVICE.into(),
         C::WindowsNodes => windows_nodes(&reason.facts),
+        C::KubeProxyVersionSkew => kube_proxy_version_skew(&reason.facts),
         C::CiliumIgnoresHints => cilium_ignores_hints(&reason.facts),
         C::CiliumAppliesHints => cilium_applies_hints(&reason.facts),
         C::NodesUnknown => NODES_UNKNOWN.into(),
@@ -105,6 +106,16 @@ fn windows_nodes(f: &Facts) -> String {
     format!(
         "Node(s) {} run Windows: their kube-proxy ignores topology hints and routes to all endpoints.",
         list(&f.nodes)
+    )
+}
+
+fn kube_proxy_version_skew(f: &Facts) -> String {
+    format!(
+        "Node(s) {} run an older kubelet than the control plane (oldest {}, control plane {}): their \
+         kube-proxy is modelled at its own version, and the per-zone rows say which.",
+        list(&f.nodes),
+        f.value.as_deref().unwrap_or("?"),
+        f.key.as_deref().unwrap_or("?")
     )
 }
 

@@ -139,6 +139,37 @@ impl KubeletMinors {
     }
 }
 
+/// The release a `kubeletVersion` (`v1.30.14-eks-…`) names, whether or not we model its minor.
+pub fn release_of(text: &str) -> Option<Behaviour> {
+    version_of(text).map(|(minor, patch)| Behaviour { minor, patch })
+}
+
+/// The version kube-proxy on a node runs, when it behaves differently from the control plane's
+/// `control_plane` (a skewed cluster, docs/behaviour.md#skewed-clusters): the node's
+/// `status.nodeInfo.kubeletVersion` stands for kube-proxy's (`kubeProxyVersion` is deprecated and
+/// empty). `None` when the node runs the control plane's behaviour: no readable version, the same
+/// minor at a patch that behaves the same (or any patch when the control plane's patch is not
+/// known: a bare minor stands for its newest patch cluster-wide), or a kubelet newer than the
+/// control plane (the skew policy forbids a kube-proxy newer than its API server, so the control
+/// plane's is modelled). A kubelet older than the oldest line is modelled as the oldest (no
+/// topology filtering either way).
+pub fn kube_proxy_on_node(control_plane: Behaviour, kubelet: Option<Behaviour>) -> Option<Behaviour> {
+    let kubelet = kubelet?;
+    let node = match kubelet.minor {
+        m if m < OLDEST_MINOR => Behaviour::new(OLDEST_MINOR),
+        m if m > NEWEST_MINOR => return None,
+        _ => kubelet,
+    };
+    let behaves_apart = match control_plane.patch {
+        None => node.minor != control_plane.minor,
+        Some(_) => {
+            let key = |b: Behaviour| (b.minor, b.proxy_skips_topology_without_endpoints());
+            key(node) != key(control_plane)
+        }
+    };
+    (node < control_plane && behaves_apart).then_some(node)
+}
+
 impl fmt::Display for Behaviour {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.patch {
@@ -255,6 +286,21 @@ mod tests {
         assert_eq!(Behaviour::patch(33, 4).to_string(), "1.33.4");
         assert!(Behaviour::patch(33, 99) < bare && bare < Behaviour::patch(34, 0));
         assert_eq!(Behaviour::patch(33, 4).newest_patch(), bare);
+    }
+
+    #[test]
+    fn kube_proxy_runs_at_an_older_kubelet_version_never_a_newer_one() {
+        let on = |cp: Behaviour, kubelet: &str| kube_proxy_on_node(cp, release_of(kubelet));
+        let cp = Behaviour::patch(33, 13);
+        assert_eq!(on(cp, "v1.30.14-eks-1"), Some(Behaviour::patch(30, 14)));
+        assert_eq!(on(cp, "v1.33.4"), Some(Behaviour::patch(33, 4)), "before #133527");
+        for same in ["v1.33.7", "v1.33.13", "v1.34.1", "v1.40.0", "garbage", ""] {
+            assert_eq!(on(cp, same), None, "{same:?}");
+        }
+        assert_eq!(on(cp, "v1.19.2"), Some(Behaviour::new(OLDEST_MINOR)));
+        assert_eq!(on(Behaviour::new(36), "v1.36.0"), None);
+        assert_eq!(on(Behaviour::new(33), "v1.33.4"), None, "a bare minor: its newest patch everywhere");
+        assert_eq!(kube_proxy_on_node(cp, None), None);
     }
 
     #[test]
