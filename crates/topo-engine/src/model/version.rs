@@ -162,10 +162,7 @@ pub fn kube_proxy_on_node(control_plane: Behaviour, kubelet: Option<Behaviour>) 
     };
     let behaves_apart = match control_plane.patch {
         None => node.minor != control_plane.minor,
-        Some(_) => {
-            let key = |b: Behaviour| (b.minor, b.proxy_skips_topology_without_endpoints());
-            key(node) != key(control_plane)
-        }
+        Some(_) => node.proxy_patch_class() != control_plane.proxy_patch_class(),
     };
     (node < control_plane && behaves_apart).then_some(node)
 }
@@ -202,6 +199,33 @@ impl Behaviour {
     /// `pkg/proxy/topology.go:156`) and 1.34+ (where `CategorizeEndpoints` returns even earlier).
     pub fn proxy_skips_topology_without_endpoints(&self) -> bool {
         self.minor >= 34 || (self.minor == 33 && self.from_patch(6))
+    }
+    /// `canUseTopology`'s "Skipping topology aware endpoint filtering" lines are `V(2)`, not
+    /// `InfoS`: 1.30+, and backported to 1.29.5 and 1.28.10 (k/k v1.29.4 → v1.29.5 and v1.28.9 →
+    /// v1.28.11 `pkg/proxy/topology.go`; v1.28.10, released with v1.29.5, is not served by the Go
+    /// module proxy).
+    pub fn proxy_skip_logs_at_v2(&self) -> bool {
+        match self.minor {
+            30.. => true,
+            29 => self.from_patch(5),
+            28 => self.from_patch(10),
+            _ => false,
+        }
+    }
+    /// The "missing a zone hint" line names the endpoint (#121457): 1.29.0+, and 1.28.10+ with
+    /// the verbosity change.
+    pub fn proxy_names_unhinted_endpoint(&self) -> bool {
+        self.minor >= 29 || (self.minor == 28 && self.from_patch(10))
+    }
+    /// What sets one patch release of kube-proxy apart from another of its minor.
+    fn proxy_patch_class(&self) -> (u32, bool, bool, bool) {
+        let b = self;
+        (
+            b.minor,
+            b.proxy_skips_topology_without_endpoints(),
+            b.proxy_skip_logs_at_v2(),
+            b.proxy_names_unhinted_endpoint(),
+        )
     }
     /// TopologyAwareHints gate on in kube-controller-manager / apiserver / kube-proxy (beta-on 1.24).
     /// Off means the controller has no topology cache (docs/behaviour.md#mode-selection).
@@ -301,6 +325,18 @@ mod tests {
         assert_eq!(on(Behaviour::new(36), "v1.36.0"), None);
         assert_eq!(on(Behaviour::new(33), "v1.33.4"), None, "a bare minor: its newest patch everywhere");
         assert_eq!(kube_proxy_on_node(cp, None), None);
+    }
+
+    #[test]
+    fn skip_log_backports_per_patch() {
+        let v2 = |m, p| Behaviour::patch(m, p).proxy_skip_logs_at_v2();
+        assert!(!v2(29, 4) && v2(29, 5) && !v2(28, 9) && v2(28, 10) && !v2(27, 16) && v2(30, 0));
+        assert!(Behaviour::new(28).proxy_skip_logs_at_v2() && !Behaviour::new(27).proxy_skip_logs_at_v2());
+        let named = |m, p| Behaviour::patch(m, p).proxy_names_unhinted_endpoint();
+        assert!(named(29, 0) && !named(28, 9) && named(28, 11));
+        let on = |cp, kubelet: &str| kube_proxy_on_node(cp, release_of(kubelet));
+        assert_eq!(on(Behaviour::patch(29, 15), "v1.29.4"), Some(Behaviour::patch(29, 4)));
+        assert_eq!(on(Behaviour::patch(29, 15), "v1.29.5"), None);
     }
 
     #[test]

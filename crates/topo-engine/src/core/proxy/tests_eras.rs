@@ -183,13 +183,30 @@ fn skip_logs_per_era() {
         (
             "1.27: V0 without endpoint",
             27,
-            missing,
+            missing.clone(),
             Some("zone-a"),
             vec![(0, format!(r#""{skip} one or more endpoints is missing a zone hint""#))],
         ),
     ];
     for (name, minor, endpoints, zone, want) in cases {
         assert_eq!(lines(&categorize(&endpoints, &svc, "n", zone, minor)), want, "{name}");
+    }
+    // Patch releases (docs/behaviour.md#era-boundaries): V2 from 1.29.5 and 1.28.10, the endpoint
+    // named from 1.29.0 and 1.28.10; a bare minor is its newest patch.
+    let hint_line = |version: &str| {
+        let node = ProxyNode { name: "n", zone: Some("zone-a"), windows: false };
+        lines(&categorize_endpoints(&missing, &svc, &node, version.parse().unwrap()))
+    };
+    let named = format!(r#""{skip} one or more endpoints is missing a zone hint" endpoint="10.1.2.3:80""#);
+    let bare = format!(r#""{skip} one or more endpoints is missing a zone hint""#);
+    for (version, want) in [
+        ("1.29.4", (0, named.clone())),
+        ("1.29.5", (2, named.clone())),
+        ("1.28.9", (0, bare)),
+        ("1.28.11", (2, named.clone())),
+        ("1.28", (2, named)),
+    ] {
+        assert_eq!(hint_line(version), [want], "{version}");
     }
 }
 

@@ -200,8 +200,8 @@ fn annotation_blocks(svc: &ProxyServiceInfo, behaviour: Behaviour) -> Option<(Re
     Some((not_used, log))
 }
 
-// mirrors topology.go: canUseTopology (1.24–1.26 k/k v1.24.0; 1.27–1.29 k/k v1.27.0/v1.29.6;
-// 1.30 k/k v1.30.0; 1.31–1.32 k/k v1.31.0/v1.32.0)
+// mirrors topology.go: canUseTopology (1.24–1.26 k/k v1.24.0; 1.27–1.29 k/k v1.27.0, v1.28.9/v1.28.11,
+// v1.29.4/v1.29.5; 1.30 k/k v1.30.0; 1.31–1.32 k/k v1.31.0/v1.32.0)
 fn can_use_topology(
     endpoints: &[ProxyEndpoint],
     svc: &ProxyServiceInfo,
@@ -212,7 +212,7 @@ fn can_use_topology(
         return TopologyOutcome { mode: None, logs: log.into_iter().collect(), not_used: Some(reason) };
     }
     let minor = behaviour.minor;
-    let base = if minor >= 29 { 2 } else { 0 };
+    let base = if behaviour.proxy_skip_logs_at_v2() { 2 } else { 0 };
     let (hint_verbosity, zone_verbosity) = if minor >= 31 { (7, 7) } else { (base, base) };
     let label_log = || {
         ProxyLog::new(
@@ -232,7 +232,8 @@ fn can_use_topology(
         if endpoint.zone_hints.is_none() {
             let message = format!("{SKIPPING}one or more endpoints is missing a zone hint");
             let identity = endpoint.identity();
-            let kvs: &[(&str, &str)] = if minor >= 29 { &[("endpoint", &identity)] } else { &[] };
+            let kvs: &[(&str, &str)] =
+                if behaviour.proxy_names_unhinted_endpoint() { &[("endpoint", &identity)] } else { &[] };
             return skip(ProxyLog::new(ReasonCode::ProxyMissingZoneHint, hint_verbosity, &message, kvs));
         }
         if zone.is_empty() {
