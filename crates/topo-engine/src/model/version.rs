@@ -191,14 +191,14 @@ impl Behaviour {
     }
     /// This is 1.`minor`.`patch` or a later patch of that minor (a minor without a patch is its
     /// newest patch, so at least every numbered one).
-    fn from_patch(&self, patch: u32) -> bool {
+    fn at_or_after_patch(&self, patch: u32) -> bool {
         self.patch.is_none_or(|p| p >= patch)
     }
     /// kube-proxy's `topologyModeFromHints` returns "" for an empty endpoint list, printing no
     /// topology line: 1.33.6+ (the backport k/k #133527 of #132680, v1.33.6
     /// `pkg/proxy/topology.go:156`) and 1.34+ (where `CategorizeEndpoints` returns even earlier).
     pub fn proxy_skips_topology_without_endpoints(&self) -> bool {
-        self.minor >= 34 || (self.minor == 33 && self.from_patch(6))
+        self.minor >= 34 || (self.minor == 33 && self.at_or_after_patch(6))
     }
     /// `canUseTopology`'s "Skipping topology aware endpoint filtering" lines are `V(2)`, not
     /// `InfoS`: 1.30+, and backported to 1.29.5 and 1.28.10 (k/k v1.29.4 → v1.29.5 and v1.28.9 →
@@ -207,15 +207,15 @@ impl Behaviour {
     pub fn proxy_skip_logs_at_v2(&self) -> bool {
         match self.minor {
             30.. => true,
-            29 => self.from_patch(5),
-            28 => self.from_patch(10),
+            29 => self.at_or_after_patch(5),
+            28 => self.at_or_after_patch(10),
             _ => false,
         }
     }
     /// The "missing a zone hint" line names the endpoint (#121457): 1.29.0+, and 1.28.10+ with
     /// the verbosity change.
     pub fn proxy_names_unhinted_endpoint(&self) -> bool {
-        self.minor >= 29 || (self.minor == 28 && self.from_patch(10))
+        self.minor >= 29 || (self.minor == 28 && self.at_or_after_patch(10))
     }
     /// What sets one patch release of kube-proxy apart from another of its minor.
     fn proxy_patch_class(&self) -> (u32, bool, bool, bool) {

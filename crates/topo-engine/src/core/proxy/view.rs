@@ -1,6 +1,7 @@
 //! Per-zone summary of what kube-proxy on every node does for one Service (docs/behaviour.md#kube-proxy): nodes with
 //! the same zone and the same outcome are grouped.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::Serialize;
@@ -228,14 +229,7 @@ fn group_nodes(
         let (name, zone, windows, _) = &nodes.rows[row];
         let node = ProxyNode { name, zone: zone.as_deref(), windows: *windows };
         let at = nodes.kube_proxy(row, behaviour);
-        let skewed_svc;
-        let svc = match at == behaviour {
-            true => &svc,
-            false => {
-                skewed_svc = ProxyServiceInfo::from_service(service, port, at);
-                &skewed_svc
-            }
-        };
+        let svc = service_info_at(service, &svc, at, behaviour);
         let own_endpoints;
         let own_identities;
         let (endpoints, by_identity) = match (&shared, &shared_identities) {
@@ -246,8 +240,8 @@ fn group_nodes(
                 (&own_endpoints, &own_identities)
             }
         };
-        let categorized = categorize_endpoints(endpoints, svc, &node, at);
-        let result = outcome(svc, &categorized, by_identity, (at != behaviour).then_some(at));
+        let categorized = categorize_endpoints(endpoints, &svc, &node, at);
+        let result = outcome(&svc, &categorized, by_identity, (at != behaviour).then_some(at));
         let g = groups.place(zone.clone().unwrap_or_default(), result, &categorized);
         match visit {
             Ok(row) => named_groups.push((row, g)),
@@ -261,6 +255,20 @@ fn group_nodes(
         class_group,
         named: named_groups,
         row_count: nodes.rows.len(),
+    }
+}
+
+/// The Service's first port as kube-proxy at `at` reads it: `svc` (the control plane's reading)
+/// unless `at` is a skewed node's older version.
+fn service_info_at<'s>(
+    service: &Service,
+    svc: &'s ProxyServiceInfo,
+    at: Behaviour,
+    behaviour: Behaviour,
+) -> Cow<'s, ProxyServiceInfo> {
+    match at == behaviour {
+        true => Cow::Borrowed(svc),
+        false => Cow::Owned(ProxyServiceInfo::from_service(service, &service.ports[0], at)),
     }
 }
 
