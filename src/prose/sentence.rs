@@ -110,12 +110,14 @@ fn windows_nodes(f: &Facts) -> String {
 }
 
 fn kube_proxy_version_skew(f: &Facts) -> String {
+    let versions = match (&f.value, &f.key) {
+        (Some(oldest), Some(control_plane)) => format!(" (oldest {oldest}, control plane {control_plane})"),
+        _ => String::new(),
+    };
     format!(
-        "Node(s) {} run an older kubelet than the control plane (oldest {}, control plane {}): their \
-         kube-proxy is modelled at its own version, and the per-zone rows say which.",
-        list(&f.nodes),
-        f.value.as_deref().unwrap_or("?"),
-        f.key.as_deref().unwrap_or("?")
+        "Node(s) {} run an older kubelet than the control plane{versions}: their kube-proxy is modelled \
+         at its own version, and the per-zone rows say which.",
+        list(&f.nodes)
     )
 }
 

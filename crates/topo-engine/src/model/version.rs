@@ -167,11 +167,16 @@ pub fn kube_proxy_on_node(control_plane: Behaviour, kubelet: Option<Behaviour>) 
     (node < control_plane && behaves_apart).then_some(node)
 }
 
+/// Minors with a patch release that changed modelled behaviour (docs/behaviour.md#era-boundaries).
+const PATCH_LEVEL_MINORS: [u32; 3] = [28, 29, 33];
+
 impl fmt::Display for Behaviour {
+    /// The behaviour modelled: `1.NN`, and `.P` only for a minor whose patches differ (every patch
+    /// of 1.36 behaves as 1.36, so `v1.36.2` shows as `1.36`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.patch {
-            Some(patch) => write!(f, "1.{}.{patch}", self.minor),
-            None => write!(f, "1.{}", self.minor),
+            Some(patch) if PATCH_LEVEL_MINORS.contains(&self.minor) => write!(f, "1.{}.{patch}", self.minor),
+            _ => write!(f, "1.{}", self.minor),
         }
     }
 }
@@ -308,6 +313,7 @@ mod tests {
         let bare: Behaviour = "1.33".parse().unwrap();
         assert_eq!((bare.patch, bare.to_string()), (None, "1.33".to_string()));
         assert_eq!(Behaviour::patch(33, 4).to_string(), "1.33.4");
+        assert_eq!(Behaviour::patch(36, 2).to_string(), "1.36", "every 1.36 patch behaves the same");
         assert!(Behaviour::patch(33, 99) < bare && bare < Behaviour::patch(34, 0));
         assert_eq!(Behaviour::patch(33, 4).newest_patch(), bare);
     }

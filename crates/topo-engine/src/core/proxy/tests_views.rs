@@ -295,7 +295,7 @@ fn each_node_runs_kube_proxy_at_its_kubelets_version() {
         rows,
         [
             (strings(&["new"]), ProxyMode::PreferSameZone, None),
-            (strings(&["old"]), ProxyMode::Cluster, Some("1.30.14".into())),
+            (strings(&["old"]), ProxyMode::Cluster, Some("1.30".into())),
             (strings(&["older"]), ProxyMode::Cluster, Some("1.21".into())),
         ]
     );
