@@ -518,7 +518,7 @@ fn replay(path: &Path) {
 }
 
 /// Skewed clusters (`skew.rs`): `ORACLE_SKEW_CASES` generated 1.33 cases (else `ORACLE_LINE_CASES`,
-/// else a twentieth of `ORACLE_CASES`) with Nodes at 1.30, 1.32 and 1.33, each node's kube-proxy
+/// else a hundredth of `ORACLE_CASES`: each case runs three lines) with Nodes at 1.30, 1.32 and 1.33, each node's kube-proxy
 /// proved by its own line. Runs unless `ORACLE_LINES` names lines without `skew`.
 #[test]
 fn differential_skewed_clusters() {
@@ -528,7 +528,7 @@ fn differential_skewed_clusters() {
     }
     let count = env_u64("ORACLE_SKEW_CASES")
         .or(env_u64("ORACLE_LINE_CASES"))
-        .unwrap_or(env_u64("ORACLE_CASES").unwrap_or(20_000) / 20);
+        .unwrap_or(env_u64("ORACLE_CASES").unwrap_or(20_000) / 100);
     let start = env_u64("ORACLE_START").unwrap_or(0);
     let seed = env_u64("ORACLE_SEED").unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).expect("clock").as_secs()
