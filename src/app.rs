@@ -118,6 +118,13 @@ pub(crate) fn modelled(
     if let Some(note) = crate::prose::version::note(&chosen.basis, chosen.behaviour) {
         let _ = writeln!(err, "note: {note}");
     }
+    if let Some(skew) = modelled::skew(chosen.behaviour, snapshot) {
+        let _ = writeln!(
+            err,
+            "note: {}",
+            crate::prose::version::skew_note(skew.nodes, skew.oldest, chosen.behaviour)
+        );
+    }
     Ok(chosen)
 }
 

@@ -76,6 +76,7 @@ pub fn event_message(reason: &Reason) -> Option<String> {
         | C::TrafficPolicyLocal
         | C::HeadlessService
         | C::WindowsNodes
+        | C::KubeProxyVersionSkew
         | C::CiliumIgnoresHints
         | C::CiliumAppliesHints
         | C::NodesUnknown
@@ -118,6 +119,7 @@ pub fn safeguard(code: C) -> Option<&'static str> {
         | C::NoManagedSlices
         | C::HeadlessService
         | C::WindowsNodes
+        | C::KubeProxyVersionSkew
         | C::CiliumIgnoresHints
         | C::CiliumAppliesHints
         | C::NodesUnknown

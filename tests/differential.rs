@@ -18,6 +18,7 @@
 
 mod compare;
 mod lines;
+mod skew;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader, Write};
@@ -474,6 +475,14 @@ fn run_file(path: &Path) -> (Value, OracleResult, Vec<String>) {
         serde_json::from_str(&support::read(path)).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let bin = Line::for_version(case["k8sVersion"].as_str().unwrap_or("")).bin();
     let result = oracle_case(&bin, path, None);
+    // A skewed cluster's nodes are proved by the lines of their own versions too (skew.rs).
+    if !skew::skewed_nodes(&case).is_empty() {
+        let mut errors = skew::check_all(std::slice::from_ref(&case), None).remove(0);
+        if !errors.is_empty() {
+            errors = skew::check_all(std::slice::from_ref(&case), Some(CONFIRM_RUNS)).remove(0);
+        }
+        return (case, result, errors);
+    }
     let mut errors = check(&case, &result);
     if !errors.is_empty() {
         errors = check_file(&bin, &case, Some(CONFIRM_RUNS));
@@ -506,6 +515,37 @@ fn replay(path: &Path) {
     } else {
         panic!("differential replay: MISMATCH\n  {}", errors.join("\n  "));
     }
+}
+
+/// Skewed clusters (`skew.rs`): `ORACLE_SKEW_CASES` generated 1.33 cases (else `ORACLE_LINE_CASES`,
+/// else a hundredth of `ORACLE_CASES`: each case runs three lines) with Nodes at 1.30, 1.32 and 1.33, each node's kube-proxy
+/// proved by its own line. Runs unless `ORACLE_LINES` names lines without `skew`.
+#[test]
+fn differential_skewed_clusters() {
+    let only = std::env::var("ORACLE_LINES").unwrap_or_default();
+    if !only.trim().is_empty() && !only.split(',').any(|l| l.trim() == "skew") {
+        return;
+    }
+    let count = env_u64("ORACLE_SKEW_CASES")
+        .or(env_u64("ORACLE_LINE_CASES"))
+        .unwrap_or(env_u64("ORACLE_CASES").unwrap_or(20_000) / 100);
+    let start = env_u64("ORACLE_START").unwrap_or(0);
+    let seed = env_u64("ORACLE_SEED").unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).expect("clock").as_secs()
+    });
+    let began = Instant::now();
+    let cases = skew::generated(seed, start, count);
+    let skewed = cases.iter().filter(|c| !skew::skewed_nodes(c).is_empty()).count();
+    let mismatches = skew::mismatches(&cases, CONFIRM_RUNS, &target_dir().join("differential-mismatches"));
+    let summary = format!(
+        "differential skewed clusters: compared {} (skew line), {skewed} with older nodes, seed {seed}, \
+         mismatches {}; {:.0} s",
+        cases.len(),
+        mismatches.len(),
+        began.elapsed().as_secs_f64()
+    );
+    println!("{summary}");
+    assert!(mismatches.is_empty(), "{summary}\n\n{}", mismatches.join("\n\n"));
 }
 
 #[test]

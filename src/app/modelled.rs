@@ -1,10 +1,12 @@
 //! Which Kubernetes version to model, and why: `--k8s-version`, else the server's `gitVersion`
-//! (live, or recorded by `dump`), else the newest minor of the Nodes' kubelets (a `kubectl get`
+//! (live, or recorded by `dump`; its patch too, docs/behaviour.md#version-table), else the newest minor of the Nodes' kubelets (a `kubectl get`
 //! dump records no server version; a kubelet is never newer than its API server), else the newest
 //! line modelled. A version newer than the newest line is modelled as the newest; one older than
 //! the oldest is refused.
 
-use topo_engine::model::version::{KubeletMinors, Modelled, OLDEST_MINOR, minor_of};
+use topo_engine::model::version::{
+    KubeletMinors, Modelled, OLDEST_MINOR, kube_proxy_on_node, release_of, version_of,
+};
 use topo_engine::model::{Behaviour, Snapshot};
 use topo_engine::report::VersionBasis;
 
@@ -36,8 +38,11 @@ pub(crate) fn choose(flag: Option<Behaviour>, snapshot: &Snapshot) -> Result<Cho
         return Ok(Chosen { behaviour, basis: VersionBasis::Flag });
     }
     let server = snapshot.info.server_version.as_deref();
-    if let Some((git_version, minor)) = server.and_then(|v| Some((v, minor_of(v)?))) {
+    if let Some((git_version, (minor, patch))) = server.and_then(|v| Some((v, version_of(v)?))) {
         let (behaviour, newer) = modelled(minor, "the server")?;
+        // The server's patch selects patch-level behaviour; a newer-than-modelled server is the
+        // newest line at its newest patch.
+        let behaviour = if newer { behaviour } else { Behaviour { patch, ..behaviour } };
         let git_version = git_version.to_string();
         return Ok(Chosen {
             behaviour,
@@ -56,6 +61,23 @@ pub(crate) fn choose(flag: Option<Behaviour>, snapshot: &Snapshot) -> Result<Cho
         return Ok(Chosen { behaviour, basis });
     }
     Ok(Chosen { behaviour: Behaviour::default(), basis: VersionBasis::Default })
+}
+
+/// Nodes whose kubelet runs older than the control plane's `behaviour`: kube-proxy there is
+/// modelled at that version (docs/behaviour.md#skewed-clusters).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Skew {
+    /// How many Nodes.
+    pub nodes: usize,
+    /// The oldest version among them.
+    pub oldest: Behaviour,
+}
+
+/// The skew of `snapshot`'s Nodes against the control plane's `behaviour`, if any.
+pub(crate) fn skew(behaviour: Behaviour, snapshot: &Snapshot) -> Option<Skew> {
+    let kubelets = snapshot.nodes.iter().map(|n| n.kubelet_version.as_deref().and_then(release_of));
+    let skewed: Vec<Behaviour> = kubelets.filter_map(|k| kube_proxy_on_node(behaviour, k)).collect();
+    Some(Skew { nodes: skewed.len(), oldest: *skewed.iter().min()? })
 }
 
 fn modelled(minor: u32, what: &'static str) -> Result<(Behaviour, bool), TooOld> {
@@ -89,7 +111,7 @@ mod tests {
         let v129 = Behaviour::new(29);
         let s = snapshot(Some("v1.33.4-eks-1"), &["v1.30.1"]);
         assert_eq!(choose(Some(v129), &s).unwrap(), Chosen { behaviour: v129, basis: VersionBasis::Flag });
-        assert_eq!(choose(None, &s).unwrap().behaviour, Behaviour::new(33));
+        assert_eq!(choose(None, &s).unwrap().behaviour, Behaviour::patch(33, 4));
         let kubelets = choose(None, &snapshot(None, &["v1.28.2", "v1.29.9-gke.1"])).unwrap();
         assert_eq!(kubelets.behaviour, v129);
         assert!(
@@ -100,10 +122,25 @@ mod tests {
     }
 
     #[test]
+    fn nodes_older_than_the_control_plane_are_a_skew() {
+        let s = snapshot(Some("v1.33.13"), &["v1.33.13", "v1.30.2", "v1.31.0", "v1.33.4"]);
+        let skew = skew(choose(None, &s).unwrap().behaviour, &s).unwrap();
+        assert_eq!(skew, Skew { nodes: 3, oldest: Behaviour::patch(30, 2) });
+        assert_eq!(skew_of(Behaviour::new(30), &s), None, "kubelets newer than the flag's version");
+        assert_eq!(skew_of(Behaviour::new(36), &snapshot(None, &["v1.36.0"])), None);
+    }
+
+    fn skew_of(behaviour: Behaviour, s: &Snapshot) -> Option<Skew> {
+        skew(behaviour, s)
+    }
+
+    #[test]
     fn newer_is_modelled_as_the_newest_and_older_is_refused() {
         let newer = choose(None, &snapshot(Some("v1.40.0"), &[])).unwrap();
         assert!(matches!(newer.basis, VersionBasis::Server { newer_than_modelled: true, .. }));
         assert_eq!(newer.behaviour, Behaviour::default());
+        let bare = choose(None, &snapshot(Some("v1.33"), &[])).unwrap();
+        assert_eq!(bare.behaviour, Behaviour::new(33), "no patch: the newest patch");
         assert_eq!(
             choose(None, &snapshot(Some("v1.19.3"), &[])),
             Err(TooOld { what: "the server", minor: 19 })

@@ -52,6 +52,7 @@ pub fn remedy(reason: Option<&Reason>) -> String {
         | C::TrafficPolicyLocal
         | C::HeadlessService
         | C::WindowsNodes
+        | C::KubeProxyVersionSkew
         | C::CiliumIgnoresHints
         | C::CiliumAppliesHints
         | C::NoHintsAllocated

@@ -20,6 +20,7 @@ pub fn sentence(reason: &Reason) -> String {
         C::TrafficPolicyLocal => traffic_policy_local(&reason.facts),
         C::HeadlessService => HEADLESS_SERVICE.into(),
         C::WindowsNodes => windows_nodes(&reason.facts),
+        C::KubeProxyVersionSkew => kube_proxy_version_skew(&reason.facts),
         C::CiliumIgnoresHints => cilium_ignores_hints(&reason.facts),
         C::CiliumAppliesHints => cilium_applies_hints(&reason.facts),
         C::NodesUnknown => NODES_UNKNOWN.into(),
@@ -104,6 +105,18 @@ const HEADLESS_SERVICE: &str = "The Service is headless (no ClusterIP): kube-pro
 fn windows_nodes(f: &Facts) -> String {
     format!(
         "Node(s) {} run Windows: their kube-proxy ignores topology hints and routes to all endpoints.",
+        list(&f.nodes)
+    )
+}
+
+fn kube_proxy_version_skew(f: &Facts) -> String {
+    let versions = match (&f.value, &f.key) {
+        (Some(oldest), Some(control_plane)) => format!(" (oldest {oldest}, control plane {control_plane})"),
+        _ => String::new(),
+    };
+    format!(
+        "Node(s) {} run an older kubelet than the control plane{versions}: their kube-proxy is modelled \
+         at its own version, and the per-zone rows say which.",
         list(&f.nodes)
     )
 }

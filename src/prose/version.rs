@@ -22,6 +22,19 @@ pub fn header_suffix(basis: Option<&VersionBasis>) -> String {
     }
 }
 
+/// The `note:` for a skewed cluster: some kubelets older than the control plane.
+pub fn skew_note(nodes: usize, oldest: Behaviour, control_plane: Behaviour) -> String {
+    format!(
+        "{nodes} Node(s) run an older kubelet than the control plane (oldest {oldest}, control plane \
+         {control_plane}): kube-proxy there is modelled at each node's own version"
+    )
+}
+
+/// The words for a kube-proxy group modelled at its node's older version.
+pub fn kube_proxy_at(version: &str) -> String {
+    format!("kube-proxy {version}")
+}
+
 /// The `note:` that says how the version was chosen, when it was not simply given.
 pub fn note(basis: &VersionBasis, modelled: Behaviour) -> Option<String> {
     match basis {

@@ -158,7 +158,10 @@ fn proxy(f: &FamilyReport, o: &RenderOptions, p: &Palette, out: &mut dyn Write) 
         .proxy
         .iter()
         .map(|v| {
-            let nodes = abbreviated(&v.nodes, 2, 2);
+            let mut nodes = abbreviated(&v.nodes, 2, 2);
+            if let Some(version) = &v.kube_proxy_version {
+                nodes = format!("{nodes} ({})", crate::prose::version::kube_proxy_at(version));
+            }
             vec![
                 zone_cell(&v.zone),
                 escape(&nodes).into_owned(),

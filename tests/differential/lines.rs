@@ -11,7 +11,7 @@ use topo_engine::model::Behaviour;
 use crate::support;
 
 /// One oracle build.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Line {
     /// k/k v1.26.15: controller in `pkg/controller/endpointslice`, kube-proxy 1.26 (`legacy/`).
     V126,

@@ -1,6 +1,6 @@
-//! Which upstream behaviour to model: one Kubernetes minor version with its default feature gates
-//! (docs/behaviour.md#version-table). Every version-dependent branch in `core` asks a method here, so the table lives in
-//! one place.
+//! Which upstream behaviour to model: one Kubernetes minor version with its default feature gates,
+//! and the patch release where a patch changed behaviour (docs/behaviour.md#version-table). Every
+//! version-dependent branch in `core` asks a method here, so the table lives in one place.
 
 use std::fmt;
 use std::str::FromStr;
@@ -15,16 +15,33 @@ pub const NEWEST_MINOR: u32 = 37;
 /// The default behaviour when nothing says which version runs: the newest released line.
 pub const DEFAULT_MINOR: u32 = NEWEST_MINOR;
 
-/// Behaviour of the EndpointSlice controller and kube-proxy at one minor version, default gates.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+/// Behaviour of the EndpointSlice controller and kube-proxy at one version, default gates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Behaviour {
     /// Kubernetes minor version (1.`minor`).
     pub minor: u32,
+    /// Patch release (1.`minor`.`patch`); `None` = the newest patch of that minor (what `1.33`
+    /// means: a minor behaves as its newest patch release).
+    pub patch: Option<u32>,
 }
 
 impl Default for Behaviour {
     fn default() -> Self {
-        Behaviour { minor: DEFAULT_MINOR }
+        Behaviour::new(DEFAULT_MINOR)
+    }
+}
+
+impl Ord for Behaviour {
+    /// By release: a minor without a patch is its newest patch, so after every numbered one.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        let key = |b: &Behaviour| (b.minor, b.patch.unwrap_or(u32::MAX));
+        key(self).cmp(&key(other))
+    }
+}
+
+impl PartialOrd for Behaviour {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
     }
 }
 
@@ -36,21 +53,40 @@ pub struct VersionError(pub String);
 /// The minor of `1.NN`, `v1.NN`, `1.NN.P` or a server `gitVersion` like `v1.33.4-eks-1234`,
 /// whether or not we model it.
 pub fn minor_of(text: &str) -> Option<u32> {
-    let mut parts = text.trim().trim_start_matches('v').split('.');
+    version_of(text).map(|(minor, _)| minor)
+}
+
+/// Minor and patch of `1.NN`, `v1.NN`, `1.NN.P` or a `gitVersion` like `v1.33.4-eks-1234`
+/// (patch `None` when not given); whether or not we model it.
+pub fn version_of(text: &str) -> Option<(u32, Option<u32>)> {
+    let mut parts = text.trim().trim_start_matches('v').splitn(3, '.');
     if parts.next() != Some("1") {
         return None;
     }
-    let digits: String = parts.next()?.chars().take_while(char::is_ascii_digit).collect();
-    digits.parse().ok()
+    let leading = |part: &str| -> Option<u32> {
+        let digits: String = part.chars().take_while(char::is_ascii_digit).collect();
+        digits.parse().ok()
+    };
+    let minor_part = parts.next()?;
+    let minor = leading(minor_part)?;
+    // `1.33-eks` has no patch; `1.33.` or `1.33.x` is not a version.
+    let patch = match parts.next() {
+        None => None,
+        Some(_) if minor_part.len() != minor.to_string().len() => return None,
+        Some(patch) => Some(leading(patch)?),
+    };
+    Some((minor, patch))
 }
 
 impl FromStr for Behaviour {
     type Err = VersionError;
     /// Accepts `1.NN`, `v1.NN`, `1.NN.P` and server `gitVersion`s like `v1.33.4-eks-1234`, for a
-    /// minor we model.
+    /// minor we model; the patch is kept (docs/behaviour.md#version-table: patch releases).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match minor_of(s) {
-            Some(minor) if (OLDEST_MINOR..=NEWEST_MINOR).contains(&minor) => Ok(Behaviour { minor }),
+        match version_of(s) {
+            Some((minor, patch)) if (OLDEST_MINOR..=NEWEST_MINOR).contains(&minor) => {
+                Ok(Behaviour { minor, patch })
+            }
             _ => Err(VersionError(s.to_string())),
         }
     }
@@ -73,7 +109,7 @@ impl Modelled {
         match minor {
             m if m < OLDEST_MINOR => Modelled::TooOld(m),
             m if m > NEWEST_MINOR => Modelled::AsNewest(m),
-            m => Modelled::Exactly(Behaviour { minor: m }),
+            m => Modelled::Exactly(Behaviour::new(m)),
         }
     }
 }
@@ -103,16 +139,98 @@ impl KubeletMinors {
     }
 }
 
+/// The release a `kubeletVersion` (`v1.30.14-eks-…`) names, whether or not we model its minor.
+pub fn release_of(text: &str) -> Option<Behaviour> {
+    version_of(text).map(|(minor, patch)| Behaviour { minor, patch })
+}
+
+/// The version kube-proxy on a node runs, when it behaves differently from the control plane's
+/// `control_plane` (a skewed cluster, docs/behaviour.md#skewed-clusters): the node's
+/// `status.nodeInfo.kubeletVersion` stands for kube-proxy's (`kubeProxyVersion` is deprecated and
+/// empty). `None` when the node runs the control plane's behaviour: no readable version, the same
+/// minor at a patch that behaves the same (or any patch when the control plane's patch is not
+/// known: a bare minor stands for its newest patch cluster-wide), or a kubelet newer than the
+/// control plane (the skew policy forbids a kube-proxy newer than its API server, so the control
+/// plane's is modelled). A kubelet older than the oldest line is modelled as the oldest (no
+/// topology filtering either way).
+pub fn kube_proxy_on_node(control_plane: Behaviour, kubelet: Option<Behaviour>) -> Option<Behaviour> {
+    let kubelet = kubelet?;
+    let node = match kubelet.minor {
+        m if m < OLDEST_MINOR => Behaviour::new(OLDEST_MINOR),
+        m if m > NEWEST_MINOR => return None,
+        _ => kubelet,
+    };
+    let behaves_apart = match control_plane.patch {
+        None => node.minor != control_plane.minor,
+        Some(_) => node.proxy_patch_class() != control_plane.proxy_patch_class(),
+    };
+    (node < control_plane && behaves_apart).then_some(node)
+}
+
+/// Minors with a patch release that changed modelled behaviour (docs/behaviour.md#era-boundaries).
+const PATCH_LEVEL_MINORS: [u32; 3] = [28, 29, 33];
+
 impl fmt::Display for Behaviour {
+    /// The behaviour modelled: `1.NN`, and `.P` only for a minor whose patches differ (every patch
+    /// of 1.36 behaves as 1.36, so `v1.36.2` shows as `1.36`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "1.{}", self.minor)
+        match self.patch {
+            Some(patch) if PATCH_LEVEL_MINORS.contains(&self.minor) => write!(f, "1.{}.{patch}", self.minor),
+            _ => write!(f, "1.{}", self.minor),
+        }
     }
 }
 
 impl Behaviour {
-    /// The minor version for `1.NN`.
-    pub fn new(minor: u32) -> Self {
-        Behaviour { minor }
+    /// The newest patch of `1.NN`.
+    pub const fn new(minor: u32) -> Self {
+        Behaviour { minor, patch: None }
+    }
+    /// Patch release `1.NN.P`.
+    pub const fn patch(minor: u32, patch: u32) -> Self {
+        Behaviour { minor, patch: Some(patch) }
+    }
+    /// The same minor, newest patch: what the rows of the version table describe.
+    pub fn newest_patch(self) -> Self {
+        Behaviour::new(self.minor)
+    }
+    /// This is 1.`minor`.`patch` or a later patch of that minor (a minor without a patch is its
+    /// newest patch, so at least every numbered one).
+    fn at_or_after_patch(&self, patch: u32) -> bool {
+        self.patch.is_none_or(|p| p >= patch)
+    }
+    /// kube-proxy's `topologyModeFromHints` returns "" for an empty endpoint list, printing no
+    /// topology line: 1.33.6+ (the backport k/k #133527 of #132680, v1.33.6
+    /// `pkg/proxy/topology.go:156`) and 1.34+ (where `CategorizeEndpoints` returns even earlier).
+    pub fn proxy_skips_topology_without_endpoints(&self) -> bool {
+        self.minor >= 34 || (self.minor == 33 && self.at_or_after_patch(6))
+    }
+    /// `canUseTopology`'s "Skipping topology aware endpoint filtering" lines are `V(2)`, not
+    /// `InfoS`: 1.30+, and backported to 1.29.5 and 1.28.10 (k/k v1.29.4 → v1.29.5 and v1.28.9 →
+    /// v1.28.11 `pkg/proxy/topology.go`; v1.28.10, released with v1.29.5, is not served by the Go
+    /// module proxy).
+    pub fn proxy_skip_logs_at_v2(&self) -> bool {
+        match self.minor {
+            30.. => true,
+            29 => self.at_or_after_patch(5),
+            28 => self.at_or_after_patch(10),
+            _ => false,
+        }
+    }
+    /// The "missing a zone hint" line names the endpoint (#121457): 1.29.0+, and 1.28.10+ with
+    /// the verbosity change.
+    pub fn proxy_names_unhinted_endpoint(&self) -> bool {
+        self.minor >= 29 || (self.minor == 28 && self.at_or_after_patch(10))
+    }
+    /// What sets one patch release of kube-proxy apart from another of its minor.
+    fn proxy_patch_class(&self) -> (u32, bool, bool, bool) {
+        let b = self;
+        (
+            b.minor,
+            b.proxy_skips_topology_without_endpoints(),
+            b.proxy_skip_logs_at_v2(),
+            b.proxy_names_unhinted_endpoint(),
+        )
     }
     /// TopologyAwareHints gate on in kube-controller-manager / apiserver / kube-proxy (beta-on 1.24).
     /// Off means the controller has no topology cache (docs/behaviour.md#mode-selection).
@@ -159,8 +277,9 @@ pub enum ProxyEra {
     /// 1.34+: node → zone → none; no topology logs for a port without endpoints
     /// (kubernetes/kubernetes#132680), from 1.36 also without ready endpoints (#136743).
     Newest,
-    /// 1.33 (every patch: the 1.33.x backport #133527 is not modelled): as newest without the early
-    /// return; node hints need the gate (off in 1.33).
+    /// 1.33: as newest, but no early return in `CategorizeEndpoints`, and `topologyModeFromHints`'
+    /// for an empty list only from 1.33.6 (the backport #133527,
+    /// [`Behaviour::proxy_skips_topology_without_endpoints`]); node hints need the gate (off in 1.33).
     V133,
     /// 1.30–1.32: zone only; gate/annotation requirement; `Z == ""` → no topology.
     V130,
@@ -181,9 +300,56 @@ mod tests {
         for (text, minor) in [("1.36", 36), ("v1.33.4-eks-1234", 33), ("1.21", 21), ("1.37.0", 37)] {
             assert_eq!(text.parse::<Behaviour>().unwrap().minor, minor, "{text}");
         }
-        for bad in ["2.1", "1.20", "1.38", "1", "abc", "", "1.x"] {
+        for bad in ["2.1", "1.20", "1.38", "1", "abc", "", "1.x", "1.33.x", "1.33.", "1.33-rc.1"] {
             assert!(bad.parse::<Behaviour>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn the_patch_is_kept_and_a_bare_minor_is_its_newest_patch() {
+        for (text, patch) in [("1.33.4", Some(4)), ("v1.33.7-eks-1234", Some(7)), ("v1.33.0+k3s1", Some(0))] {
+            assert_eq!(text.parse::<Behaviour>().unwrap(), Behaviour { minor: 33, patch }, "{text}");
+        }
+        let bare: Behaviour = "1.33".parse().unwrap();
+        assert_eq!((bare.patch, bare.to_string()), (None, "1.33".to_string()));
+        assert_eq!(Behaviour::patch(33, 4).to_string(), "1.33.4");
+        assert_eq!(Behaviour::patch(36, 2).to_string(), "1.36", "every 1.36 patch behaves the same");
+        assert!(Behaviour::patch(33, 99) < bare && bare < Behaviour::patch(34, 0));
+        assert_eq!(Behaviour::patch(33, 4).newest_patch(), bare);
+    }
+
+    #[test]
+    fn kube_proxy_runs_at_an_older_kubelet_version_never_a_newer_one() {
+        let on = |cp: Behaviour, kubelet: &str| kube_proxy_on_node(cp, release_of(kubelet));
+        let cp = Behaviour::patch(33, 13);
+        assert_eq!(on(cp, "v1.30.14-eks-1"), Some(Behaviour::patch(30, 14)));
+        assert_eq!(on(cp, "v1.33.4"), Some(Behaviour::patch(33, 4)), "before #133527");
+        for same in ["v1.33.7", "v1.33.13", "v1.34.1", "v1.40.0", "garbage", ""] {
+            assert_eq!(on(cp, same), None, "{same:?}");
+        }
+        assert_eq!(on(cp, "v1.19.2"), Some(Behaviour::new(OLDEST_MINOR)));
+        assert_eq!(on(Behaviour::new(36), "v1.36.0"), None);
+        assert_eq!(on(Behaviour::new(33), "v1.33.4"), None, "a bare minor: its newest patch everywhere");
+        assert_eq!(kube_proxy_on_node(cp, None), None);
+    }
+
+    #[test]
+    fn skip_log_backports_per_patch() {
+        let v2 = |m, p| Behaviour::patch(m, p).proxy_skip_logs_at_v2();
+        assert!(!v2(29, 4) && v2(29, 5) && !v2(28, 9) && v2(28, 10) && !v2(27, 16) && v2(30, 0));
+        assert!(Behaviour::new(28).proxy_skip_logs_at_v2() && !Behaviour::new(27).proxy_skip_logs_at_v2());
+        let named = |m, p| Behaviour::patch(m, p).proxy_names_unhinted_endpoint();
+        assert!(named(29, 0) && !named(28, 9) && named(28, 11));
+        let on = |cp, kubelet: &str| kube_proxy_on_node(cp, release_of(kubelet));
+        assert_eq!(on(Behaviour::patch(29, 15), "v1.29.4"), Some(Behaviour::patch(29, 4)));
+        assert_eq!(on(Behaviour::patch(29, 15), "v1.29.5"), None);
+    }
+
+    #[test]
+    fn the_133_backport_starts_at_patch_6() {
+        let skips = |b: Behaviour| b.proxy_skips_topology_without_endpoints();
+        assert!(!skips(Behaviour::patch(33, 5)) && skips(Behaviour::patch(33, 6)));
+        assert!(skips(Behaviour::new(33)) && skips(Behaviour::patch(34, 0)) && !skips(Behaviour::new(32)));
     }
 
     #[test]

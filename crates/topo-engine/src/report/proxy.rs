@@ -41,4 +41,8 @@ pub struct ProxyZoneView {
     pub reason: Option<Reason>,
     /// The lines kube-proxy logs (joined by newlines), exactly as on the first node of the group.
     pub log_line: Option<String>,
+    /// On a skewed cluster, the older version kube-proxy on these nodes runs (their kubelet's,
+    /// e.g. `1.30.14`), at which this outcome is modelled; absent when it is the control plane's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kube_proxy_version: Option<String>,
 }

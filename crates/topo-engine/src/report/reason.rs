@@ -48,6 +48,10 @@ pub enum ReasonCode {
     HeadlessService,
     /// Some nodes run Windows: their kube-proxy ignores hints (k/k #123823, #137953).
     WindowsNodes,
+    /// Some nodes' kubelets (standing for their kube-proxy) run an older version than the control
+    /// plane: kube-proxy there is modelled at that version (docs/behaviour.md#skewed-clusters).
+    /// Facts: `nodes` (those nodes), `value` (the oldest such version), `key` (the control plane's).
+    KubeProxyVersionSkew,
     /// Cilium replaces kube-proxy and its service topology is off: hints change no routing.
     CiliumIgnoresHints,
     /// Cilium replaces kube-proxy with service topology on: Cilium, not kube-proxy, applies hints.

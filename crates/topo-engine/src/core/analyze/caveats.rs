@@ -31,6 +31,7 @@ pub(super) fn data_plane_notes(
     if !windows.is_empty() {
         notes.push(Reason::with(C::WindowsNodes, Facts { nodes: windows, ..Facts::default() }));
     }
+    notes.extend(skew_note(cluster));
     notes.extend(cilium_note(cluster.snapshot.data_plane.cilium.as_ref()));
     notes
 }
@@ -52,6 +53,18 @@ fn cilium_note(cilium: Option<&CiliumConfig>) -> Option<Reason> {
     };
     let facts = Facts { value: Some(replacement.to_string()), key: Some(topology), ..Facts::default() };
     Some(Reason::with(code, facts))
+}
+
+/// Nodes whose kube-proxy runs older than the control plane: modelled at their own version.
+fn skew_note(cluster: &Cluster<'_>) -> Option<Reason> {
+    let oldest = cluster.proxy_nodes.oldest_skewed(cluster.behaviour)?;
+    let facts = Facts {
+        nodes: cluster.skewed_nodes.clone(),
+        value: Some(oldest.to_string()),
+        key: Some(cluster.behaviour.to_string()),
+        ..Facts::default()
+    };
+    Some(Reason::with(C::KubeProxyVersionSkew, facts))
 }
 
 /// Nodes labelled `kubernetes.io/os=windows`, in snapshot order (computed once per run).

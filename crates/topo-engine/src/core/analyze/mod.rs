@@ -50,6 +50,8 @@ pub struct Cluster<'a> {
     pub origins: Arc<crosszone::Origins>,
     /// Windows nodes, in snapshot order.
     pub windows_nodes: Vec<String>,
+    /// Nodes whose kube-proxy runs older than the control plane (their kubelet's version), by name.
+    pub skewed_nodes: Vec<String>,
     /// Whether reports carry the per-node kube-proxy groups (`check` shows none of them).
     pub proxy_detail: bool,
     /// Slices by (namespace, service name), in snapshot order.
@@ -84,6 +86,7 @@ impl<'a> Cluster<'a> {
             proxy_nodes: index.proxy_nodes.clone(),
             origins: index.origins.clone(),
             windows_nodes: index.windows_nodes.clone(),
+            skewed_nodes: index.proxy_nodes.skewed_nodes(behaviour),
             proxy_detail: true,
             slices,
         }

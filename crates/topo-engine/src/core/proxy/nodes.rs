@@ -1,23 +1,25 @@
 //! The nodes kube-proxy runs on, as every Service's view reads them: sorted, indexed by name and
-//! grouped into (zone, Windows) classes once per run.
+//! grouped into (zone, Windows, kubelet version) classes once per run.
 
 use std::collections::{BTreeSet, HashMap};
 
 use super::cache::normalise_ip;
-use crate::model::{EndpointSlice, LABEL_ZONE, Node};
+use crate::model::version::{kube_proxy_on_node, release_of};
+use crate::model::{Behaviour, EndpointSlice, LABEL_ZONE, Node};
 
 /// Label naming a node's operating system.
 const LABEL_OS: &str = "kubernetes.io/os";
 
-/// One node kube-proxy runs on: (name, zone label, windows).
-pub(super) type NodeRow = (String, Option<String>, bool);
+/// One node kube-proxy runs on: (name, zone label, windows, kubelet release).
+pub(super) type NodeRow = (String, Option<String>, bool, Option<Behaviour>);
 
 pub(super) fn node_rows(nodes: &[Node]) -> Vec<NodeRow> {
     let mut rows: Vec<NodeRow> = nodes
         .iter()
         .map(|n| {
             let windows = n.labels.get(LABEL_OS).is_some_and(|os| os == "windows");
-            (n.name.clone(), n.labels.get(LABEL_ZONE).cloned(), windows)
+            let kubelet = n.kubelet_version.as_deref().and_then(release_of);
+            (n.name.clone(), n.labels.get(LABEL_ZONE).cloned(), windows, kubelet)
         })
         .collect();
     rows.sort();
@@ -32,10 +34,12 @@ pub(super) fn node_rows(nodes: &[Node]) -> Vec<NodeRow> {
 pub struct ProxyNodes {
     pub(super) rows: Vec<NodeRow>,
     pub(super) index: HashMap<String, usize>,
-    /// Class of each row: rows with the same zone label and Windows flag share one.
+    /// Class of each row: rows with the same zone label, Windows flag and kubelet version share one.
     pub(super) class: Vec<usize>,
     /// Rows of each class, in row order.
     pub(super) members: Vec<Vec<usize>>,
+    /// The distinct kubelet releases the rows report.
+    pub(super) kubelets: BTreeSet<Behaviour>,
 }
 
 impl ProxyNodes {
@@ -46,17 +50,39 @@ impl ProxyNodes {
         for (i, row) in rows.iter().enumerate() {
             index.entry(row.0.clone()).or_insert(i);
         }
-        let mut ids: HashMap<(Option<&str>, bool), usize> = HashMap::new();
+        let mut ids: HashMap<(Option<&str>, bool, Option<Behaviour>), usize> = HashMap::new();
         let class: Vec<usize> = rows
             .iter()
-            .map(|(_, zone, windows)| {
+            .map(|(_, zone, windows, kubelet)| {
                 let next = ids.len();
-                *ids.entry((zone.as_deref(), *windows)).or_insert(next)
+                *ids.entry((zone.as_deref(), *windows, *kubelet)).or_insert(next)
             })
             .collect();
         let mut members = vec![Vec::new(); ids.len()];
         class.iter().enumerate().for_each(|(row, &c)| members[c].push(row));
-        ProxyNodes { rows, index, class, members }
+        let kubelets = rows.iter().filter_map(|row| row.3).collect();
+        ProxyNodes { rows, index, class, members, kubelets }
+    }
+
+    /// The behaviour kube-proxy on `row` runs when the control plane runs `control_plane`: the
+    /// node's own version when it is older ([`kube_proxy_on_node`]), else the control plane's.
+    pub(super) fn kube_proxy(&self, row: usize, control_plane: Behaviour) -> Behaviour {
+        kube_proxy_on_node(control_plane, self.rows[row].3).unwrap_or(control_plane)
+    }
+
+    /// The oldest kube-proxy behaviour of a node older than `control_plane` (its kubelet's
+    /// version); `None` when no node is.
+    pub fn oldest_skewed(&self, control_plane: Behaviour) -> Option<Behaviour> {
+        self.kubelets.iter().find_map(|&k| kube_proxy_on_node(control_plane, Some(k)))
+    }
+
+    /// Names of the nodes whose kube-proxy runs an older version than `control_plane`, in name order.
+    pub fn skewed_nodes(&self, control_plane: Behaviour) -> Vec<String> {
+        if self.oldest_skewed(control_plane).is_none() {
+            return vec![];
+        }
+        let skewed = |row: &&NodeRow| kube_proxy_on_node(control_plane, row.3).is_some();
+        self.rows.iter().filter(skewed).map(|row| row.0.clone()).collect()
     }
 
     /// Number of rows.
@@ -64,7 +90,7 @@ impl ProxyNodes {
         self.rows.len()
     }
 
-    /// Class of a row: rows with the same zone label and Windows flag share one.
+    /// Class of a row: rows with the same zone label, Windows flag and kubelet version share one.
     pub fn class_of(&self, row: usize) -> usize {
         self.class[row]
     }

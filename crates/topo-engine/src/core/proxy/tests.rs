@@ -7,7 +7,7 @@ use super::*;
 use crate::core::testkit_td::{EndpointTestExt, ServiceTestExt, service};
 use crate::model::ANNOTATION_TOPOLOGY_MODE;
 
-const V36: Behaviour = Behaviour { minor: 36 };
+const V36: Behaviour = Behaviour::new(36);
 
 /// `&BaseEndpointInfo{endpoint: "<addr>:80"}`: not ready, not serving, not terminating, no hints.
 fn pe(address: &str) -> ProxyEndpoint {

@@ -183,13 +183,30 @@ fn skip_logs_per_era() {
         (
             "1.27: V0 without endpoint",
             27,
-            missing,
+            missing.clone(),
             Some("zone-a"),
             vec![(0, format!(r#""{skip} one or more endpoints is missing a zone hint""#))],
         ),
     ];
     for (name, minor, endpoints, zone, want) in cases {
         assert_eq!(lines(&categorize(&endpoints, &svc, "n", zone, minor)), want, "{name}");
+    }
+    // Patch releases (docs/behaviour.md#era-boundaries): V2 from 1.29.5 and 1.28.10, the endpoint
+    // named from 1.29.0 and 1.28.10; a bare minor is its newest patch.
+    let hint_line = |version: &str| {
+        let node = ProxyNode { name: "n", zone: Some("zone-a"), windows: false };
+        lines(&categorize_endpoints(&missing, &svc, &node, version.parse().unwrap()))
+    };
+    let named = format!(r#""{skip} one or more endpoints is missing a zone hint" endpoint="10.1.2.3:80""#);
+    let bare = format!(r#""{skip} one or more endpoints is missing a zone hint""#);
+    for (version, want) in [
+        ("1.29.4", (0, named.clone())),
+        ("1.29.5", (2, named.clone())),
+        ("1.28.9", (0, bare)),
+        ("1.28.11", (2, named.clone())),
+        ("1.28", (2, named)),
+    ] {
+        assert_eq!(hint_line(version), [want], "{version}");
     }
 }
 
@@ -202,12 +219,21 @@ fn no_ready_endpoints_logs_per_era() {
         assert_eq!(!got.logs.is_empty(), logged, "1.{minor}");
         assert_eq!(got.reason.map(|r| r.code), Some(ReasonCode::ProxyNoReadyEndpoints), "1.{minor}");
     }
-    // No endpoints at all: only 1.33.0–1.33.5 log (fixed by k/k #132680).
-    for (minor, logged) in [(33, true), (34, false)] {
-        let got = categorize(&[], &info(), "n", Some("zone-b"), minor);
-        assert_eq!(!got.logs.is_empty(), logged, "1.{minor}");
-        assert_eq!(got.reason.map(|r| r.code), Some(ReasonCode::ProxyNoReadyEndpoints), "1.{minor}");
+    // No endpoints at all: only 1.33.0–1.33.5 log (fixed by k/k #132680 in 1.34, backported to
+    // 1.33.6 by #133527: v1.33.6 pkg/proxy/topology.go:156). `1.33` is the newest patch.
+    let at = |version: &str| {
+        let node = ProxyNode { name: "n", zone: Some("zone-b"), windows: false };
+        categorize_endpoints(&[], &info(), &node, version.parse().unwrap())
+    };
+    for (version, logged) in [("1.33.0", true), ("1.33.5", true), ("1.33.6", false), ("1.33", false)] {
+        let got = at(version);
+        assert_eq!(!got.logs.is_empty(), logged, "{version}");
+        assert_eq!(got.reason.map(|r| r.code), Some(ReasonCode::ProxyNoReadyEndpoints), "{version}");
+        // Both sides of the backport program the same (empty) list; 1.34 returns nil lists.
+        assert_eq!(got.cluster, Some(vec![]), "{version}");
     }
+    assert_eq!(at("1.33.5").logs[0].code, ReasonCode::ProxyZoneNotHinted);
+    assert!(at("1.34.0").logs.is_empty() && at("1.34.0").cluster.is_none());
     // ProxyTerminatingEndpoints off before 1.26: no serving+terminating fallback.
     let terminating = vec![pe("10.0.0.1").st()];
     assert_eq!(categorize(&terminating, &info(), "n", None, 25).cluster, Some(vec![]));

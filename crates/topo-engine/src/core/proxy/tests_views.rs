@@ -269,3 +269,39 @@ fn a_duplicate_is_merged_per_node_before_1_36() {
     );
     assert_eq!(per_node(V36), [(strings(&["n1", "n2"]), strings(&["10.0.0.6"]))]);
 }
+
+// A skewed cluster (docs/behaviour.md#skewed-clusters): control plane 1.33, whose controller wrote
+// zone hints for trafficDistribution PreferClose. kube-proxy on the 1.33 nodes filters by them; on
+// the node whose kubelet is 1.30, kube-proxy 1.30 needs the annotation and routes to every
+// endpoint. The differential fixture skew-133-control-plane-130-nodes-ignore-prefer-close pins it
+// against the 1.33 and 1.30 lines.
+#[test]
+fn each_node_runs_kube_proxy_at_its_kubelets_version() {
+    let s = slice(
+        "s",
+        vec![
+            ep("10.0.0.1").zone("a").ready(true).hint_zones(&["a"]),
+            ep("10.0.0.2").zone("b").ready(true).hint_zones(&["b"]),
+        ],
+    );
+    let at =
+        |name: &str, kubelet: &str| Node { kubelet_version: Some(kubelet.into()), ..node(name, Some("a")) };
+    let nodes = vec![at("new", "v1.33.13"), at("old", "v1.30.14-eks-1"), at("older", "v1.19.0")];
+    let prefer_close = Service { traffic_distribution: Some("PreferClose".into()), ..service() };
+    let view = proxy_view(&prefer_close, &[&s], &nodes, Behaviour::new(33));
+    let rows: Vec<(Vec<String>, ProxyMode, Option<String>)> =
+        view.zones.iter().map(|z| (z.nodes.clone(), z.mode, z.kube_proxy_version.clone())).collect();
+    assert_eq!(
+        rows,
+        [
+            (strings(&["new"]), ProxyMode::PreferSameZone, None),
+            (strings(&["old"]), ProxyMode::Cluster, Some("1.30".into())),
+            (strings(&["older"]), ProxyMode::Cluster, Some("1.21".into())),
+        ]
+    );
+    assert_eq!(view.zones[1].endpoints, strings(&["10.0.0.1", "10.0.0.2"]));
+    // The same nodes under a 1.30 control plane: nobody is older, nothing is skewed.
+    let same = proxy_view(&prefer_close, &[&s], &nodes[..2], Behaviour::new(30));
+    assert!(same.zones.iter().all(|z| z.kube_proxy_version.is_none()));
+    assert_eq!(ProxyNodes::new(&nodes).skewed_nodes(Behaviour::new(33)), strings(&["old", "older"]));
+}

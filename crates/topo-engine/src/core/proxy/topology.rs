@@ -115,8 +115,9 @@ pub(crate) fn topology_mode(
     }
 }
 
-// mirrors topology.go: topologyModeFromHints (1.33.0 without guard; 1.33.6–1.35 return "" for an
-// empty list, k/k #132680; 1.36 returns "" when no endpoint is ready, k/k #136743)
+// mirrors topology.go: topologyModeFromHints (1.33.0–1.33.5 without guard; 1.33.6–1.35 return ""
+// for an empty list, k/k #132680 and its backport #133527; 1.36 returns "" when no endpoint is
+// ready, k/k #136743)
 fn topology_mode_from_hints(
     endpoints: &[ProxyEndpoint],
     svc: &ProxyServiceInfo,
@@ -127,8 +128,7 @@ fn topology_mode_from_hints(
     let ready: Vec<&ProxyEndpoint> = endpoints.iter().filter(|ep| ep.ready).collect();
     let guarded = match behaviour.minor {
         36.. => ready.is_empty(),
-        34..=35 => endpoints.is_empty(),
-        _ => false,
+        _ => behaviour.proxy_skips_topology_without_endpoints() && endpoints.is_empty(),
     };
     if guarded {
         return TopologyOutcome::default();
@@ -200,8 +200,8 @@ fn annotation_blocks(svc: &ProxyServiceInfo, behaviour: Behaviour) -> Option<(Re
     Some((not_used, log))
 }
 
-// mirrors topology.go: canUseTopology (1.24–1.26 k/k v1.24.0; 1.27–1.29 k/k v1.27.0/v1.29.6;
-// 1.30 k/k v1.30.0; 1.31–1.32 k/k v1.31.0/v1.32.0)
+// mirrors topology.go: canUseTopology (1.24–1.26 k/k v1.24.0; 1.27–1.29 k/k v1.27.0, v1.28.9/v1.28.11,
+// v1.29.4/v1.29.5; 1.30 k/k v1.30.0; 1.31–1.32 k/k v1.31.0/v1.32.0)
 fn can_use_topology(
     endpoints: &[ProxyEndpoint],
     svc: &ProxyServiceInfo,
@@ -212,7 +212,7 @@ fn can_use_topology(
         return TopologyOutcome { mode: None, logs: log.into_iter().collect(), not_used: Some(reason) };
     }
     let minor = behaviour.minor;
-    let base = if minor >= 29 { 2 } else { 0 };
+    let base = if behaviour.proxy_skip_logs_at_v2() { 2 } else { 0 };
     let (hint_verbosity, zone_verbosity) = if minor >= 31 { (7, 7) } else { (base, base) };
     let label_log = || {
         ProxyLog::new(
@@ -232,7 +232,8 @@ fn can_use_topology(
         if endpoint.zone_hints.is_none() {
             let message = format!("{SKIPPING}one or more endpoints is missing a zone hint");
             let identity = endpoint.identity();
-            let kvs: &[(&str, &str)] = if minor >= 29 { &[("endpoint", &identity)] } else { &[] };
+            let kvs: &[(&str, &str)] =
+                if behaviour.proxy_names_unhinted_endpoint() { &[("endpoint", &identity)] } else { &[] };
             return skip(ProxyLog::new(ReasonCode::ProxyMissingZoneHint, hint_verbosity, &message, kvs));
         }
         if zone.is_empty() {

@@ -1,6 +1,7 @@
 //! Per-zone summary of what kube-proxy on every node does for one Service (docs/behaviour.md#kube-proxy): nodes with
 //! the same zone and the same outcome are grouped.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::Serialize;
@@ -62,7 +63,7 @@ fn hypothetical_rows(slices: &[&EndpointSlice]) -> Vec<NodeRow> {
     if zones.is_empty() {
         zones.insert(String::new());
     }
-    zones.into_iter().map(|zone| (String::new(), Some(zone), false)).collect()
+    zones.into_iter().map(|zone| (String::new(), Some(zone), false, None)).collect()
 }
 
 /// The comparable part of a node's outcome (node names in log key/values left out).
@@ -73,6 +74,8 @@ struct Outcome {
     external_endpoints: Option<Vec<String>>,
     reason: Option<Reason>,
     log_shape: Vec<(String, Vec<(String, String)>)>,
+    /// The node's own kube-proxy version when older than the control plane's.
+    kube_proxy: Option<Behaviour>,
 }
 
 fn addresses(identities: &[String], by_identity: &BTreeMap<String, String>) -> Vec<String> {
@@ -85,6 +88,7 @@ fn outcome(
     svc: &ProxyServiceInfo,
     categorized: &Categorized,
     by_identity: &BTreeMap<String, String>,
+    kube_proxy: Option<Behaviour>,
 ) -> Outcome {
     let (mode, list) = if svc.internal_policy_local {
         (ProxyMode::Local, categorized.local.clone())
@@ -116,6 +120,7 @@ fn outcome(
         external_endpoints: external,
         reason: categorized.reason.clone(),
         log_shape,
+        kube_proxy,
     }
 }
 
@@ -198,10 +203,13 @@ fn group_nodes(
     let port = &service.ports[0];
     let svc = ProxyServiceInfo::from_service(service, port, behaviour);
     let locality = svc.uses_local_endpoints();
+    // On a skewed cluster some nodes run an older kube-proxy (docs/behaviour.md#skewed-clusters):
+    // what reads locality is decided by the oldest, and no list is shared across versions.
+    let oldest = nodes.oldest_skewed(behaviour);
     // Before 1.36 the duplicate merge reads `is_local` too (a later local copy wins, k/k v1.35.0
     // endpointslicecache.go:238), whatever the policy: a node hosting a duplicated address may
     // then hold another copy than the rest of its class.
-    let reads_locality = match (locality, prefers_non_terminating(behaviour)) {
+    let reads_locality = match (locality, prefers_non_terminating(oldest.unwrap_or(behaviour))) {
         (true, _) => Locality::Every,
         (false, false) => Locality::Duplicates,
         (false, true) => Locality::Never,
@@ -209,7 +217,7 @@ fn group_nodes(
     let named = if every_row { BTreeSet::new() } else { named_rows(own, nodes, reads_locality) };
     // Without a Local policy nothing reads `is_local`, and from 1.36 duplicates merge without
     // looking at it: then every node sees the same endpoints.
-    let shared = (!locality && prefers_non_terminating(behaviour))
+    let shared = (!locality && prefers_non_terminating(behaviour) && oldest.is_none())
         .then(|| endpoints_for_port(own, &port.name, &port.protocol, "", behaviour));
     let shared_identities: Option<BTreeMap<String, String>> =
         shared.as_ref().map(|eps| eps.iter().map(|ep| (ep.identity(), ep.address.clone())).collect());
@@ -218,20 +226,22 @@ fn group_nodes(
     let mut groups = GroupSet::default();
     for visit in visited_rows(nodes, &named, every_row) {
         let (Ok(row) | Err(row)) = visit;
-        let (name, zone, windows) = &nodes.rows[row];
+        let (name, zone, windows, _) = &nodes.rows[row];
         let node = ProxyNode { name, zone: zone.as_deref(), windows: *windows };
+        let at = nodes.kube_proxy(row, behaviour);
+        let svc = service_info_at(service, &svc, at, behaviour);
         let own_endpoints;
         let own_identities;
         let (endpoints, by_identity) = match (&shared, &shared_identities) {
             (Some(eps), Some(ids)) => (eps, ids),
             _ => {
-                own_endpoints = endpoints_for_port(own, &port.name, &port.protocol, name, behaviour);
+                own_endpoints = endpoints_for_port(own, &port.name, &port.protocol, name, at);
                 own_identities = own_endpoints.iter().map(|ep| (ep.identity(), ep.address.clone())).collect();
                 (&own_endpoints, &own_identities)
             }
         };
-        let categorized = categorize_endpoints(endpoints, &svc, &node, behaviour);
-        let result = outcome(&svc, &categorized, by_identity);
+        let categorized = categorize_endpoints(endpoints, &svc, &node, at);
+        let result = outcome(&svc, &categorized, by_identity, (at != behaviour).then_some(at));
         let g = groups.place(zone.clone().unwrap_or_default(), result, &categorized);
         match visit {
             Ok(row) => named_groups.push((row, g)),
@@ -245,6 +255,20 @@ fn group_nodes(
         class_group,
         named: named_groups,
         row_count: nodes.rows.len(),
+    }
+}
+
+/// The Service's first port as kube-proxy at `at` reads it: `svc` (the control plane's reading)
+/// unless `at` is a skewed node's older version.
+fn service_info_at<'s>(
+    service: &Service,
+    svc: &'s ProxyServiceInfo,
+    at: Behaviour,
+    behaviour: Behaviour,
+) -> Cow<'s, ProxyServiceInfo> {
+    match at == behaviour {
+        true => Cow::Borrowed(svc),
+        false => Cow::Owned(ProxyServiceInfo::from_service(service, &service.ports[0], at)),
     }
 }
 
@@ -279,6 +303,7 @@ fn new_group(zone: String, result: Outcome, categorized: &Categorized) -> Group 
         external_endpoints: result.external_endpoints.clone(),
         reason: result.reason.clone(),
         log_line: (!lines.is_empty()).then(|| lines.join("\n")),
+        kube_proxy_version: result.kube_proxy.map(|b| b.to_string()),
     };
     Group { zone, outcome: result, view }
 }

@@ -3,7 +3,7 @@ use crate::core::mode::{ModePath, select_mode};
 use crate::core::testkit_td::{EndpointTestExt, ServiceTestExt, ep, service, slice};
 use crate::model::ANNOTATION_TOPOLOGY_AWARE_HINTS;
 
-const V36: Behaviour = Behaviour { minor: 36 };
+const V36: Behaviour = Behaviour::new(36);
 
 /// 8 ready endpoints (zone + node) as in upstream TestReconcileHints: two create slices
 /// (a,b),(a,b) and two update slices (a,a),(b,c).
