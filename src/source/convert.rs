@@ -89,7 +89,7 @@ pub fn node_from(node: &core::Node) -> Result<Node, ConvertError> {
         .map(|c| c.status.clone());
     Ok(Node {
         name: name_of(&node.metadata),
-        labels: node.metadata.labels.clone().unwrap_or_default(),
+        labels: Node::read_labels(node.metadata.labels.clone().unwrap_or_default()),
         allocatable_cpu,
         ready,
         kubelet_version: status

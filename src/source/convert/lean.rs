@@ -82,7 +82,7 @@ impl Node {
             .map(|c| c.status.unwrap_or_default());
         Ok(model::Node {
             name: meta.name.unwrap_or_default(),
-            labels: meta.labels.unwrap_or_default(),
+            labels: model::Node::read_labels(meta.labels.unwrap_or_default()),
             allocatable_cpu,
             ready,
             kubelet_version: node_info.and_then(|i| i.kubelet_version).filter(|v| !v.is_empty()),

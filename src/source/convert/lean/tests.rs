@@ -18,7 +18,8 @@ fn full_node() -> Value {
         "apiVersion": "v1", "kind": "Node",
         "metadata": {
             "name": "n1", "uid": "u", "creationTimestamp": "2026-01-02T03:04:05Z",
-            "labels": { "topology.kubernetes.io/zone": "a", "kubernetes.io/os": "linux" },
+            "labels": { "topology.kubernetes.io/zone": "a", "kubernetes.io/os": "linux",
+                        "node.kubernetes.io/instance-type": "m5.large", "kubernetes.io/hostname": "n1" },
             "annotations": { "node.alpha.kubernetes.io/ttl": "0" },
             "managedFields": [{ "manager": "kubelet", "fieldsV1": { "f:status": {} } }]
         },
@@ -45,6 +46,9 @@ fn nodes_read_the_same_as_through_k8s_openapi() {
                         "status": { "conditions": [{ "type": null, "status": "True" }], "nodeInfo": { "kubeletVersion": "" } } });
     let no_cpu = json!({ "metadata": { "name": "y" }, "status": { "allocatable": { "memory": "1Gi" },
                          "conditions": [{ "type": "Ready" }] } });
+    let (_, lean): (k8s_openapi::api::core::v1::Node, Node) = both(&full_node());
+    let labels = lean.into_model().unwrap().labels;
+    assert_eq!(labels.keys().collect::<Vec<_>>(), ["kubernetes.io/os", "topology.kubernetes.io/zone"]);
     for value in [full_node(), bare, nulls, no_cpu] {
         let (k8s, lean): (k8s_openapi::api::core::v1::Node, Node) = both(&value);
         assert_eq!(lean.into_model(), super::super::node_from(&k8s), "{value}");

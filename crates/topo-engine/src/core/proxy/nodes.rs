@@ -4,10 +4,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use super::cache::normalise_ip;
-use crate::model::{EndpointSlice, LABEL_ZONE, Node};
-
-/// Label naming a node's operating system.
-const LABEL_OS: &str = "kubernetes.io/os";
+use crate::model::{EndpointSlice, LABEL_OS, LABEL_ZONE, Node};
 
 /// One node kube-proxy runs on: (name, zone label, windows).
 pub(super) type NodeRow = (String, Option<String>, bool);
