@@ -5,6 +5,7 @@
 use k8s_openapi::api::core::v1 as core;
 use k8s_openapi::api::discovery::v1 as discovery;
 use k8s_openapi::api::events::v1 as events;
+use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
 use topo_engine::model::{
@@ -79,19 +80,8 @@ fn check_cpu_range(cpu: &CpuAmount, written: &str) -> Result<(), ConvertError> {
 /// Extracts a Node: labels, exact allocatable CPU and the status of its `Ready` condition.
 pub fn node_from(node: &core::Node) -> Result<Node, ConvertError> {
     let status = node.status.as_ref();
-    let written =
-        status.and_then(|s| s.allocatable.as_ref()).and_then(|a| a.get("cpu")).map(|q| q.0.as_str());
-    let allocatable_cpu = match status.and_then(|s| s.allocatable.as_ref()).and_then(|a| a.get("cpu")) {
-        // Quantity.UnmarshalJSON trims surrounding whitespace before ParseQuantity.
-        Some(quantity) => Some(CpuAmount::parse_input(quantity.0.trim()).map_err(|_| ConvertError {
-            field: "status.allocatable.cpu".to_string(),
-            message: format!("invalid quantity {:?} (expected e.g. \"1930m\" or \"2\")", quantity.0),
-        })?),
-        None => None,
-    };
-    if let (Some(cpu), Some(written)) = (&allocatable_cpu, written) {
-        check_cpu_range(cpu, written)?;
-    }
+    let allocatable_cpu =
+        allocatable_cpu(status.and_then(|s| s.allocatable.as_ref()).and_then(|a| a.get("cpu")))?;
     // mirrors nodeutil.GetNodeCondition: the first condition of that type
     let ready = status
         .and_then(|s| s.conditions.as_ref())
@@ -99,7 +89,7 @@ pub fn node_from(node: &core::Node) -> Result<Node, ConvertError> {
         .map(|c| c.status.clone());
     Ok(Node {
         name: name_of(&node.metadata),
-        labels: node.metadata.labels.clone().unwrap_or_default(),
+        labels: Node::read_labels(node.metadata.labels.clone().unwrap_or_default()),
         allocatable_cpu,
         ready,
         kubelet_version: status
@@ -107,6 +97,18 @@ pub fn node_from(node: &core::Node) -> Result<Node, ConvertError> {
             .map(|i| i.kubelet_version.clone())
             .filter(|v| !v.is_empty()),
     })
+}
+
+/// `status.allocatable["cpu"]`, parsed exactly and within range; `None` when absent.
+fn allocatable_cpu(quantity: Option<&Quantity>) -> Result<Option<CpuAmount>, ConvertError> {
+    let Some(quantity) = quantity else { return Ok(None) };
+    // Quantity.UnmarshalJSON trims surrounding whitespace before ParseQuantity.
+    let cpu = CpuAmount::parse_input(quantity.0.trim()).map_err(|_| ConvertError {
+        field: "status.allocatable.cpu".to_string(),
+        message: format!("invalid quantity {:?} (expected e.g. \"1930m\" or \"2\")", quantity.0),
+    })?;
+    check_cpu_range(&cpu, &quantity.0)?;
+    Ok(Some(cpu))
 }
 
 /// Extracts a Service; `externally_accessible` follows kube-proxy's `ExternallyAccessible`.
@@ -282,6 +284,8 @@ pub fn cilium_from(config_map: &core::ConfigMap) -> Option<CiliumConfig> {
         service_topology: data.get("enable-service-topology").cloned(),
     })
 }
+
+pub(crate) mod lean;
 
 #[cfg(test)]
 mod tests;

@@ -7,15 +7,15 @@ use std::process::Command;
 
 use crate::generate;
 use crate::live;
-use crate::measure::{Cmd, Stats, alone, mb, side_by_side};
+use crate::measure::{Cmd, Stats, mb, side_by_side};
 use crate::plan::Size;
 
-fn repo() -> PathBuf {
+pub(crate) fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask/ sits in the repo").to_path_buf()
 }
 
 /// The release `kubectl-topo`, next to this xtask binary (same target dir).
-fn product() -> io::Result<PathBuf> {
+pub(crate) fn product() -> io::Result<PathBuf> {
     let status = Command::new(env!("CARGO"))
         .args(["build", "--release", "--locked", "--bin", "kubectl-topo"])
         .current_dir(repo())
@@ -27,14 +27,14 @@ fn product() -> io::Result<PathBuf> {
     Ok(exe.with_file_name("kubectl-topo"))
 }
 
-fn bench_dir() -> io::Result<PathBuf> {
+pub(crate) fn bench_dir() -> io::Result<PathBuf> {
     let dir = std::env::current_exe()?.with_file_name("bench");
     std::fs::create_dir_all(&dir)?;
     Ok(dir)
 }
 
 /// Prints the path a repo script prints (oracle, kubectl build dir).
-fn script_path(script: &str) -> io::Result<PathBuf> {
+pub(crate) fn script_path(script: &str) -> io::Result<PathBuf> {
     let out = Command::new("bash").arg(repo().join(script)).output()?;
     if !out.status.success() {
         return Err(io::Error::other(format!("{script} failed")));
@@ -42,7 +42,7 @@ fn script_path(script: &str) -> io::Result<PathBuf> {
     Ok(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
 }
 
-fn machine() -> String {
+pub(crate) fn machine() -> String {
     let cpu = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
     let model = cpu
         .lines()
@@ -75,7 +75,7 @@ fn row(what: &str, target: &str, a: &Cmd, b: &Cmd, sa: Stats, sb: Stats) -> Stri
 const HEADER: &str = "| benchmark | kubectl-topo | baseline | kubectl-topo median (peak RSS) | baseline median (peak RSS) | ratio | target |\n|---|---|---|---|---|---|---|";
 
 /// The four ratios.
-pub fn run(name: &str, size: Size, runs: usize, dump_only: bool) -> io::Result<()> {
+pub fn run(name: &str, size: Size, runs: usize, dump_only: bool, json_only: bool) -> io::Result<()> {
     let topo = product()?;
     let dump = bench_dir()?.join(format!("{name}.json"));
     let summary = generate::write(size, &dump)?;
@@ -91,6 +91,11 @@ pub fn run(name: &str, size: Size, runs: usize, dump_only: bool) -> io::Result<(
         summary.bytes as f64 / 1e6
     );
     println!("{HEADER}");
+    if json_only {
+        let rows = json_rows(&topo, &oracle, &dump, runs);
+        std::fs::remove_file(&dump)?;
+        return rows;
+    }
     dump_rows(name, size, &topo, &oracle, &dump, runs)?;
     if dump_only {
         return Ok(());
@@ -172,6 +177,30 @@ fn dump_rows(name: &str, size: Size, topo: &Path, oracle: &Path, json: &Path, ru
     Ok(())
 }
 
+/// The JSON rows alone (`--json-only`): `check -A` against the Go oracle and the parse-only floor,
+/// with the peak RSS against the dump's size.
+fn json_rows(topo: &Path, oracle: &Path, json: &Path, runs: usize) -> io::Result<()> {
+    let xtask = std::env::current_exe()?;
+    let j = json.to_string_lossy().to_string();
+    let check = Cmd::new(topo, &["check", "-A", "--from-file", &j, "--fail-on", "none"]);
+    let bytes = std::fs::metadata(json)?.len();
+    let rows = [
+        ("JSON: `check -A` vs Go oracle", "≤ 0.3×", Cmd::new(oracle, &["all", "--dump", &j])),
+        ("JSON: `check -A` vs parse-only floor", "≤ 2×", Cmd::new(&xtask, &["parse-only", &j])),
+    ];
+    for (what, target, baseline) in rows {
+        let (sa, sb) = side_by_side(&check, &baseline, runs)?;
+        println!("{}", row(what, target, &check, &baseline, sa, sb));
+        let share = sa.median_rss_kb as f64 * 1024.0 / bytes as f64;
+        println!(
+            "(peak RSS of `check -A`: {:.2}× the dump's {:.0} MB; goal ≤ 0.25×)",
+            share,
+            bytes as f64 / 1e6
+        );
+    }
+    Ok(())
+}
+
 /// `namespace/name` of the Service with the most endpoints (explain's worst case).
 fn largest_service(dump: &Path) -> io::Result<String> {
     let text = std::fs::read_to_string(dump)?;
@@ -183,41 +212,6 @@ fn largest_service(dump: &Path) -> io::Result<String> {
     }
     let best = counts.into_iter().max_by_key(|(k, n)| (*n, *k)).map(|((ns, n), _)| format!("{ns}/{n}"));
     best.ok_or_else(|| io::Error::other("no Service in the dump"))
-}
-
-/// `check -A --from-file` (and the oracle) at 1×, 2×, 5×, 10×, 20× the small cluster.
-pub fn scale(runs: usize) -> io::Result<()> {
-    let topo = product()?;
-    let oracle = script_path("tests/upstream/run-oracle.sh")?;
-    println!("Machine: {}; {runs} runs each, median.\n", machine());
-    println!(
-        "| size | nodes | Services | endpoints | dump MB | kubectl-topo | peak RSS | µs per endpoint | Go oracle | ratio |"
-    );
-    println!("|---|---|---|---|---|---|---|---|---|---|");
-    for k in [1, 2, 5, 10, 20] {
-        let name = format!("small*{k}");
-        let size = Size::preset(&name).expect("small*K is a preset");
-        let dump = bench_dir()?.join(format!("small-x{k}.json"));
-        let summary = generate::write(size, &dump)?;
-        let d = dump.to_string_lossy().to_string();
-        let a = Cmd::new(&topo, &["check", "-A", "--from-file", &d, "--fail-on", "none"]);
-        let b = Cmd::new(&oracle, &["all", "--dump", &d]);
-        let sa = alone(&a, runs)?;
-        let sb = alone(&b, runs)?;
-        println!(
-            "| {k}× | {} | {} | {} | {:.0} | {:.2} s | {:.0} MB | {:.1} | {:.2} s | {:.2}× |",
-            summary.nodes,
-            summary.services,
-            summary.endpoints,
-            summary.bytes as f64 / 1e6,
-            sa.median_secs,
-            mb(sa.median_rss_kb),
-            sa.median_secs * 1e6 / summary.endpoints as f64,
-            sb.median_secs,
-            sa.median_secs / sb.median_secs
-        );
-    }
-    Ok(())
 }
 
 /// Issue 20: `check -A` over 50 dumps of the small cluster (each its own seed, one directory, one

@@ -2,7 +2,8 @@
 //!
 //!   cargo xtask gen --size large --out large.json   synthetic cluster as a `v1 List` (`.yaml`: YAML)
 //!   cargo xtask bench [--size large] [--runs 5]       the four ratios of BENCHMARKS.md
-//!   cargo xtask scale [--runs 5]                      time and RSS at 1×…20× the small cluster
+//!   cargo xtask bench --size xlarge --json-only       JSON dump rows only (xlarge: several GB, deleted after)
+//!   cargo xtask scale [--runs 5] [--max 500]          µs per endpoint at 1×…500× the small cluster
 //!   cargo xtask clusters [--runs 5]                   50 small dumps in one `check` vs one 50× dump
 //!   cargo xtask bench-serve [--size large]            `serve`: time to ready, RSS, update → metric latency
 //!   cargo xtask schema                                rewrite docs/schema/ from the report types
@@ -21,6 +22,7 @@ mod live;
 mod measure;
 mod objects;
 mod plan;
+mod scale;
 mod serve_bench;
 
 use std::path::{Path, PathBuf};
@@ -56,11 +58,23 @@ enum Command {
         /// Only the dump benchmark (no apiserver).
         #[arg(long)]
         dump_only: bool,
+        /// Only the JSON dump rows (no YAML: `xlarge` as YAML is over the YAML size limit).
+        /// The dumps are deleted after measuring.
+        #[arg(long)]
+        json_only: bool,
     },
-    /// `check -A --from-file` at 1×, 2×, 5×, 10×, 20× the small cluster.
+    /// `check -A --from-file` at 1×, 2×, 5×, 10×, 50×, 100×, 500× the small cluster (as far as
+    /// the disk holds): µs per endpoint. Each dump is deleted after measuring.
     Scale {
+        /// Runs of the sizes up to 10× (3 for the larger ones).
         #[arg(long, default_value_t = 5)]
         runs: usize,
+        /// Largest multiple measured.
+        #[arg(long, default_value_t = 500)]
+        max: usize,
+        /// Largest multiple the Go oracle is also run on (it needs ≈ 3.5× the dump in memory).
+        #[arg(long, default_value_t = 100)]
+        oracle_max: usize,
     },
     /// `check -A` over 50 small dumps (one directory) vs the same sizes as one dump (`small*50`).
     Clusters {
@@ -122,10 +136,10 @@ fn main() {
                 s.bytes
             );
         }),
-        Command::Bench { size: name, runs, dump_only } => {
-            bench::run(&name, size(&name, None), runs, dump_only)
+        Command::Bench { size: name, runs, dump_only, json_only } => {
+            bench::run(&name, size(&name, None), runs, dump_only || json_only, json_only)
         }
-        Command::Scale { runs } => bench::scale(runs),
+        Command::Scale { runs, max, oracle_max } => crate::scale::run(runs, max, oracle_max),
         Command::BenchServe { size: name, updates } => bench::serve(&name, size(&name, None), updates),
         Command::Clusters { runs } => bench::clusters(runs),
         Command::Schema => write_schema(),

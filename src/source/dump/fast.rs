@@ -4,6 +4,7 @@
 //! the general reader, so results and messages are the same as without this path.
 
 use serde::Deserialize;
+use serde::de::{Deserializer as _, IgnoredAny, MapAccess, Visitor};
 
 use super::{DumpError, Inherited, Reader, kind_of};
 
@@ -32,9 +33,42 @@ pub(super) fn names_its_type(raw: &str) -> bool {
     if !raw.starts_with('{') {
         return true;
     }
-    let Ok(meta) = serde_json::from_str::<TypeMeta>(raw) else { return false };
-    let text = |v: &Option<serde_json::Value>| v.as_ref().is_some_and(serde_json::Value::is_string);
-    text(&meta.api_version) && text(&meta.kind)
+    let mut named = false;
+    // Stopping once both are read leaves the object half read, which serde_json reports: the
+    // answer is in `named`. The text has been checked, so no key is given twice.
+    let _ = serde_json::Deserializer::from_str(raw).deserialize_map(TypeNamed(&mut named));
+    named
+}
+
+/// Reads an object's entries until its `apiVersion` and `kind` are both read as strings (kubectl
+/// writes them first), skipping the others without building them.
+struct TypeNamed<'a>(&'a mut bool);
+
+impl<'de> Visitor<'de> for TypeNamed<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a Kubernetes object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let (mut api_version, mut kind) = (false, false);
+        while let Some(key) = map.next_key::<String>()? {
+            if key != "apiVersion" && key != "kind" {
+                map.next_value::<IgnoredAny>()?;
+                continue;
+            }
+            if !map.next_value::<serde_json::Value>()?.is_string() {
+                return Ok(());
+            }
+            *(if key == "kind" { &mut kind } else { &mut api_version }) = true;
+            if api_version && kind {
+                *self.0 = true;
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Reads one list item: its type first ([`item_type`]), then the item.

@@ -6,6 +6,7 @@
 
 use serde_json::Value;
 
+use super::convert::lean;
 use super::{CLUSTER_INFO_API_VERSION, CLUSTER_INFO_KIND, ClusterInfo, Inherited, convert};
 
 /// Object kinds we read.
@@ -114,11 +115,13 @@ pub(super) fn decode(kind: Kind, value: Value) -> Outcome {
         _ if named && value.pointer("/metadata/name").is_none() => {
             Err("metadata.name is missing".to_string())
         }
-        Kind::Node => typed(value)
-            .and_then(|node| convert::node_from(&node).map_err(|e| e.to_string()))
+        Kind::Node => typed::<lean::Node>(value)
+            .and_then(|node| node.into_model().map_err(|e| e.to_string()))
             .map(|node| Some(Object::Node(node))),
-        Kind::Service => typed(value).map(|s| Some(Object::Service(convert::service_from(&s)))),
-        Kind::EndpointSlice => typed(value).map(|s| Some(Object::Slice(convert::slice_from(&s)))),
+        Kind::Service => typed::<lean::Service>(value).map(|s| Some(Object::Service(s.into_model()))),
+        Kind::EndpointSlice => {
+            typed::<lean::EndpointSlice>(value).map(|s| Some(Object::Slice(s.into_model())))
+        }
         Kind::CoreEvent => typed(value).map(|e| Some(Object::Event(convert::event_from_core(&e)))),
         Kind::EventsV1Event => typed(value).map(|e| Some(Object::Event(convert::event_from_events_v1(&e)))),
         // Only kube-system/cilium-config is read; other ConfigMaps are counted as skipped.

@@ -3,9 +3,9 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use k8s_openapi::api::core::v1::{Node, Service};
-use k8s_openapi::api::discovery::v1::EndpointSlice;
 use serde_json::Value;
+
+use crate::source::convert::lean;
 
 use super::*;
 
@@ -153,16 +153,16 @@ impl<'a> Reader<'a> {
         }
         let object = match kind {
             // Nameless objects go to the general reader, which refuses them (as for YAML).
-            Kind::Node => typed::<Node, _>(de)
-                .filter(|n| n.metadata.name.is_some())
-                .and_then(|n| convert::node_from(&n).ok())
+            Kind::Node => typed::<lean::Node, _>(de)
+                .filter(lean::Node::has_name)
+                .and_then(|n| n.into_model().ok())
                 .map(Object::Node),
-            Kind::Service => typed::<Service, _>(de)
-                .filter(|v| v.metadata.name.is_some())
-                .map(|v| Object::Service(convert::service_from(&v))),
-            Kind::EndpointSlice => typed::<EndpointSlice, _>(de)
-                .filter(|v| v.metadata.name.is_some())
-                .map(|v| Object::Slice(convert::slice_from(&v))),
+            Kind::Service => typed::<lean::Service, _>(de)
+                .filter(lean::Service::has_name)
+                .map(|v| Object::Service(v.into_model())),
+            Kind::EndpointSlice => typed::<lean::EndpointSlice, _>(de)
+                .filter(lean::EndpointSlice::has_name)
+                .map(|v| Object::Slice(v.into_model())),
             Kind::CoreEvent => typed(de).map(|v| Object::Event(convert::event_from_core(&v))),
             Kind::EventsV1Event => typed(de).map(|v| Object::Event(convert::event_from_events_v1(&v))),
             Kind::ClusterInfo => typed::<ClusterInfo, _>(de).map(Object::Info),

@@ -224,11 +224,13 @@ fn hostile_inputs_are_rejected_without_panicking() {
     );
     let numbers = "apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec: {ports: [{port: 99999999999999999999999}]}\n";
     assert!(error(numbers).contains("spec.ports[0].port"), "{}", error(numbers));
-    let norway =
-        parse_ok("apiVersion: v1\nkind: Node\nmetadata: {name: n, labels: {zone: no, mode: 0755}}\n");
+    // Labels the model keeps (`NODE_LABELS_READ`).
+    let norway = parse_ok(
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n, labels: {topology.kubernetes.io/zone: no, kubernetes.io/os: 0755}}\n",
+    );
     assert_eq!(norway.snapshot.nodes[0].name, "n", "YAML 1.2 booleans only");
-    assert_eq!(norway.snapshot.nodes[0].labels["zone"], "no");
-    assert_eq!(norway.snapshot.nodes[0].labels["mode"], "0755");
+    assert_eq!(norway.snapshot.nodes[0].labels["topology.kubernetes.io/zone"], "no");
+    assert_eq!(norway.snapshot.nodes[0].labels["kubernetes.io/os"], "0755");
     for odd in
         ["!!binary aGk=", "? [a]\n: b\n", ".nan", "&x a\n", "*x\n", "\u{feff}{}", "{\"kind\": 1}", "[1, {}]"]
     {

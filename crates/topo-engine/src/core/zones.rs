@@ -14,11 +14,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::model::{CpuAmount, LABEL_ZONE, Node};
-
-/// Label key that excludes a node from the ratios, whatever its value (`hasExcludedLabels`).
-pub const LABEL_CONTROL_PLANE: &str = "node-role.kubernetes.io/control-plane";
-/// Legacy label key that excludes a node from the ratios, whatever its value (`hasExcludedLabels`).
-pub const LABEL_MASTER: &str = "node-role.kubernetes.io/master";
+pub use crate::model::{LABEL_CONTROL_PLANE, LABEL_MASTER};
 
 /// Zone CPU ratios as the topology cache holds them.
 ///

@@ -12,6 +12,16 @@ use super::cpu::CpuAmount;
 
 /// Label holding a node's zone; the only one upstream reads (`v1.LabelTopologyZone`).
 pub const LABEL_ZONE: &str = "topology.kubernetes.io/zone";
+/// Label naming a node's operating system (kube-proxy on Windows ignores hints).
+pub const LABEL_OS: &str = "kubernetes.io/os";
+/// Label key that excludes a node from the ratios, whatever its value (`hasExcludedLabels`).
+pub const LABEL_CONTROL_PLANE: &str = "node-role.kubernetes.io/control-plane";
+/// Legacy label key that excludes a node from the ratios, whatever its value (`hasExcludedLabels`).
+pub const LABEL_MASTER: &str = "node-role.kubernetes.io/master";
+/// The only Node labels anything reads. A Node carries a dozen or two others (instance type,
+/// hostname, arch…); readers keep only these ([`Node::read_labels`]), which on 65,000 Nodes is
+/// a few hundred megabytes less.
+pub const NODE_LABELS_READ: [&str; 4] = [LABEL_ZONE, LABEL_OS, LABEL_CONTROL_PLANE, LABEL_MASTER];
 /// Deprecated annotation; when present it wins over `topology-mode` (endpointslice `utils.go` `hintsEnabled`).
 pub const ANNOTATION_TOPOLOGY_AWARE_HINTS: &str = "service.kubernetes.io/topology-aware-hints";
 /// Annotation added in 1.27 (docs/behaviour.md#annotation).
@@ -78,7 +88,8 @@ pub struct SourceInfo {
 pub struct Node {
     /// `metadata.name`.
     pub name: String,
-    /// `metadata.labels` (all of them; the engine reads zone, control-plane and os labels).
+    /// `metadata.labels`: those of [`NODE_LABELS_READ`] (zone, os, control-plane) when read
+    /// from a cluster or a dump ([`Node::read_labels`]); any when built otherwise.
     pub labels: BTreeMap<String, String>,
     /// `status.allocatable["cpu"]`, parsed exactly; `None` when absent.
     pub allocatable_cpu: Option<CpuAmount>,
@@ -89,6 +100,13 @@ pub struct Node {
     /// server version. Never read by the algorithm.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kubelet_version: Option<String>,
+}
+
+impl Node {
+    /// The labels of [`NODE_LABELS_READ`] among `labels`.
+    pub fn read_labels(labels: BTreeMap<String, String>) -> BTreeMap<String, String> {
+        labels.into_iter().filter(|(key, _)| NODE_LABELS_READ.contains(&key.as_str())).collect()
+    }
 }
 
 /// A Service, reduced to what the controller and kube-proxy read.

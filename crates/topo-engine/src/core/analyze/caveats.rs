@@ -3,12 +3,9 @@
 
 use super::Cluster;
 use crate::core::mode::ModeDecision;
-use crate::model::{CiliumConfig, Node, Service};
+use crate::model::{CiliumConfig, LABEL_OS, Node, Service};
 use crate::report::mode::Mode;
 use crate::report::reason::{Facts, Reason, ReasonCode as C};
-
-/// Label naming a node's operating system.
-const LABEL_OS: &str = "kubernetes.io/os";
 
 /// Caveats worth showing when hints are asked for (mode other than `None`): a headless Service
 /// (no ClusterIP: kube-proxy does not proxy it, hints only reach DNS-based clients that ignore

@@ -5,10 +5,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use super::cache::normalise_ip;
 use crate::model::version::{kube_proxy_on_node, release_of};
-use crate::model::{Behaviour, EndpointSlice, LABEL_ZONE, Node};
-
-/// Label naming a node's operating system.
-const LABEL_OS: &str = "kubernetes.io/os";
+use crate::model::{Behaviour, EndpointSlice, LABEL_OS, LABEL_ZONE, Node};
 
 /// One node kube-proxy runs on: (name, zone label, windows, kubelet release).
 pub(super) type NodeRow = (String, Option<String>, bool, Option<Behaviour>);
