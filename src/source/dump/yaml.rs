@@ -30,8 +30,14 @@ pub(super) fn read_yaml(text: &str, origin: &str) -> Result<ParsedDump, DumpErro
     }
 }
 
+/// Reads a YAML dump from `input` through the fast path alone: `None` when the full parser must
+/// read it.
+pub(super) fn read_fast(input: impl std::io::BufRead, origin: &str) -> Option<ParsedDump> {
+    subset::read(input, origin)
+}
+
 /// Reads a YAML dump with the full parser (serde-saphyr's events).
-fn read_parsed(text: &str, origin: &str) -> Result<ParsedDump, DumpError> {
+pub(super) fn read_parsed(text: &str, origin: &str) -> Result<ParsedDump, DumpError> {
     let Documents(outcomes) =
         serde_saphyr::from_str_multiple_with_options::<_, Documents>(text, options(text))
             .map_err(|err| syntax(&err, origin))?;
