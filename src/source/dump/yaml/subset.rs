@@ -51,7 +51,7 @@ struct Pending {
     seq: bool,
 }
 
-/// A literal block scalar (`|`, `|-`, `|+`) being read.
+/// A literal (`|`, `|-`, `|+`) or folded (`>`, `>-`, `>+`) block scalar being read.
 struct Block {
     /// Its lines are indented deeper than this.
     parent: usize,
@@ -60,6 +60,8 @@ struct Block {
     /// Line breaks read but not written yet.
     breaks: usize,
     chomp: Chomp,
+    /// `>`: folded.
+    folded: bool,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -276,8 +278,8 @@ impl<R: BufRead> Transcoder<R> {
                 self.out.extend_from_slice(empty.as_bytes());
                 ""
             }
-            b'|' => return self.start_block(value.trim_end_matches(' '), parent),
-            b'>' | b'&' | b'*' | b'!' | b'%' | b'@' | b'`' | b'#' | b'?' | b',' | b']' | b'}' | b':' => {
+            b'|' | b'>' => return self.start_block(value.trim_end_matches(' '), parent),
+            b'&' | b'*' | b'!' | b'%' | b'@' | b'`' | b'#' | b'?' | b',' | b']' | b'}' | b':' => {
                 return Err(Unsupported);
             }
             _ => {
@@ -297,14 +299,15 @@ impl<R: BufRead> Transcoder<R> {
     }
 
     fn start_block(&mut self, header: &str, parent: usize) -> Fast<()> {
-        let chomp = match header {
-            "|" => Chomp::Clip,
-            "|-" => Chomp::Strip,
-            "|+" => Chomp::Keep,
+        let (folded, chomp) = header.split_at(1);
+        let chomp = match chomp {
+            "" => Chomp::Clip,
+            "-" => Chomp::Strip,
+            "+" => Chomp::Keep,
             _ => return Err(Unsupported),
         };
         self.out.push(b'"');
-        self.block = Some(Block { parent, indent: None, breaks: 0, chomp });
+        self.block = Some(Block { parent, indent: None, breaks: 0, chomp, folded: folded == ">" });
         Ok(())
     }
 
@@ -320,6 +323,7 @@ impl<R: BufRead> Transcoder<R> {
             block.breaks += 1;
             return Ok(true);
         }
+        let first = block.indent.is_none();
         let content = match block.indent {
             None if indent > block.parent => *block.indent.insert(indent),
             Some(content) if indent >= content => content,
@@ -329,12 +333,21 @@ impl<R: BufRead> Transcoder<R> {
                 return Ok(false);
             }
         };
-        for _ in 0..block.breaks {
-            self.out.extend_from_slice(b"\\n");
+        if block.folded {
+            // Lines folded into one: each line break between two lines of the same indentation is
+            // a space. Blank or more indented lines fold by rules left to the parser.
+            match (indent == content, block.breaks, first) {
+                (true, 0, true) => {}
+                (true, 1, false) => self.out.push(b' '),
+                _ => return Err(Unsupported),
+            }
+        } else {
+            for _ in 0..block.breaks {
+                self.out.extend_from_slice(b"\\n");
+            }
+            self.out.extend(std::iter::repeat_n(b' ', indent - content));
         }
         block.breaks = 1;
-        let spaces = indent - content;
-        self.out.extend(std::iter::repeat_n(b' ', spaces));
         scalar::block_line(rest, &mut self.out);
         Ok(true)
     }

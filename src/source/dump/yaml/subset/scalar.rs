@@ -56,13 +56,29 @@ fn integer(s: &str) -> Fast<bool> {
             _ => Err(Unsupported),
         };
     }
+    if negative || !first.is_ascii_digit() {
+        return Err(Unsupported);
+    }
+    // Whatever could be a number is left to the parser; the rest (`10.0.0.1`, `4Gi`, `100m`,
+    // `6.1.2-x86_64`, `0b04-1d`, `9223e055-7411`) is text.
     let radix =
         bytes.len() > 1 && first == b'0' && matches!(bytes[1], b'x' | b'X' | b'o' | b'O' | b'b' | b'B');
-    if !negative && first.is_ascii_digit() && !radix && !s.contains(['_', ':']) && s.parse::<f64>().is_err() {
-        // `10.0.0.1`, `4Gi`, `100m`: neither integer nor float, so text.
-        return Ok(false);
-    }
-    Err(Unsupported)
+    let number = if radix {
+        let base = match bytes[1] {
+            b'x' | b'X' => 16,
+            b'o' | b'O' => 8,
+            _ => 2,
+        };
+        bytes[2..].iter().all(|&b| char::from(b).is_digit(base) || b == b'_')
+    } else {
+        // What Rust's float parser reads (a superset of YAML's floats), also without `_`, and
+        // sexagesimal forms (`1:30`).
+        let float = |t: &str| t.parse::<f64>().is_ok();
+        float(s)
+            || (s.contains('_') && float(&s.replace('_', "")))
+            || bytes.iter().all(|&b| b.is_ascii_digit() || matches!(b, b':' | b'.' | b'_')) && s.contains(':')
+    };
+    if number { Err(Unsupported) } else { Ok(false) }
 }
 
 /// Writes `s` (printable: no control characters) as a JSON string.

@@ -60,10 +60,18 @@ fn the_layouts_of_kubectl_and_of_saphyr_are_taken() {
         "# head\n---\na: 1 \n\n  # indented comment\nb: 'x'\n---\n---\n- 1\n- - 2\n",
         // Block scalars and their chomping.
         "a: |\n  line 1\n\n   indented\n\nb: |-\n  x\nc: |+\n  y\n\n\nd: |\n\ne: x\nf:\n- |\n  in a sequence\n- last\n",
+        "a: >-\n  folded\n  long text\nb:\n- >\n  one\n  two\n\n- >+\n  x\n\nc: >\n",
         "\"quoted key\": v\n'single': w\n\"k\\x41\": 1\n",
         "é: ≤ Σ\nb: 'ü'\n",
     ];
-    assert!(same(texts[0]) && same(texts[1]) && same(texts[3]) && same(texts[4]) && same(texts[5]));
+    assert!(
+        same(texts[0])
+            && same(texts[1])
+            && same(texts[3])
+            && same(texts[4])
+            && same(texts[5])
+            && same(texts[6])
+    );
     // `- - 2` is a nested sequence on one line: left to the parser.
     assert!(!same(texts[2]));
     assert!(same(&texts[2].replace("- - 2", "- 2")));
@@ -76,7 +84,9 @@ fn anything_outside_the_subset_is_left_to_the_parser() {
         "a: !!str 1\n",
         "a: {b: 1}\n",
         "a: [1, 2]\n",
-        "a: >\n  folded\n",
+        "a: >\n  folded\n\n  paragraph\n",
+        "a: >\n  x\n    more\n",
+        "a: >\n\n  x\n",
         "a: |2\n   x\n",
         "a: plain\n  continued\n",
         "a: \"open\n  close\"\n",
