@@ -14,7 +14,10 @@ use std::io::{self, BufRead, Read};
 use super::super::error::Limits;
 use super::super::{ParsedDump, stream};
 
+mod block;
 mod scalar;
+
+use block::Block;
 
 /// The dump read through the fast path; `None` when the full reader must read it (outside the
 /// subset, or refused: the full reader's message is the one to give).
@@ -49,26 +52,6 @@ struct Pending {
     /// The indentation of the mapping or sequence it belongs to.
     indent: usize,
     seq: bool,
-}
-
-/// A literal (`|`, `|-`, `|+`) or folded (`>`, `>-`, `>+`) block scalar being read.
-struct Block {
-    /// Its lines are indented deeper than this.
-    parent: usize,
-    /// Set by the first line with content.
-    indent: Option<usize>,
-    /// Line breaks read but not written yet.
-    breaks: usize,
-    chomp: Chomp,
-    /// `>`: folded.
-    folded: bool,
-}
-
-#[derive(Clone, Copy, PartialEq)]
-enum Chomp {
-    Clip,
-    Strip,
-    Keep,
 }
 
 /// YAML in, JSON out, as a [`Read`].
@@ -296,77 +279,6 @@ impl<R: BufRead> Transcoder<R> {
             }
         };
         if rest.trim_start_matches(' ').is_empty() { Ok(()) } else { Err(Unsupported) }
-    }
-
-    fn start_block(&mut self, header: &str, parent: usize) -> Fast<()> {
-        let (folded, chomp) = header.split_at(1);
-        let chomp = match chomp {
-            "" => Chomp::Clip,
-            "-" => Chomp::Strip,
-            "+" => Chomp::Keep,
-            _ => return Err(Unsupported),
-        };
-        self.out.push(b'"');
-        self.block = Some(Block { parent, indent: None, breaks: 0, chomp, folded: folded == ">" });
-        Ok(())
-    }
-
-    /// Takes a line into the open block scalar; false when the line ends it (the block is
-    /// closed, and the line is then read as usual).
-    fn block_line(&mut self, indent: usize, rest: &str) -> Fast<bool> {
-        let Some(block) = self.block.as_mut() else { return Ok(false) };
-        if rest.is_empty() {
-            // A blank line; one with spaces only could hold content spaces: the parser's.
-            if indent > 0 {
-                return Err(Unsupported);
-            }
-            block.breaks += 1;
-            return Ok(true);
-        }
-        let first = block.indent.is_none();
-        let content = match block.indent {
-            None if indent > block.parent => *block.indent.insert(indent),
-            Some(content) if indent >= content => content,
-            Some(content) if indent > block.parent && indent < content => return Err(Unsupported),
-            _ => {
-                self.end_block()?;
-                return Ok(false);
-            }
-        };
-        if block.folded {
-            // Lines folded into one: each line break between two lines of the same indentation is
-            // a space. Blank or more indented lines fold by rules left to the parser.
-            match (indent == content, block.breaks, first) {
-                (true, 0, true) => {}
-                (true, 1, false) => self.out.push(b' '),
-                _ => return Err(Unsupported),
-            }
-        } else {
-            for _ in 0..block.breaks {
-                self.out.extend_from_slice(b"\\n");
-            }
-            self.out.extend(std::iter::repeat_n(b' ', indent - content));
-        }
-        block.breaks = 1;
-        scalar::block_line(rest, &mut self.out);
-        Ok(true)
-    }
-
-    /// Closes the open block scalar, its trailing line breaks chomped.
-    fn end_block(&mut self) -> Fast<()> {
-        let Some(block) = self.block.take() else { return Ok(()) };
-        let breaks = match (block.chomp, block.indent) {
-            // Keep with no content: only line breaks, by rules left to the parser.
-            (Chomp::Keep, None) if block.breaks > 0 => return Err(Unsupported),
-            (_, None) | (Chomp::Strip, _) => 0,
-            (Chomp::Clip, Some(_)) => 1,
-            (Chomp::Keep, Some(_)) => block.breaks,
-        };
-        for _ in 0..breaks {
-            self.out.extend_from_slice(b"\\n");
-        }
-        self.out.push(b'"');
-        Ok(())
     }
 
     /// Ends the current document (at `---` or the end of the input).
