@@ -128,7 +128,7 @@ mod yaml;
 use yaml::documents as yaml_documents;
 
 mod input;
-pub(crate) use input::read_dump;
+pub(crate) use input::{read_dump, read_dump_file};
 
 mod stream;
 

@@ -93,8 +93,8 @@ fn load_dump(path: &DumpPath, err: &mut dyn Write) -> Result<Snapshot, SourceErr
     Ok(snapshot)
 }
 
-/// Reads a dump file: JSON streamed (its text is never held whole), YAML whole, both within the
-/// limits of `dump::error`.
+/// Reads a dump file: JSON streamed (its text is never held whole), YAML streamed through the fast
+/// path when it is within its subset and else whole, both within the limits of `dump::error`.
 pub(crate) fn read_dump_file(path: &Path, origin: &str) -> Result<dump::ParsedDump, SourceError> {
     let file = std::fs::File::open(path).map_err(|source| SourceError::Read { path: path.into(), source })?;
     let metadata = file.metadata().ok();
@@ -103,6 +103,9 @@ pub(crate) fn read_dump_file(path: &Path, origin: &str) -> Result<dump::ParsedDu
         let source = std::io::Error::from(std::io::ErrorKind::IsADirectory);
         return Err(SourceError::Read { path: path.into(), source });
     }
-    let len = metadata.filter(std::fs::Metadata::is_file).map(|m| m.len());
-    Ok(dump::read_dump(file, origin, len)?)
+    match metadata.filter(std::fs::Metadata::is_file).map(|m| m.len()) {
+        // A regular file can be read again from its start.
+        Some(len) => Ok(dump::read_dump_file(file, origin, len)?),
+        None => Ok(dump::read_dump(file, origin, None)?),
+    }
 }

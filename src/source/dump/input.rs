@@ -5,7 +5,7 @@
 //! NUL bytes and UTF-8 as it is read, so `/dev/zero` or `/dev/urandom` stop at once and an endless
 //! input stops at the limit.
 
-use std::io::{Cursor, Read};
+use std::io::{BufReader, Cursor, Read, Seek, SeekFrom};
 
 use super::error::Limits;
 use super::{DumpError, ParsedDump, stream, yaml};
@@ -17,6 +17,34 @@ const CHUNK: usize = 64 << 10;
 /// limit is refused before it is read.
 pub(crate) fn read_dump(input: impl Read, origin: &str, len: Option<u64>) -> Result<ParsedDump, DumpError> {
     read_within(input, origin, len, Limits::DUMP)
+}
+
+/// Reads a dump from a regular file of `len` bytes, at its start. A YAML file is read as a stream
+/// through the fast path, so its text is never held whole; only when it is outside the fast
+/// path's subset is it read again from the start, whole, by the full parser.
+pub(crate) fn read_dump_file(
+    mut input: impl Read + Seek,
+    origin: &str,
+    len: u64,
+) -> Result<ParsedDump, DumpError> {
+    let limits = Limits::DUMP;
+    let (head, json) = sniff(&mut input, origin, limits.yaml)?;
+    if json || len > limits.yaml {
+        input.seek(SeekFrom::Start(0)).map_err(|err| read_error(origin, &err))?;
+        return read_within(input, origin, Some(len), limits);
+    }
+    let streamed =
+        yaml::read_fast(BufReader::with_capacity(CHUNK, Cursor::new(head).chain(&mut input)), origin);
+    if let Some(parsed) = streamed {
+        return Ok(parsed);
+    }
+    input.seek(SeekFrom::Start(0)).map_err(|err| read_error(origin, &err))?;
+    let text = read_text(Vec::new(), input, origin, limits.yaml)?;
+    yaml::read_parsed(&text, origin)
+}
+
+fn read_error(origin: &str, err: &std::io::Error) -> DumpError {
+    DumpError::Read { origin: origin.to_string(), message: err.to_string() }
 }
 
 fn read_within(
@@ -61,11 +89,7 @@ fn sniff(input: &mut impl Read, origin: &str, limit: u64) -> Result<(Vec<u8>, bo
 }
 
 fn read_chunk(input: &mut impl Read, buf: &mut Vec<u8>, origin: &str) -> Result<usize, DumpError> {
-    input
-        .by_ref()
-        .take(CHUNK as u64)
-        .read_to_end(buf)
-        .map_err(|err| DumpError::Read { origin: origin.to_string(), message: err.to_string() })
+    input.by_ref().take(CHUNK as u64).read_to_end(buf).map_err(|err| read_error(origin, &err))
 }
 
 /// UTF-16 or UTF-32, by its byte order mark or, without one, by the NUL bytes that ASCII text has

@@ -17,11 +17,27 @@ use serde_json::Value;
 use super::{DumpError, MAX_DEPTH, ParsedDump, Reader};
 
 mod document;
+mod subset;
 
 use document::Documents;
 
-/// Reads a YAML dump (one or more documents).
+/// Reads a YAML dump (one or more documents): through the fast path ([`subset`]) when it can, or
+/// else with the full parser.
 pub(super) fn read_yaml(text: &str, origin: &str) -> Result<ParsedDump, DumpError> {
+    match subset::read(text.as_bytes(), origin) {
+        Some(parsed) => Ok(parsed),
+        None => read_parsed(text, origin),
+    }
+}
+
+/// Reads a YAML dump from `input` through the fast path alone: `None` when the full parser must
+/// read it.
+pub(super) fn read_fast(input: impl std::io::BufRead, origin: &str) -> Option<ParsedDump> {
+    subset::read(input, origin)
+}
+
+/// Reads a YAML dump with the full parser (serde-saphyr's events).
+pub(super) fn read_parsed(text: &str, origin: &str) -> Result<ParsedDump, DumpError> {
     let Documents(outcomes) =
         serde_saphyr::from_str_multiple_with_options::<_, Documents>(text, options(text))
             .map_err(|err| syntax(&err, origin))?;

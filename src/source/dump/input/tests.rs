@@ -1,4 +1,4 @@
-use std::io::Read;
+use std::io::{Cursor, Read, Seek, SeekFrom};
 
 use super::*;
 
@@ -64,4 +64,55 @@ fn the_first_character_decides_between_json_and_yaml() {
     assert_eq!(decide(b"\xef\xbb", false), None);
     assert_eq!(decide(b"   ", true), Some(false));
     assert_eq!(decide(b"a", false), Some(false));
+}
+
+/// A file that counts how often it is read again from the start.
+struct File<'b> {
+    bytes: Cursor<&'b [u8]>,
+    rewinds: usize,
+}
+
+impl Read for File<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.bytes.read(buf)
+    }
+}
+
+impl Seek for File<'_> {
+    fn seek(&mut self, pos: SeekFrom) -> std::io::Result<u64> {
+        self.rewinds += 1;
+        self.bytes.seek(pos)
+    }
+}
+
+/// What a regular file of `bytes` reads as, and how often it was read again.
+fn from_file(bytes: &[u8]) -> (Result<ParsedDump, String>, usize) {
+    let mut file = File { bytes: Cursor::new(bytes), rewinds: 0 };
+    let read = read_dump_file(&mut file, "d", bytes.len() as u64).map_err(|e| e.to_string());
+    (read, file.rewinds)
+}
+
+#[test]
+fn a_yaml_file_is_streamed_when_it_can_be_and_else_read_again_whole() {
+    let within =
+        "apiVersion: v1\nkind: Node\nmetadata:\n  name: n\n---\n# a comment\nkind: List\nitems: []\n";
+    let (read, rewinds) = from_file(within.as_bytes());
+    assert_eq!((read, rewinds), (read_dump(within.as_bytes(), "d", None).map_err(|e| e.to_string()), 0));
+    let outside: [&[u8]; 8] = [
+        NODE.as_bytes(),
+        b"apiVersion: v1\nkind: Node\nmetadata: &m\n  name: n\n",
+        b"apiVersion: v1\nkind: Node\nkind: Node\n",
+        b"apiVersion: v1\nkind: Node\0\n",
+        b"apiVersion: v1\nkind: \xff\n",
+        b"# nothing\n",
+        b"",
+        b"apiVersion: v1\nkind: Node\nmetadata:\n  name: n\n  - x\n",
+    ];
+    for bytes in outside {
+        let (read, rewinds) = from_file(bytes);
+        assert_eq!(read, read_dump(bytes, "d", None).map_err(|e| e.to_string()), "{bytes:?}");
+        assert_eq!(rewinds, 1, "{bytes:?}");
+    }
+    let json = b"{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": []}";
+    assert_eq!(from_file(json).0, read_dump(&json[..], "d", None).map_err(|e| e.to_string()));
 }

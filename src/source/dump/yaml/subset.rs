@@ -1,0 +1,380 @@
+//! The fast path for YAML: the block-style subset `kubectl get -o yaml` writes (mappings and
+//! sequences by indentation, plain and quoted scalars on one line, literal block scalars, `{}`
+//! and `[]`, comments, `---`) is rewritten line by line into JSON, which the streaming JSON
+//! reader reads ([`super::super::stream`]). Nothing is held but a line and a chunk of JSON.
+//!
+//! Anything outside the subset — anchors, aliases, tags, flow collections, multi-line or
+//! folded scalars, scalars whose type is not certain, tabs, non-ASCII text, deep nesting — stops
+//! it with [`Unsupported`], and the full YAML reader then reads the input from the start, so
+//! results, errors and refusals stay the full reader's. So does anything the JSON reader
+//! refuses (duplicate keys among them): its error is not reported, the full reader's is.
+
+use std::io::{self, BufRead, Read};
+
+use super::super::error::Limits;
+use super::super::{ParsedDump, stream};
+
+mod block;
+mod scalar;
+
+use block::Block;
+
+/// The dump read through the fast path; `None` when the full reader must read it (outside the
+/// subset, or refused: the full reader's message is the one to give).
+pub(super) fn read(input: impl BufRead, origin: &str) -> Option<ParsedDump> {
+    stream::read_json(Transcoder::new(input), origin, Limits::DUMP).ok()
+}
+
+/// Outside the subset: the full YAML reader decides.
+#[derive(Debug)]
+pub(super) struct Unsupported;
+
+pub(super) type Fast<T> = Result<T, Unsupported>;
+
+/// JSON handed out at a time.
+const CHUNK: usize = 64 << 10;
+/// Longest line taken; a longer one (a huge scalar) is the full reader's.
+const MAX_LINE: usize = 1 << 20;
+/// Deepest nesting taken, well under the parser's limit (`MAX_DEPTH`).
+const MAX_NESTING: usize = 40;
+
+/// An open mapping or sequence: where its entries start, and how many it has.
+#[derive(Clone, Copy)]
+struct Frame {
+    seq: bool,
+    indent: usize,
+    entries: usize,
+}
+
+/// A key (or a `-`) whose value begins on a later line: a nested block, or null.
+#[derive(Clone, Copy)]
+struct Pending {
+    /// The indentation of the mapping or sequence it belongs to.
+    indent: usize,
+    seq: bool,
+}
+
+/// YAML in, JSON out, as a [`Read`].
+pub(super) struct Transcoder<R> {
+    input: R,
+    line: Vec<u8>,
+    out: Vec<u8>,
+    pos: usize,
+    stack: Vec<Frame>,
+    pending: Option<Pending>,
+    block: Option<Block>,
+    /// The current document has its root.
+    rooted: bool,
+    documents: usize,
+    done: bool,
+    /// Stopped outside the subset.
+    pub(super) unsupported: bool,
+}
+
+impl<R: BufRead> Transcoder<R> {
+    pub(super) fn new(input: R) -> Self {
+        Transcoder {
+            input,
+            line: Vec::new(),
+            out: Vec::with_capacity(CHUNK + MAX_LINE),
+            pos: 0,
+            stack: Vec::new(),
+            pending: None,
+            block: None,
+            rooted: false,
+            documents: 0,
+            done: false,
+            unsupported: false,
+        }
+    }
+
+    /// Writes JSON until a chunk is ready or the input ends.
+    fn fill(&mut self) -> Fast<()> {
+        while self.out.len() < CHUNK {
+            if !self.next_line()? {
+                self.end_document()?;
+                if self.documents == 0 {
+                    // Nothing but comments or blank lines: the full reader says what that is.
+                    return Err(Unsupported);
+                }
+                self.done = true;
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads and takes one line; false at the end of the input.
+    fn next_line(&mut self) -> Fast<bool> {
+        self.line.clear();
+        let read = (&mut self.input).take(MAX_LINE as u64 + 1).read_until(b'\n', &mut self.line);
+        match read.map_err(|_| Unsupported)? {
+            0 => return Ok(false),
+            _ if self.line.last() == Some(&b'\n') => drop(self.line.pop()),
+            n if n > MAX_LINE => return Err(Unsupported),
+            _ => {}
+        }
+        let line = std::mem::take(&mut self.line);
+        let taken = printable(&line).and_then(|text| self.take(text));
+        self.line = line;
+        taken.map(|()| true)
+    }
+
+    /// One line of YAML.
+    fn take(&mut self, line: &str) -> Fast<()> {
+        let rest = line.trim_start_matches(' ');
+        let indent = line.len() - rest.len();
+        if self.block.is_some() && self.block_line(indent, rest)? {
+            return Ok(());
+        }
+        if rest.is_empty() || rest.starts_with('#') {
+            return Ok(());
+        }
+        if indent == 0 && (rest.starts_with("---") || rest.starts_with("...") || rest.starts_with('%')) {
+            return if rest == "---" { self.end_document() } else { Err(Unsupported) };
+        }
+        let dash = rest == "-" || rest.starts_with("- ");
+        if let Some(pending) = self.pending.take() {
+            self.resolve(pending, indent, dash)?;
+        } else if self.stack.is_empty() {
+            self.root(indent, rest, dash)?;
+        }
+        self.close_to(indent, dash);
+        self.entry(indent, rest, dash)
+    }
+
+    /// The first line of a document opens its root: a sequence or a mapping.
+    fn root(&mut self, indent: usize, rest: &str, dash: bool) -> Fast<()> {
+        if self.rooted || (!dash && split_key(rest).is_none()) {
+            return Err(Unsupported);
+        }
+        self.rooted = true;
+        self.open(dash, indent)
+    }
+
+    /// What a key or `-` without a value on its line holds, now that the next line is here.
+    fn resolve(&mut self, pending: Pending, indent: usize, dash: bool) -> Fast<()> {
+        // A mapping's sequence may sit at the mapping's own indentation (`items:` then `- …`).
+        if dash && (indent > pending.indent || (indent == pending.indent && !pending.seq)) {
+            self.open(true, indent)
+        } else if indent > pending.indent {
+            self.open(false, indent)
+        } else {
+            self.out.extend_from_slice(b"null");
+            Ok(())
+        }
+    }
+
+    fn open(&mut self, seq: bool, indent: usize) -> Fast<()> {
+        if self.stack.len() >= MAX_NESTING {
+            return Err(Unsupported);
+        }
+        self.out.push(if seq { b'[' } else { b'{' });
+        self.stack.push(Frame { seq, indent, entries: 0 });
+        Ok(())
+    }
+
+    /// Closes what a line at `indent` ends.
+    fn close_to(&mut self, indent: usize, dash: bool) {
+        while let Some(top) = self.stack.last() {
+            if top.indent > indent || (top.seq && top.indent == indent && !dash && self.stack.len() > 1) {
+                self.close();
+            } else {
+                break;
+            }
+        }
+    }
+
+    fn close(&mut self) {
+        if let Some(frame) = self.stack.pop() {
+            self.out.push(if frame.seq { b']' } else { b'}' });
+        }
+    }
+
+    /// A line that starts an entry of the innermost open mapping or sequence.
+    fn entry(&mut self, indent: usize, rest: &str, dash: bool) -> Fast<()> {
+        let frame = self.stack.last().copied().ok_or(Unsupported)?;
+        // Deeper than any open entry (a continued scalar), or a `-` where keys are.
+        if frame.indent != indent || frame.seq != dash {
+            return Err(Unsupported);
+        }
+        self.separator();
+        if !frame.seq {
+            return self.map_entry(indent, rest);
+        }
+        let after = &rest[1..];
+        let value = after.trim_start_matches(' ');
+        if value.is_empty() {
+            self.pending = Some(Pending { indent, seq: true });
+            return Ok(());
+        }
+        if value == "-" || value.starts_with("- ") {
+            return Err(Unsupported);
+        }
+        if split_key(value).is_some() {
+            // `- key: value`: a mapping whose keys line up with this one.
+            let column = indent + 1 + after.len() - value.len();
+            self.open(false, column)?;
+            self.separator();
+            return self.map_entry(column, value);
+        }
+        self.value(value, indent)
+    }
+
+    /// A comma before every entry but the first.
+    fn separator(&mut self) {
+        if let Some(frame) = self.stack.last_mut() {
+            if frame.entries > 0 {
+                self.out.push(b',');
+            }
+            frame.entries += 1;
+        }
+    }
+
+    /// `key: value`, `key:` (the value follows), in a mapping at `indent`.
+    fn map_entry(&mut self, indent: usize, rest: &str) -> Fast<()> {
+        let (key, after) = split_key(rest).ok_or(Unsupported)?;
+        match key {
+            Key::Plain(key) => scalar::plain_key(key, &mut self.out)?,
+            Key::Single => drop(scalar::single_quoted(rest, &mut self.out)?),
+            Key::Double => drop(scalar::double_quoted(rest, &mut self.out)?),
+        }
+        self.out.push(b':');
+        let value = after.trim_start_matches(' ');
+        if value.is_empty() {
+            self.pending = Some(Pending { indent, seq: false });
+            return Ok(());
+        }
+        self.value(value, indent)
+    }
+
+    /// A value that begins on its key's (or `-`'s) line, in a collection at `parent`.
+    fn value(&mut self, value: &str, parent: usize) -> Fast<()> {
+        let rest = match value.as_bytes()[0] {
+            b'"' => scalar::double_quoted(value, &mut self.out)?,
+            b'\'' => scalar::single_quoted(value, &mut self.out)?,
+            b'{' | b'[' => {
+                let empty = value.trim_end_matches(' ');
+                if empty != "{}" && empty != "[]" {
+                    return Err(Unsupported);
+                }
+                self.out.extend_from_slice(empty.as_bytes());
+                ""
+            }
+            b'|' | b'>' => return self.start_block(value.trim_end_matches(' '), parent),
+            b'&' | b'*' | b'!' | b'%' | b'@' | b'`' | b'#' | b'?' | b',' | b']' | b'}' | b':' => {
+                return Err(Unsupported);
+            }
+            _ => {
+                let plain = value.trim_end_matches(' ');
+                if plain == "-"
+                    || plain.starts_with("- ")
+                    || plain.ends_with(':')
+                    || plain.contains(" #")
+                    || plain.contains(": ")
+                {
+                    return Err(Unsupported);
+                }
+                return scalar::plain(plain, &mut self.out);
+            }
+        };
+        if rest.trim_start_matches(' ').is_empty() { Ok(()) } else { Err(Unsupported) }
+    }
+
+    /// Ends the current document (at `---` or the end of the input).
+    fn end_document(&mut self) -> Fast<()> {
+        self.end_block()?;
+        if self.pending.take().is_some() {
+            self.out.extend_from_slice(b"null");
+        }
+        while !self.stack.is_empty() {
+            self.close();
+        }
+        if std::mem::take(&mut self.rooted) {
+            self.out.push(b'\n');
+            self.documents += 1;
+        }
+        Ok(())
+    }
+}
+
+/// A line as text, when every character is one YAML prints as itself: no tabs, no carriage
+/// returns, no control characters, none of the characters YAML 1.1 reads as line breaks, no byte
+/// order mark.
+fn printable(line: &[u8]) -> Fast<&str> {
+    if line.iter().any(|&b| b < 0x20 || b == 0x7f) {
+        return Err(Unsupported);
+    }
+    let text = std::str::from_utf8(line).map_err(|_| Unsupported)?;
+    let odd =
+        |c| matches!(c, '\u{80}'..='\u{9f}' | '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}');
+    if !line.is_ascii() && text.chars().any(odd) {
+        return Err(Unsupported);
+    }
+    Ok(text)
+}
+
+/// How a key is written.
+enum Key<'s> {
+    Plain(&'s str),
+    Single,
+    Double,
+}
+
+/// `key: …` or `key:` at the start of `s`: the key and what follows its colon; `None` when `s`
+/// is not a key (or not a key of the subset).
+fn split_key(s: &str) -> Option<(Key<'_>, &str)> {
+    let (key, end) = match s.as_bytes().first()? {
+        b'"' => (Key::Double, quoted_end(s, b'"')?),
+        b'\'' => (Key::Single, quoted_end(s, b'\'')?),
+        _ => {
+            let colon =
+                s.match_indices(':').find(|(i, _)| matches!(s.as_bytes().get(i + 1), None | Some(b' ')))?.0;
+            let key = &s[..colon];
+            let plain = !key.is_empty()
+                && !key.ends_with(' ')
+                && !key.contains(" #")
+                && !key.starts_with([
+                    '-', '?', '&', '*', '!', '|', '>', '%', '@', '`', '#', '[', ']', '{', '}', ',', '"', '\'',
+                ]);
+            (Key::Plain(plain.then_some(key)?), colon)
+        }
+    };
+    let after = s[end..].strip_prefix(':')?;
+    (after.is_empty() || after.starts_with(' ')).then_some((key, after))
+}
+
+/// Where a quoted scalar at the start of `s` ends (after its closing quote).
+fn quoted_end(s: &str, quote: u8) -> Option<usize> {
+    let bytes = s.as_bytes();
+    let mut i = 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if quote == b'"' => i += 2,
+            b if b == quote && quote == b'\'' && bytes.get(i + 1) == Some(&b'\'') => i += 2,
+            b if b == quote => return Some(i + 1),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+impl<R: BufRead> Read for Transcoder<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while self.pos == self.out.len() && !self.done {
+            self.out.clear();
+            self.pos = 0;
+            if self.fill().is_err() {
+                self.unsupported = true;
+                return Err(io::Error::other("outside the YAML subset the fast path reads"));
+            }
+        }
+        let n = buf.len().min(self.out.len() - self.pos);
+        buf[..n].copy_from_slice(&self.out[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,185 @@
+//! One scalar of the subset, written as the JSON value serde-saphyr resolves it to with the
+//! reader's options ([`super::super::options`]: YAML 1.2 core booleans, leading-zero numbers as
+//! text). A plain scalar whose reading is not certain (floats, radix or underscored numbers,
+//! `inf`/`nan` words, sexagesimal forms) is [`Unsupported`]: the full parser reads it.
+
+use super::{Fast, Unsupported};
+
+/// Writes a plain scalar: `null`, `true`/`false`, an integer, or a string.
+pub(super) fn plain(s: &str, out: &mut Vec<u8>) -> Fast<()> {
+    match s {
+        "~" | "null" | "Null" | "NULL" => out.extend_from_slice(b"null"),
+        "true" | "True" | "TRUE" => out.extend_from_slice(b"true"),
+        "false" | "False" | "FALSE" => out.extend_from_slice(b"false"),
+        _ if integer(s)? => out.extend_from_slice(s.as_bytes()),
+        _ => string(s, out),
+    }
+    Ok(())
+}
+
+/// Writes a plain key, which a `Value` reads as its text; only keys that are text whatever the
+/// schema are taken.
+pub(super) fn plain_key(s: &str, out: &mut Vec<u8>) -> Fast<()> {
+    match s {
+        "~" | "null" | "Null" | "NULL" | "true" | "True" | "TRUE" | "false" | "False" | "FALSE" => {
+            Err(Unsupported)
+        }
+        _ if integer(s)? => Err(Unsupported),
+        _ => {
+            string(s, out);
+            Ok(())
+        }
+    }
+}
+
+/// Whether a plain scalar that is not null or a boolean reads as an integer (`Ok(false)`: as
+/// text).
+fn integer(s: &str) -> Fast<bool> {
+    let bytes = s.as_bytes();
+    let Some(&first) = bytes.first() else { return Err(Unsupported) };
+    if first.is_ascii_alphabetic() || first == b'/' || !first.is_ascii() {
+        // Rust's float parser (which serde-saphyr may fall back on) reads these words.
+        let word = ["inf", "infinity", "nan"].iter().any(|w| s.eq_ignore_ascii_case(w));
+        return if word { Err(Unsupported) } else { Ok(false) };
+    }
+    let (negative, digits) = match s.strip_prefix('-') {
+        Some(digits) => (true, digits),
+        None => (false, s),
+    };
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        return match (digits.len(), digits.as_bytes()[0]) {
+            // `0127`, `-0127`: kept as text (leading_zero_numbers_as_strings).
+            (2.., b'0') => Ok(false),
+            (1, b'0') if negative => Err(Unsupported),
+            // Within i64 and u64 whatever the digits.
+            (..=18, _) => Ok(true),
+            _ => Err(Unsupported),
+        };
+    }
+    if negative || !first.is_ascii_digit() {
+        return Err(Unsupported);
+    }
+    // Whatever could be a number is left to the parser; the rest (`10.0.0.1`, `4Gi`, `100m`,
+    // `6.1.2-x86_64`, `0b04-1d`, `9223e055-7411`) is text.
+    let radix =
+        bytes.len() > 1 && first == b'0' && matches!(bytes[1], b'x' | b'X' | b'o' | b'O' | b'b' | b'B');
+    let number = if radix {
+        let base = match bytes[1] {
+            b'x' | b'X' => 16,
+            b'o' | b'O' => 8,
+            _ => 2,
+        };
+        bytes[2..].iter().all(|&b| char::from(b).is_digit(base) || b == b'_')
+    } else {
+        // What Rust's float parser reads (a superset of YAML's floats), also without `_`, and
+        // sexagesimal forms (`1:30`).
+        let float = |t: &str| t.parse::<f64>().is_ok();
+        float(s)
+            || (s.contains('_') && float(&s.replace('_', "")))
+            || bytes.iter().all(|&b| b.is_ascii_digit() || matches!(b, b':' | b'.' | b'_')) && s.contains(':')
+    };
+    if number { Err(Unsupported) } else { Ok(false) }
+}
+
+/// Writes `s` (printable: no control characters) as a JSON string.
+pub(super) fn string(s: &str, out: &mut Vec<u8>) {
+    out.push(b'"');
+    escape_into(s.as_bytes(), out);
+    out.push(b'"');
+}
+
+/// Printable text into the inside of a JSON string (UTF-8 as it is).
+fn escape_into(bytes: &[u8], out: &mut Vec<u8>) {
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'"' || b == b'\\' {
+            out.extend_from_slice(&bytes[start..i]);
+            out.extend_from_slice(&[b'\\', b]);
+            start = i + 1;
+        }
+    }
+    out.extend_from_slice(&bytes[start..]);
+}
+
+/// Writes the content of a block scalar's line as part of a JSON string.
+pub(super) fn block_line(s: &str, out: &mut Vec<u8>) {
+    escape_into(s.as_bytes(), out);
+}
+
+/// A single-quoted scalar at the start of `s`, written as a JSON string; what follows it.
+pub(super) fn single_quoted<'s>(s: &'s str, out: &mut Vec<u8>) -> Fast<&'s str> {
+    let bytes = s.as_bytes();
+    out.push(b'"');
+    let (mut i, mut start) = (1, 1);
+    loop {
+        match bytes.get(i) {
+            // Not closed on its line: a multi-line scalar, folded by rules left to the parser.
+            None => return Err(Unsupported),
+            Some(b'\'') if bytes.get(i + 1) == Some(&b'\'') => {
+                escape_into(&bytes[start..=i], out);
+                i += 2;
+                start = i;
+            }
+            Some(b'\'') => break,
+            Some(_) => i += 1,
+        }
+    }
+    escape_into(&bytes[start..i], out);
+    out.push(b'"');
+    Ok(&s[i + 1..])
+}
+
+/// A double-quoted scalar at the start of `s`, written as a JSON string; what follows it. JSON's
+/// escapes are YAML's; the others YAML has are rewritten as `\u` escapes, or left to the parser.
+pub(super) fn double_quoted<'s>(s: &'s str, out: &mut Vec<u8>) -> Fast<&'s str> {
+    let bytes = s.as_bytes();
+    out.push(b'"');
+    let (mut i, mut start) = (1, 1);
+    loop {
+        match bytes.get(i) {
+            None => return Err(Unsupported),
+            Some(b'"') => break,
+            Some(b'\\') => {
+                out.extend_from_slice(&bytes[start..i]);
+                i += escape(&bytes[i + 1..], out)? + 1;
+                start = i;
+            }
+            Some(_) => i += 1,
+        }
+    }
+    out.extend_from_slice(&bytes[start..i]);
+    out.push(b'"');
+    Ok(&s[i + 1..])
+}
+
+/// One escape after its backslash, written in JSON; the bytes it took.
+fn escape(after: &[u8], out: &mut Vec<u8>) -> Fast<usize> {
+    let Some(&code) = after.first() else { return Err(Unsupported) };
+    let same: &[u8] = match code {
+        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => &[b'\\', code],
+        b'0' => b"\\u0000",
+        b'a' => b"\\u0007",
+        b'v' => b"\\u000b",
+        b'e' => b"\\u001b",
+        b'x' => return hex_escape(&after[1..], 2, out),
+        b'u' => return hex_escape(&after[1..], 4, out),
+        _ => return Err(Unsupported),
+    };
+    out.extend_from_slice(same);
+    Ok(1)
+}
+
+/// `\xHH` or `\uHHHH` (not a surrogate, which YAML refuses), as JSON's `\uHHHH`.
+fn hex_escape(digits: &[u8], len: usize, out: &mut Vec<u8>) -> Fast<usize> {
+    let digits = digits.get(..len).ok_or(Unsupported)?;
+    let text = std::str::from_utf8(digits).map_err(|_| Unsupported)?;
+    let code = u32::from_str_radix(text, 16).map_err(|_| Unsupported)?;
+    if !digits.iter().all(u8::is_ascii_hexdigit) || char::from_u32(code).is_none() {
+        return Err(Unsupported);
+    }
+    out.extend_from_slice(format!("\\u{code:04x}").as_bytes());
+    Ok(1 + len)
+}
+
+#[cfg(test)]
+mod tests;

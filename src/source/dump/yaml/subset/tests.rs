@@ -1,0 +1,160 @@
+use std::io::Read;
+use std::path::Path;
+
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+use super::*;
+use crate::source::dump::yaml::documents;
+
+/// The JSON documents the fast path writes for `text`; `None` when it leaves it to the parser.
+fn transcode(text: &str) -> Option<Vec<Value>> {
+    let mut json = String::new();
+    Transcoder::new(text.as_bytes()).read_to_string(&mut json).ok()?;
+    let documents = serde_json::Deserializer::from_str(&json).into_iter::<Value>();
+    Some(documents.map(|d| d.unwrap_or_else(|e| panic!("{text:?} wrote {json:?}: {e}"))).collect())
+}
+
+/// Whether the fast path takes `text`; when it does, it holds what the parser reads (empty
+/// documents are nothing to either reader), and it never takes a text the parser refuses.
+fn same(text: &str) -> bool {
+    let want = documents(text, "t").map(|docs| docs.into_iter().filter(|d| !d.is_null()).collect::<Vec<_>>());
+    match (transcode(text), want) {
+        (None, _) => false,
+        (Some(got), Ok(want)) => {
+            assert_eq!(got, want, "{text}");
+            true
+        }
+        (Some(_), Err(err)) => {
+            assert!(
+                read(text.as_bytes(), "t").is_none(),
+                "refused by the parser ({err}), read by the fast path: {text}"
+            );
+            false
+        }
+    }
+}
+
+#[test]
+fn every_fixture_is_within_the_subset_and_read_as_the_parser_reads_it() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let (mut taken, mut all) = (0, 0);
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "yaml") {
+            all += 1;
+            taken += usize::from(same(&std::fs::read_to_string(&path).unwrap()));
+        }
+    }
+    assert!(all > 10 && taken == all, "{taken} of {all} fixtures taken");
+}
+
+#[test]
+fn the_layouts_of_kubectl_and_of_saphyr_are_taken() {
+    let texts = [
+        // kubectl: sequences at their key's indentation.
+        "apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata:\n    labels:\n      a: b\n  spec: {}\nkind: List\nmetadata:\n  resourceVersion: \"\"\n",
+        // Indented sequences, empty values, nested sequences of mappings.
+        "a:\n  - x: 1\n    y:\n      - p\n      - q\n  -\n  - z: \nb: []\nc:\n",
+        // Documents, comments, blank lines.
+        "# head\n---\na: 1 \n\n  # indented comment\nb: 'x'\n---\n---\n- 1\n- - 2\n",
+        // Block scalars and their chomping.
+        "a: |\n  line 1\n\n   indented\n\nb: |-\n  x\nc: |+\n  y\n\n\nd: |\n\ne: x\nf:\n- |\n  in a sequence\n- last\n",
+        "a: >-\n  folded\n  long text\nb:\n- >\n  one\n  two\n\n- >+\n  x\n\nc: >\n",
+        "\"quoted key\": v\n'single': w\n\"k\\x41\": 1\n",
+        "é: ≤ Σ\nb: 'ü'\n",
+    ];
+    assert!(
+        same(texts[0])
+            && same(texts[1])
+            && same(texts[3])
+            && same(texts[4])
+            && same(texts[5])
+            && same(texts[6])
+    );
+    // `- - 2` is a nested sequence on one line: left to the parser.
+    assert!(!same(texts[2]));
+    assert!(same(&texts[2].replace("- - 2", "- 2")));
+}
+
+#[test]
+fn anything_outside_the_subset_is_left_to_the_parser() {
+    let outside = [
+        "a: &x 1\nb: *x\n",
+        "a: !!str 1\n",
+        "a: {b: 1}\n",
+        "a: [1, 2]\n",
+        "a: >\n  folded\n\n  paragraph\n",
+        "a: >\n  x\n    more\n",
+        "a: >\n\n  x\n",
+        "a: |2\n   x\n",
+        "a: plain\n  continued\n",
+        "a: \"open\n  close\"\n",
+        "a:\tb\n",
+        "a: \u{85}\n",
+        "\u{feff}a: 1\n",
+        "a: 1.5\n",
+        "? a\n: b\n",
+        "%YAML 1.2\n---\na: 1\n",
+        "a: 1\n...\n",
+        "scalar\n",
+        "",
+        "# only a comment\n",
+        "a: b # comment\n",
+        "a: 1\r\n",
+        "<<: {a: 1}\n",
+        "a:\n  b\n",
+        "- a\n  b\n",
+        "a: |\n  x\n  \n",
+    ];
+    for text in outside {
+        assert!(transcode(text).is_none() || !same(text), "taken: {text:?}");
+    }
+}
+
+#[test]
+fn what_the_parser_refuses_is_never_read_by_the_fast_path() {
+    for text in
+        ["a: 1\na: 2\n", "- a: 1\n  b: 2\n  a: 3\n", "a:\n  b: 1\n  b: 1\n", "a: 1\n b: 2\n", "- a\nb: 1\n"]
+    {
+        assert!(!same(text), "{text:?}");
+        assert!(read(text.as_bytes(), "t").is_none(), "{text:?}");
+    }
+}
+
+#[test]
+fn nesting_is_bounded_and_lines_are_bounded() {
+    let deep: String = (0..MAX_NESTING + 1).map(|i| format!("{}k:\n", "  ".repeat(i))).collect();
+    assert!(transcode(&deep).is_none());
+    let long = format!("a: {}\n", "x".repeat(MAX_LINE));
+    assert!(transcode(&long).is_none());
+    let fits = format!("a: {}\n", "x".repeat(MAX_LINE - 4));
+    assert_eq!(transcode(&fits).unwrap()[0]["a"].as_str().map(str::len), Some(MAX_LINE - 4));
+}
+
+/// JSON values made of what dumps hold (text, integers, booleans, null, nesting).
+fn values() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i32>().prop_map(|n| json!(n)),
+        "[ -~]{0,12}".prop_map(Value::String),
+        "\n?[a-z ]{0,6}(\n[a-z ]{0,6}){0,3}\n{0,2}".prop_map(Value::String),
+    ];
+    leaf.prop_recursive(4, 48, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::btree_map("[a-zA-Z./][a-zA-Z0-9./-]{0,8}", inner, 0..4)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    /// Whatever serde-saphyr writes, the fast path reads as serde-saphyr reads it, or leaves it.
+    #[test]
+    fn what_saphyr_writes_reads_back_the_same(value in values()) {
+        let text = serde_saphyr::to_string(&json!({ "root": value })).unwrap();
+        same(&text);
+    }
+}
