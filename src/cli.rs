@@ -13,7 +13,7 @@ pub use values::{ColorChoice, FailOn, FormatKind, OutputFormat, SortBy};
 
 use shared::Groups;
 pub use shared::{
-    AllNamespaces, Connection, FromFile, GlobalArgs, K8sVersion, Namespace, Selector, TableLook,
+    AllNamespaces, Connection, FromFile, GlobalArgs, K8sVersion, Namespace, ReadArgs, Selector, TableLook,
 };
 
 /// Recompute and explain Kubernetes topology hints (topology-aware routing, trafficDistribution).
@@ -78,16 +78,7 @@ pub struct ZonesArgs {
     pub output: Option<OutputFormat>,
     #[command(flatten)]
     #[allow(missing_docs)]
-    pub file: FromFile,
-    #[command(flatten)]
-    #[allow(missing_docs)]
-    pub version: K8sVersion,
-    #[command(flatten)]
-    #[allow(missing_docs)]
-    pub look: TableLook,
-    #[command(flatten)]
-    #[allow(missing_docs)]
-    pub connection: Connection,
+    pub read: ReadArgs,
 }
 
 /// `version` arguments.
@@ -123,16 +114,7 @@ pub struct ExplainArgs {
     pub namespace: Namespace,
     #[command(flatten)]
     #[allow(missing_docs)]
-    pub file: FromFile,
-    #[command(flatten)]
-    #[allow(missing_docs)]
-    pub version: K8sVersion,
-    #[command(flatten)]
-    #[allow(missing_docs)]
-    pub look: TableLook,
-    #[command(flatten)]
-    #[allow(missing_docs)]
-    pub connection: Connection,
+    pub read: ReadArgs,
 }
 
 /// `check` arguments.
@@ -186,16 +168,7 @@ pub struct CheckArgs {
     pub selector: Selector,
     #[command(flatten)]
     #[allow(missing_docs)]
-    pub file: FromFile,
-    #[command(flatten)]
-    #[allow(missing_docs)]
-    pub version: K8sVersion,
-    #[command(flatten)]
-    #[allow(missing_docs)]
-    pub look: TableLook,
-    #[command(flatten)]
-    #[allow(missing_docs)]
-    pub connection: Connection,
+    pub read: ReadArgs,
 }
 
 /// `simulate` arguments: changes are repeatable and combinable.
@@ -239,16 +212,7 @@ pub struct SimulateArgs {
     pub namespace: Namespace,
     #[command(flatten)]
     #[allow(missing_docs)]
-    pub file: FromFile,
-    #[command(flatten)]
-    #[allow(missing_docs)]
-    pub version: K8sVersion,
-    #[command(flatten)]
-    #[allow(missing_docs)]
-    pub look: TableLook,
-    #[command(flatten)]
-    #[allow(missing_docs)]
-    pub connection: Connection,
+    pub read: ReadArgs,
 }
 
 /// `watch` arguments.

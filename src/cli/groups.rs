@@ -23,13 +23,19 @@ macro_rules! groups {
     (@ version) => { fn version(&self) -> Option<&K8sVersion> { Some(&self.version) } };
     (@ look) => { fn look(&self) -> Option<&TableLook> { Some(&self.look) } };
     (@ connection) => { fn connection(&self) -> Option<&Connection> { Some(&self.connection) } };
+    (@ read) => {
+        fn file(&self) -> Option<&FromFile> { Some(&self.read.file) }
+        fn version(&self) -> Option<&K8sVersion> { Some(&self.read.version) }
+        fn look(&self) -> Option<&TableLook> { Some(&self.read.look) }
+        fn connection(&self) -> Option<&Connection> { Some(&self.read.connection) }
+    };
 }
 
-groups!(ZonesArgs: output, file, version, look, connection);
-groups!(ExplainArgs: output, namespace, file, version, look, connection);
-groups!(CheckArgs: output, namespace, all, selector, file, version, look, connection);
+groups!(ZonesArgs: output, read);
+groups!(ExplainArgs: output, namespace, read);
+groups!(CheckArgs: output, namespace, all, selector, read);
 groups!(DumpArgs: output, namespace, all, file, connection);
-groups!(SimulateArgs: output, namespace, file, version, look, connection);
+groups!(SimulateArgs: output, namespace, read);
 groups!(WatchArgs: output, namespace, all, selector, version, look, connection);
 groups!(ServeArgs: version, connection);
 groups!(VersionArgs: output, connection);

@@ -64,6 +64,24 @@ pub struct TableLook {
     pub color: ColorChoice,
 }
 
+/// The groups of every subcommand that reads a cluster or a dump into a report (zones, explain,
+/// check, simulate): `-f`, `--k8s-version`, the table's look and the connection.
+#[derive(Debug, Args)]
+pub struct ReadArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub file: FromFile,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub version: K8sVersion,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub look: TableLook,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub connection: Connection,
+}
+
 /// kubectl's kubeconfig and connection flags, for the subcommands that talk to a cluster.
 #[derive(Debug, Args)]
 pub struct Connection {
