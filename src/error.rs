@@ -54,9 +54,6 @@ impl Error {
         match self {
             // The what-if flags belong to `simulate` (`--traffic` too: explain's help lists it as well).
             Error::Settings(SettingsError::WhatIf(_)) => Some(format!("see `{bin_name} simulate --help`")),
-            Error::Settings(SettingsError::NotForCommand { command, .. }) => {
-                Some(format!("see `{bin_name} {command} --help` for the flags it takes"))
-            }
             Error::Settings(_) => Some(format!("see `{bin_name} --help`")),
             Error::Source(e) => e.hint(bin_name),
             Error::Simulate(SimulateError(_, Misfit::Names)) => {

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::cli::{Cli, ColorChoice, Command, FailOn, FormatKind, GlobalArgs, OutputFormat};
+use crate::cli::{Cli, ColorChoice, Command, FailOn, GlobalArgs, OutputFormat};
 use crate::triage::View;
 use topo_engine::core::analyze::TrafficModel;
 use topo_engine::core::whatif::changes::Changes;
@@ -150,7 +150,6 @@ impl Settings {
         }
         let output = g.output.unwrap_or(OutputFormat::Table);
         let traffic = resolve_traffic(&cli.command)?;
-        check_format(&cli.command, output)?;
         // Checked even with --from-file, where it is unused: a typo should not pass silently.
         let request_timeout = match (&g.request_timeout, &cli.command) {
             (Some(typed), _) => parse_timeout(typed)?,
@@ -203,7 +202,7 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
             if !g.from_file.is_empty() && !a.redact {
                 return Err(SettingsError::DumpFromFile);
             }
-            // check_format refused the picture and report formats already.
+            // The parser takes only -o yaml and -o json for dump (`cli::shared::DUMP_FORMATS`).
             let format = match g.output.unwrap_or(OutputFormat::Yaml) {
                 OutputFormat::Json => DumpFormat::Json,
                 OutputFormat::Yaml => DumpFormat::Yaml,
@@ -215,41 +214,15 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
             Job::Simulate { name: parse_service_ref(&a.service)?, changes: whatif_settings::changes(&a)? }
         }
         Command::Watch(a) => {
-            if !g.from_file.is_empty() {
-                return Err(SettingsError::WatchFromFile);
-            }
             if a.service.is_some() && g.all_namespaces {
                 return Err(SettingsError::WatchOneWithAll);
             }
             Job::Watch { name: a.service.as_deref().map(parse_service_ref).transpose()? }
         }
-        Command::Serve(a) => serve::job(&a, g)?,
+        Command::Serve(a) => serve::job(&a)?,
         Command::Completion(a) => Job::Completion(a.shell),
         Command::Version(_) => Job::Version,
     })
-}
-
-/// The picture formats (`html`, `dot`, `mermaid`) are written by `explain`, `check` and
-/// `simulate` only, the report formats (`markdown`, `junit`, `sarif`) by `check` only; other
-/// subcommands refuse them with one line naming what they do write.
-fn check_format(command: &Command, output: OutputFormat) -> Result<(), SettingsError> {
-    let format = output.name();
-    match (output.kind(), command) {
-        (FormatKind::Table | FormatKind::Structured, _) => return Ok(()),
-        (FormatKind::Report, Command::Check(_)) => return Ok(()),
-        (FormatKind::Report, _) => return Err(SettingsError::ReportFormat(format)),
-        (FormatKind::Picture, _) => {}
-    }
-    let (command, supported) = match command {
-        Command::Explain(_) | Command::Check(_) | Command::Simulate(_) => return Ok(()),
-        Command::Zones(_) => ("zones", "-o table, wide, json or yaml"),
-        Command::Dump(_) => ("dump", "-o yaml or json"),
-        Command::Watch(_) => ("watch", "-o table, wide, json or yaml"),
-        Command::Serve(_) => ("serve", "no -o at all"),
-        Command::Version(_) => ("version", "-o table, json or yaml"),
-        Command::Completion(_) => ("completion", "no -o at all"),
-    };
-    Err(SettingsError::FormatUnsupported { command, format, supported })
 }
 
 /// Colour is one decision: the flag, then NO_COLOR, TERM=dumb and a TTY; only for tables, never

@@ -28,29 +28,19 @@ pub enum SettingsError {
     /// `dump -o wide`.
     #[error("dump writes YAML (the default, -o yaml) or JSON (-o json), not -o wide")]
     DumpWide,
-    /// `watch --from-file`.
+    /// `watch` on a dump (the parser refuses `watch -f`; `app::watch` guards its Settings).
     #[error("watch follows a live cluster: it cannot be combined with --from-file")]
     WatchFromFile,
     /// `watch svc/NAME -A`.
     #[error("watch svc/NAME follows one Service: use -n NAMESPACE, not -A")]
     WatchOneWithAll,
-    /// A shared flag the subcommand does not use (`settings::flags`).
-    #[error("{command} does not take {flag}: {why}")]
-    NotForCommand {
-        /// The subcommand.
-        command: &'static str,
-        /// The flag as typed.
-        flag: &'static str,
-        /// Why, and what to use instead.
-        why: &'static str,
-    },
     /// `--as-group` without `--as`.
     #[error("--as-group needs --as: groups are impersonated together with a user, as kubectl does")]
     AsGroupWithoutAs,
     /// A `--server` that is not a URL.
     #[error("--server {0:?} is not a URL: use https://HOST:PORT (or HOST:PORT)")]
     Server(String),
-    /// `serve --from-file`.
+    /// `serve` on a dump (the parser refuses `serve -f`; `app::serve` guards its Settings).
     #[error("serve follows a live cluster: it cannot be combined with --from-file")]
     ServeFromFile,
     /// `serve --listen` that is not HOST:PORT.
@@ -86,20 +76,7 @@ pub enum SettingsError {
     /// `-o markdown|junit|sarif` over several clusters.
     #[error("-o {0} reports one cluster: give one -f or one --context, or use -o table, wide, json or yaml")]
     ReportOneSource(&'static str),
-    /// `-o markdown|junit|sarif` with a command other than `check`.
-    #[error("-o {0} is a report of `check`: use -o table, wide, json or yaml here")]
-    ReportFormat(&'static str),
     /// A bad `simulate` change or `--traffic` value (the message names the flag).
     #[error("{0}")]
     WhatIf(#[from] super::changes::WhatIfError),
-    /// `-o FORMAT` on a subcommand that does not write it.
-    #[error("{command} does not write -o {format}: use {supported}")]
-    FormatUnsupported {
-        /// The subcommand.
-        command: &'static str,
-        /// The format asked for.
-        format: &'static str,
-        /// What it writes instead.
-        supported: &'static str,
-    },
 }
