@@ -315,7 +315,8 @@ pub fn eof() -> String {
 
 /// The OpenMetrics text of one scrape encoded from scratch, every Service at once (what the kept
 /// text of [`super::exposition::Exposition`] must equal). `cluster`: an optional `cluster`
-/// label on every series.
+/// label on every series. Only the tests' reference: `serve` keeps the text per Service.
+#[cfg(test)]
 pub fn openmetrics(state: &Exporter, health: &Health, cluster: Option<&str>) -> String {
     let mut out = encode_services(state.services(), state, cluster);
     out.push_str(&tail_text(state, health, cluster));
