@@ -193,7 +193,7 @@ fn size(bytes: u64) -> String {
 fn advice(format: &str) -> String {
     if format == "YAML" {
         format!(
-            " (YAML is read whole); write the dump as JSON (`kubectl topo dump -o json`), which is read as a stream up to {}",
+            " (a YAML file outside kubectl's plain layout is held whole while it is parsed); write the dump as JSON (`kubectl topo dump -o json`), which is read as a stream up to {}",
             size(MAX_JSON_BYTES)
         )
     } else {

@@ -1,9 +1,9 @@
 //! What a dump is before it is parsed. The first bytes decide: UTF-16 or UTF-32 text (what Windows
 //! PowerShell's `>` writes) and binary data are refused with a message that says so; JSON (the
 //! first character after byte order marks and whitespace is `{` or `[`) is streamed
-//! ([`super::stream`]); anything else is YAML, read whole up to [`MAX_YAML_BYTES`] and checked for
-//! NUL bytes and UTF-8 as it is read, so `/dev/zero` or `/dev/urandom` stop at once and an endless
-//! input stops at the limit.
+//! ([`super::stream`]); anything else is YAML, up to [`MAX_YAML_BYTES`]: a file is streamed through
+//! the fast path when it can be, else read whole, checked for NUL bytes and UTF-8 as it is read,
+//! so `/dev/zero` or `/dev/urandom` stop at once and an endless input stops at the limit.
 
 use std::io::{BufReader, Cursor, Read, Seek, SeekFrom};
 

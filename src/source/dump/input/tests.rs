@@ -52,7 +52,7 @@ fn binary_and_endless_inputs_stop_at_once_or_at_the_limit() {
     let spaces = std::io::repeat(b' ');
     assert!(read_within(spaces, "stdin", None, limits).unwrap_err().to_string().contains("1 MiB of YAML"));
     let message = read_within(NODE.as_bytes(), "f", Some(2 << 20), limits).unwrap_err().to_string();
-    assert!(message.contains("(YAML is read whole); write the dump as JSON"), "{message}");
+    assert!(message.contains("(a YAML file outside kubectl's plain layout is held whole while it is parsed); write the dump as JSON"), "{message}");
 }
 
 #[test]
