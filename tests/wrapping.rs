@@ -4,7 +4,7 @@
 
 use std::process::Command;
 
-use crate::support::{CLEARED_ENV, demo, path, root, topo};
+use crate::support::{CLEARED_ENV, demo, path, read, root, topo};
 
 const EXPLAIN: [&str; 4] = ["explain", "svc/demo-service-4", "-n", "demo"];
 const SIMULATE: [&str; 6] = ["simulate", "svc/demo-service-4", "-n", "demo", "--replicas", "6"];
@@ -134,4 +134,36 @@ fn a_50_column_terminal_gets_wrapped_prose() {
     assert_wrapped(&shown, &unwrapped, 50);
     let remedy = shown.lines().position(|l| l.starts_with("  → ")).expect("the remedy line");
     assert!(shown.lines().nth(remedy + 1).is_some_and(|l| l.starts_with("    ")), "{shown}");
+}
+
+/// A cluster string with terminal controls in it is escaped (`\u{1b}`) before it is wrapped, and
+/// wrapping never cuts an escape in two: the zone's escaped name, longer than the width, stays
+/// one word on one line, and no raw control reaches stdout or stderr.
+#[test]
+fn wrapping_never_splits_an_escaped_control_character() {
+    let zone = "us-east-1a\\e]0;pwned\\a";
+    let evil = read(&demo()).replace(
+        "topology.kubernetes.io/zone: us-east-1a",
+        &format!("topology.kubernetes.io/zone: \"{zone}\""),
+    );
+    for args in [&EXPLAIN[..], &SIMULATE[..]] {
+        let out = topo()
+            .args(args)
+            .args(["-f", "-"])
+            .env("COLUMNS", "20")
+            .env(UTF8.0, UTF8.1)
+            .write_stdin(evil.clone())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stderr).unwrap() + &String::from_utf8(out.stdout).unwrap();
+        let escaped = "us-east-1a\\u{1b}]0;pwned\\u{7}";
+        assert!(width(escaped) > 20, "the name must be longer than the width");
+        assert!(text.lines().any(|l| l.contains(escaped)), "escape split or missing:\n{text}");
+        assert!(
+            !text.contains('\u{1b}') && !text.contains('\u{7}'),
+            "raw control reached the terminal: {text:?}"
+        );
+        assert!(text.lines().filter(|l| l.contains("pwned")).all(|l| l.contains(escaped)), "{text}");
+    }
 }
