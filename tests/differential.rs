@@ -216,7 +216,7 @@ fn proxy(
     let mut nodes = snapshot.nodes.clone();
     nodes.push(synthetic("oracle-zoneless".into(), None));
     nodes.extend(zones.iter().map(|z| synthetic(format!("oracle-in-{z}"), Some(z))));
-    let local = service.internal_traffic_policy.as_deref() == Some("Local");
+    let local = itp_local_list(service, behaviour);
     families
         .iter()
         .map(|family| {
@@ -235,6 +235,20 @@ fn proxy(
             (family.clone(), OurProxy { port, local, nodes })
         })
         .collect()
+}
+
+/// ClusterIP traffic takes the oracle's local list: iTP=Local, and before 1.24 only when the
+/// Service is not eTP=Local on a NodePort/LoadBalancer (1.23's `FilterEndpoints` returns every
+/// endpoint for those first, the `cluster` list) and from 1.22 (ServiceInternalTrafficPolicy
+/// alpha, off, in 1.21).
+fn itp_local_list(service: &Service, behaviour: Behaviour) -> bool {
+    let local = service.internal_traffic_policy.as_deref() == Some("Local");
+    if behaviour.minor >= 24 {
+        return local;
+    }
+    let external_local = service.external_traffic_policy.as_deref() == Some("Local")
+        && matches!(service.service_type.as_str(), "NodePort" | "LoadBalancer");
+    local && !external_local && behaviour.minor >= 22
 }
 
 /// The comparison of one case (an engine that cannot run the case is a mismatch).
