@@ -13,7 +13,9 @@ use crate::support;
 /// One oracle build.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Line {
-    /// k/k v1.23.17: models 1.21–1.23, TopologyAwareHints off by default; kube-proxy's
+    /// k/k v1.21.14: 1.21, TopologyAwareHints off; kube-proxy reads v1beta1 slices (`legacy/`).
+    V121,
+    /// k/k v1.23.17: models 1.22–1.23, TopologyAwareHints off by default; kube-proxy's
     /// `FilterEndpoints` and the iptables proxier's lists (`legacy/`).
     V123,
     /// k/k v1.25.16: models 1.24–1.25, the gate on, no controller Events (`legacy/`).
@@ -35,7 +37,7 @@ pub enum Line {
 }
 
 /// Every line, in the order a run compares them.
-pub const ALL: [Line; 9] = [
+pub const ALL: [Line; 10] = [
     Line::V136,
     Line::V130,
     Line::V126,
@@ -43,6 +45,7 @@ pub const ALL: [Line; 9] = [
     Line::V132,
     Line::V133,
     Line::V137,
+    Line::V121,
     Line::V123,
     Line::V125,
 ];
@@ -51,6 +54,7 @@ impl Line {
     /// `run-oracle.sh --line` argument, and the line's name in summaries.
     pub fn arg(self) -> &'static str {
         match self {
+            Line::V121 => "1.21",
             Line::V123 => "1.23",
             Line::V125 => "1.25",
             Line::V126 => "1.26",
@@ -67,7 +71,8 @@ impl Line {
     /// for the 1.36 line, whose own generator spreads 30 % of its cases over 1.33–1.37.
     pub fn versions(self) -> Option<&'static str> {
         match self {
-            Line::V123 => Some("21-23"),
+            Line::V121 => Some("21"),
+            Line::V123 => Some("22-23"),
             Line::V125 => Some("24-25"),
             Line::V126 => Some("26"),
             Line::V129 => Some("27-29"),
@@ -80,7 +85,7 @@ impl Line {
     }
 
     /// Generated cases per run when the 1.36 line runs `count`: the 1.36 line all of them, every
-    /// other line a twentieth (at least one), so each era is exercised on every run while the eight
+    /// other line a twentieth (at least one), so each era is exercised on every run while the nine
     /// together add about as much time as the 1.36 line (their cases cost ~3x: every node hosting
     /// an endpoint is its own kube-proxy computation before 1.36, and the Go side runs per node).
     pub fn share(self, count: u64) -> u64 {
@@ -94,7 +99,8 @@ impl Line {
     /// The build that models a case's `k8sVersion` with the real code of its own era.
     pub fn for_version(version: &str) -> Line {
         match version.parse::<Behaviour>().map(|b| b.minor) {
-            Ok(..=23) => Line::V123,
+            Ok(..=21) => Line::V121,
+            Ok(22..=23) => Line::V123,
             Ok(24..=25) => Line::V125,
             Ok(26) => Line::V126,
             Ok(27..=29) => Line::V129,

@@ -1,4 +1,4 @@
-//go:build oracle123 || oracle125
+//go:build oracle121 || oracle123 || oracle125
 
 package main
 
