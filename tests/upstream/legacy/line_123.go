@@ -2,11 +2,6 @@
 
 package main
 
-import (
-	corev1 "k8s.io/api/core/v1"
-	discovery "k8s.io/api/discovery/v1"
-)
-
 // The 1.23 line: k8s.io/kubernetes v1.23.17 (controller in pkg/controller/endpointslice, kube-proxy
 // in pkg/proxy and pkg/proxy/iptables) with every staging module at v0.23.17; build with -modfile
 // go123.mod -tags oracle123. It models 1.22–1.23, where TopologyAwareHints is off by default
@@ -21,14 +16,3 @@ const (
 	maxMinor     = 23
 	defaultMinor = 23
 )
-
-// The field does not exist before 1.30.
-func (b Behaviour) canUseTrafficDistribution(*corev1.Service) bool { return false }
-
-func reconcileTrafficDistribution(_ *corev1.Service, create, update, unchanged []*discovery.EndpointSlice) (
-	[]*discovery.EndpointSlice, []*discovery.EndpointSlice, []*discovery.EndpointSlice) {
-	return create, update, unchanged
-}
-
-// No gate differs from the binary's defaults in the versions this line models.
-func setProxyGates(Behaviour) error { return nil }

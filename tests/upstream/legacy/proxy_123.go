@@ -3,25 +3,10 @@
 package main
 
 import (
-	corev1 "k8s.io/api/core/v1"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/kubernetes/pkg/features"
 	kproxy "k8s.io/kubernetes/pkg/proxy"
 )
-
-// endpointsMap is kube-proxy's EndpointsMap on node `node` (k/k v1.23.17 pkg/proxy/endpoints.go
-// NewEndpointChangeTracker, EndpointSliceUpdate, EndpointsMap.Update).
-func endpointsMap(family corev1.IPFamily, node string, c *Cluster) kproxy.EndpointsMap {
-	ect := kproxy.NewEndpointChangeTracker(node, nil, family, nil, nil)
-	for _, s := range c.Slices {
-		if s.Namespace == c.Service.Namespace {
-			ect.EndpointSliceUpdate(s, false)
-		}
-	}
-	em := make(kproxy.EndpointsMap)
-	em.Update(ect)
-	return em
-}
 
 // categorizeEndpoints is what the 1.23 iptables proxier programs for one service port, in
 // CategorizeEndpoints' terms (that function is new in 1.24). The filtering is upstream's own

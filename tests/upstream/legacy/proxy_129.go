@@ -20,9 +20,3 @@ func endpointsMap(family corev1.IPFamily, node string, c *Cluster) kproxy.Endpoi
 	em.Update(ect)
 	return em
 }
-
-// categorizeEndpoints is kube-proxy's own (pkg/proxy/topology.go, from 1.24).
-func categorizeEndpoints(endpoints []kproxy.Endpoint, svcInfo kproxy.ServicePort, nodeLabels map[string]string) (
-	cluster, local, allReachable []kproxy.Endpoint, hasAny bool) {
-	return kproxy.CategorizeEndpoints(endpoints, svcInfo, nodeLabels)
-}

@@ -1,4 +1,4 @@
-//go:build oracle125 || oracle126
+//go:build oracle123 || oracle125 || oracle126
 
 package main
 
@@ -7,7 +7,7 @@ import (
 	kproxy "k8s.io/kubernetes/pkg/proxy"
 )
 
-// endpointsMap is kube-proxy's EndpointsMap on node `node` (k/k v1.25.16 / v1.26.15 pkg/proxy/endpoints.go
+// endpointsMap is kube-proxy's EndpointsMap on node `node` (k/k v1.23.17, v1.25.16 and v1.26.15 pkg/proxy/endpoints.go
 // NewEndpointChangeTracker, EndpointSliceUpdate, EndpointsMap.Update).
 func endpointsMap(family corev1.IPFamily, node string, c *Cluster) kproxy.EndpointsMap {
 	ect := kproxy.NewEndpointChangeTracker(node, nil, family, nil, nil)
@@ -19,10 +19,4 @@ func endpointsMap(family corev1.IPFamily, node string, c *Cluster) kproxy.Endpoi
 	em := make(kproxy.EndpointsMap)
 	em.Update(ect)
 	return em
-}
-
-// categorizeEndpoints is kube-proxy's own (pkg/proxy/topology.go, from 1.24).
-func categorizeEndpoints(endpoints []kproxy.Endpoint, svcInfo kproxy.ServicePort, nodeLabels map[string]string) (
-	cluster, local, allReachable []kproxy.Endpoint, hasAny bool) {
-	return kproxy.CategorizeEndpoints(endpoints, svcInfo, nodeLabels)
 }
