@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Release check of the upstream differential, in chunks, each chunk one run of the differential
 # test (tests/differential.rs): 1,000,000 random cases of the 1.36 line, then 200,000 on each other
-# oracle line (1.26, 1.29, 1.30, 1.32, 1.33, 1.37: one per behaviour era, tests/upstream/README.md)
+# oracle line (1.21, 1.23, 1.25, 1.26, 1.29, 1.30, 1.32, 1.33, 1.37: one per behaviour era, tests/upstream/README.md)
 # and 200,000 skewed-cluster cases (`skew`: control plane 1.33, nodes 1.30/1.32/1.33, each node's
 # kube-proxy on its own line; tests/differential/skew.rs).
 #
@@ -34,7 +34,7 @@ while [[ $# -gt 0 ]]; do
     *) echo "usage: differential-release.sh [--seed S] [--line L]... [--start I] [--count N] [--era-count M] [--chunk C]" >&2; exit 2 ;;
   esac
 done
-[[ ${#lines[@]} -gt 0 ]] || lines=(1.36 1.26 1.29 1.30 1.32 1.33 1.37 skew)
+[[ ${#lines[@]} -gt 0 ]] || lines=(1.36 1.21 1.23 1.25 1.26 1.29 1.30 1.32 1.33 1.37 skew)
 seed="${seed:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"
 target="${CARGO_TARGET_DIR:-target}"
 echo "differential release: seed $seed, lines ${lines[*]}; 1.36: $count cases, other lines: $era_count each, chunks of $chunk"

@@ -13,6 +13,13 @@ use crate::support;
 /// One oracle build.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Line {
+    /// k/k v1.21.14: 1.21, TopologyAwareHints off; kube-proxy reads v1beta1 slices (`legacy/`).
+    V121,
+    /// k/k v1.23.17: models 1.22–1.23, TopologyAwareHints off by default; kube-proxy's
+    /// `FilterEndpoints` and the iptables proxier's lists (`legacy/`).
+    V123,
+    /// k/k v1.25.16: models 1.24–1.25, the gate on, no controller Events (`legacy/`).
+    V125,
     /// k/k v1.26.15: controller in `pkg/controller/endpointslice`, kube-proxy 1.26 (`legacy/`).
     V126,
     /// k/k v1.29.15 + ES v0.29.15: models 1.27–1.29 (`legacy/`).
@@ -30,13 +37,26 @@ pub enum Line {
 }
 
 /// Every line, in the order a run compares them.
-pub const ALL: [Line; 7] =
-    [Line::V136, Line::V130, Line::V126, Line::V129, Line::V132, Line::V133, Line::V137];
+pub const ALL: [Line; 10] = [
+    Line::V136,
+    Line::V130,
+    Line::V126,
+    Line::V129,
+    Line::V132,
+    Line::V133,
+    Line::V137,
+    Line::V121,
+    Line::V123,
+    Line::V125,
+];
 
 impl Line {
     /// `run-oracle.sh --line` argument, and the line's name in summaries.
     pub fn arg(self) -> &'static str {
         match self {
+            Line::V121 => "1.21",
+            Line::V123 => "1.23",
+            Line::V125 => "1.25",
             Line::V126 => "1.26",
             Line::V129 => "1.29",
             Line::V130 => "1.30",
@@ -51,6 +71,9 @@ impl Line {
     /// for the 1.36 line, whose own generator spreads 30 % of its cases over 1.33–1.37.
     pub fn versions(self) -> Option<&'static str> {
         match self {
+            Line::V121 => Some("21"),
+            Line::V123 => Some("22-23"),
+            Line::V125 => Some("24-25"),
             Line::V126 => Some("26"),
             Line::V129 => Some("27-29"),
             Line::V130 => Some("30"),
@@ -62,7 +85,7 @@ impl Line {
     }
 
     /// Generated cases per run when the 1.36 line runs `count`: the 1.36 line all of them, every
-    /// other line a twentieth (at least one), so each era is exercised on every run while the six
+    /// other line a twentieth (at least one), so each era is exercised on every run while the nine
     /// together add about as much time as the 1.36 line (their cases cost ~3x: every node hosting
     /// an endpoint is its own kube-proxy computation before 1.36, and the Go side runs per node).
     pub fn share(self, count: u64) -> u64 {
@@ -76,7 +99,10 @@ impl Line {
     /// The build that models a case's `k8sVersion` with the real code of its own era.
     pub fn for_version(version: &str) -> Line {
         match version.parse::<Behaviour>().map(|b| b.minor) {
-            Ok(..=26) => Line::V126,
+            Ok(..=21) => Line::V121,
+            Ok(22..=23) => Line::V123,
+            Ok(24..=25) => Line::V125,
+            Ok(26) => Line::V126,
             Ok(27..=29) => Line::V129,
             Ok(30) => Line::V130,
             Ok(31..=32) => Line::V132,

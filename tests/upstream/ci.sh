@@ -28,7 +28,7 @@ oracle="$(bash "$here/run-oracle.sh")"
 # The other lines have no generator: the 1.36 build's, retargeted to each line's versions
 # (gen --versions), through the line's batch mode, which exits 1 if a case errors.
 share=$((count / 10 > 0 ? count / 10 : 1))
-for spec in 1.26:26 1.29:27-29 1.30:30 1.32:31-32 1.33:33 1.37:37; do
+for spec in 1.21:21 1.23:22-23 1.25:24-25 1.26:26 1.29:27-29 1.30:30 1.32:31-32 1.33:33 1.37:37; do
   line="${spec%%:*}"
   bin="$(bash "$here/run-oracle.sh" --line "$line")"
   "$oracle" gen --seed "$seed" --count "$share" --versions "${spec#*:}" | "$bin" --jobs 2 --adaptive-runs >/dev/null

@@ -11,7 +11,10 @@ import (
 // is generated exactly as without the flag, then its k8sVersion is set to 1.LO … 1.HI (a pure
 // function of seed and index) and the fields that version's API does not have are dropped, as
 // its API server would never have stored them: spec.trafficDistribution before 1.30
-// (k8s.io/api v0.30 ServiceSpec), endpoints[].hints.forNodes before 1.33 (v0.33 EndpointHints).
+// (k8s.io/api v0.30 ServiceSpec), endpoints[].hints.forNodes before 1.33 (v0.33 EndpointHints),
+// and in 1.21 what an alpha gate (off) makes the API server drop on create (k/k v1.21.14
+// pkg/registry dropDisabledFields): spec.internalTrafficPolicy (ServiceInternalTrafficPolicy)
+// and the serving/terminating endpoint conditions (EndpointSliceTerminatingCondition).
 
 // parseVersions reads "LO-HI" or "N" (minors).
 func parseVersions(s string) (lo, hi int, err error) {
@@ -43,6 +46,9 @@ func retarget(c *Case, seed, index uint64, lo, hi int) error {
 		case "Service":
 			if spec, ok := item["spec"].(map[string]any); ok && minor < 30 {
 				delete(spec, "trafficDistribution")
+				if minor < 22 {
+					delete(spec, "internalTrafficPolicy")
+				}
 			}
 		case "EndpointSlice":
 			endpoints, _ := item["endpoints"].([]any)
@@ -50,6 +56,10 @@ func retarget(c *Case, seed, index uint64, lo, hi int) error {
 				ep, _ := e.(map[string]any)
 				if hints, ok := ep["hints"].(map[string]any); ok && minor < 33 {
 					delete(hints, "forNodes")
+				}
+				if conditions, ok := ep["conditions"].(map[string]any); ok && minor < 22 {
+					delete(conditions, "serving")
+					delete(conditions, "terminating")
 				}
 			}
 		}

@@ -2,7 +2,7 @@
 # Builds the upstream oracle (if needed) and prints the path of the binary.
 #
 #   bash tests/upstream/run-oracle.sh            # → /home/…/.cache/kubectl-topo/oracle/<hash>/oracle
-#   bash tests/upstream/run-oracle.sh --line 1.26  # another line: 1.26, 1.29, 1.30, 1.32 (legacy/), 1.33, 1.37
+#   bash tests/upstream/run-oracle.sh --line 1.26  # another line: 1.21, 1.23, 1.25, 1.26, 1.29, 1.30, 1.32 (legacy/), 1.33, 1.37
 #   "$(bash tests/upstream/run-oracle.sh)" gen-and-run --seed 1 --count 20000
 #
 # The binary lives outside the repository, under
@@ -13,7 +13,7 @@
 set -euo pipefail
 
 line=1.36
-lines="1.26 1.29 1.30 1.32 1.33 1.36 1.37"
+lines="1.21 1.23 1.25 1.26 1.29 1.30 1.32 1.33 1.36 1.37"
 case "${1:-}" in
   --line) line="${2:?--line needs one of $lines}" ;;
   "") ;;
@@ -27,7 +27,7 @@ case "$line" in
   1.33 | 1.37)
     n="${line#1.}"
     modfiles=("go1$n.mod" "go1$n.sum"); flags=(-modfile "go1$n.mod" -tags "oracle1$n") ;;
-  1.26 | 1.29 | 1.30 | 1.32)
+  1.21 | 1.23 | 1.25 | 1.26 | 1.29 | 1.30 | 1.32)
     n="${line#1.}"
     dir=legacy; modfiles=("go1$n.mod" "go1$n.sum"); flags=(-modfile "go1$n.mod" -tags "oracle1$n") ;;
   *) echo "run-oracle.sh: unknown line $line ($lines)" >&2; exit 2 ;;

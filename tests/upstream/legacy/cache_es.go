@@ -35,7 +35,7 @@ func (c *esCache) AddHints(si *sliceInfo) ([]*discovery.EndpointSlice, []*discov
 	return create, update, out
 }
 
-func (c *esCache) RemoveHintsFromSlices(si *sliceInfo) ([]*discovery.EndpointSlice, []*discovery.EndpointSlice) {
+func removeHintsFromSlices(si *sliceInfo) ([]*discovery.EndpointSlice, []*discovery.EndpointSlice) {
 	up := toUpstream(si)
 	create, update := topologycache.RemoveHintsFromSlices(up)
 	si.Unchanged = up.Unchanged

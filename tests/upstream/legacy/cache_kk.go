@@ -1,4 +1,4 @@
-//go:build oracle126
+//go:build oracle121 || oracle123 || oracle125 || oracle126
 
 package main
 
@@ -10,11 +10,19 @@ import (
 	"k8s.io/kubernetes/pkg/controller/endpointslice/topologycache"
 )
 
-// The 1.26 line's topology cache: k8s.io/kubernetes v1.26.15
+// The 1.23, 1.25 and 1.26 lines' topology cache: k8s.io/kubernetes v1.23.17 / v1.25.16 / v1.26.15
 // pkg/controller/endpointslice/topologycache (the code moved to k8s.io/endpointslice in 1.28).
+// What differs (Events, from 1.26) is in events_*.go.
 type kkCache struct{ t *topologycache.TopologyCache }
 
-func newLineCache() lineCache { return &kkCache{t: topologycache.NewTopologyCache()} }
+// newLineCache is NewController's `if utilfeature.DefaultFeatureGate.Enabled(features.TopologyAwareHints)
+// { c.topologyCache = topologycache.NewTopologyCache() }` (k/k v1.26.15 endpointslice_controller.go).
+func newLineCache() lineCache {
+	if !topologyAwareHintsGate() {
+		return nil
+	}
+	return &kkCache{t: topologycache.NewTopologyCache()}
+}
 
 func (c *kkCache) SetNodes(nodes []*corev1.Node) { c.t.SetNodes(nodes) }
 
@@ -25,16 +33,12 @@ func toUpstream(si *sliceInfo) *topologycache.SliceInfo {
 
 func (c *kkCache) AddHints(si *sliceInfo) ([]*discovery.EndpointSlice, []*discovery.EndpointSlice, []Event) {
 	up := toUpstream(si)
-	create, update, events := c.t.AddHints(up)
+	create, update, events := addHints(c.t, up)
 	si.Unchanged = up.Unchanged
-	out := []Event{}
-	for _, e := range events {
-		out = append(out, Event{Type: e.EventType, Reason: e.Reason, Message: e.Message})
-	}
-	return create, update, out
+	return create, update, events
 }
 
-func (c *kkCache) RemoveHintsFromSlices(si *sliceInfo) ([]*discovery.EndpointSlice, []*discovery.EndpointSlice) {
+func removeHintsFromSlices(si *sliceInfo) ([]*discovery.EndpointSlice, []*discovery.EndpointSlice) {
 	up := toUpstream(si)
 	create, update := topologycache.RemoveHintsFromSlices(up)
 	si.Unchanged = up.Unchanged
@@ -42,7 +46,6 @@ func (c *kkCache) RemoveHintsFromSlices(si *sliceInfo) ([]*discovery.EndpointSli
 }
 
 func (c *kkCache) RemoveHints(key string, at discovery.AddressType) { c.t.RemoveHints(key, at) }
-func (c *kkCache) HasPopulatedHints(key string) bool                { return c.t.HasPopulatedHints(key) }
 
 func (c *kkCache) Overloaded(key string) bool {
 	for _, k := range c.t.GetOverloadedServices() {
@@ -64,9 +67,4 @@ func (c *kkCache) FamilyOverloaded(nodes []*corev1.Node, key string, at discover
 	scratch.SetHints(key, at, topologycache.EndpointZoneInfo(ezi))
 	overloaded := len(scratch.GetOverloadedServices()) > 0
 	return &overloaded
-}
-
-func disabledEvent(at discovery.AddressType) Event {
-	return Event{Type: corev1.EventTypeWarning, Reason: "TopologyAwareHintsDisabled",
-		Message: topologycache.FormatWithAddressType(topologycache.TopologyAwareHintsDisabled, at)}
 }

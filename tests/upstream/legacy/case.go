@@ -1,4 +1,4 @@
-//go:build oracle126 || oracle129 || oracle130 || oracle132
+//go:build oracle121 || oracle123 || oracle125 || oracle126 || oracle129 || oracle130 || oracle132
 
 package main
 

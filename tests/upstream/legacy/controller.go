@@ -1,4 +1,4 @@
-//go:build oracle126 || oracle129 || oracle130 || oracle132
+//go:build oracle121 || oracle123 || oracle125 || oracle126 || oracle129 || oracle130 || oracle132
 
 package main
 
@@ -8,7 +8,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	discovery "k8s.io/api/discovery/v1"
-	"k8s.io/apimachinery/pkg/util/sets"
 	utilnet "k8s.io/utils/net"
 )
 
@@ -91,17 +90,19 @@ func (b Behaviour) hintsEnabled(annotations map[string]string) bool {
 
 // getAddressTypesForService is the unexported function of the same name (k/k v1.26.15 utils.go,
 // ES v0.29.15/v0.32.2 utils.go; identical in these lines, logging dropped).
-func getAddressTypesForService(service *corev1.Service) sets.Set[discovery.AddressType] {
-	out := sets.New[discovery.AddressType]()
+// A plain map stands for upstream's set (the generic sets.Set is newer than the older lines'
+// apimachinery); ranging over it is Go map order either way.
+func getAddressTypesForService(service *corev1.Service) map[discovery.AddressType]bool {
+	out := map[discovery.AddressType]bool{}
 	for _, family := range service.Spec.IPFamilies {
 		if family == corev1.IPv4Protocol {
-			out.Insert(discovery.AddressTypeIPv4)
+			out[discovery.AddressTypeIPv4] = true
 		}
 		if family == corev1.IPv6Protocol {
-			out.Insert(discovery.AddressTypeIPv6)
+			out[discovery.AddressTypeIPv6] = true
 		}
 	}
-	if out.Len() > 0 {
+	if len(out) > 0 {
 		return out
 	}
 	if len(service.Spec.ClusterIP) > 0 && service.Spec.ClusterIP != corev1.ClusterIPNone {
@@ -109,22 +110,22 @@ func getAddressTypesForService(service *corev1.Service) sets.Set[discovery.Addre
 		if utilnet.IsIPv6String(service.Spec.ClusterIP) {
 			addrType = discovery.AddressTypeIPv6
 		}
-		out.Insert(addrType)
+		out[addrType] = true
 		return out
 	}
-	out.Insert(discovery.AddressTypeIPv4)
-	out.Insert(discovery.AddressTypeIPv6)
+	out[discovery.AddressTypeIPv4] = true
+	out[discovery.AddressTypeIPv6] = true
 	return out
 }
 
 func unchangedSlices(existing, toUpdate []*discovery.EndpointSlice) []*discovery.EndpointSlice {
-	changed := sets.New[string]()
+	changed := map[string]bool{}
 	for _, s := range toUpdate {
-		changed.Insert(s.Name)
+		changed[s.Name] = true
 	}
 	out := []*discovery.EndpointSlice{}
 	for _, s := range existing {
-		if !changed.Has(s.Name) {
+		if !changed[s.Name] {
 			out = append(out, s)
 		}
 	}
@@ -135,7 +136,7 @@ func (b Behaviour) decidePath(svc *corev1.Service) string {
 	if svc.Spec.Type == corev1.ServiceTypeExternalName || svc.Spec.Selector == nil {
 		return PathNone
 	}
-	if b.hintsEnabled(svc.Annotations) {
+	if topologyAwareHintsGate() && b.hintsEnabled(svc.Annotations) {
 		return PathAnnotation
 	}
 	if b.canUseTrafficDistribution(svc) {
@@ -197,16 +198,20 @@ func reconcileHints(b Behaviour, cache lineCache, service *corev1.Service, addre
 	canUseTD := b.canUseTrafficDistribution(service)
 	slicesToCreate, slicesToUpdate := toCreate, toUpdate
 	kept := si.Unchanged
-	if b.hintsEnabled(service.Annotations) {
+	// `r.topologyCache != nil && hintsEnabled(...)`: no cache while the TopologyAwareHints gate
+	// is off (newLineCache), as NewController builds none (k/k v1.23.17 reconciler.go:244-251).
+	if cache != nil && b.hintsEnabled(service.Annotations) {
 		slicesToCreate, slicesToUpdate, events = cache.AddHints(si)
 		kept = si.Unchanged
 	} else {
-		if cache.HasPopulatedHints(si.ServiceKey) {
-			events = append(events, disabledEvent(addressType))
+		if cache != nil {
+			if cache.HasPopulatedHints(si.ServiceKey) {
+				events = append(events, disabledEvent(addressType))
+			}
+			cache.RemoveHints(si.ServiceKey, addressType)
 		}
-		cache.RemoveHints(si.ServiceKey, addressType)
 		if !canUseTD {
-			slicesToCreate, slicesToUpdate = cache.RemoveHintsFromSlices(si)
+			slicesToCreate, slicesToUpdate = removeHintsFromSlices(si)
 			kept = si.Unchanged
 		}
 	}
@@ -225,7 +230,12 @@ func runController(b Behaviour, c *Cluster) *Outcome {
 	out := &Outcome{Path: b.decidePath(svc), Families: []*FamilyOutcome{}}
 	families := getAddressTypesForService(svc)
 	byFamily := map[discovery.AddressType]*FamilyOutcome{}
-	for _, at := range sets.List(families) {
+	ordered := make([]discovery.AddressType, 0, len(families))
+	for at := range families {
+		ordered = append(ordered, at)
+	}
+	sort.Slice(ordered, func(i, j int) bool { return ordered[i] < ordered[j] })
+	for _, at := range ordered {
 		byFamily[at] = &FamilyOutcome{Family: string(at)}
 		out.Families = append(out.Families, byFamily[at])
 	}
@@ -237,28 +247,35 @@ func runController(b Behaviour, c *Cluster) *Outcome {
 	}
 	key := fmt.Sprintf("%s/%s", svc.Namespace, svc.Name)
 	steady := newLineCache()
-	steady.SetNodes(c.Nodes)
+	if steady != nil {
+		steady.SetNodes(c.Nodes)
+	}
 	for at := range families {
 		byFamily[at].Steady = reconcileHints(b, steady, svc, at, c.ManagedSlices(at), nil, nil)
 	}
-	steady.SetNodes(c.Nodes)
-	out.Overloaded = steady.Overloaded(key)
-	for at, fo := range byFamily {
-		fo.Overloaded = steady.FamilyOverloaded(c.Nodes, key, at)
+	if steady != nil {
+		steady.SetNodes(c.Nodes)
+		out.Overloaded = steady.Overloaded(key)
+		for at, fo := range byFamily {
+			fo.Overloaded = steady.FamilyOverloaded(c.Nodes, key, at)
+		}
 	}
 	fresh := newLineCache()
-	fresh.SetNodes(c.Nodes)
+	if fresh != nil {
+		fresh.SetNodes(c.Nodes)
+	}
 	for at := range families {
 		byFamily[at].Fresh = reconcileHints(b, fresh, svc, at, nil, stripHints(c.ManagedSlices(at)), nil)
 	}
 	return out
 }
 
-// lineCache is what the controller code needs of a line's topology cache.
+// lineCache is what the controller code needs of a line's topology cache; nil when the line's
+// TopologyAwareHints gate is off by default (1.21–1.23), the package-level removeHintsFromSlices
+// still runs.
 type lineCache interface {
 	SetNodes(nodes []*corev1.Node)
 	AddHints(si *sliceInfo) ([]*discovery.EndpointSlice, []*discovery.EndpointSlice, []Event)
-	RemoveHintsFromSlices(si *sliceInfo) ([]*discovery.EndpointSlice, []*discovery.EndpointSlice)
 	RemoveHints(key string, at discovery.AddressType)
 	HasPopulatedHints(key string) bool
 	Overloaded(key string) bool

@@ -2,11 +2,6 @@
 
 package main
 
-import (
-	corev1 "k8s.io/api/core/v1"
-	discovery "k8s.io/api/discovery/v1"
-)
-
 // The 1.26 line: k8s.io/kubernetes v1.26.15 (controller in pkg/controller/endpointslice, kube-proxy
 // in pkg/proxy) with every staging module at v0.26.15; build with -modfile go126.mod -tags oracle126.
 // It models 1.26 only: 1.24–1.25 differ in the ProxyTerminatingEndpoints default (off) and emit no
@@ -17,14 +12,3 @@ const (
 	maxMinor     = 26
 	defaultMinor = 26
 )
-
-// The field does not exist before 1.30.
-func (b Behaviour) canUseTrafficDistribution(*corev1.Service) bool { return false }
-
-func reconcileTrafficDistribution(_ *corev1.Service, create, update, unchanged []*discovery.EndpointSlice) (
-	[]*discovery.EndpointSlice, []*discovery.EndpointSlice, []*discovery.EndpointSlice) {
-	return create, update, unchanged
-}
-
-// No gate differs from the binary's defaults in the versions this line models.
-func setProxyGates(Behaviour) error { return nil }

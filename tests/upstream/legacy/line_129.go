@@ -2,11 +2,6 @@
 
 package main
 
-import (
-	corev1 "k8s.io/api/core/v1"
-	discovery "k8s.io/api/discovery/v1"
-)
-
 // The 1.29 line: k8s.io/kubernetes v1.29.15 (controller from k8s.io/endpointslice, kube-proxy
 // in pkg/proxy) with every staging module at v0.29.15; build with -modfile go129.mod -tags oracle129.
 // It models 1.27–1.29: k/k v1.27.16 pkg/controller/endpointslice/topologycache and ES v0.29.15
@@ -19,14 +14,3 @@ const (
 	maxMinor     = 29
 	defaultMinor = 29
 )
-
-// The field does not exist before 1.30.
-func (b Behaviour) canUseTrafficDistribution(*corev1.Service) bool { return false }
-
-func reconcileTrafficDistribution(_ *corev1.Service, create, update, unchanged []*discovery.EndpointSlice) (
-	[]*discovery.EndpointSlice, []*discovery.EndpointSlice, []*discovery.EndpointSlice) {
-	return create, update, unchanged
-}
-
-// No gate differs from the binary's defaults in the versions this line models.
-func setProxyGates(Behaviour) error { return nil }

@@ -1,4 +1,4 @@
-//go:build oracle126 || oracle129 || oracle130 || oracle132
+//go:build oracle121 || oracle123 || oracle125 || oracle126 || oracle129 || oracle130 || oracle132
 
 // Command oracle (legacy lines) runs one older Kubernetes line's real topology-hint code — the
 // EndpointSlice controller's topology cache (and trafficdist from 1.30) and kube-proxy's endpoint

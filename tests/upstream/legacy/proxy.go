@@ -1,4 +1,4 @@
-//go:build oracle126 || oracle129 || oracle130 || oracle132
+//go:build oracle121 || oracle123 || oracle125 || oracle126 || oracle129 || oracle130 || oracle132
 
 package main
 
@@ -7,7 +7,6 @@ import (
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/sets"
 	kproxy "k8s.io/kubernetes/pkg/proxy"
 )
 
@@ -38,29 +37,34 @@ type proxyKey struct{ family, node, port string }
 
 func proxyNodes(c *Cluster) []proxyNode {
 	var nodes []proxyNode
-	zones := sets.New[string]()
+	zones := map[string]bool{}
 	for _, n := range c.Nodes {
 		pn := proxyNode{name: n.Name}
 		if z, ok := n.Labels[corev1.LabelTopologyZone]; ok {
 			pn.zone = &z
-			zones.Insert(z)
+			zones[z] = true
 		}
 		nodes = append(nodes, pn)
 	}
 	for _, s := range c.Slices {
 		for _, ep := range s.Endpoints {
 			if ep.Zone != nil {
-				zones.Insert(*ep.Zone)
+				zones[*ep.Zone] = true
 			}
 			if ep.Hints != nil {
 				for _, z := range ep.Hints.ForZones {
-					zones.Insert(z.Name)
+					zones[z.Name] = true
 				}
 			}
 		}
 	}
 	nodes = append(nodes, proxyNode{name: syntheticZonelessNode})
-	for _, z := range sets.List(zones) {
+	sorted := make([]string, 0, len(zones))
+	for z := range zones {
+		sorted = append(sorted, z)
+	}
+	sort.Strings(sorted)
+	for _, z := range sorted {
 		z := z
 		nodes = append(nodes, proxyNode{name: syntheticZonePrefix + z, zone: &z})
 	}
@@ -81,10 +85,7 @@ func endpointStrings(eps []kproxy.Endpoint) []string {
 
 func runProxy(c *Cluster, nodes []proxyNode, into map[proxyKey]outcomeSet) {
 	for _, family := range []corev1.IPFamily{corev1.IPv4Protocol, corev1.IPv6Protocol} {
-		sct := kproxy.NewServiceChangeTracker(nil, family, nil, nil)
-		sct.Update(nil, c.Service)
-		spm := make(kproxy.ServicePortMap)
-		spm.Update(sct)
+		spm := servicePorts(family, c.Service)
 		if len(spm) == 0 {
 			continue
 		}
@@ -95,7 +96,7 @@ func runProxy(c *Cluster, nodes []proxyNode, into map[proxyKey]outcomeSet) {
 				labels[corev1.LabelTopologyZone] = *n.zone
 			}
 			for spn, info := range spm {
-				cluster, local, all, hasAny := kproxy.CategorizeEndpoints(em[spn], info, labels)
+				cluster, local, all, hasAny := categorizeEndpoints(em[spn], info, labels)
 				k := proxyKey{family: string(family), node: n.name, port: fmt.Sprintf("%s/%s", spn.Port, spn.Protocol)}
 				if into[k] == nil {
 					into[k] = outcomeSet{}

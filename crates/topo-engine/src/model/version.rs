@@ -237,6 +237,12 @@ impl Behaviour {
     pub fn topology_aware_hints_gate(&self) -> bool {
         self.minor >= 24
     }
+    /// The controller records topology Events (`TopologyAwareHintsEnabled`/`Disabled`): 1.26+
+    /// (k/k v1.26.0 `topologycache/event.go`, #113544); before, `AddHints` returns only the slices
+    /// and the same outcomes are only logged (k/k v1.25.16 `topologycache.go:87`).
+    pub fn controller_emits_events(&self) -> bool {
+        self.minor >= 26
+    }
     /// `service.kubernetes.io/topology-mode` is read (1.27+); before only the deprecated key.
     pub fn reads_topology_mode_annotation(&self) -> bool {
         self.minor >= 27
@@ -375,6 +381,7 @@ mod tests {
         assert!(!v(30).service_traffic_distribution_gate());
         assert!(v(31).service_traffic_distribution_gate());
         assert!(v(32).writes_empty_zone_hints() && !v(33).writes_empty_zone_hints());
+        assert!(!v(25).controller_emits_events() && v(26).controller_emits_events());
         assert_eq!(v(33).proxy_era(), ProxyEra::V133);
         assert_eq!(v(36).proxy_era(), ProxyEra::Newest);
     }

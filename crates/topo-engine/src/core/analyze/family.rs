@@ -188,7 +188,7 @@ fn auto_outcome(cluster: &Cluster<'_>, address_type: &str, managed: &[EndpointSl
     let expected = in_live_order(managed, result.slices.to_update.iter().chain(&result.slices.unchanged));
     let mut outcome = Outcome {
         rewritten: result.rejected_unchanged.clone(),
-        event: Some(result.event.clone().into()),
+        event: cluster.behaviour.controller_emits_events().then(|| result.event.clone().into()),
         disabled: result.disabled.as_ref().map(|d| disabled_reason(cluster, d, managed)),
         allocations: result.allocations.clone(),
         alternatives: result.alternatives.clone(),

@@ -21,6 +21,7 @@ pub(crate) use view::{Grouped, grouped};
 pub use view::{ProxyView, proxy_view, proxy_view_on};
 
 use crate::core::mode::effective_annotation;
+use crate::model::version::ProxyEra;
 use crate::model::{ANNOTATION_TOPOLOGY_AWARE_HINTS, Behaviour, Service, ServicePort};
 use crate::report::reason::{Facts, Reason, ReasonCode};
 
@@ -56,13 +57,13 @@ impl ProxyServiceInfo {
                 .get(ANNOTATION_TOPOLOGY_AWARE_HINTS)
                 .map(|v| (ANNOTATION_TOPOLOGY_AWARE_HINTS.into(), v.clone()))
         };
+        let external_policy_local = external_policy_local(service, behaviour);
         ProxyServiceInfo {
             cluster_ip: service.cluster_ip.clone().unwrap_or_default(),
             port: port.port,
             protocol: port.protocol.clone(),
-            internal_policy_local: service.internal_traffic_policy.as_deref() == Some("Local"),
-            external_policy_local: service.externally_accessible
-                && service.external_traffic_policy.as_deref() == Some("Local"),
+            internal_policy_local: internal_policy_local(service, behaviour, external_policy_local),
+            external_policy_local,
             externally_accessible: service.externally_accessible,
             hints_annotation,
         }
@@ -79,6 +80,29 @@ impl ProxyServiceInfo {
     pub fn uses_local_endpoints(&self) -> bool {
         self.internal_policy_local || (self.external_policy_local && self.externally_accessible)
     }
+}
+
+// mirrors service.go: newBaseServiceInfo (`ExternalPolicyLocal`, 1.24+) and, before,
+// `RequestsOnlyLocalTraffic` (k/k v1.23.17 pkg/api/v1/service/util.go:71): only a NodePort or
+// LoadBalancer Service, not a ClusterIP one with externalIPs.
+fn external_policy_local(service: &Service, behaviour: Behaviour) -> bool {
+    let local = service.external_traffic_policy.as_deref() == Some("Local");
+    if behaviour.proxy_era() == ProxyEra::V121 {
+        return local && matches!(service.service_type.as_str(), "NodePort" | "LoadBalancer");
+    }
+    local && service.externally_accessible
+}
+
+// mirrors topology.go: FilterEndpoints before 1.24 (k/k v1.23.17 pkg/proxy/topology.go:29-42):
+// an eTP=Local Service returns every endpoint before iTP is looked at, so its ClusterIP traffic
+// goes cluster-wide whatever iTP says; and iTP needs ServiceInternalTrafficPolicy (alpha, off, in
+// 1.21). From 1.24 `CategorizeEndpoints` applies both policies independently.
+fn internal_policy_local(service: &Service, behaviour: Behaviour, external_policy_local: bool) -> bool {
+    let local = service.internal_traffic_policy.as_deref() == Some("Local");
+    if behaviour.proxy_era() == ProxyEra::V121 {
+        return local && !external_policy_local && behaviour.minor >= 22;
+    }
+    local
 }
 
 /// The node a kube-proxy runs on.

@@ -246,3 +246,27 @@ fn no_ready_endpoints_logs_per_era() {
         categorize(&abca(), &annotated(ANNOTATION_TOPOLOGY_AWARE_HINTS, "Auto"), "n", Some("zone-a"), 23);
     assert_eq!((old.topology_mode, old.cluster.map(|c| c.len())), (None, Some(4)));
 }
+
+/// Before 1.24 `FilterEndpoints` (k/k v1.23.17 pkg/proxy/topology.go:29-42) returns every endpoint
+/// for an eTP=Local NodePort/LoadBalancer Service before it looks at iTP, and iTP needs its gate
+/// (alpha, off, in 1.21); from 1.24 the two policies apply independently. Pinned against the 1.23
+/// line by the fixture proxy-pre124-external-local-overrides-internal-local.
+#[test]
+fn internal_policy_local_per_era() {
+    let itp = |svc: &Service, minor| {
+        ProxyServiceInfo::from_service(svc, &svc.ports[0], Behaviour::new(minor)).internal_policy_local
+    };
+    let both = service().itp_local().etp_local_node_port();
+    assert!(!itp(&both, 23) && itp(&both, 24), "eTP=Local wins before 1.24");
+    let internal = service().itp_local();
+    assert!(!itp(&internal, 21) && itp(&internal, 22) && itp(&internal, 23), "gate off in 1.21");
+    let mut external_ips = service().itp_local();
+    external_ips.externally_accessible = true;
+    external_ips.external_traffic_policy = Some("Local".into());
+    assert!(itp(&external_ips, 23), "RequestsOnlyLocalTraffic: NodePort/LoadBalancer only");
+    let etp = |minor| {
+        ProxyServiceInfo::from_service(&external_ips, &external_ips.ports[0], Behaviour::new(minor))
+            .external_policy_local
+    };
+    assert!(!etp(23) && etp(24));
+}

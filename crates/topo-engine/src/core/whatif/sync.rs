@@ -73,7 +73,7 @@ fn hint_path(input: &SyncInput<'_>, address_type: &str, plan: FamilyPlan) -> Wri
         to_update: plan.to_update,
         unchanged: plan.unchanged,
     };
-    match input.path {
+    let (to_create, to_update, unchanged, event) = match input.path {
         ModePath::Annotation => {
             let out = topologycache::add_hints(input.ratios, info);
             // "enabled" is emitted only when the Service's populated flag was not set already.
@@ -88,7 +88,8 @@ fn hint_path(input: &SyncInput<'_>, address_type: &str, plan: FamilyPlan) -> Wri
             let out = topologycache::remove_hints_from_slices(info);
             (out.to_create, out.to_update, out.unchanged, disabled_event(input, address_type))
         }
-    }
+    };
+    (to_create, to_update, unchanged, event.filter(|_| input.behaviour.controller_emits_events()))
 }
 
 fn disabled_event(input: &SyncInput<'_>, address_type: &str) -> Option<ControllerEvent> {

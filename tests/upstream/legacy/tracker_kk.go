@@ -1,4 +1,4 @@
-//go:build oracle126
+//go:build oracle123 || oracle125 || oracle126
 
 package main
 
@@ -7,7 +7,7 @@ import (
 	kproxy "k8s.io/kubernetes/pkg/proxy"
 )
 
-// endpointsMap is kube-proxy's EndpointsMap on node `node` (k/k v1.26.15 pkg/proxy/endpoints.go
+// endpointsMap is kube-proxy's EndpointsMap on node `node` (k/k v1.23.17, v1.25.16 and v1.26.15 pkg/proxy/endpoints.go
 // NewEndpointChangeTracker, EndpointSliceUpdate, EndpointsMap.Update).
 func endpointsMap(family corev1.IPFamily, node string, c *Cluster) kproxy.EndpointsMap {
 	ect := kproxy.NewEndpointChangeTracker(node, nil, family, nil, nil)
