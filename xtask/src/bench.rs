@@ -59,7 +59,7 @@ pub(crate) fn machine() -> String {
     )
 }
 
-fn row(what: &str, target: &str, a: &Cmd, b: &Cmd, sa: Stats, sb: Stats) -> String {
+pub(crate) fn row(what: &str, target: &str, a: &Cmd, b: &Cmd, sa: Stats, sb: Stats) -> String {
     format!(
         "| {what} | `{}` | `{}` | {:.2} s ({:.0} MB) | {:.2} s ({:.0} MB) | **{:.2}×** | {target} |",
         a.display(),
@@ -72,11 +72,28 @@ fn row(what: &str, target: &str, a: &Cmd, b: &Cmd, sa: Stats, sb: Stats) -> Stri
     )
 }
 
-const HEADER: &str = "| benchmark | kubectl-topo | baseline | kubectl-topo median (peak RSS) | baseline median (peak RSS) | ratio | target |\n|---|---|---|---|---|---|---|";
+pub(crate) const HEADER: &str = "| benchmark | kubectl-topo | baseline | kubectl-topo median (peak RSS) | baseline median (peak RSS) | ratio | target |\n|---|---|---|---|---|---|---|";
+
+/// What `cargo xtask bench` measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// Everything: the dump rows, then live against the same dump loaded.
+    All,
+    /// The dump rows, JSON and YAML.
+    Dumps,
+    /// The JSON dump rows.
+    Json,
+    /// Live only: the cluster generated straight into the apiserver (`bench_live`).
+    Live,
+}
 
 /// The four ratios.
-pub fn run(name: &str, size: Size, runs: usize, dump_only: bool, json_only: bool) -> io::Result<()> {
+pub fn run(name: &str, size: Size, runs: usize, part: Part) -> io::Result<()> {
     let topo = product()?;
+    if part == Part::Live {
+        return crate::bench_live::run(name, size, runs, &topo);
+    }
+    let (dump_only, json_only) = (part != Part::All, part == Part::Json);
     let dump = bench_dir()?.join(format!("{name}.json"));
     let summary = generate::write(size, &dump)?;
     eprintln!("xtask: {}: {summary:?}", dump.display());

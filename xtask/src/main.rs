@@ -3,6 +3,8 @@
 //!   cargo xtask gen --size large --out large.json   synthetic cluster as a `v1 List` (`.yaml`: YAML)
 //!   cargo xtask bench [--size large] [--runs 5]       the four ratios of BENCHMARKS.md
 //!   cargo xtask bench --size xlarge --json-only       JSON dump rows only (xlarge: several GB, deleted after)
+//!   cargo xtask bench --size 'small*200' --live-only  live only: generated into the apiserver, each way of listing
+//!   cargo xtask list-probe --kubeconfig KC --strategy S   one way of listing what `check -A` reads
 //!   cargo xtask scale [--runs 5] [--max 500]          µs per endpoint at 1×…500× the small cluster
 //!   cargo xtask clusters [--runs 5]                   50 small dumps in one `check` vs one 50× dump
 //!   cargo xtask bench-serve [--size large]            `serve`: time to ready, RSS, update → metric latency
@@ -15,9 +17,11 @@
 #![allow(clippy::too_many_lines)]
 
 mod bench;
+mod bench_live;
 mod floor;
 mod generate;
 mod hints;
+mod lists;
 mod live;
 mod measure;
 mod objects;
@@ -62,6 +66,17 @@ enum Command {
         /// The dumps are deleted after measuring.
         #[arg(long)]
         json_only: bool,
+        /// Only the live rows: the cluster generated straight into a local apiserver (no dump),
+        /// each way of listing timed, then `check -A`, `explain`, `zones` vs `kubectl get`.
+        #[arg(long, conflicts_with_all = ["dump_only", "json_only"])]
+        live_only: bool,
+    },
+    /// Read what `check -A` reads from the apiserver of KUBECONFIG one way; print the counts.
+    ListProbe {
+        #[arg(long)]
+        kubeconfig: PathBuf,
+        #[arg(long, value_enum)]
+        strategy: lists::Strategy,
     },
     /// `check -A --from-file` at 1×, 2×, 5×, 10×, 50×, 100×, 500× the small cluster (as far as
     /// the disk holds): µs per endpoint. Each dump is deleted after measuring.
@@ -136,8 +151,17 @@ fn main() {
                 s.bytes
             );
         }),
-        Command::Bench { size: name, runs, dump_only, json_only } => {
-            bench::run(&name, size(&name, None), runs, dump_only || json_only, json_only)
+        Command::Bench { size: name, runs, dump_only, json_only, live_only } => {
+            let part = match (live_only, json_only, dump_only) {
+                (true, _, _) => bench::Part::Live,
+                (_, true, _) => bench::Part::Json,
+                (_, _, true) => bench::Part::Dumps,
+                _ => bench::Part::All,
+            };
+            bench::run(&name, size(&name, None), runs, part)
+        }
+        Command::ListProbe { kubeconfig, strategy } => {
+            lists::probe(&kubeconfig, strategy).map(|counts| println!("{counts}"))
         }
         Command::Scale { runs, max, oracle_max } => crate::scale::run(runs, max, oracle_max),
         Command::BenchServe { size: name, updates } => bench::serve(&name, size(&name, None), updates),
