@@ -88,10 +88,10 @@ pub enum Part {
 }
 
 /// The four ratios.
-pub fn run(name: &str, size: Size, runs: usize, part: Part) -> io::Result<()> {
+pub fn run(name: &str, size: Size, runs: usize, part: Part, kubeconfig: Option<&Path>) -> io::Result<()> {
     let topo = product()?;
     if part == Part::Live {
-        return crate::bench_live::run(name, size, runs, &topo);
+        return crate::bench_live::run(name, size, runs, &topo, kubeconfig);
     }
     let (dump_only, json_only) = (part != Part::All, part == Part::Json);
     let dump = bench_dir()?.join(format!("{name}.json"));

@@ -13,7 +13,8 @@ use crate::live::{self, ControlPlane};
 use crate::measure::{Cmd, mb, rounds, side_by_side};
 use crate::plan::{self, ClusterPlan, Size};
 
-pub fn run(name: &str, size: Size, runs: usize, topo: &Path) -> io::Result<()> {
+/// `existing`: the admin kubeconfig of a plane `cargo xtask live-up` already loaded with `size`.
+pub fn run(name: &str, size: Size, runs: usize, topo: &Path, existing: Option<&Path>) -> io::Result<()> {
     let kubectl = script_path("tests/plugin/build-tools.sh")?.join("kubectl");
     let plan = plan::plan(size);
     let endpoints: usize = plan.services.iter().map(|s| s.endpoints.len()).sum();
@@ -23,15 +24,15 @@ pub fn run(name: &str, size: Size, runs: usize, topo: &Path) -> io::Result<()> {
         plan.nodes.len(),
         plan.services.len()
     );
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    let started = Instant::now();
-    let plane = runtime.block_on(live::start_generated(&repo(), &plan))?;
-    println!(
-        "Loaded (etcd + kube-apiserver started, every object created) in {:.0} s.",
-        started.elapsed().as_secs_f64()
-    );
-    println!("After loading: {}.", memory(&plane));
-    let kc = plane.admin_kubeconfig.to_string_lossy().to_string();
+    let plane = match existing {
+        Some(_) => None,
+        None => Some(up(&plan)?),
+    };
+    let kc = match (existing, &plane) {
+        (Some(path), _) => path.to_string_lossy().to_string(),
+        (None, Some(plane)) => plane.admin_kubeconfig.to_string_lossy().to_string(),
+        (None, None) => unreachable!("a plane was started"),
+    };
     strategies(&kc, runs)?;
     println!("\n{HEADER}");
     let (ns, svc) = largest_service(&plan);
@@ -61,8 +62,37 @@ pub fn run(name: &str, size: Size, runs: usize, topo: &Path) -> io::Result<()> {
         let (sa, sb) = side_by_side(&a, &b, runs)?;
         println!("{}", row(what, target, &a, &b, sa, sb));
     }
-    println!("\nAt the end: {}.", memory(&plane));
-    drop(plane);
+    if let Some(plane) = plane {
+        println!("\nAt the end: {}.", memory(&plane));
+    }
+    Ok(())
+}
+
+/// Start etcd + kube-apiserver and load `plan` into them; says how long it took and the memory.
+fn up(plan: &ClusterPlan) -> io::Result<ControlPlane> {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let started = Instant::now();
+    let plane = runtime.block_on(live::start_generated(&repo(), plan))?;
+    println!(
+        "Loaded (etcd + kube-apiserver started, every object created) in {:.0} s.",
+        started.elapsed().as_secs_f64()
+    );
+    println!("After loading: {}.", memory(&plane));
+    Ok(plane)
+}
+
+/// `cargo xtask live-up`: load `size` and keep the plane up (for repeated `bench --live-only
+/// --kubeconfig KC` runs against one load) until the file it names is deleted.
+pub fn keep_up(size: Size) -> io::Result<()> {
+    let plane = up(&plan::plan(size))?;
+    let flag = crate::bench::bench_dir()?.join("live-up.running");
+    std::fs::write(&flag, plane.admin_kubeconfig.to_string_lossy().as_bytes())?;
+    println!("kubeconfig: {}", plane.admin_kubeconfig.display());
+    println!("delete {} to stop it", flag.display());
+    while flag.exists() {
+        std::thread::sleep(std::time::Duration::from_secs(1));
+    }
+    println!("At the end: {}.", memory(&plane));
     Ok(())
 }
 

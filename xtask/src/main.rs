@@ -4,6 +4,7 @@
 //!   cargo xtask bench [--size large] [--runs 5]       the four ratios of BENCHMARKS.md
 //!   cargo xtask bench --size xlarge --json-only       JSON dump rows only (xlarge: several GB, deleted after)
 //!   cargo xtask bench --size 'small*200' --live-only  live only: generated into the apiserver, each way of listing
+//!   cargo xtask live-up --size 'small*200'            load it and keep it up (bench --live-only --kubeconfig KC)
 //!   cargo xtask list-probe --kubeconfig KC --strategy S   one way of listing what `check -A` reads
 //!   cargo xtask scale [--runs 5] [--max 500]          µs per endpoint at 1×…500× the small cluster
 //!   cargo xtask clusters [--runs 5]                   50 small dumps in one `check` vs one 50× dump
@@ -70,6 +71,16 @@ enum Command {
         /// each way of listing timed, then `check -A`, `explain`, `zones` vs `kubectl get`.
         #[arg(long, conflicts_with_all = ["dump_only", "json_only"])]
         live_only: bool,
+        /// With --live-only: measure the apiserver `cargo xtask live-up --size S` keeps up (loaded
+        /// with the same size) instead of starting and loading one.
+        #[arg(long, requires = "live_only")]
+        kubeconfig: Option<PathBuf>,
+    },
+    /// Load a generated cluster into a local apiserver and keep it up until the file it names is
+    /// deleted (for `bench --live-only --kubeconfig`).
+    LiveUp {
+        #[arg(long, default_value = "large")]
+        size: String,
     },
     /// Read what `check -A` reads from the apiserver of KUBECONFIG one way; print the counts.
     ListProbe {
@@ -151,15 +162,16 @@ fn main() {
                 s.bytes
             );
         }),
-        Command::Bench { size: name, runs, dump_only, json_only, live_only } => {
+        Command::Bench { size: name, runs, dump_only, json_only, live_only, kubeconfig } => {
             let part = match (live_only, json_only, dump_only) {
                 (true, _, _) => bench::Part::Live,
                 (_, true, _) => bench::Part::Json,
                 (_, _, true) => bench::Part::Dumps,
                 _ => bench::Part::All,
             };
-            bench::run(&name, size(&name, None), runs, part)
+            bench::run(&name, size(&name, None), runs, part, kubeconfig.as_deref())
         }
+        Command::LiveUp { size: name } => bench_live::keep_up(size(&name, None)),
         Command::ListProbe { kubeconfig, strategy } => {
             lists::probe(&kubeconfig, strategy).map(|counts| println!("{counts}"))
         }
