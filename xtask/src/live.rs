@@ -76,6 +76,30 @@ pub async fn start_generated(repo: &Path, plan: &ClusterPlan) -> io::Result<Cont
     Ok(plane)
 }
 
+/// Create the EndpointSlices of the first `services` Services of `plan` in the apiserver of
+/// `kubeconfig` (already loaded with its Nodes and namespaces), `SLICE_CONCURRENCY` in flight;
+/// slices that exist already are skipped. On a busy machine a Service create waits for the
+/// apiserver's ClusterIP allocator and watch cache (≈ 7 a second here), so the slices of the
+/// Services created so far are loaded beside that, not after it.
+pub async fn load_slices(kubeconfig: &Path, plan: &ClusterPlan, services: usize) -> io::Result<usize> {
+    let client = harness::client_for(kubeconfig).await;
+    let (table, _) = hints::compute(plan);
+    let wanted: BTreeSet<&str> = plan.services.iter().take(services).map(|s| s.name.as_str()).collect();
+    let slices = generate::Objects::new(plan, &table).filter(|o| {
+        o["kind"] == "EndpointSlice"
+            && o["metadata"]["labels"]["kubernetes.io/service-name"]
+                .as_str()
+                .is_some_and(|n| wanted.contains(n))
+    });
+    let started = Instant::now();
+    let counts = create_many(&client, slices, SLICE_CONCURRENCY, true).await?;
+    eprintln!("xtask: {} endpointslices in {:.0}s", counts[2], started.elapsed().as_secs_f64());
+    Ok(counts[2])
+}
+
+/// Requests in flight while loading EndpointSlices beside a running load.
+const SLICE_CONCURRENCY: usize = 64;
+
 /// An admin client of the kubeconfig at `path`.
 pub async fn client_at(path: &Path) -> Client {
     harness::client_for(path).await
@@ -129,11 +153,21 @@ type Created = tokio::task::JoinSet<Result<(), kube::Error>>;
 
 /// Create every object, `CONCURRENCY` at a time; counts of Nodes, Services, EndpointSlices.
 async fn create_all(client: &Client, items: impl IntoIterator<Item = Value>) -> io::Result<[usize; 3]> {
+    create_many(client, items, CONCURRENCY, false).await
+}
+
+/// Create every object, `in_flight` at a time (an existing one is an error unless `skip_existing`).
+async fn create_many(
+    client: &Client,
+    items: impl IntoIterator<Item = Value>,
+    in_flight: usize,
+    skip_existing: bool,
+) -> io::Result<[usize; 3]> {
     let mut pending = items.into_iter();
     let mut running = Created::new();
     let mut counts = [0; 3];
     loop {
-        while running.len() < CONCURRENCY {
+        while running.len() < in_flight {
             let Some(item) = pending.next() else { break };
             let kind = item["kind"].as_str().unwrap_or("").to_string();
             let item = for_create(item);
@@ -153,6 +187,7 @@ async fn create_all(client: &Client, items: impl IntoIterator<Item = Value>) -> 
         match running.join_next().await {
             None => return Ok(counts),
             Some(Ok(Ok(()))) => {}
+            Some(Ok(Err(kube::Error::Api(status)))) if skip_existing && status.code == 409 => {}
             Some(Ok(Err(e))) => return Err(io::Error::other(format!("create: {e}"))),
             Some(Err(e)) => return Err(io::Error::other(e)),
         }

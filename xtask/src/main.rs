@@ -82,6 +82,16 @@ enum Command {
         #[arg(long, default_value = "large")]
         size: String,
     },
+    /// Create the EndpointSlices of the first N Services of SIZE in the apiserver of KUBECONFIG
+    /// (beside a `live-up` of the same size still creating Services).
+    LoadSlices {
+        #[arg(long)]
+        kubeconfig: PathBuf,
+        #[arg(long)]
+        size: String,
+        #[arg(long)]
+        services: usize,
+    },
     /// Read what `check -A` reads from the apiserver of KUBECONFIG one way; print the counts.
     ListProbe {
         #[arg(long)]
@@ -170,6 +180,14 @@ fn main() {
                 _ => bench::Part::All,
             };
             bench::run(&name, size(&name, None), runs, part, kubeconfig.as_deref())
+        }
+        Command::LoadSlices { kubeconfig, size: name, services } => {
+            let plan = plan::plan(size(&name, None));
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .and_then(|rt| rt.block_on(live::load_slices(&kubeconfig, &plan, services)))
+                .map(|n| println!("{n} endpointslices created"))
         }
         Command::LiveUp { size: name } => bench_live::keep_up(size(&name, None)),
         Command::ListProbe { kubeconfig, strategy } => {
