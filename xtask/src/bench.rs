@@ -17,7 +17,19 @@ pub(crate) fn repo() -> PathBuf {
 /// The release `kubectl-topo`, next to this xtask binary (same target dir).
 pub(crate) fn product() -> io::Result<PathBuf> {
     let status = Command::new(env!("CARGO"))
-        .args(["build", "--release", "--locked", "--bin", "kubectl-topo"])
+        // With xtask's own package too: the same features as the build of `cargo xtask` itself,
+        // so the dependencies it already built are reused instead of built again.
+        .args([
+            "build",
+            "--release",
+            "--locked",
+            "-p",
+            "xtask",
+            "-p",
+            "kubectl-topo",
+            "--bin",
+            "kubectl-topo",
+        ])
         .current_dir(repo())
         .status()?;
     if !status.success() {
