@@ -147,10 +147,10 @@ pub fn run(name: &str, size: Size, runs: usize, part: Part, kubeconfig: Option<&
         ),
         (
             "live: `explain` (largest Service) vs kubectl get nodes",
-            Cmd::new(&topo, &["--kubeconfig", &kc, "explain", &format!("svc/{svc_name}"), "-n", ns]),
+            Cmd::new(&topo, &["explain", "--kubeconfig", &kc, &format!("svc/{svc_name}"), "-n", ns]),
             get_nodes.clone(),
         ),
-        ("live: `zones` vs kubectl get nodes", Cmd::new(&topo, &["--kubeconfig", &kc, "zones"]), get_nodes),
+        ("live: `zones` vs kubectl get nodes", Cmd::new(&topo, &["zones", "--kubeconfig", &kc]), get_nodes),
     ];
     for (what, a, b) in cases {
         let (sa, sb) = side_by_side(&a, &b, runs)?;

@@ -48,13 +48,13 @@ pub fn run(name: &str, size: Size, runs: usize, topo: &Path, existing: Option<&P
         (
             "live: `explain` (largest Service) vs kubectl get nodes",
             "≤ 1.0×",
-            Cmd::new(topo, &["--kubeconfig", &kc, "explain", &format!("svc/{svc}"), "-n", &ns]),
+            Cmd::new(topo, &["explain", "--kubeconfig", &kc, &format!("svc/{svc}"), "-n", &ns]),
             get_nodes.clone(),
         ),
         (
             "live: `zones` vs kubectl get nodes",
             "≤ 1.0×",
-            Cmd::new(topo, &["--kubeconfig", &kc, "zones"]),
+            Cmd::new(topo, &["zones", "--kubeconfig", &kc]),
             get_nodes,
         ),
     ];
