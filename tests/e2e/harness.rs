@@ -386,6 +386,8 @@ impl ControlPlane {
                 format!("--initial-advertise-peer-urls=http://127.0.0.1:{peer_port}"),
                 format!("--initial-cluster=e2e=http://127.0.0.1:{peer_port}"),
                 "--initial-cluster-state=new".to_string(),
+                // `cargo xtask bench --live-only` loads clusters past etcd's default 2 GiB quota.
+                "--quota-backend-bytes=8589934592".to_string(),
             ]),
             d,
         );

@@ -17,7 +17,19 @@ pub(crate) fn repo() -> PathBuf {
 /// The release `kubectl-topo`, next to this xtask binary (same target dir).
 pub(crate) fn product() -> io::Result<PathBuf> {
     let status = Command::new(env!("CARGO"))
-        .args(["build", "--release", "--locked", "--bin", "kubectl-topo"])
+        // With xtask's own package too: the same features as the build of `cargo xtask` itself,
+        // so the dependencies it already built are reused instead of built again.
+        .args([
+            "build",
+            "--release",
+            "--locked",
+            "-p",
+            "xtask",
+            "-p",
+            "kubectl-topo",
+            "--bin",
+            "kubectl-topo",
+        ])
         .current_dir(repo())
         .status()?;
     if !status.success() {
@@ -59,7 +71,7 @@ pub(crate) fn machine() -> String {
     )
 }
 
-fn row(what: &str, target: &str, a: &Cmd, b: &Cmd, sa: Stats, sb: Stats) -> String {
+pub(crate) fn row(what: &str, target: &str, a: &Cmd, b: &Cmd, sa: Stats, sb: Stats) -> String {
     format!(
         "| {what} | `{}` | `{}` | {:.2} s ({:.0} MB) | {:.2} s ({:.0} MB) | **{:.2}×** | {target} |",
         a.display(),
@@ -72,11 +84,28 @@ fn row(what: &str, target: &str, a: &Cmd, b: &Cmd, sa: Stats, sb: Stats) -> Stri
     )
 }
 
-const HEADER: &str = "| benchmark | kubectl-topo | baseline | kubectl-topo median (peak RSS) | baseline median (peak RSS) | ratio | target |\n|---|---|---|---|---|---|---|";
+pub(crate) const HEADER: &str = "| benchmark | kubectl-topo | baseline | kubectl-topo median (peak RSS) | baseline median (peak RSS) | ratio | target |\n|---|---|---|---|---|---|---|";
+
+/// What `cargo xtask bench` measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// Everything: the dump rows, then live against the same dump loaded.
+    All,
+    /// The dump rows, JSON and YAML.
+    Dumps,
+    /// The JSON dump rows.
+    Json,
+    /// Live only: the cluster generated straight into the apiserver (`bench_live`).
+    Live,
+}
 
 /// The four ratios.
-pub fn run(name: &str, size: Size, runs: usize, dump_only: bool, json_only: bool) -> io::Result<()> {
+pub fn run(name: &str, size: Size, runs: usize, part: Part, kubeconfig: Option<&Path>) -> io::Result<()> {
     let topo = product()?;
+    if part == Part::Live {
+        return crate::bench_live::run(name, size, runs, &topo, kubeconfig);
+    }
+    let (dump_only, json_only) = (part != Part::All, part == Part::Json);
     let dump = bench_dir()?.join(format!("{name}.json"));
     let summary = generate::write(size, &dump)?;
     eprintln!("xtask: {}: {summary:?}", dump.display());
@@ -118,10 +147,10 @@ pub fn run(name: &str, size: Size, runs: usize, dump_only: bool, json_only: bool
         ),
         (
             "live: `explain` (largest Service) vs kubectl get nodes",
-            Cmd::new(&topo, &["--kubeconfig", &kc, "explain", &format!("svc/{svc_name}"), "-n", ns]),
+            Cmd::new(&topo, &["explain", "--kubeconfig", &kc, &format!("svc/{svc_name}"), "-n", ns]),
             get_nodes.clone(),
         ),
-        ("live: `zones` vs kubectl get nodes", Cmd::new(&topo, &["--kubeconfig", &kc, "zones"]), get_nodes),
+        ("live: `zones` vs kubectl get nodes", Cmd::new(&topo, &["zones", "--kubeconfig", &kc]), get_nodes),
     ];
     for (what, a, b) in cases {
         let (sa, sb) = side_by_side(&a, &b, runs)?;

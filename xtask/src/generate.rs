@@ -6,7 +6,7 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::hints::{self, Drift};
+use crate::hints::{self, Drift, HintTable};
 use crate::objects;
 use crate::plan::{self, ClusterPlan, MAX_PER_SLICE, Rng, Size};
 
@@ -47,32 +47,83 @@ pub fn write(size: Size, path: &Path) -> io::Result<Summary> {
     let tmp = path.with_extension("tmp");
     let file = BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
     let mut out = ListWriter::new(file, Format::of(path))?;
-    let mut rng = Rng::new(size.seed ^ 0x0b1ec7);
-    for n in &plan.nodes {
-        out.item(&objects::node(n, &mut rng))?;
-    }
-    let uids: Vec<String> = plan.services.iter().map(|_| rng.uid()).collect();
-    for (svc, uid) in plan.services.iter().zip(&uids) {
-        out.item(&objects::service(svc, uid))?;
-    }
-    let mut slices = 0;
-    for (s, svc) in plan.services.iter().enumerate() {
-        for k in 0..svc.endpoints.len().div_ceil(MAX_PER_SLICE) {
-            out.item(&objects::slice(&plan, s, k, &uids[s], &table, &mut rng))?;
-            slices += 1;
-        }
+    let mut objects = Objects::new(&plan, &table);
+    for item in objects.by_ref() {
+        out.item(&item)?;
     }
     out.finish()?;
     std::fs::rename(&tmp, path)?;
     Ok(Summary {
         nodes: plan.nodes.len(),
         services: plan.services.len(),
-        slices,
+        slices: objects.slices,
         endpoints: endpoint_count(&plan),
         hinted_endpoints: table.len(),
         drift,
         bytes: std::fs::metadata(path)?.len(),
     })
+}
+
+/// The cluster's objects in dump order (Nodes, Services, EndpointSlices), made one at a time: the
+/// dump writer and the live loader (`live::load_generated`) share it, so both are the same bytes.
+pub struct Objects<'a> {
+    plan: &'a ClusterPlan,
+    table: &'a HintTable,
+    rng: Rng,
+    uids: Vec<String>,
+    cursor: Cursor,
+    /// EndpointSlices made so far.
+    pub slices: usize,
+}
+
+#[derive(Clone, Copy)]
+enum Cursor {
+    Node(usize),
+    Service(usize),
+    Slice(usize, usize),
+}
+
+impl<'a> Objects<'a> {
+    pub fn new(plan: &'a ClusterPlan, table: &'a HintTable) -> Objects<'a> {
+        let rng = Rng::new(plan.size.seed ^ 0x0b1ec7);
+        Objects { plan, table, rng, uids: Vec::new(), cursor: Cursor::Node(0), slices: 0 }
+    }
+}
+
+impl Iterator for Objects<'_> {
+    type Item = Value;
+
+    fn next(&mut self) -> Option<Value> {
+        let plan = self.plan;
+        loop {
+            match self.cursor {
+                Cursor::Node(i) if i < plan.nodes.len() => {
+                    self.cursor = Cursor::Node(i + 1);
+                    return Some(objects::node(&plan.nodes[i], &mut self.rng));
+                }
+                Cursor::Node(_) => {
+                    // The Service uids are drawn after the last Node, as the dump always did.
+                    self.uids = plan.services.iter().map(|_| self.rng.uid()).collect();
+                    self.cursor = Cursor::Service(0);
+                }
+                Cursor::Service(s) if s < plan.services.len() => {
+                    self.cursor = Cursor::Service(s + 1);
+                    return Some(objects::service(&plan.services[s], &self.uids[s]));
+                }
+                Cursor::Service(_) => self.cursor = Cursor::Slice(0, 0),
+                Cursor::Slice(s, k) if s < plan.services.len() => {
+                    if k >= plan.services[s].endpoints.len().div_ceil(MAX_PER_SLICE) {
+                        self.cursor = Cursor::Slice(s + 1, 0);
+                        continue;
+                    }
+                    self.cursor = Cursor::Slice(s, k + 1);
+                    self.slices += 1;
+                    return Some(objects::slice(plan, s, k, &self.uids[s], self.table, &mut self.rng));
+                }
+                Cursor::Slice(..) => return None,
+            }
+        }
+    }
 }
 
 fn endpoint_count(plan: &ClusterPlan) -> usize {

@@ -14,6 +14,10 @@ use kube::{Client, Resource};
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
+use crate::generate;
+use crate::hints;
+use crate::plan::ClusterPlan;
+
 #[path = "../../tests/e2e/harness.rs"]
 #[allow(dead_code)]
 mod harness;
@@ -21,7 +25,7 @@ mod harness;
 pub use harness::ControlPlane;
 
 /// Requests in flight while loading.
-const CONCURRENCY: usize = 24;
+const CONCURRENCY: usize = 32;
 
 /// The e2e tier's control-plane binaries (built once, cached outside the repo).
 pub fn binaries(repo: &Path) -> io::Result<harness::Binaries> {
@@ -54,8 +58,51 @@ pub async fn start_loaded(repo: &Path, dump: &Path) -> io::Result<ControlPlane> 
     let bins = binaries(repo)?;
     let plane = ControlPlane::start_apiserver_only(&bins).await;
     let client = harness::client_for(&plane.admin_kubeconfig).await;
-    load(&client, dump).await?;
+    let text = std::fs::read(dump)?;
+    let list: List = serde_json::from_slice(&text).map_err(io::Error::other)?;
+    drop(text);
+    load(&client, list.items).await?;
     Ok(plane)
+}
+
+/// Start etcd + kube-apiserver and load the generated cluster straight into it, object by object
+/// as they are generated: no dump file, and never the whole cluster in memory.
+pub async fn start_generated(repo: &Path, plan: &ClusterPlan) -> io::Result<ControlPlane> {
+    let bins = binaries(repo)?;
+    let plane = ControlPlane::start_apiserver_only(&bins).await;
+    let client = harness::client_for(&plane.admin_kubeconfig).await;
+    let (table, _) = hints::compute(plan);
+    load(&client, generate::Objects::new(plan, &table)).await?;
+    Ok(plane)
+}
+
+/// Create the EndpointSlices of the first `services` Services of `plan` in the apiserver of
+/// `kubeconfig` (already loaded with its Nodes and namespaces), `SLICE_CONCURRENCY` in flight;
+/// slices that exist already are skipped. On a busy machine a Service create waits for the
+/// apiserver's ClusterIP allocator and watch cache (≈ 7 a second here), so the slices of the
+/// Services created so far are loaded beside that, not after it.
+pub async fn load_slices(kubeconfig: &Path, plan: &ClusterPlan, services: usize) -> io::Result<usize> {
+    let client = harness::client_for(kubeconfig).await;
+    let (table, _) = hints::compute(plan);
+    let wanted: BTreeSet<&str> = plan.services.iter().take(services).map(|s| s.name.as_str()).collect();
+    let slices = generate::Objects::new(plan, &table).filter(|o| {
+        o["kind"] == "EndpointSlice"
+            && o["metadata"]["labels"]["kubernetes.io/service-name"]
+                .as_str()
+                .is_some_and(|n| wanted.contains(n))
+    });
+    let started = Instant::now();
+    let counts = create_many(&client, slices, SLICE_CONCURRENCY, true).await?;
+    eprintln!("xtask: {} endpointslices in {:.0}s", counts[2], started.elapsed().as_secs_f64());
+    Ok(counts[2])
+}
+
+/// Requests in flight while loading EndpointSlices beside a running load.
+const SLICE_CONCURRENCY: usize = 64;
+
+/// An admin client of the kubeconfig at `path`.
+pub async fn client_at(path: &Path) -> Client {
+    harness::client_for(path).await
 }
 
 #[derive(serde::Deserialize)]
@@ -73,44 +120,82 @@ fn for_create(mut item: Value) -> Value {
     item
 }
 
-async fn load(client: &Client, dump: &Path) -> io::Result<()> {
+/// Create the objects of a dump in its order (Nodes, Services, EndpointSlices), their namespaces
+/// first, `CONCURRENCY` requests in flight.
+async fn load(client: &Client, items: impl IntoIterator<Item = Value>) -> io::Result<()> {
     let started = Instant::now();
-    let text = std::fs::read(dump)?;
-    let list: List = serde_json::from_slice(&text).map_err(io::Error::other)?;
-    drop(text);
-    let kind = |v: &Value| v["kind"].as_str().unwrap_or("").to_string();
-    let mut by_kind: [Vec<Value>; 3] = Default::default();
-    for item in list.items {
-        let slot = match kind(&item).as_str() {
-            "Node" => 0,
-            "Service" => 1,
-            "EndpointSlice" => 2,
-            _ => continue,
-        };
-        by_kind[slot].push(for_create(item));
+    let mut items = items.into_iter().peekable();
+    // Namespaces come from the Services, which follow the Nodes: hold the Nodes back until then.
+    let mut nodes = Vec::new();
+    while let Some(item) = items.next_if(|i| i["kind"] == "Node") {
+        nodes.push(item);
     }
-    let [nodes, services, slices] = by_kind;
+    let mut services = Vec::new();
+    while let Some(item) = items.next_if(|i| i["kind"] == "Service") {
+        services.push(item);
+    }
     let namespaces: BTreeSet<String> =
         services.iter().filter_map(|s| s["metadata"]["namespace"].as_str().map(str::to_string)).collect();
-    let namespaces: Vec<Value> = namespaces.into_iter().map(|n| json!({"metadata": {"name": n}})).collect();
-    let ns = |ns: Option<&str>| ns.unwrap_or("default").to_string();
-    create_all::<Namespace>(namespaces, |_| Api::all(client.clone())).await?;
-    let counts = (nodes.len(), services.len(), slices.len());
-    create_all::<Node>(nodes, |_| Api::all(client.clone())).await?;
-    create_all::<Service>(services, |n| Api::namespaced(client.clone(), &ns(n))).await?;
-    create_all::<EndpointSlice>(slices, |n| Api::namespaced(client.clone(), &ns(n))).await?;
+    let namespaces = namespaces.into_iter().map(|n| json!({"kind": "Namespace", "metadata": {"name": n}}));
+    create_all(client, namespaces.collect::<Vec<_>>()).await?;
+    let counts = create_all(client, nodes.into_iter().chain(services).chain(items)).await?;
     eprintln!(
         "xtask: loaded {} nodes, {} services, {} endpointslices in {:.0}s",
-        counts.0,
-        counts.1,
-        counts.2,
+        counts[0],
+        counts[1],
+        counts[2],
         started.elapsed().as_secs_f64()
     );
     Ok(())
 }
 
-/// Create every object, `CONCURRENCY` at a time.
-async fn create_all<K>(items: Vec<Value>, api_for: impl Fn(Option<&str>) -> Api<K>) -> io::Result<()>
+type Created = tokio::task::JoinSet<Result<(), kube::Error>>;
+
+/// Create every object, `CONCURRENCY` at a time; counts of Nodes, Services, EndpointSlices.
+async fn create_all(client: &Client, items: impl IntoIterator<Item = Value>) -> io::Result<[usize; 3]> {
+    create_many(client, items, CONCURRENCY, false).await
+}
+
+/// Create every object, `in_flight` at a time (an existing one is an error unless `skip_existing`).
+async fn create_many(
+    client: &Client,
+    items: impl IntoIterator<Item = Value>,
+    in_flight: usize,
+    skip_existing: bool,
+) -> io::Result<[usize; 3]> {
+    let mut pending = items.into_iter();
+    let mut running = Created::new();
+    let mut counts = [0; 3];
+    loop {
+        while running.len() < in_flight {
+            let Some(item) = pending.next() else { break };
+            let kind = item["kind"].as_str().unwrap_or("").to_string();
+            let item = for_create(item);
+            let ns = item["metadata"]["namespace"].as_str().unwrap_or("default").to_string();
+            let c = client.clone();
+            match kind.as_str() {
+                "Namespace" => spawn(&mut running, Api::<Namespace>::all(c), item)?,
+                "Node" => spawn(&mut running, Api::<Node>::all(c), item)?,
+                "Service" => spawn(&mut running, Api::<Service>::namespaced(c, &ns), item)?,
+                "EndpointSlice" => spawn(&mut running, Api::<EndpointSlice>::namespaced(c, &ns), item)?,
+                _ => continue,
+            }
+            if let Some(slot) = ["Node", "Service", "EndpointSlice"].iter().position(|k| *k == kind) {
+                counts[slot] += 1;
+            }
+        }
+        match running.join_next().await {
+            None => return Ok(counts),
+            Some(Ok(Ok(()))) => {}
+            Some(Ok(Err(kube::Error::Api(status)))) if skip_existing && status.code == 409 => {}
+            Some(Ok(Err(e))) => return Err(io::Error::other(format!("create: {e}"))),
+            Some(Err(e)) => return Err(io::Error::other(e)),
+        }
+    }
+}
+
+/// One create request of `item` as a `K` through `api`.
+fn spawn<K>(running: &mut Created, api: Api<K>, item: Value) -> io::Result<()>
 where
     K: Resource<DynamicType = ()>
         + Clone
@@ -121,20 +206,7 @@ where
         + Sync
         + 'static,
 {
-    let mut pending = items.into_iter();
-    let mut running = tokio::task::JoinSet::new();
-    loop {
-        while running.len() < CONCURRENCY {
-            let Some(item) = pending.next() else { break };
-            let object: K = serde_json::from_value(item).map_err(io::Error::other)?;
-            let api = api_for(object.meta().namespace.as_deref());
-            running.spawn(async move { api.create(&PostParams::default(), &object).await.map(drop) });
-        }
-        match running.join_next().await {
-            None => return Ok(()),
-            Some(Ok(Ok(()))) => {}
-            Some(Ok(Err(e))) => return Err(io::Error::other(format!("create: {e}"))),
-            Some(Err(e)) => return Err(io::Error::other(e)),
-        }
-    }
+    let object: K = serde_json::from_value(item).map_err(io::Error::other)?;
+    running.spawn(async move { api.create(&PostParams::default(), &object).await.map(drop) });
+    Ok(())
 }

@@ -3,6 +3,9 @@
 //!   cargo xtask gen --size large --out large.json   synthetic cluster as a `v1 List` (`.yaml`: YAML)
 //!   cargo xtask bench [--size large] [--runs 5]       the four ratios of BENCHMARKS.md
 //!   cargo xtask bench --size xlarge --json-only       JSON dump rows only (xlarge: several GB, deleted after)
+//!   cargo xtask bench --size 'small*200' --live-only  live only: generated into the apiserver, each way of listing
+//!   cargo xtask live-up --size 'small*200'            load it and keep it up (bench --live-only --kubeconfig KC)
+//!   cargo xtask list-probe --kubeconfig KC --strategy S   one way of listing what `check -A` reads
 //!   cargo xtask scale [--runs 5] [--max 500]          µs per endpoint at 1×…500× the small cluster
 //!   cargo xtask clusters [--runs 5]                   50 small dumps in one `check` vs one 50× dump
 //!   cargo xtask bench-serve [--size large]            `serve`: time to ready, RSS, update → metric latency
@@ -15,9 +18,11 @@
 #![allow(clippy::too_many_lines)]
 
 mod bench;
+mod bench_live;
 mod floor;
 mod generate;
 mod hints;
+mod lists;
 mod live;
 mod measure;
 mod objects;
@@ -62,6 +67,37 @@ enum Command {
         /// The dumps are deleted after measuring.
         #[arg(long)]
         json_only: bool,
+        /// Only the live rows: the cluster generated straight into a local apiserver (no dump),
+        /// each way of listing timed, then `check -A`, `explain`, `zones` vs `kubectl get`.
+        #[arg(long, conflicts_with_all = ["dump_only", "json_only"])]
+        live_only: bool,
+        /// With --live-only: measure the apiserver `cargo xtask live-up --size S` keeps up (loaded
+        /// with the same size) instead of starting and loading one.
+        #[arg(long, requires = "live_only")]
+        kubeconfig: Option<PathBuf>,
+    },
+    /// Load a generated cluster into a local apiserver and keep it up until the file it names is
+    /// deleted (for `bench --live-only --kubeconfig`).
+    LiveUp {
+        #[arg(long, default_value = "large")]
+        size: String,
+    },
+    /// Create the EndpointSlices of the first N Services of SIZE in the apiserver of KUBECONFIG
+    /// (beside a `live-up` of the same size still creating Services).
+    LoadSlices {
+        #[arg(long)]
+        kubeconfig: PathBuf,
+        #[arg(long)]
+        size: String,
+        #[arg(long)]
+        services: usize,
+    },
+    /// Read what `check -A` reads from the apiserver of KUBECONFIG one way; print the counts.
+    ListProbe {
+        #[arg(long)]
+        kubeconfig: PathBuf,
+        #[arg(long, value_enum)]
+        strategy: lists::Strategy,
     },
     /// `check -A --from-file` at 1×, 2×, 5×, 10×, 50×, 100×, 500× the small cluster (as far as
     /// the disk holds): µs per endpoint. Each dump is deleted after measuring.
@@ -136,8 +172,26 @@ fn main() {
                 s.bytes
             );
         }),
-        Command::Bench { size: name, runs, dump_only, json_only } => {
-            bench::run(&name, size(&name, None), runs, dump_only || json_only, json_only)
+        Command::Bench { size: name, runs, dump_only, json_only, live_only, kubeconfig } => {
+            let part = match (live_only, json_only, dump_only) {
+                (true, _, _) => bench::Part::Live,
+                (_, true, _) => bench::Part::Json,
+                (_, _, true) => bench::Part::Dumps,
+                _ => bench::Part::All,
+            };
+            bench::run(&name, size(&name, None), runs, part, kubeconfig.as_deref())
+        }
+        Command::LoadSlices { kubeconfig, size: name, services } => {
+            let plan = plan::plan(size(&name, None));
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .and_then(|rt| rt.block_on(live::load_slices(&kubeconfig, &plan, services)))
+                .map(|n| println!("{n} endpointslices created"))
+        }
+        Command::LiveUp { size: name } => bench_live::keep_up(size(&name, None)),
+        Command::ListProbe { kubeconfig, strategy } => {
+            lists::probe(&kubeconfig, strategy).map(|counts| println!("{counts}"))
         }
         Command::Scale { runs, max, oracle_max } => crate::scale::run(runs, max, oracle_max),
         Command::BenchServe { size: name, updates } => bench::serve(&name, size(&name, None), updates),

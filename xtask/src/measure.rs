@@ -77,6 +77,20 @@ pub fn side_by_side(a: &Cmd, b: &Cmd, runs: usize) -> io::Result<(Stats, Stats)>
     Ok((stats(sa), stats(sb)))
 }
 
+/// Several commands in rounds (each once per round, after one unmeasured warm-up round).
+pub fn rounds(cmds: &[Cmd], runs: usize) -> io::Result<Vec<Stats>> {
+    for cmd in cmds {
+        run_once(cmd)?;
+    }
+    let mut samples = vec![Vec::new(); cmds.len()];
+    for _ in 0..runs.max(1) {
+        for (cmd, s) in cmds.iter().zip(&mut samples) {
+            s.push(run_once(cmd)?);
+        }
+    }
+    Ok(samples.into_iter().map(stats).collect())
+}
+
 /// One command alone (the scaling curve).
 pub fn alone(a: &Cmd, runs: usize) -> io::Result<Stats> {
     run_once(a)?;
