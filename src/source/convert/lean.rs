@@ -278,11 +278,15 @@ impl Endpoint {
             ready,
             serving,
             terminating,
-            node_name: self.node_name,
-            zone: self.zone,
+            node_name: self.node_name.map(Into::into),
+            zone: self.zone.map(Into::into),
             hints: self.hints.map(|h| model::Hints {
-                for_zones: h.for_zones.map(|z| z.into_iter().map(|z| z.name.unwrap_or_default()).collect()),
-                for_nodes: h.for_nodes.map(|n| n.into_iter().map(|n| n.name.unwrap_or_default()).collect()),
+                for_zones: h
+                    .for_zones
+                    .map(|z| z.into_iter().map(|z| z.name.unwrap_or_default().into()).collect()),
+                for_nodes: h
+                    .for_nodes
+                    .map(|n| n.into_iter().map(|n| n.name.unwrap_or_default().into()).collect()),
             }),
         }
     }
