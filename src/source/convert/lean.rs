@@ -267,6 +267,13 @@ impl EndpointSlice {
     }
 }
 
+/// `list` without spare capacity: serde grows a list of unknown length to four entries, and a
+/// million endpoints each keep one address and one hint.
+fn exact<T>(mut list: Vec<T>) -> Vec<T> {
+    list.shrink_to_fit();
+    list
+}
+
 impl Endpoint {
     fn into_model(self) -> model::Endpoint {
         let (ready, serving, terminating) = match self.conditions {
@@ -274,7 +281,7 @@ impl Endpoint {
             None => (None, None, None),
         };
         model::Endpoint {
-            addresses: self.addresses.unwrap_or_default(),
+            addresses: exact(self.addresses.unwrap_or_default()),
             ready,
             serving,
             terminating,
@@ -283,10 +290,10 @@ impl Endpoint {
             hints: self.hints.map(|h| model::Hints {
                 for_zones: h
                     .for_zones
-                    .map(|z| z.into_iter().map(|z| z.name.unwrap_or_default().into()).collect()),
+                    .map(|z| exact(z.into_iter().map(|z| z.name.unwrap_or_default().into()).collect())),
                 for_nodes: h
                     .for_nodes
-                    .map(|n| n.into_iter().map(|n| n.name.unwrap_or_default().into()).collect()),
+                    .map(|n| exact(n.into_iter().map(|n| n.name.unwrap_or_default().into()).collect())),
             }),
         }
     }
