@@ -227,8 +227,8 @@ fn endpoint_from(bytes: &mut Bytes<'_>) -> Endpoint {
         0 => None,
         1 => Some(Hints::default()),
         _ => {
-            let zones = (0..bytes.below(10)).map(|_| bytes.pick(ZONES).to_string()).collect();
-            let nodes = (0..bytes.below(3)).map(|_| bytes.pick(NODES).to_string()).collect();
+            let zones = (0..bytes.below(10)).map(|_| bytes.pick(ZONES).into()).collect();
+            let nodes = (0..bytes.below(3)).map(|_| bytes.pick(NODES).into()).collect();
             Some(Hints { for_zones: Some(zones), for_nodes: bytes.flag().then_some(nodes) })
         }
     };
@@ -237,8 +237,8 @@ fn endpoint_from(bytes: &mut Bytes<'_>) -> Endpoint {
         ready: bytes.tri(),
         serving: bytes.tri(),
         terminating: bytes.tri(),
-        node_name: bytes.option(NODES).map(str::to_string),
-        zone: bytes.option(ZONES).map(str::to_string),
+        node_name: bytes.option(NODES).map(Into::into),
+        zone: bytes.option(ZONES).map(Into::into),
         hints,
     }
 }

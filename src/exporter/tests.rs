@@ -78,8 +78,8 @@ fn slice(i: usize, owner: usize, endpoints: &[EndpointSpec]) -> EndpointSlice {
                 ready: Some(*ready),
                 serving: Some(*ready),
                 terminating: Some(false),
-                node_name: zone.map(|z| format!("n{z}")),
-                zone: zone.map(|z| ZONES[z].to_string()),
+                node_name: zone.map(|z| format!("n{z}").into()),
+                zone: zone.map(|z| ZONES[z].into()),
                 hints: hint.map(|h| Hints::zone(ZONES[h])),
             })
             .collect(),

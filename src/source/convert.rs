@@ -172,16 +172,16 @@ pub fn slice_from(slice: &discovery::EndpointSlice) -> EndpointSlice {
 fn endpoint_from(endpoint: &discovery::Endpoint) -> Endpoint {
     let conditions = endpoint.conditions.clone().unwrap_or_default();
     let hints = endpoint.hints.as_ref().map(|h| Hints {
-        for_zones: h.for_zones.as_ref().map(|zones| zones.iter().map(|z| z.name.clone()).collect()),
-        for_nodes: h.for_nodes.as_ref().map(|nodes| nodes.iter().map(|n| n.name.clone()).collect()),
+        for_zones: h.for_zones.as_ref().map(|zones| zones.iter().map(|z| z.name.as_str().into()).collect()),
+        for_nodes: h.for_nodes.as_ref().map(|nodes| nodes.iter().map(|n| n.name.as_str().into()).collect()),
     });
     Endpoint {
         addresses: endpoint.addresses.clone(),
         ready: conditions.ready,
         serving: conditions.serving,
         terminating: conditions.terminating,
-        node_name: endpoint.node_name.clone(),
-        zone: endpoint.zone.clone(),
+        node_name: endpoint.node_name.as_deref().map(Into::into),
+        zone: endpoint.zone.as_deref().map(Into::into),
         hints,
     }
 }
@@ -257,7 +257,15 @@ pub fn snapshot_from_raw(raw: &Raw) -> topo_engine::model::Snapshot {
     let mut snapshot = topo_engine::model::Snapshot {
         nodes,
         services: raw.services.iter().map(service_from).collect(),
-        slices: raw.slices.iter().map(slice_from).collect(),
+        slices: {
+            // One string per zone and node name, shared by every endpoint naming it.
+            let mut names = topo_engine::model::Names::default();
+            let share = |mut slice: topo_engine::model::EndpointSlice| {
+                names.share_slice(&mut slice);
+                slice
+            };
+            raw.slices.iter().map(slice_from).map(share).collect()
+        },
         events: raw.events.iter().map(event_from_core).collect(),
         info: topo_engine::model::SourceInfo::default(),
         data_plane: topo_engine::model::DataPlane { cilium: raw.config_maps.iter().find_map(cilium_from) },

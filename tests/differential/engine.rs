@@ -68,11 +68,16 @@ fn key(slice: &EndpointSlice, i: usize) -> String {
     format!("{}/{i}/{}", slice.name, e.addresses.first().map(String::as_str).unwrap_or(""))
 }
 
+/// The model's shared names as the comparison's own strings.
+fn owned(names: Option<&[std::sync::Arc<str>]>) -> Option<Vec<String>> {
+    names.map(|names| names.iter().map(|n| n.to_string()).collect())
+}
+
 fn ready_counts(slices: &[EndpointSlice]) -> compare::Counts {
     let mut counts = compare::Counts::new();
     for e in slices.iter().flat_map(|s| &s.endpoints).filter(|e| e.controller_ready()) {
         for z in e.hints.iter().flat_map(|h| h.for_zones.iter().flatten()) {
-            *counts.entry(z.clone()).or_default() += 1;
+            *counts.entry(z.to_string()).or_default() += 1;
         }
     }
     counts
@@ -99,14 +104,17 @@ fn families(snapshot: &Snapshot, service: &Service, behaviour: Behaviour) -> Vec
             let mut endpoints = BTreeMap::new();
             for slice in &expected {
                 for (i, e) in slice.endpoints.iter().enumerate() {
-                    let h = e
-                        .hints
-                        .as_ref()
-                        .map(|h| HintsOut { for_zones: h.for_zones.clone(), for_nodes: h.for_nodes.clone() });
+                    let h = e.hints.as_ref().map(|h| HintsOut {
+                        for_zones: owned(h.for_zones.as_deref()),
+                        for_nodes: owned(h.for_nodes.as_deref()),
+                    });
                     hints.insert(key(slice, i), h);
                     endpoints.insert(
                         key(slice, i),
-                        EndpointMeta { zone: e.zone.clone(), ready: e.controller_ready() },
+                        EndpointMeta {
+                            zone: e.zone.as_deref().map(str::to_string),
+                            ready: e.controller_ready(),
+                        },
                     );
                 }
             }
@@ -146,8 +154,8 @@ fn proxy(
     let mut zones: BTreeSet<String> =
         snapshot.nodes.iter().filter_map(|n| n.labels.get(LABEL_ZONE).cloned()).collect();
     for e in snapshot.slices.iter().flat_map(|s| &s.endpoints) {
-        zones.extend(e.zone.iter().cloned());
-        zones.extend(e.hints.iter().flat_map(|h| h.for_zones.iter().flatten()).cloned());
+        zones.extend(e.zone.iter().map(|z| z.to_string()));
+        zones.extend(e.hints.iter().flat_map(|h| h.for_zones.iter().flatten()).map(|z| z.to_string()));
     }
     let synthetic = |name: String, zone: Option<&String>| Node {
         name,

@@ -47,8 +47,8 @@ pub fn endpoint(address: String, zone: Option<&str>, node: Option<&str>) -> Endp
         ready: Some(true),
         serving: Some(true),
         terminating: Some(false),
-        node_name: node.map(str::to_string),
-        zone: zone.map(str::to_string),
+        node_name: node.map(Into::into),
+        zone: zone.map(Into::into),
         hints: None,
     }
 }

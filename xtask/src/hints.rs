@@ -66,8 +66,8 @@ fn snapshot(plan: &ClusterPlan) -> Snapshot {
                         ready: Some(e.ready),
                         serving: Some(e.ready),
                         terminating: Some(false),
-                        node_name: Some(plan.nodes[e.node].name.clone()),
-                        zone: Some(plan.nodes[e.node].zone.clone()),
+                        node_name: Some(plan.nodes[e.node].name.as_str().into()),
+                        zone: Some(plan.nodes[e.node].zone.as_str().into()),
                         hints: None,
                     })
                     .collect(),
@@ -150,9 +150,9 @@ fn drift(plan: &ClusterPlan, table: &mut HintTable) -> Drift {
                 {
                     let other = (0..plan.size.zones)
                         .map(crate::plan::zone_name)
-                        .find(|z| !zones.contains(z))
+                        .find(|z| !zones.iter().any(|have| **have == **z))
                         .unwrap_or_default();
-                    *zones = vec![other];
+                    *zones = vec![other.into()];
                     drift.wrong_zone += 1;
                 }
             }

@@ -6,7 +6,7 @@
 //!   cargo xtask bench --size 'small*200' --live-only  live only: generated into the apiserver, each way of listing
 //!   cargo xtask live-up --size 'small*200'            load it and keep it up (bench --live-only --kubeconfig KC)
 //!   cargo xtask list-probe --kubeconfig KC --strategy S   one way of listing what `check -A` reads
-//!   cargo xtask scale [--runs 5] [--max 500]          µs per endpoint at 1×…500× the small cluster
+//!   cargo xtask scale [--runs 5] [--max 500] [--mix xlarge]   µs per endpoint at 1×…500× the small cluster
 //!   cargo xtask clusters [--runs 5]                   50 small dumps in one `check` vs one 50× dump
 //!   cargo xtask bench-serve [--size large]            `serve`: time to ready, RSS, update → metric latency
 //!   cargo xtask schema                                rewrite docs/schema/ from the report types
@@ -43,7 +43,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Write a synthetic cluster (small, large, xlarge, small*K) as a `v1 List`: JSON, or YAML
+    /// Write a synthetic cluster (small, large, xlarge, small*K, xmix*K) as a `v1 List`: JSON, or YAML
     /// when OUT ends in `.yaml`.
     Gen {
         #[arg(long, default_value = "small")]
@@ -111,6 +111,10 @@ enum Command {
         /// Largest multiple the Go oracle is also run on (it needs ≈ 3.5× the dump in memory).
         #[arg(long, default_value_t = 100)]
         oracle_max: usize,
+        /// Whose mix of nodes and zones: `small` (3 zones, 0.5 nodes per Service) or `xlarge`
+        /// (6 zones, 0.65 nodes per Service; 500× is xlarge).
+        #[arg(long, default_value = "small")]
+        mix: String,
     },
     /// `check -A` over 50 small dumps (one directory) vs the same sizes as one dump (`small*50`).
     Clusters {
@@ -133,7 +137,7 @@ enum Command {
 
 fn size(name: &str, seed: Option<u64>) -> plan::Size {
     let mut size = plan::Size::preset(name).unwrap_or_else(|| {
-        eprintln!("xtask: unknown size {name:?} (small, large, xlarge, small*K)");
+        eprintln!("xtask: unknown size {name:?} (small, large, xlarge, small*K, xmix*K)");
         std::process::exit(2)
     });
     if let Some(seed) = seed {
@@ -193,7 +197,7 @@ fn main() {
         Command::ListProbe { kubeconfig, strategy } => {
             lists::probe(&kubeconfig, strategy).map(|counts| println!("{counts}"))
         }
-        Command::Scale { runs, max, oracle_max } => crate::scale::run(runs, max, oracle_max),
+        Command::Scale { runs, max, oracle_max, mix } => crate::scale::run(&mix, runs, max, oracle_max),
         Command::BenchServe { size: name, updates } => bench::serve(&name, size(&name, None), updates),
         Command::Clusters { runs } => bench::clusters(runs),
         Command::Schema => write_schema(),

@@ -1,5 +1,6 @@
 //! Timing two commands side by side: alternating runs after one warm-up each, wall time around the
-//! process, peak RSS from GNU time (`/usr/bin/time -f %M`, the child's own maxrss).
+//! process, peak RSS and CPU time from GNU time (`/usr/bin/time -f '%M %U %S'`: the child's own
+//! maxrss, user and system seconds; CPU time is what a loaded machine inflates least).
 
 use std::io;
 use std::path::PathBuf;
@@ -24,18 +25,22 @@ impl Cmd {
     }
 }
 
-/// Median wall time and peak RSS over the runs.
+/// Median wall time, peak RSS and CPU time (user + system) over the runs.
 #[derive(Debug, Clone, Copy)]
 pub struct Stats {
     pub median_secs: f64,
     pub median_rss_kb: u64,
+    pub median_cpu_secs: f64,
 }
 
-fn run_once(cmd: &Cmd) -> io::Result<(f64, u64)> {
+/// One run: wall seconds, peak RSS in KB, CPU seconds.
+type Sample = (f64, u64, f64);
+
+fn run_once(cmd: &Cmd) -> io::Result<Sample> {
     let rss_file = tempfile::NamedTempFile::new()?;
     let started = Instant::now();
     let out = Command::new("/usr/bin/time")
-        .args(["-f", "%M", "-o"])
+        .args(["-f", "%M %U %S", "-o"])
         .arg(rss_file.path())
         .arg(&cmd.program)
         .args(&cmd.args)
@@ -52,17 +57,28 @@ fn run_once(cmd: &Cmd) -> io::Result<(f64, u64)> {
             String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or("")
         )));
     }
-    let rss = std::fs::read_to_string(rss_file.path())?;
-    let rss_kb = rss.lines().last().and_then(|l| l.trim().parse().ok()).unwrap_or(0);
-    Ok((secs, rss_kb))
+    let (rss_kb, cpu) = time_line(&std::fs::read_to_string(rss_file.path())?);
+    Ok((secs, rss_kb, cpu))
 }
 
-fn stats(mut samples: Vec<(f64, u64)>) -> Stats {
-    samples.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let median_secs = samples[samples.len() / 2].0;
-    let mut rss: Vec<u64> = samples.iter().map(|s| s.1).collect();
-    rss.sort_unstable();
-    Stats { median_secs, median_rss_kb: rss[rss.len() / 2] }
+/// GNU time's `%M %U %S` line (the last one): peak RSS in KB and user + system seconds.
+fn time_line(text: &str) -> (u64, f64) {
+    let fields: Vec<&str> = text.lines().last().unwrap_or("").split_whitespace().collect();
+    let secs = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok()).unwrap_or(0.0);
+    (fields.first().and_then(|f| f.parse().ok()).unwrap_or(0), secs(1) + secs(2))
+}
+
+fn median<T: Copy>(mut values: Vec<T>, order: impl Fn(&T, &T) -> std::cmp::Ordering) -> T {
+    values.sort_by(order);
+    values[values.len() / 2]
+}
+
+fn stats(samples: Vec<Sample>) -> Stats {
+    Stats {
+        median_secs: median(samples.iter().map(|s| s.0).collect(), f64::total_cmp),
+        median_rss_kb: median(samples.iter().map(|s| s.1).collect(), Ord::cmp),
+        median_cpu_secs: median(samples.iter().map(|s| s.2).collect(), f64::total_cmp),
+    }
 }
 
 /// `a` and `b` alternately, `runs` times each, after one unmeasured warm-up of each.
@@ -100,4 +116,23 @@ pub fn alone(a: &Cmd, runs: usize) -> io::Result<Stats> {
 
 pub fn mb(kb: u64) -> f64 {
     kb as f64 / 1024.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gnu_time_line_gives_rss_and_user_plus_system_seconds() {
+        assert_eq!(time_line("97512 1.25 0.50\n"), (97_512, 1.75));
+        // A child killed by a signal makes GNU time print a note first: the figures are last.
+        assert_eq!(time_line("Command exited with non-zero status 1\n2048 0.25 0.5"), (2048, 0.75));
+        assert_eq!(time_line(""), (0, 0.0));
+    }
+
+    #[test]
+    fn medians_are_taken_per_column() {
+        let s = stats(vec![(3.0, 30, 0.3), (1.0, 50, 0.1), (2.0, 10, 0.9)]);
+        assert_eq!((s.median_secs, s.median_rss_kb, s.median_cpu_secs), (2.0, 30, 0.3));
+    }
 }

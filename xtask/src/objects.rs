@@ -196,10 +196,10 @@ pub fn slice(
             if let Some(h) = table.get(&(s, k, i)) {
                 let mut hints = json!({});
                 if let Some(z) = &h.for_zones {
-                    hints["forZones"] = z.iter().map(|z| json!({"name": z})).collect();
+                    hints["forZones"] = z.iter().map(|z| json!({"name": &**z})).collect();
                 }
                 if let Some(n) = &h.for_nodes {
-                    hints["forNodes"] = n.iter().map(|n| json!({"name": n})).collect();
+                    hints["forNodes"] = n.iter().map(|n| json!({"name": &**n})).collect();
                 }
                 ep["hints"] = hints;
             }

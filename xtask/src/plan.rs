@@ -13,7 +13,8 @@ pub struct Size {
 
 impl Size {
     /// `small` (100 / 200 / 2,000), `large` (5,000 / 10,000 / 100,000), `xlarge` (65,000 nodes
-    /// over 6 zones / 100,000 / 1,000,000: GKE's 65,000-node limit), or `small*K`.
+    /// over 6 zones / 100,000 / 1,000,000: GKE's 65,000-node limit), `small*K`, or `xmix*K`
+    /// (xlarge's mix of nodes and zones at K/500 of its size: `xmix*500` is xlarge).
     pub fn preset(name: &str) -> Option<Size> {
         let small = Size { nodes: 100, services: 200, endpoints: 2_000, zones: 3, seed: 7 };
         match name {
@@ -21,6 +22,18 @@ impl Size {
             "large" => Some(Size { nodes: 5_000, services: 10_000, endpoints: 100_000, ..small }),
             "xlarge" => {
                 Some(Size { nodes: 65_000, services: 100_000, endpoints: 1_000_000, zones: 6, ..small })
+            }
+            _ if name.starts_with("xmix*") => {
+                // xlarge's mix (6 zones, 0.65 nodes per Service) at 1/500 of it per step, so that
+                // `xmix*500` is xlarge itself and `xmix*K` has small*K's Services and endpoints.
+                let k: usize = name.strip_prefix("xmix*")?.parse().ok().filter(|&k| k > 0)?;
+                Some(Size {
+                    nodes: 130 * k,
+                    services: small.services * k,
+                    endpoints: small.endpoints * k,
+                    zones: 6,
+                    ..small
+                })
             }
             _ => {
                 let k: usize = name.strip_prefix("small*")?.parse().ok()?;

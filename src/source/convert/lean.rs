@@ -267,6 +267,13 @@ impl EndpointSlice {
     }
 }
 
+/// `list` without spare capacity: serde grows a list of unknown length to four entries, and a
+/// million endpoints each keep one address and one hint.
+fn exact<T>(mut list: Vec<T>) -> Vec<T> {
+    list.shrink_to_fit();
+    list
+}
+
 impl Endpoint {
     fn into_model(self) -> model::Endpoint {
         let (ready, serving, terminating) = match self.conditions {
@@ -274,15 +281,19 @@ impl Endpoint {
             None => (None, None, None),
         };
         model::Endpoint {
-            addresses: self.addresses.unwrap_or_default(),
+            addresses: exact(self.addresses.unwrap_or_default()),
             ready,
             serving,
             terminating,
-            node_name: self.node_name,
-            zone: self.zone,
+            node_name: self.node_name.map(Into::into),
+            zone: self.zone.map(Into::into),
             hints: self.hints.map(|h| model::Hints {
-                for_zones: h.for_zones.map(|z| z.into_iter().map(|z| z.name.unwrap_or_default()).collect()),
-                for_nodes: h.for_nodes.map(|n| n.into_iter().map(|n| n.name.unwrap_or_default()).collect()),
+                for_zones: h
+                    .for_zones
+                    .map(|z| exact(z.into_iter().map(|z| z.name.unwrap_or_default().into()).collect())),
+                for_nodes: h
+                    .for_nodes
+                    .map(|n| exact(n.into_iter().map(|n| n.name.unwrap_or_default().into()).collect())),
             }),
         }
     }

@@ -5,6 +5,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value;
 
+use topo_engine::model::Names;
+
 use crate::source::convert::lean;
 
 use super::*;
@@ -19,6 +21,8 @@ pub(super) struct Reader<'a> {
     /// Objects read so far by kind, namespace and name, with their item index: a dump lists each
     /// object once, and one listed twice (two dumps concatenated) would be counted twice.
     seen: HashMap<(&'static str, String, String), usize>,
+    /// Zone and node names, one shared string each: a million endpoints name a few thousand.
+    names: Names,
 }
 
 /// What [`Reader::rollback`] returns to: the reader as it was before a run of provisional items.
@@ -42,6 +46,7 @@ impl<'a> Reader<'a> {
             info: ClusterInfo::default(),
             index: 0,
             seen: HashMap::new(),
+            names: Names::default(),
         }
     }
 
@@ -190,7 +195,10 @@ impl<'a> Reader<'a> {
         match object {
             Object::Node(node) => s.nodes.push(node),
             Object::Service(service) => s.services.push(service),
-            Object::Slice(slice) => s.slices.push(slice),
+            Object::Slice(mut slice) => {
+                self.names.share_slice(&mut slice);
+                s.slices.push(slice);
+            }
             Object::Event(event) => s.events.push(event),
             Object::Cilium(cilium) => s.data_plane.cilium = Some(cilium),
             Object::Info(info) => self.info = info,
@@ -246,6 +254,10 @@ impl<'a> Reader<'a> {
                 DumpError::NoUsableObjects { origin: origin.to_string(), skipped }
             });
         }
+        // Growth by doubling left up to half of each list unused; the analysis keeps them to the end.
+        snapshot.nodes.shrink_to_fit();
+        snapshot.services.shrink_to_fit();
+        snapshot.slices.shrink_to_fit();
         snapshot.info = SourceInfo {
             origin: origin.to_string(),
             server_version: info.server_version.clone(),

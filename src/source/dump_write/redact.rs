@@ -176,12 +176,12 @@ fn endpoint(endpoint: &Endpoint, p: &Pseudonyms) -> Value {
         v["nodeName"] = Value::String(p.get(Category::Node, node));
     }
     if let Some(zone) = &endpoint.zone {
-        v["zone"] = Value::String(zone.clone());
+        v["zone"] = Value::String(zone.to_string());
     }
     if let Some(hints) = &endpoint.hints {
         let mut h = Map::new();
         if let Some(zones) = &hints.for_zones {
-            h.insert("forZones".into(), zones.iter().map(|z| json!({"name": z})).collect());
+            h.insert("forZones".into(), zones.iter().map(|z| json!({"name": &**z})).collect());
         }
         if let Some(nodes) = &hints.for_nodes {
             let named = nodes.iter().map(|n| json!({"name": p.get(Category::Node, n)}));

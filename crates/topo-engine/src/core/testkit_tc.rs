@@ -95,7 +95,7 @@ pub(crate) trait EndpointBuild: Sized {
 
 impl EndpointBuild for Endpoint {
     fn zone(mut self, zone: &str) -> Self {
-        self.zone = Some(zone.to_string());
+        self.zone = Some(zone.into());
         self
     }
     fn ready_is(mut self, ready: bool) -> Self {
@@ -104,7 +104,7 @@ impl EndpointBuild for Endpoint {
     }
     fn hint(mut self, zone: &str) -> Self {
         let hints = self.hints.get_or_insert_with(Hints::default);
-        hints.for_zones.get_or_insert_with(Vec::new).push(zone.to_string());
+        hints.for_zones.get_or_insert_with(Vec::new).push(zone.into());
         self
     }
     fn hints(mut self, hints: Option<Hints>) -> Self {

@@ -2,6 +2,7 @@
 //! EndpointSlices, endpoints and Nodes with upstream-like defaults (as in upstream's `*_test.go`, style practice 11).
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use crate::model::{
     CONTROLLER_NAME, Endpoint, EndpointSlice, Hints, LABEL_ZONE, Node, Service, ServicePort, SlicePort,
@@ -30,17 +31,17 @@ pub(crate) trait EndpointTestExt: Sized {
     fn hints_empty(self) -> Self;
 }
 
-fn names(values: &[&str]) -> Vec<String> {
-    values.iter().map(|v| v.to_string()).collect()
+fn names(values: &[&str]) -> Vec<Arc<str>> {
+    values.iter().map(|&v| v.into()).collect()
 }
 
 impl EndpointTestExt for Endpoint {
     fn zone(mut self, zone: &str) -> Self {
-        self.zone = Some(zone.to_string());
+        self.zone = Some(zone.into());
         self
     }
     fn node(mut self, node: &str) -> Self {
-        self.node_name = Some(node.to_string());
+        self.node_name = Some(node.into());
         self
     }
     fn ready(mut self, ready: bool) -> Self {

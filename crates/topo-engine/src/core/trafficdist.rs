@@ -4,6 +4,8 @@
 //! `PreferSameNode`, zone hints only for endpoints with a zone, node hints for `PreferSameNode`)
 //! and ≤1.32 (only `PreferClose`; every ready endpoint gets `forZones:[zone or ""]`).
 
+use std::sync::Arc;
+
 use serde::Serialize;
 
 use crate::model::{Behaviour, Endpoint, EndpointSlice, Hints};
@@ -96,11 +98,11 @@ fn needs_update(heuristic: Heuristic, legacy: bool, slice: &EndpointSlice) -> bo
     }
 }
 
-fn zone_hints(endpoint: &Endpoint) -> &[String] {
+fn zone_hints(endpoint: &Endpoint) -> &[Arc<str>] {
     endpoint.hints.as_ref().and_then(|hints| hints.for_zones.as_deref()).unwrap_or(&[])
 }
 
-fn node_hints(endpoint: &Endpoint) -> &[String] {
+fn node_hints(endpoint: &Endpoint) -> &[Arc<str>] {
     endpoint.hints.as_ref().and_then(|hints| hints.for_nodes.as_deref()).unwrap_or(&[])
 }
 
@@ -124,7 +126,7 @@ fn prefer_close_needs_update(endpoint: &Endpoint, generate_node_hints: bool) -> 
 fn legacy_needs_update(endpoint: &Endpoint) -> bool {
     let zones = zone_hints(endpoint);
     let wanted = endpoint.zone.as_deref().unwrap_or("");
-    endpoint.hints.is_none() || zones.len() != 1 || zones[0] != wanted
+    endpoint.hints.is_none() || zones.len() != 1 || &*zones[0] != wanted
 }
 
 // mirrors trafficdist.go: defaultHeuristic.update / preferCloseHeuristic.update

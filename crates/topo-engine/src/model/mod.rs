@@ -2,10 +2,13 @@
 //! consumes, CPU amounts, and the behaviour version. No I/O, no k8s-openapi types, no clock.
 
 pub mod cpu;
+pub mod names;
 pub mod selector;
+mod shared;
 pub mod snapshot;
 pub mod version;
 
 pub use cpu::CpuAmount;
+pub use names::Names;
 pub use snapshot::*;
 pub use version::Behaviour;

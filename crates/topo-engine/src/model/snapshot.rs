@@ -5,6 +5,7 @@
 //! them differently in several places (docs/behaviour.md#inputs).
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -214,10 +215,13 @@ pub struct Endpoint {
     pub serving: Option<bool>,
     /// `conditions.terminating`.
     pub terminating: Option<bool>,
-    /// `nodeName`.
-    pub node_name: Option<String>,
-    /// `zone`.
-    pub zone: Option<String>,
+    /// `nodeName`: one string shared by every endpoint on that node when read through
+    /// [`super::Names`] (a million endpoints name a few thousand nodes).
+    #[serde(default, with = "super::shared::name")]
+    pub node_name: Option<Arc<str>>,
+    /// `zone`: one string shared per zone when read through [`super::Names`].
+    #[serde(default, with = "super::shared::name")]
+    pub zone: Option<Arc<str>>,
     /// `hints` (`None` when absent).
     pub hints: Option<Hints>,
 }
@@ -234,15 +238,17 @@ impl Endpoint {
 #[serde(rename_all = "camelCase")]
 pub struct Hints {
     /// `forZones[].name`; `None` when the field is absent.
-    pub for_zones: Option<Vec<String>>,
+    #[serde(default, with = "super::shared::names")]
+    pub for_zones: Option<Vec<Arc<str>>>,
     /// `forNodes[].name`; `None` when the field is absent.
-    pub for_nodes: Option<Vec<String>>,
+    #[serde(default, with = "super::shared::names")]
+    pub for_nodes: Option<Vec<Arc<str>>>,
 }
 
 impl Hints {
     /// Hints of exactly one zone, as the annotation path writes them.
     pub fn zone(zone: &str) -> Self {
-        Hints { for_zones: Some(vec![zone.to_string()]), for_nodes: None }
+        Hints { for_zones: Some(vec![zone.into()]), for_nodes: None }
     }
 }
 

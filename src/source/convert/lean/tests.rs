@@ -113,6 +113,20 @@ fn slices_read_the_same_as_through_k8s_openapi() {
     }
 }
 
+/// The lists an endpoint keeps hold no spare room: serde grows them to four entries as it reads.
+#[test]
+fn endpoint_lists_are_kept_at_their_length() {
+    let value = json!({ "metadata": { "name": "s" }, "endpoints": [
+        { "addresses": ["10.0.0.1"], "hints": { "forZones": [{ "name": "a" }], "forNodes": [{ "name": "n1" }] } }
+    ] });
+    let slice = serde_json::from_value::<EndpointSlice>(value).unwrap().into_model();
+    let endpoint = &slice.endpoints[0];
+    let hints = endpoint.hints.as_ref().unwrap();
+    let (zones, nodes) = (hints.for_zones.as_ref().unwrap(), hints.for_nodes.as_ref().unwrap());
+    assert_eq!(endpoint.addresses.capacity(), 1);
+    assert_eq!((zones.capacity(), nodes.capacity()), (1, 1));
+}
+
 /// A wrong type in a field that is read is refused with the words k8s-openapi uses; one in a field
 /// that is not read is not looked at.
 #[test]

@@ -113,8 +113,8 @@ pub struct Origins {
     zone_totals: Vec<f64>,
     /// Per row: (zone id, requests) of the origins on that node.
     by_row: Vec<Vec<(usize, f64)>>,
-    /// Per class: (zone id, requests) summed over its rows.
-    by_class: Vec<Vec<(usize, f64)>>,
+    /// Per class: (zone id, requests, rows with requests from that zone) summed over its rows.
+    by_class: Vec<Vec<(usize, f64, usize)>>,
     /// Origins whose node has no row (their requests are dropped).
     unplaced: Vec<(usize, f64)>,
 }
@@ -144,28 +144,38 @@ impl Origins {
                 None => unplaced.push((z, *weight)),
             }
         }
-        let mut by_class = vec![Vec::new(); rows.classes()];
+        let mut by_class: Vec<Vec<(usize, f64, usize)>> = vec![Vec::new(); rows.classes()];
         for (row, entries) in by_row.iter().enumerate() {
-            entries.iter().for_each(|&(z, w)| add_to(&mut by_class[rows.class_of(row)], z, w));
+            let class = &mut by_class[rows.class_of(row)];
+            for &(z, w) in entries {
+                match class.iter_mut().find(|(x, _, _)| *x == z) {
+                    Some((_, sum, n)) => (*sum, *n) = (*sum + w, *n + 1),
+                    None => class.push((z, w, 1)),
+                }
+            }
         }
         Origins { list, zones, zone_totals, by_row, by_class, unplaced }
     }
 
-    /// Requests per group of `view`: (group, zone id, requests).
+    /// Requests per group of `view`: (group, zone id, requests). A class some of whose rows are
+    /// named sends the rest as its group: its total less the named rows' requests, one step per
+    /// named row rather than a pass over every member (a zone of 10,000 nodes, for each Service
+    /// with node hints, was nodes × Services). Equal to the sum over the other rows up to rounding.
     fn per_group(&self, view: &Grouped, nodes: &ProxyNodes) -> Vec<(usize, usize, f64)> {
         let named = view.named_rows();
-        let is_named = |row: &usize| named.binary_search_by_key(row, |&(r, _)| r).is_ok();
-        let mut touched = vec![false; self.by_class.len()];
-        named.iter().for_each(|&(row, _)| touched[nodes.class_of(row)] = true);
+        let mut named_in: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        named.iter().for_each(|&(row, _)| named_in.entry(nodes.class_of(row)).or_default().push(row));
         let mut sums: Vec<Vec<(usize, f64)>> = vec![Vec::new(); view.endpoints().len()];
         for (class, group) in view.class_groups().iter().enumerate() {
             let Some(g) = *group else { continue };
-            if !touched[class] {
-                self.by_class[class].iter().for_each(|&(z, w)| add_to(&mut sums[g], z, w));
-                continue;
-            }
-            for row in nodes.class_members(class).iter().filter(|r| !is_named(r)) {
-                self.by_row[*row].iter().for_each(|&(z, w)| add_to(&mut sums[g], z, w));
+            let rows = named_in.get(&class).map_or(&[][..], Vec::as_slice);
+            for &(z, total, count) in &self.by_class[class] {
+                let of_named = rows.iter().flat_map(|&row| self.by_row[row].iter().filter(|e| e.0 == z));
+                let (named_sum, named_count) = of_named.fold((0.0, 0), |(s, n), &(_, w)| (s + w, n + 1));
+                // Only rows with requests from `z` count: none left means no entry, as before.
+                if count > named_count {
+                    add_to(&mut sums[g], z, if named_count == 0 { total } else { total - named_sum });
+                }
             }
         }
         for &(row, g) in named {

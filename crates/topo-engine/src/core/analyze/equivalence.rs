@@ -26,8 +26,8 @@ pub fn equivalent_rewrite(
             let zones = e.hints.as_ref().and_then(|h| h.for_zones.as_deref()).unwrap_or(&[]);
             if !rewrite {
                 for z in zones {
-                    *counts.entry(z.clone()).or_default() += 1;
-                    *pre.entry(z.clone()).or_default() += 1;
+                    *counts.entry(z.to_string()).or_default() += 1;
+                    *pre.entry(z.to_string()).or_default() += 1;
                 }
                 continue;
             }
@@ -37,11 +37,11 @@ pub fn equivalent_rewrite(
             if node_hints {
                 return false;
             }
-            *counts.entry(hint.clone()).or_default() += 1;
-            *pre.entry(own.clone()).or_default() += 1;
+            *counts.entry(hint.to_string()).or_default() += 1;
+            *pre.entry(own.to_string()).or_default() += 1;
             if hint != own {
-                *out.entry(own.clone()).or_default() += 1;
-                *into.entry(hint.clone()).or_default() += 1;
+                *out.entry(own.to_string()).or_default() += 1;
+                *into.entry(hint.to_string()).or_default() += 1;
             }
         }
     }

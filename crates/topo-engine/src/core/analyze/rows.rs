@@ -1,6 +1,7 @@
 //! Per-zone and per-endpoint rows of a family report.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use crate::core::topologycache::Allocation;
 use crate::core::zones::NodeTopology;
@@ -21,7 +22,7 @@ pub fn hinted_counts(slices: &[EndpointSlice]) -> BTreeMap<String, i64> {
     let mut counts = BTreeMap::new();
     for e in ready_endpoints(slices) {
         for z in e.hints.as_ref().and_then(|h| h.for_zones.as_ref()).into_iter().flatten() {
-            *counts.entry(z.clone()).or_insert(0) += 1;
+            *counts.entry(z.to_string()).or_insert(0) += 1;
         }
     }
     counts
@@ -32,7 +33,7 @@ pub fn own_zone_counts(slices: &[EndpointSlice]) -> BTreeMap<String, i64> {
     let mut counts = BTreeMap::new();
     for e in ready_endpoints(slices) {
         if let Some(z) = e.zone.as_ref().filter(|z| !z.is_empty()) {
-            *counts.entry(z.clone()).or_insert(0) += 1;
+            *counts.entry(z.to_string()).or_insert(0) += 1;
         }
     }
     counts
@@ -87,12 +88,17 @@ pub fn zone_rows(
         .collect()
 }
 
+/// The model's shared names as the report's own strings.
+fn owned(names: &[Arc<str>]) -> Vec<String> {
+    names.iter().map(|n| n.to_string()).collect()
+}
+
 fn zones_of(h: Option<&Hints>) -> Option<Vec<String>> {
-    h.and_then(|h| h.for_zones.clone())
+    h.and_then(|h| h.for_zones.as_deref()).map(owned)
 }
 
 fn nodes_of(h: Option<&Hints>) -> Option<Vec<String>> {
-    h.and_then(|h| h.for_nodes.clone())
+    h.and_then(|h| h.for_nodes.as_deref()).map(owned)
 }
 
 /// Endpoint rows of the managed slices: live hints next to the hints after the next sync.
@@ -117,8 +123,8 @@ pub fn endpoint_rows(live: &[EndpointSlice], expected: &[EndpointSlice]) -> Vec<
             rows.push(EndpointRow {
                 slice: slice.name.clone(),
                 addresses: e.addresses.clone(),
-                zone: e.zone.clone(),
-                node: e.node_name.clone(),
+                zone: e.zone.as_deref().map(str::to_string),
+                node: e.node_name.as_deref().map(str::to_string),
                 ready: e.controller_ready(),
                 actual_zones: zones_of(have),
                 expected_zones: zones_of(want),

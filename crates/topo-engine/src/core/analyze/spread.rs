@@ -20,7 +20,7 @@ pub type ZoneSpread = BTreeMap<String, i64>;
 pub fn ready_spread<'a>(slices: impl IntoIterator<Item = &'a EndpointSlice>) -> ZoneSpread {
     let mut out = ZoneSpread::new();
     for e in slices.into_iter().flat_map(|s| &s.endpoints).filter(|e| e.controller_ready()) {
-        *out.entry(e.zone.clone().unwrap_or_default()).or_default() += 1;
+        *out.entry(e.zone.as_deref().unwrap_or_default().to_string()).or_default() += 1;
     }
     out
 }

@@ -3,6 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::IpAddr;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -79,8 +80,8 @@ fn reads_zone_hints(behaviour: Behaviour) -> bool {
     behaviour.topology_aware_hints_gate()
 }
 
-fn names(list: Option<&Vec<String>>) -> Option<BTreeSet<String>> {
-    list.filter(|names| !names.is_empty()).map(|names| names.iter().cloned().collect())
+fn names(list: Option<&Vec<Arc<str>>>) -> Option<BTreeSet<String>> {
+    list.filter(|names| !names.is_empty()).map(|names| names.iter().map(|n| n.to_string()).collect())
 }
 
 fn proxy_endpoint(endpoint: &Endpoint, port: i32, node_name: &str, behaviour: Behaviour) -> ProxyEndpoint {
@@ -88,7 +89,7 @@ fn proxy_endpoint(endpoint: &Endpoint, port: i32, node_name: &str, behaviour: Be
     ProxyEndpoint {
         address: normalise_ip(&endpoint.addresses[0]),
         port,
-        node_name: endpoint.node_name.clone(),
+        node_name: endpoint.node_name.as_deref().map(str::to_string),
         // mirrors EndpointSliceCache.isLocal: `len(cache.nodeName) > 0 && nodeName == cache.nodeName`
         is_local: !node_name.is_empty() && endpoint.node_name.as_deref() == Some(node_name),
         ready: endpoint.ready.unwrap_or(true),

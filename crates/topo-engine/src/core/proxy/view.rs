@@ -56,9 +56,9 @@ fn skip_reason(service: &Service) -> Option<Reason> {
 fn hypothetical_rows(slices: &[&EndpointSlice]) -> Vec<NodeRow> {
     let mut zones = BTreeSet::new();
     for endpoint in slices.iter().flat_map(|s| &s.endpoints) {
-        zones.extend(endpoint.zone.iter().cloned());
+        zones.extend(endpoint.zone.iter().map(|z| z.to_string()));
         let hinted = endpoint.hints.as_ref().and_then(|h| h.for_zones.as_ref());
-        zones.extend(hinted.into_iter().flatten().cloned());
+        zones.extend(hinted.into_iter().flatten().map(|z| z.to_string()));
     }
     if zones.is_empty() {
         zones.insert(String::new());

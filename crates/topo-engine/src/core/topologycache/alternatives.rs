@@ -85,7 +85,7 @@ fn movable_by_zone(allocatable: &[&EndpointSlice]) -> ZoneCounts {
     let mut movable = ZoneCounts::new();
     for endpoint in allocatable.iter().flat_map(|slice| &slice.endpoints) {
         if let Some(zone) = endpoint.zone.as_ref().filter(|z| !z.is_empty() && endpoint.controller_ready()) {
-            *movable.entry(zone.clone()).or_insert(0) += 1;
+            *movable.entry(zone.to_string()).or_insert(0) += 1;
         }
     }
     movable

@@ -111,7 +111,7 @@ fn assign_same_zone_hints(si: &mut SliceInfo, allocated: &mut ZoneCounts) {
             continue;
         }
         if let Some(zone) = endpoint.zone.clone() {
-            *allocated.entry(zone.clone()).or_insert(0) += 1;
+            *allocated.entry(zone.to_string()).or_insert(0) += 1;
             endpoint.hints = Some(Hints::zone(&zone));
         }
     }

@@ -24,10 +24,10 @@ pub fn get_hints_by_zone(
             return None;
         }
         for zone in zones {
-            if !allocations.contains_key(zone) {
+            if !allocations.contains_key(&**zone) {
                 return None;
             }
-            *hints_by_zone.entry(zone.clone()).or_insert(0) += 1;
+            *hints_by_zone.entry(zone.to_string()).or_insert(0) += 1;
         }
     }
     for (zone, num_hints) in &hints_by_zone {
@@ -149,7 +149,9 @@ pub fn redistribute_hints<'a>(
                 return redistributions;
             }
             // "This should always be caught earlier in AddHints()": zone-less endpoints are skipped.
-            let Some(giving_zone) = endpoint.zone.clone().filter(|zone| !zone.is_empty()) else {
+            let Some(giving_zone) =
+                endpoint.zone.as_deref().filter(|zone| !zone.is_empty()).map(str::to_string)
+            else {
                 continue;
             };
             if giving.get(&giving_zone).is_none_or(|&n| n <= 0) {

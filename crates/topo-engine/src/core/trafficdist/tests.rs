@@ -215,10 +215,10 @@ fn w14_slices() -> TdSlices {
     TdSlices { to_create: vec![slice("s", endpoints)], ..TdSlices::default() }
 }
 
-fn count_hints(slices: &TdSlices, pick: fn(&Hints) -> Option<&Vec<String>>) -> Vec<(String, usize)> {
+fn count_hints(slices: &TdSlices, pick: fn(&Hints) -> Option<&Vec<Arc<str>>>) -> Vec<(String, usize)> {
     let mut counts = std::collections::BTreeMap::new();
     for hint in all(slices).filter_map(|e| e.hints.as_ref()).filter_map(pick).flatten() {
-        *counts.entry(hint.clone()).or_insert(0) += 1;
+        *counts.entry(hint.to_string()).or_insert(0) += 1;
     }
     counts.into_iter().collect()
 }

@@ -8,6 +8,7 @@
 //! else new slices of up to 100 endpoints.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use super::changes::{Changes, SpreadSpec};
 use super::error::{Misfit, SimulateError};
@@ -95,7 +96,7 @@ pub fn plan_family(
 }
 
 fn drop_removed_nodes(ctx: &EndpointContext<'_>, slices: &mut [(EndpointSlice, bool)]) {
-    let gone = |e: &Endpoint| e.node_name.as_ref().is_some_and(|n| ctx.removed.contains(n));
+    let gone = |e: &Endpoint| e.node_name.as_deref().is_some_and(|n| ctx.removed.contains(n));
     for (slice, touched) in slices.iter_mut() {
         if !slice.endpoints.iter().any(gone) {
             continue;
@@ -179,7 +180,7 @@ fn templates(
         .iter()
         .flat_map(|(s, _)| &s.endpoints)
         .filter(|e| e.controller_ready() && e.zone.as_deref().unwrap_or_default() == zone)
-        .map(|e| (e.node_name.clone(), e.zone.clone()))
+        .map(|e| (e.node_name.as_deref().map(str::to_string), e.zone.as_deref().map(str::to_string)))
         .collect();
     if !from_endpoints.is_empty() {
         return Ok(from_endpoints);
@@ -204,8 +205,8 @@ fn fresh(address: String, node_name: Option<String>, zone: Option<String>) -> En
         ready: Some(true),
         serving: Some(true),
         terminating: Some(false),
-        node_name,
-        zone,
+        node_name: node_name.map(Arc::from),
+        zone: zone.map(Arc::from),
         hints: None,
     }
 }

@@ -86,9 +86,9 @@ fn direct(service: &Service, slices: &[&EndpointSlice], nodes: &[Node], behaviou
         .iter()
         .flat_map(|s| &s.endpoints)
         .map(|e| {
-            let by_node = e.node_name.as_ref().and_then(|n| nodes.iter().find(|x| &x.name == n));
+            let by_node = e.node_name.as_deref().and_then(|n| nodes.iter().find(|x| x.name == n));
             let node_zone = by_node.and_then(|n| n.labels.get(crate::model::LABEL_ZONE).cloned());
-            (e.addresses[0].clone(), e.zone.clone().or(node_zone).unwrap_or_default())
+            (e.addresses[0].clone(), e.zone.as_deref().map(str::to_string).or(node_zone).unwrap_or_default())
         })
         .collect();
     let (mut zones, mut loads, mut flows) = (BTreeMap::new(), BTreeMap::new(), BTreeMap::new());
