@@ -120,6 +120,7 @@ use outcome::{Kind, Object, Outcome, classify, kind_of};
 mod reader;
 use reader::{Inherited, Reader};
 
+mod checked_item;
 mod fast;
 mod item;
 

@@ -157,23 +157,25 @@ impl<'a> Reader<'a> {
             T::deserialize(de).ok()
         }
         let object = match kind {
-            // Nameless objects go to the general reader, which refuses them (as for YAML).
-            Kind::Node => typed::<lean::Node, _>(de)
-                .filter(lean::Node::has_name)
-                .and_then(|n| n.into_model().ok())
-                .map(Object::Node),
-            Kind::Service => typed::<lean::Service, _>(de)
-                .filter(lean::Service::has_name)
-                .map(|v| Object::Service(v.into_model())),
-            Kind::EndpointSlice => typed::<lean::EndpointSlice, _>(de)
-                .filter(lean::EndpointSlice::has_name)
-                .map(|v| Object::Slice(v.into_model())),
+            Kind::Node => typed(de).map(Lean::Node).and_then(Lean::object),
+            Kind::Service => typed(de).map(Lean::Service).and_then(Lean::object),
+            Kind::EndpointSlice => typed(de).map(Lean::Slice).and_then(Lean::object),
             Kind::CoreEvent => typed(de).map(|v| Object::Event(convert::event_from_core(&v))),
             Kind::EventsV1Event => typed(de).map(|v| Object::Event(convert::event_from_events_v1(&v))),
             Kind::ClusterInfo => typed::<ClusterInfo, _>(de).map(Object::Info),
             // Rare and small: the general reader handles it.
             Kind::ConfigMap => None,
         };
+        self.accept(object)
+    }
+
+    /// Records an object already decoded into its lean type, as [`Reader::decode_from`] would;
+    /// false (nothing recorded) when the general reader must decide.
+    pub(super) fn take(&mut self, lean: Lean) -> bool {
+        self.accept(lean.object())
+    }
+
+    fn accept(&mut self, object: Option<Object>) -> bool {
         match object {
             Some(object)
                 if object.refusal().is_none()
@@ -265,6 +267,25 @@ impl<'a> Reader<'a> {
             partial: info.partial,
         };
         Ok(ParsedDump { snapshot, skipped, server_version: info.server_version })
+    }
+}
+
+/// A Node, Service or EndpointSlice decoded into its lean type.
+pub(super) enum Lean {
+    Node(lean::Node),
+    Service(lean::Service),
+    Slice(lean::EndpointSlice),
+}
+
+impl Lean {
+    /// The model object; `None` for a nameless one (the general reader refuses it, as for YAML) or
+    /// a Node whose CPU does not parse.
+    fn object(self) -> Option<Object> {
+        match self {
+            Lean::Node(node) => node.has_name().then(|| node.into_model().ok()).flatten().map(Object::Node),
+            Lean::Service(s) => s.has_name().then(|| Object::Service(s.into_model())),
+            Lean::Slice(s) => s.has_name().then(|| Object::Slice(s.into_model())),
+        }
     }
 }
 

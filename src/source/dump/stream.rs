@@ -12,6 +12,7 @@
 
 use std::io::Read;
 
+use super::checked_item::CheckedItem;
 use super::error::Limits;
 use super::{DumpError, ParsedDump, Reader, fast};
 
@@ -124,7 +125,13 @@ fn read_items<R: Read>(window: &mut Window<'_, R>, items: &mut Items<'_>, object
         Some(b']') => window.pos += 1,
         None => return Err(window.structural(State::FirstElement)),
         Some(_) => loop {
-            window.value::<2, _>(true, |raw| list.item(raw, items))?;
+            // Parsed once when it can be (almost every item of a kubectl dump), else cut and read.
+            let once = list.reads_now()
+                && items.pending.is_none()
+                && window.decode(|CheckedItem(lean)| items.reader.take(lean));
+            if !once {
+                window.value::<2, _>(true, |raw| list.item(raw, items))?;
+            }
             if window.expect_one_of(b",]", State::ArrayNext)? == b']' {
                 break;
             }

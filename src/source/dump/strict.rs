@@ -171,7 +171,7 @@ pub(super) fn duplicate_key(key: &str) -> String {
 }
 
 /// An object key, borrowed from the text when it holds no escape.
-struct Key<'de>(Cow<'de, str>);
+pub(super) struct Key<'de>(pub(super) Cow<'de, str>);
 
 impl<'de> de::Deserialize<'de> for Key<'de> {
     fn deserialize<T: Deserializer<'de>>(deserializer: T) -> Result<Self, T::Error> {
@@ -194,7 +194,7 @@ impl<'de> de::Deserialize<'de> for Key<'de> {
 
 /// The keys of one object so far: a short list, a set past a few dozen.
 #[derive(Default)]
-struct Keys<'de> {
+pub(super) struct Keys<'de> {
     few: Vec<Cow<'de, str>>,
     many: HashSet<Cow<'de, str>>,
 }
@@ -203,7 +203,7 @@ impl<'de> Keys<'de> {
     const FEW: usize = 32;
 
     /// False when `key` was seen before.
-    fn insert(&mut self, key: Cow<'de, str>) -> bool {
+    pub(super) fn insert(&mut self, key: Cow<'de, str>) -> bool {
         if self.many.is_empty() {
             if self.few.contains(&key) {
                 return false;
@@ -217,6 +217,9 @@ impl<'de> Keys<'de> {
         self.many.insert(key)
     }
 }
+
+mod wrap;
+pub(super) use wrap::StrictDe;
 
 #[cfg(test)]
 mod tests;

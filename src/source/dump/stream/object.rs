@@ -41,6 +41,12 @@ pub(super) struct List {
 }
 
 impl List {
+    /// Whether an item naming its own type is read as it comes (no earlier item waits for the
+    /// List's type).
+    pub(super) fn reads_now(&self) -> bool {
+        self.deferred.is_none()
+    }
+
     pub(super) fn item(&mut self, raw: &str, items: &mut Items<'_>) {
         match (&self.known, &mut self.deferred) {
             (Some(inherit), _) => items.record(|reader| read_item(raw, inherit.as_ref(), reader)),

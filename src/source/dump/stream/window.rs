@@ -10,6 +10,7 @@
 
 use std::io::Read;
 
+use serde::de::DeserializeOwned;
 use serde_json::de::Deserializer;
 
 use super::super::error::Limits;
@@ -123,7 +124,8 @@ impl<'o, R: Read> Window<'o, R> {
         match before.iter().rposition(|&b| b == b'\n') {
             None => (self.line, self.column + index as u64),
             Some(last) => {
-                let lines = before.iter().filter(|&&b| b == b'\n').count() as u64;
+                // Every byte of the input passes here once: counted a vector at a time.
+                let lines = bytecount::count(before, b'\n') as u64;
                 (self.line + lines, (index - last - 1) as u64)
             }
         }
@@ -209,6 +211,24 @@ impl<'o, R: Read> Window<'o, R> {
         };
         let origin = self.origin.to_string();
         DumpError::Syntax { origin, format: "JSON", line, column, message: json_message(err) }
+    }
+
+    /// Decodes the next value as `T` straight from the window, when it is whole in it and decodes,
+    /// and consumes it when `take` takes it; false, nothing consumed, otherwise (the caller then
+    /// cuts it with [`Window::value`], which reads on or reports what is wrong). A value ending
+    /// where the window does is left to [`Window::value`] too, which reads on first.
+    pub(super) fn decode<T: DeserializeOwned>(&mut self, take: impl FnOnce(T) -> bool) -> bool {
+        let rest = &self.buf[self.pos..];
+        let mut values = Deserializer::from_slice(rest).into_iter::<T>();
+        let Some(Ok(value)) = values.next() else {
+            return false;
+        };
+        let end = values.byte_offset();
+        if (end < rest.len() || self.eof) && take(value) {
+            self.pos += end;
+            return true;
+        }
+        false
     }
 
     /// Cuts the next JSON value (nested in `D` arrays or objects) out of the window, reading more

@@ -187,11 +187,13 @@ impl Origins {
 }
 
 /// The requests of every group of origins sent evenly over the endpoints of the group.
+/// Without `detail`, only the per-zone totals (`Routed::zones`) are summed.
 fn route(
     view: &Grouped,
     nodes: &ProxyNodes,
     origins: &Origins,
     zone_of: &BTreeMap<String, String>,
+    detail: bool,
 ) -> Routed {
     let group_zones = view.zones();
     let mut addresses: Vec<&str> = Vec::new();
@@ -227,15 +229,21 @@ fn route(
         }
         let each = weight / targets.len() as f64;
         for &(id, cross) in targets {
-            *loads[id].get_or_insert_default() += each;
-            add_to(&mut sent[z], id, each);
+            if detail {
+                *loads[id].get_or_insert_default() += each;
+                add_to(&mut sent[z], id, each);
+            }
             if cross {
                 zones[z].1 += each;
             }
         }
     }
+    let zones = origins.zones.iter().cloned().zip(zones).collect();
+    if !detail {
+        return Routed { zones, ..Routed::default() };
+    }
     Routed {
-        zones: origins.zones.iter().cloned().zip(zones).collect(),
+        zones,
         loads: addresses.iter().zip(loads).filter_map(|(a, v)| Some((a.to_string(), v?))).collect(),
         flows: per_destination(&origins.zones, sent, &addresses, zone_of),
     }
@@ -298,6 +306,9 @@ pub struct CrossZoneInput<'a> {
     pub now: &'a [&'a EndpointSlice],
     /// The family's slices after the controller's next sync.
     pub expected: &'a [&'a EndpointSlice],
+    /// Everything `explain` shows; without it (`check`) only `overall.now` and `overall.expected`
+    /// are computed, the rest of the [`CrossZone`] left empty.
+    pub detail: bool,
 }
 
 /// The cross-zone share; None when kube-proxy does not proxy the Service, nodes are unknown, or no
@@ -309,11 +320,14 @@ pub fn cross_zone(input: &CrossZoneInput<'_>) -> Option<CrossZone> {
     let zone_of = endpoint_zones(input.now, input.nodes);
     let routed = |slices: &[&EndpointSlice]| {
         let view = grouped(input.service, slices, input.nodes, input.behaviour).ok()?;
-        Some(route(&view, input.nodes, input.origins, &zone_of))
+        Some(route(&view, input.nodes, input.origins, &zone_of, input.detail))
     };
     let now = routed(input.now)?;
     // The same slices route the same way: most Services have no hints, or keep the ones they have.
     let expected = if same_slices(input.now, input.expected) { now.clone() } else { routed(input.expected)? };
+    if !input.detail {
+        return Some(assemble::overall_only(input.model, &now, &expected));
+    }
     let hinted = input.now.iter().flat_map(|s| &s.endpoints).any(|e| e.hints.is_some());
     let bare = match hinted {
         true => routed(&without_hints(input.now).iter().collect::<Vec<_>>())?,

@@ -49,6 +49,7 @@ pub(super) fn family_extras(
         model: &cluster.traffic,
         now: all,
         expected: &after,
+        detail: !cluster.row_only,
     });
     FamilyExtras { replicas, cross_zone }
 }

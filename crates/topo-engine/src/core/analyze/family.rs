@@ -135,8 +135,14 @@ fn finish(
         Ratios::Map(m) => Some(m),
         Ratios::Nil => None,
     };
-    let zones =
-        zone_rows(&cluster.topology, ratios, managed, &outcome.expected, outcome.allocations.as_ref());
+    // A check row shows neither.
+    let (zones, endpoints) = match cluster.row_only {
+        true => (Vec::new(), Vec::new()),
+        false => (
+            zone_rows(&cluster.topology, ratios, managed, &outcome.expected, outcome.allocations.as_ref()),
+            endpoint_rows(managed, &outcome.expected),
+        ),
+    };
     let overloaded = overloaded_now(cluster, managed, &outcome);
     let action = action(managed, &outcome);
     FamilyReport {
@@ -149,7 +155,7 @@ fn finish(
         count_outcomes: outcome.alternatives.clone(),
         overloaded,
         zones,
-        endpoints: endpoint_rows(managed, &outcome.expected),
+        endpoints,
         proxy,
         replicas: None,
         cross_zone: None,

@@ -54,6 +54,10 @@ pub struct Cluster<'a> {
     pub skewed_nodes: Vec<String>,
     /// Whether reports carry the per-node kube-proxy groups (`check` shows none of them).
     pub proxy_detail: bool,
+    /// Whether family reports carry only what a `check` row shows (verdict, reasons, replicas
+    /// needed, the overall cross-zone share now and after the sync): no zone or endpoint rows, and
+    /// of the cross-zone share no rows, destinations, endpoint loads or share without hints.
+    pub row_only: bool,
     /// Slices by (namespace, service name), in snapshot order.
     slices: HashMap<&'a str, HashMap<&'a str, Vec<&'a EndpointSlice>>>,
 }
@@ -88,6 +92,7 @@ impl<'a> Cluster<'a> {
             windows_nodes: index.windows_nodes.clone(),
             skewed_nodes: index.proxy_nodes.skewed_nodes(behaviour),
             proxy_detail: true,
+            row_only: false,
             slices,
         }
     }
@@ -173,8 +178,13 @@ pub fn check_with(
     traffic: &TrafficModel,
     workers: usize,
 ) -> CheckReport {
-    // A check row shows no per-node kube-proxy groups: they are not materialised.
-    let cluster = Cluster { proxy_detail: false, ..Cluster::with_traffic(snapshot, behaviour, traffic) };
+    // A check row shows no per-node kube-proxy groups, rows or routing detail: they are not
+    // materialised.
+    let cluster = Cluster {
+        proxy_detail: false,
+        row_only: true,
+        ..Cluster::with_traffic(snapshot, behaviour, traffic)
+    };
     let mut rows = parallel::map_in_order(services, workers, |s| check_row(service_report(&cluster, s)));
     rows.sort_by(|a, b| a.service.cmp(&b.service));
     let summary = CheckSummary::of(&rows);

@@ -8,10 +8,11 @@ use std::collections::BTreeMap;
 use proptest::prelude::*;
 
 use crate::core::analyze::crosszone::{CrossZoneInput, Origins, TrafficModel, cross_zone, origins};
+use crate::core::analyze::{Cluster, check_row, check_with, service_report};
 use crate::core::proxy::{ProxyNodes, proxy_view_on};
 use crate::core::testkit_td::{EndpointTestExt, ServiceTestExt, ep, node, service, slice};
 use crate::core::zones::set_nodes;
-use crate::model::{Behaviour, CpuAmount, EndpointSlice, Node, Service};
+use crate::model::{Behaviour, CpuAmount, EndpointSlice, Node, Service, Snapshot};
 
 const ZONES: [&str; 3] = ["a", "b", "c"];
 
@@ -134,9 +135,13 @@ proptest! {
         let now: Vec<&EndpointSlice> = slices.iter().collect();
         let input = CrossZoneInput {
             service: &service, nodes: &proxy_nodes, origins: &origins_indexed, topology: &topology,
-            behaviour, model: &TrafficModel::ZoneCpu, now: &now, expected: &now,
+            behaviour, model: &TrafficModel::ZoneCpu, now: &now, expected: &now, detail: true,
         };
         let Some(result) = cross_zone(&input) else { return Ok(()) };
+        // What `check` computes alone: the same overall figures, to the last bit.
+        let overall = cross_zone(&CrossZoneInput { detail: false, ..input }).expect("routed with detail");
+        prop_assert_eq!(overall.overall.now, result.overall.now);
+        prop_assert_eq!(overall.overall.expected, result.overall.expected);
         let (zones, loads, flows) = direct(&service, &now, &nodes, behaviour);
         prop_assert_eq!(result.zones.len(), zones.len());
         for row in &result.zones {
@@ -170,5 +175,26 @@ proptest! {
         for e in result.endpoints.iter().filter(|e| e.load.now > 0.0) {
             prop_assert!(close(e.load.now / n, loads[&e.address]), "{}: {} vs {}", e.address, e.load.now / n, loads[&e.address]);
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+    /// `check` computes only what its rows show; the rows are those of the full reports.
+    #[test]
+    fn check_rows_are_those_of_full_reports(
+        nodes in nodes_strategy(),
+        endpoints in endpoints_strategy(),
+        kind in 0..4u8,
+        minor in prop::sample::select(vec![30u32, 33, 36]),
+    ) {
+        let service = service_of(kind);
+        let snapshot = Snapshot {
+            nodes, services: vec![service.clone()], slices: slices_of(&endpoints), ..Snapshot::default()
+        };
+        let behaviour = Behaviour::new(minor);
+        let rows = check_with(&snapshot, &[&service], behaviour, &TrafficModel::ZoneCpu, 1).services;
+        let full = service_report(&Cluster::new(&snapshot, behaviour), &service);
+        prop_assert_eq!(rows, vec![check_row(full)]);
     }
 }
