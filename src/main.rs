@@ -7,6 +7,12 @@ use std::process::ExitCode;
 
 use kubectl_topo::settings::{Ambient, Locale};
 
+/// mimalloc rather than the system allocator: a dump is millions of small objects, and glibc's
+/// malloc (musl's, in the static release builds, even more) spends a third of `check`'s CPU on
+/// them (BENCHMARKS.md, "The allocator").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let argv0 = std::env::args_os().next().map(|a| a.to_string_lossy().into_owned()).unwrap_or_default();
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
