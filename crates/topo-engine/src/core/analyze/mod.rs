@@ -221,14 +221,15 @@ pub fn service_reports_with(
     parallel::map_in_order(services, workers, |s| service_report(&cluster, s))
 }
 
+/// A check row lives to the end of the run, one per Service (100,000 on the largest clusters), so
+/// its lists are kept at their length: a first push reserves room for four `Reason`s of ~230 bytes.
 fn check_row(report: ServiceReport) -> CheckRow {
-    CheckRow {
-        service: report.service,
-        mode: report.mode,
-        families: report
-            .families
-            .into_iter()
-            .map(|f| CheckFamily {
+    let mut families: Vec<CheckFamily> = report
+        .families
+        .into_iter()
+        .map(|mut f| {
+            f.reasons.shrink_to_fit();
+            CheckFamily {
                 replicas_needed: (f.verdict == Verdict::Blocked)
                     .then(|| f.replicas.as_ref().and_then(|r| r.nearest))
                     .flatten(),
@@ -238,9 +239,11 @@ fn check_row(report: ServiceReport) -> CheckRow {
                 verdict: f.verdict,
                 reasons: f.reasons,
                 ignored: Vec::new(),
-            })
-            .collect(),
-    }
+            }
+        })
+        .collect();
+    families.shrink_to_fit();
+    CheckRow { service: report.service, mode: report.mode, families }
 }
 
 /// The full report of one Service.

@@ -180,7 +180,8 @@ proptest! {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
-    /// `check` computes only what its rows show; the rows are those of the full reports.
+    /// `check` computes only what its rows show; the rows are those of the full reports, and keep
+    /// their lists at their length (a row lives to the end of the run).
     #[test]
     fn check_rows_are_those_of_full_reports(
         nodes in nodes_strategy(),
@@ -194,6 +195,10 @@ proptest! {
         };
         let behaviour = Behaviour::new(minor);
         let rows = check_with(&snapshot, &[&service], behaviour, &TrafficModel::ZoneCpu, 1).services;
+        for row in &rows {
+            prop_assert_eq!(row.families.capacity(), row.families.len());
+            prop_assert!(row.families.iter().all(|f| f.reasons.capacity() == f.reasons.len()));
+        }
         let full = service_report(&Cluster::new(&snapshot, behaviour), &service);
         prop_assert_eq!(rows, vec![check_row(full)]);
     }
