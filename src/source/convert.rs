@@ -8,10 +8,23 @@ use k8s_openapi::api::events::v1 as events;
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
+use std::collections::BTreeMap;
+
 use topo_engine::model::{
-    CiliumConfig, CpuAmount, Endpoint, EndpointSlice, Event, Hints, LABEL_MANAGED_BY, LABEL_SERVICE_NAME,
-    Node, Service, ServicePort, SlicePort,
+    ANNOTATION_TOPOLOGY_AWARE_HINTS, ANNOTATION_TOPOLOGY_MODE, CiliumConfig, CpuAmount, Endpoint,
+    EndpointSlice, Event, Hints, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, Node, Service, ServicePort, SlicePort,
 };
+
+/// The Service annotations anything reads: the two topology annotations (`core/mode.rs`) and
+/// `check`'s ignore. Readers keep only these ([`read_annotations`]): a Service often carries
+/// kilobytes of others (`kubectl.kubernetes.io/last-applied-configuration` holds the whole object).
+pub(crate) const SERVICE_ANNOTATIONS_READ: [&str; 3] =
+    [ANNOTATION_TOPOLOGY_AWARE_HINTS, ANNOTATION_TOPOLOGY_MODE, crate::triage::IGNORE_ANNOTATION];
+
+/// The annotations of [`SERVICE_ANNOTATIONS_READ`] among `annotations`.
+pub(crate) fn read_annotations(annotations: BTreeMap<String, String>) -> BTreeMap<String, String> {
+    annotations.into_iter().filter(|(key, _)| SERVICE_ANNOTATIONS_READ.contains(&key.as_str())).collect()
+}
 
 /// The objects as the API returned them, for `dump`.
 #[derive(Debug, Clone, Default)]
@@ -128,7 +141,7 @@ pub fn service_from(service: &core::Service) -> Service {
         name: name_of(&service.metadata),
         uid: service.metadata.uid.clone(),
         labels: service.metadata.labels.clone().unwrap_or_default(),
-        annotations: service.metadata.annotations.clone().unwrap_or_default(),
+        annotations: read_annotations(service.metadata.annotations.clone().unwrap_or_default()),
         has_selector: spec.selector.is_some(),
         service_type: spec.type_.clone().unwrap_or_else(|| "ClusterIP".to_string()),
         cluster_ip: spec.cluster_ip.clone(),

@@ -165,7 +165,7 @@ impl Service {
             name: meta.name.unwrap_or_default(),
             uid: meta.uid,
             labels: meta.labels.unwrap_or_default(),
-            annotations: meta.annotations.unwrap_or_default(),
+            annotations: super::read_annotations(meta.annotations.unwrap_or_default()),
             has_selector: spec.selector.is_some(),
             service_type: spec.type_.unwrap_or_else(|| "ClusterIP".to_string()),
             cluster_ip: spec.cluster_ip,

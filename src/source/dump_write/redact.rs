@@ -9,11 +9,10 @@ use serde_json::{Map, Value, json};
 use topo_engine::core::topologycache::{EVENT_REASON_DISABLED, EVENT_REASON_ENABLED};
 use topo_engine::core::zones::{LABEL_CONTROL_PLANE, LABEL_MASTER};
 use topo_engine::model::{
-    ANNOTATION_TOPOLOGY_AWARE_HINTS, ANNOTATION_TOPOLOGY_MODE, Endpoint, EndpointSlice, Event,
-    LABEL_MANAGED_BY, LABEL_SERVICE_NAME, LABEL_ZONE, Node, Service, Snapshot,
+    Endpoint, EndpointSlice, Event, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, LABEL_ZONE, Node, Service, Snapshot,
 };
 
-use crate::source::convert::CILIUM_CONFIG;
+use crate::source::convert::{CILIUM_CONFIG, SERVICE_ANNOTATIONS_READ};
 
 mod pseudonyms;
 use pseudonyms::{Category, Pseudonyms};
@@ -22,10 +21,6 @@ use pseudonyms::{Category, Pseudonyms};
 /// `kubernetes.io/os`) and the two role labels `SetNodes` excludes on (by key only).
 const NODE_LABELS: [&str; 2] = [LABEL_ZONE, "kubernetes.io/os"];
 const ROLE_LABELS: [&str; 2] = [LABEL_CONTROL_PLANE, LABEL_MASTER];
-
-/// The Service annotations read: the two topology annotations (`core/mode.rs`) and `check`'s ignore.
-const SERVICE_ANNOTATIONS: [&str; 3] =
-    [ANNOTATION_TOPOLOGY_AWARE_HINTS, ANNOTATION_TOPOLOGY_MODE, crate::triage::IGNORE_ANNOTATION];
 
 /// An address that stands for "reachable from outside" when no node port says so (TEST-NET-1).
 const EXTERNAL_ADDRESS: &str = "192.0.2.1";
@@ -97,7 +92,7 @@ fn version_core(version: &str) -> &str {
 
 fn service(service: &Service, p: &Pseudonyms) -> Value {
     let mut annotations = Map::new();
-    for key in SERVICE_ANNOTATIONS {
+    for key in SERVICE_ANNOTATIONS_READ {
         insert_some(&mut annotations, key, service.annotations.get(key).map(String::as_str));
     }
     let mut spec = Map::new();

@@ -90,6 +90,28 @@ fn services_read_the_same_as_through_k8s_openapi() {
 }
 
 #[test]
+fn services_keep_only_the_annotations_anything_reads() {
+    let applied = "{\"apiVersion\":\"v1\",\"kind\":\"Service\"}".repeat(100);
+    let value = json!({ "metadata": { "name": "web", "namespace": "shop", "annotations": {
+        "kubectl.kubernetes.io/last-applied-configuration": applied,
+        "service.kubernetes.io/topology-aware-hints": "auto",
+        "service.kubernetes.io/topology-mode": "Auto",
+        "kubectl-topo.io/ignore": "HintsMissing",
+        "example.com/owner": "team-a" } } });
+    let (k8s, lean): (k8s_openapi::api::core::v1::Service, Service) = both(&value);
+    for service in [lean.into_model(), super::super::service_from(&k8s)] {
+        let keys: Vec<&str> = service.annotations.keys().map(String::as_str).collect();
+        let read = [
+            "kubectl-topo.io/ignore",
+            "service.kubernetes.io/topology-aware-hints",
+            "service.kubernetes.io/topology-mode",
+        ];
+        assert_eq!(keys, read);
+        assert_eq!(service.annotations["kubectl-topo.io/ignore"], "HintsMissing");
+    }
+}
+
+#[test]
 fn slices_read_the_same_as_through_k8s_openapi() {
     let full = json!({
         "apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice", "addressType": "IPv4",
