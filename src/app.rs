@@ -78,7 +78,6 @@ fn version(settings: &Settings, out: &mut dyn Write) -> Result<ExitStatus, Error
 
 /// `source::load` behind a progress indicator (stderr, TTY only, after a moment). Notes from the
 /// source are held back until the indicator has erased its line.
-/// `source::load` with a progress indicator on stderr (TTY only) while it runs.
 pub(crate) fn load(
     settings: &Settings,
     request: source::Request,
