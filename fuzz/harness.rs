@@ -168,7 +168,13 @@ fn node_from(bytes: &mut Bytes<'_>) -> Node {
     }
     let allocatable_cpu = bytes.option(CPUS).and_then(|cpu| CpuAmount::parse(cpu).ok());
     let ready = bytes.option(&["True", "False", "Unknown", ""]).map(str::to_string);
-    Node { name: bytes.pick(NODES).to_string(), labels, allocatable_cpu, ready, kubelet_version: None }
+    Node {
+        name: bytes.pick(NODES).to_string(),
+        labels: labels.into(),
+        allocatable_cpu,
+        ready,
+        kubelet_version: None,
+    }
 }
 
 fn service_from(bytes: &mut Bytes<'_>) -> Service {
@@ -189,8 +195,8 @@ fn service_from(bytes: &mut Bytes<'_>) -> Service {
         namespace: "ns".to_string(),
         name: bytes.pick(SERVICES).to_string(),
         uid: None,
-        labels: BTreeMap::new(),
-        annotations,
+        labels: Default::default(),
+        annotations: annotations.into(),
         has_selector: !bytes.byte().is_multiple_of(6),
         service_type: bytes.pick(&["ClusterIP", "ClusterIP", "NodePort", "ExternalName", ""]).to_string(),
         cluster_ip: bytes.option(&["10.96.0.10", "None", ""]).map(str::to_string),

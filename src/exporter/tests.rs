@@ -28,7 +28,7 @@ fn node(i: usize, zone: Option<usize>, cpu: Option<u8>, ready: bool) -> Node {
     }
     Node {
         name: format!("n{i}"),
-        labels,
+        labels: labels.into(),
         allocatable_cpu: cpu.map(|c| CpuAmount::parse(&c.to_string()).unwrap()),
         ready: Some(if ready { "True" } else { "False" }.to_string()),
         kubelet_version: None,
@@ -44,8 +44,8 @@ fn service(i: usize, mode: u8) -> Service {
         namespace: "ns".into(),
         name: format!("s{i}"),
         uid: None,
-        labels: BTreeMap::new(),
-        annotations,
+        labels: Default::default(),
+        annotations: annotations.into(),
         has_selector: true,
         service_type: "ClusterIP".into(),
         cluster_ip: Some(format!("10.0.0.{i}")),

@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 use topo_engine::model::{
     ANNOTATION_TOPOLOGY_AWARE_HINTS, ANNOTATION_TOPOLOGY_MODE, CiliumConfig, CpuAmount, Endpoint,
     EndpointSlice, Event, Hints, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, Node, Service, ServicePort, SlicePort,
+    StrMap,
 };
 
 /// The Service annotations anything reads: the two topology annotations (`core/mode.rs`) and
@@ -22,7 +23,7 @@ pub(crate) const SERVICE_ANNOTATIONS_READ: [&str; 3] =
     [ANNOTATION_TOPOLOGY_AWARE_HINTS, ANNOTATION_TOPOLOGY_MODE, crate::triage::IGNORE_ANNOTATION];
 
 /// The annotations of [`SERVICE_ANNOTATIONS_READ`] among `annotations`.
-pub(crate) fn read_annotations(annotations: BTreeMap<String, String>) -> BTreeMap<String, String> {
+pub(crate) fn read_annotations(annotations: BTreeMap<String, String>) -> StrMap {
     annotations.into_iter().filter(|(key, _)| SERVICE_ANNOTATIONS_READ.contains(&key.as_str())).collect()
 }
 
@@ -140,7 +141,7 @@ pub fn service_from(service: &core::Service) -> Service {
         namespace: namespace_of(&service.metadata),
         name: name_of(&service.metadata),
         uid: service.metadata.uid.clone(),
-        labels: service.metadata.labels.clone().unwrap_or_default(),
+        labels: service.metadata.labels.clone().unwrap_or_default().into(),
         annotations: read_annotations(service.metadata.annotations.clone().unwrap_or_default()),
         has_selector: spec.selector.is_some(),
         service_type: spec.type_.clone().unwrap_or_else(|| "ClusterIP".to_string()),

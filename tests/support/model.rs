@@ -1,7 +1,5 @@
 //! `model::Snapshot` values built directly (no YAML), for tests that generate many clusters.
 
-use std::collections::BTreeMap;
-
 use topo_engine::model::{
     ANNOTATION_TOPOLOGY_MODE, CONTROLLER_NAME, CpuAmount, Endpoint, EndpointSlice, LABEL_ZONE, Node, Service,
     ServicePort, SlicePort, Snapshot,
@@ -25,7 +23,7 @@ pub fn auto_service() -> Service {
         namespace: "w".into(),
         name: "svc".into(),
         uid: None,
-        labels: BTreeMap::new(),
+        labels: Default::default(),
         annotations: [(ANNOTATION_TOPOLOGY_MODE.to_string(), "Auto".to_string())].into(),
         has_selector: true,
         service_type: "ClusterIP".into(),

@@ -41,7 +41,7 @@ fn snapshot(plan: &ClusterPlan) -> Snapshot {
             }
             model::Node {
                 name: n.name.clone(),
-                labels,
+                labels: labels.into(),
                 allocatable_cpu: Some(CpuAmount::from_millis(NODE_TYPES[n.node_type].1)),
                 ready: Some(if n.ready { "True" } else { "False" }.to_string()),
                 kubelet_version: None,
@@ -91,8 +91,8 @@ fn service_model(svc: &crate::plan::ServicePlan) -> model::Service {
         namespace: svc.namespace.clone(),
         name: svc.name.clone(),
         uid: None,
-        labels: BTreeMap::new(),
-        annotations,
+        labels: Default::default(),
+        annotations: annotations.into(),
         has_selector: true,
         service_type: "ClusterIP".into(),
         cluster_ip: Some(ip(svc.cluster_ip)),

@@ -164,7 +164,7 @@ impl Service {
             namespace: meta.namespace.unwrap_or_default(),
             name: meta.name.unwrap_or_default(),
             uid: meta.uid,
-            labels: meta.labels.unwrap_or_default(),
+            labels: meta.labels.unwrap_or_default().into(),
             annotations: super::read_annotations(meta.annotations.unwrap_or_default()),
             has_selector: spec.selector.is_some(),
             service_type: spec.type_.unwrap_or_else(|| "ClusterIP".to_string()),

@@ -63,7 +63,7 @@ fn node(node: &Node, p: &Pseudonyms) -> Value {
     for key in NODE_LABELS {
         insert_some(&mut labels, key, node.labels.get(key).map(String::as_str));
     }
-    for key in ROLE_LABELS.into_iter().filter(|k| node.labels.contains_key(*k)) {
+    for key in ROLE_LABELS.into_iter().filter(|k| node.labels.contains_key(k)) {
         labels.insert(key.to_string(), Value::String(String::new()));
     }
     let mut status = Map::new();

@@ -4,12 +4,10 @@
 //! `reconciler.go` (`validTrafficDistribution`, the decision in `reconcileByAddressType`) and `utils.go`
 //! (`hintsEnabled`), per version era.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
 use crate::core::trafficdist::{Heuristic, PREFER_CLOSE, PREFER_SAME_NODE, PREFER_SAME_ZONE, heuristic_for};
-use crate::model::{ANNOTATION_TOPOLOGY_AWARE_HINTS, ANNOTATION_TOPOLOGY_MODE, Behaviour, Service};
+use crate::model::{ANNOTATION_TOPOLOGY_AWARE_HINTS, ANNOTATION_TOPOLOGY_MODE, Behaviour, Service, StrMap};
 use crate::report::mode::{Mode, ModeSource};
 use crate::report::reason::{Facts, Reason, ReasonCode};
 
@@ -47,10 +45,7 @@ pub struct ModeDecision {
 
 /// The annotation that decides, with upstream precedence: the deprecated
 /// `topology-aware-hints` key by presence, else `topology-mode` (read only since 1.27).
-pub fn effective_annotation(
-    annotations: &BTreeMap<String, String>,
-    behaviour: Behaviour,
-) -> Option<(&'static str, &str)> {
+pub fn effective_annotation(annotations: &StrMap, behaviour: Behaviour) -> Option<(&'static str, &str)> {
     if let Some(value) = annotations.get(ANNOTATION_TOPOLOGY_AWARE_HINTS) {
         return Some((ANNOTATION_TOPOLOGY_AWARE_HINTS, value));
     }
@@ -65,7 +60,7 @@ pub fn effective_annotation(
 // mirrors endpointslice utils.go: hintsEnabled (before 1.27: k/k pkg/controller/endpointslice/utils.go)
 /// True when the annotation enables the annotation path: the deciding value is exactly `Auto` or
 /// `auto` (case-sensitive, no trimming).
-pub fn hints_enabled(annotations: &BTreeMap<String, String>, behaviour: Behaviour) -> bool {
+pub fn hints_enabled(annotations: &StrMap, behaviour: Behaviour) -> bool {
     matches!(effective_annotation(annotations, behaviour), Some((_, "Auto" | "auto")))
 }
 

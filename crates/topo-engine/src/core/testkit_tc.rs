@@ -3,8 +3,6 @@
 //! `slice("s1").ep(ep("10.0.0.1").zone("a").ready().hint("a"))`.
 //! CPU is given in milli-cores until `CpuAmount::parse` lands.
 
-use std::collections::BTreeMap;
-
 use crate::core::zones::Ratios;
 use crate::model::{CONTROLLER_NAME, CpuAmount, Endpoint, EndpointSlice, Hints, LABEL_ZONE, Node};
 
@@ -12,7 +10,7 @@ use crate::model::{CONTROLLER_NAME, CpuAmount, Endpoint, EndpointSlice, Hints, L
 pub(crate) fn node(name: &str) -> Node {
     Node {
         name: name.to_string(),
-        labels: BTreeMap::new(),
+        labels: Default::default(),
         allocatable_cpu: None,
         ready: None,
         kubelet_version: None,

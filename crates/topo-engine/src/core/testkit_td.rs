@@ -1,7 +1,6 @@
 //! Test builders for mode selection, `trafficdist` and kube-proxy tests: synthetic Services,
 //! EndpointSlices, endpoints and Nodes with upstream-like defaults (as in upstream's `*_test.go`, style practice 11).
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::model::{
@@ -93,8 +92,8 @@ pub(crate) fn service() -> Service {
         namespace: "demo".to_string(),
         name: "demo-service".to_string(),
         uid: None,
-        labels: BTreeMap::new(),
-        annotations: BTreeMap::new(),
+        labels: Default::default(),
+        annotations: Default::default(),
         has_selector: true,
         service_type: "ClusterIP".to_string(),
         cluster_ip: Some("10.96.0.10".to_string()),
@@ -157,7 +156,7 @@ impl ServiceTestExt for Service {
 
 /// A Ready node, optionally in a zone.
 pub(crate) fn node(name: &str, zone: Option<&str>) -> Node {
-    let mut labels = BTreeMap::new();
+    let mut labels = crate::model::StrMap::new();
     if let Some(zone) = zone {
         labels.insert(LABEL_ZONE.to_string(), zone.to_string());
     }

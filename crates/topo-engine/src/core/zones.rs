@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::model::{CpuAmount, LABEL_ZONE, Node};
+use crate::model::{CpuAmount, LABEL_ZONE, Node, StrMap};
 pub use crate::model::{LABEL_CONTROL_PLANE, LABEL_MASTER};
 
 /// Zone CPU ratios as the topology cache holds them.
@@ -261,7 +261,7 @@ pub fn is_counted(node: &Node) -> bool {
 
 // mirrors topologycache.go: hasExcludedLabels
 /// True when the node carries an excluded role label, whatever its value.
-fn has_excluded_labels(labels: &BTreeMap<String, String>) -> bool {
+fn has_excluded_labels(labels: &StrMap) -> bool {
     labels.contains_key(LABEL_CONTROL_PLANE) || labels.contains_key(LABEL_MASTER)
 }
 
@@ -277,11 +277,11 @@ mod tests {
 
     #[test]
     fn excluded_labels_match_on_key_only() {
-        let labels = |k: &str| BTreeMap::from([(k.to_string(), String::new())]);
+        let labels = |k: &str| StrMap::from([(k.to_string(), String::new())]);
         assert!(has_excluded_labels(&labels(LABEL_CONTROL_PLANE)));
         assert!(has_excluded_labels(&labels(LABEL_MASTER)));
         assert!(!has_excluded_labels(&labels("node-role.kubernetes.io/worker")));
-        assert!(!has_excluded_labels(&BTreeMap::new()));
+        assert!(!has_excluded_labels(&StrMap::new()));
     }
 
     #[test]

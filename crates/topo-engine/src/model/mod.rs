@@ -6,9 +6,11 @@ pub mod names;
 pub mod selector;
 mod shared;
 pub mod snapshot;
+pub mod strmap;
 pub mod version;
 
 pub use cpu::CpuAmount;
 pub use names::Names;
 pub use snapshot::*;
+pub use strmap::StrMap;
 pub use version::Behaviour;

@@ -1,7 +1,5 @@
 //! Kubernetes label selectors as typed after `-l` (equality- and set-based), matched against labels.
 
-use std::collections::BTreeMap;
-
 /// One requirement of a selector.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Requirement {
@@ -32,7 +30,7 @@ impl Selector {
     }
 
     /// True when every requirement holds for `labels`.
-    pub fn matches(&self, labels: &BTreeMap<String, String>) -> bool {
+    pub fn matches(&self, labels: &super::StrMap) -> bool {
         self.requirements.iter().all(|r| match r {
             Requirement::Equals(k, v) => labels.get(k) == Some(v),
             Requirement::NotEquals(k, v) => labels.get(k) != Some(v),
@@ -100,7 +98,7 @@ fn parse_requirement(part: &str) -> Option<Requirement> {
 mod tests {
     use super::*;
 
-    fn labels(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+    fn labels(pairs: &[(&str, &str)]) -> super::super::StrMap {
         pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
     }
 

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::cpu::CpuAmount;
+use super::strmap::StrMap;
 
 /// Label holding a node's zone; the only one upstream reads (`v1.LabelTopologyZone`).
 pub const LABEL_ZONE: &str = "topology.kubernetes.io/zone";
@@ -91,7 +92,7 @@ pub struct Node {
     pub name: String,
     /// `metadata.labels`: those of [`NODE_LABELS_READ`] (zone, os, control-plane) when read
     /// from a cluster or a dump ([`Node::read_labels`]); any when built otherwise.
-    pub labels: BTreeMap<String, String>,
+    pub labels: StrMap,
     /// `status.allocatable["cpu"]`, parsed exactly; `None` when absent.
     pub allocatable_cpu: Option<CpuAmount>,
     /// Status of the `Ready` condition: `Some("True")`, `Some("False")`, `Some("Unknown")`, or `None`
@@ -105,7 +106,7 @@ pub struct Node {
 
 impl Node {
     /// The labels of [`NODE_LABELS_READ`] among `labels`.
-    pub fn read_labels(labels: BTreeMap<String, String>) -> BTreeMap<String, String> {
+    pub fn read_labels(labels: BTreeMap<String, String>) -> StrMap {
         labels.into_iter().filter(|(key, _)| NODE_LABELS_READ.contains(&key.as_str())).collect()
     }
 }
@@ -120,9 +121,9 @@ pub struct Service {
     /// `metadata.uid`, when known.
     pub uid: Option<String>,
     /// `metadata.labels` (for `-l`).
-    pub labels: BTreeMap<String, String>,
-    /// `metadata.annotations`.
-    pub annotations: BTreeMap<String, String>,
+    pub labels: StrMap,
+    /// `metadata.annotations`: those anything reads when read from a cluster or a dump.
+    pub annotations: StrMap,
     /// True when `spec.selector` is set (even if empty); `false` for selector-less Services.
     pub has_selector: bool,
     /// `spec.type` (`ClusterIP` when absent).

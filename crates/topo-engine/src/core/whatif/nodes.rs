@@ -84,7 +84,7 @@ fn new_node(spec: &NewNode, k: usize, existing: &[Node]) -> Result<Node, Simulat
             .find(|c| existing.iter().all(|n| &n.name != c))
             .unwrap(),
     };
-    let mut labels = std::collections::BTreeMap::new();
+    let mut labels = crate::model::StrMap::new();
     labels.insert(LABEL_ZONE.to_string(), spec.zone.clone());
     labels.insert("kubernetes.io/os".to_string(), "linux".to_string());
     if spec.control_plane {
