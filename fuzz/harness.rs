@@ -194,7 +194,6 @@ fn service_from(bytes: &mut Bytes<'_>) -> Service {
     Service {
         namespace: "ns".to_string(),
         name: bytes.pick(SERVICES).to_string(),
-        uid: None,
         labels: Default::default(),
         annotations: annotations.into(),
         has_selector: !bytes.byte().is_multiple_of(6),

@@ -43,7 +43,6 @@ fn service(i: usize, mode: u8) -> Service {
     Service {
         namespace: "ns".into(),
         name: format!("s{i}"),
-        uid: None,
         labels: Default::default(),
         annotations: annotations.into(),
         has_selector: true,
@@ -268,7 +267,10 @@ fn the_verdict_time_moves_only_when_the_verdict_changes() {
     exporter.recompute(10.0);
     let key = ("ns".to_string(), "s0".to_string());
     assert_eq!(exporter.services()[&key].families[0].verdict, Verdict::Active);
-    exporter.apply(Change::Applied(Object::Service(Service { uid: Some("u".into()), ..service(0, 1) })));
+    exporter.apply(Change::Applied(Object::Service(Service {
+        labels: [("team".to_string(), "a".to_string())].into(),
+        ..service(0, 1)
+    })));
     exporter.recompute(20.0);
     assert_eq!(exporter.verdict_since(&key, "IPv4"), Some(10.0));
     let mut four = three.clone();

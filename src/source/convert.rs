@@ -140,7 +140,6 @@ pub fn service_from(service: &core::Service) -> Service {
     Service {
         namespace: namespace_of(&service.metadata),
         name: name_of(&service.metadata),
-        uid: service.metadata.uid.clone(),
         labels: service.metadata.labels.clone().unwrap_or_default().into(),
         annotations: read_annotations(service.metadata.annotations.clone().unwrap_or_default()),
         has_selector: spec.selector.is_some(),

@@ -22,7 +22,6 @@ pub fn auto_service() -> Service {
     Service {
         namespace: "w".into(),
         name: "svc".into(),
-        uid: None,
         labels: Default::default(),
         annotations: [(ANNOTATION_TOPOLOGY_MODE.to_string(), "Auto".to_string())].into(),
         has_selector: true,

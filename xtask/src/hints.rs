@@ -90,7 +90,6 @@ fn service_model(svc: &crate::plan::ServicePlan) -> model::Service {
     model::Service {
         namespace: svc.namespace.clone(),
         name: svc.name.clone(),
-        uid: None,
         labels: Default::default(),
         annotations: annotations.into(),
         has_selector: true,
@@ -152,7 +151,7 @@ fn drift(plan: &ClusterPlan, table: &mut HintTable) -> Drift {
                         .map(crate::plan::zone_name)
                         .find(|z| !zones.iter().any(|have| **have == **z))
                         .unwrap_or_default();
-                    *zones = vec![other.into()];
+                    *zones = [other.into()].into();
                     drift.wrong_zone += 1;
                 }
             }

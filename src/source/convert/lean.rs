@@ -25,6 +25,9 @@ use super::ConvertError;
 struct Meta {
     name: Option<String>,
     namespace: Option<String>,
+    /// Decoded for its type alone (a uid that is not a string is refused as k8s-openapi refuses
+    /// it); nothing keeps it.
+    #[allow(dead_code)]
     uid: Option<String>,
     labels: Option<BTreeMap<String, String>>,
     annotations: Option<BTreeMap<String, String>>,
@@ -163,7 +166,6 @@ impl Service {
         model::Service {
             namespace: meta.namespace.unwrap_or_default(),
             name: meta.name.unwrap_or_default(),
-            uid: meta.uid,
             labels: meta.labels.unwrap_or_default().into(),
             annotations: super::read_annotations(meta.annotations.unwrap_or_default()),
             has_selector: spec.selector.is_some(),
@@ -290,10 +292,10 @@ impl Endpoint {
             hints: self.hints.map(|h| model::Hints {
                 for_zones: h
                     .for_zones
-                    .map(|z| exact(z.into_iter().map(|z| z.name.unwrap_or_default().into()).collect())),
+                    .map(|z| z.into_iter().map(|z| z.name.unwrap_or_default().into()).collect()),
                 for_nodes: h
                     .for_nodes
-                    .map(|n| exact(n.into_iter().map(|n| n.name.unwrap_or_default().into()).collect())),
+                    .map(|n| n.into_iter().map(|n| n.name.unwrap_or_default().into()).collect()),
             }),
         }
     }

@@ -63,7 +63,7 @@ fn service(spec: Value, status: Value) -> Service {
 #[test]
 fn service_defaults_and_selector_presence() {
     let s = service(json!({ "ports": [{ "port": 80 }] }), json!({}));
-    assert_eq!((s.namespace.as_str(), s.name.as_str(), s.uid.as_deref()), ("w", "svc", Some("u-1")));
+    assert_eq!((s.namespace.as_str(), s.name.as_str()), ("w", "svc"));
     assert_eq!(s.service_type, "ClusterIP");
     assert!(!s.has_selector && !s.externally_accessible && !s.publish_not_ready_addresses);
     assert_eq!(
@@ -129,9 +129,9 @@ fn slice_keeps_absent_and_empty_hints_apart() {
     assert_eq!((full.node_name.as_deref(), full.zone.as_deref()), (Some("n1"), Some("a")));
     assert_eq!(
         full.hints,
-        Some(Hints { for_zones: Some(vec!["a".into()]), for_nodes: Some(vec!["n1".into()]) })
+        Some(Hints { for_zones: Some(vec!["a".into()].into()), for_nodes: Some(vec!["n1".into()].into()) })
     );
-    assert_eq!(empty.hints, Some(Hints { for_zones: Some(vec![]), for_nodes: None }));
+    assert_eq!(empty.hints, Some(Hints { for_zones: Some(vec![].into()), for_nodes: None }));
     assert_eq!((empty.ready, empty.zone.as_ref()), (None, None));
     assert_eq!(absent.hints, Some(Hints::default()));
 }

@@ -36,9 +36,8 @@ fn demo_cluster_parses_with_expected_objects() {
     let hinted = s.slices.iter().find(|slice| slice.name == "demo-service-x7k2p").unwrap();
     assert!(hinted.is_controller_managed());
     assert!(
-        hinted.endpoints.iter().all(
-            |e| e.hints.as_ref().and_then(|h| h.for_zones.clone()) == Some(vec![e.zone.clone().unwrap()])
-        )
+        hinted.endpoints.iter().all(|e| e.hints.as_ref().and_then(|h| h.for_zones.clone())
+            == Some(vec![e.zone.clone().unwrap()].into()))
     );
     let warning = s.events.iter().find(|e| e.event_type == "Warning").unwrap();
     assert_eq!((warning.object_name.as_str(), warning.count), ("demo-service-4", 15));

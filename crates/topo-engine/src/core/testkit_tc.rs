@@ -102,7 +102,9 @@ impl EndpointBuild for Endpoint {
     }
     fn hint(mut self, zone: &str) -> Self {
         let hints = self.hints.get_or_insert_with(Hints::default);
-        hints.for_zones.get_or_insert_with(Vec::new).push(zone.into());
+        let mut zones = hints.for_zones.take().map(Vec::from).unwrap_or_default();
+        zones.push(zone.into());
+        hints.for_zones = Some(zones.into());
         self
     }
     fn hints(mut self, hints: Option<Hints>) -> Self {

@@ -56,11 +56,11 @@ impl EndpointTestExt for Endpoint {
         self
     }
     fn hint_zones(mut self, zones: &[&str]) -> Self {
-        self.hints.get_or_insert_with(Hints::default).for_zones = Some(names(zones));
+        self.hints.get_or_insert_with(Hints::default).for_zones = Some(names(zones).into());
         self
     }
     fn hint_nodes(mut self, nodes: &[&str]) -> Self {
-        self.hints.get_or_insert_with(Hints::default).for_nodes = Some(names(nodes));
+        self.hints.get_or_insert_with(Hints::default).for_nodes = Some(names(nodes).into());
         self
     }
     fn hints_empty(mut self) -> Self {
@@ -91,7 +91,6 @@ pub(crate) fn service() -> Service {
     Service {
         namespace: "demo".to_string(),
         name: "demo-service".to_string(),
-        uid: None,
         labels: Default::default(),
         annotations: Default::default(),
         has_selector: true,

@@ -140,8 +140,8 @@ fn update(heuristic: Heuristic, legacy: bool, slice: &mut EndpointSlice) {
                 endpoint.hints = Some(Hints::zone(&zone));
             }
             Heuristic::PreferClose { node_hints } => {
-                let for_zones = endpoint.zone.clone().map(|zone| vec![zone]);
-                let for_nodes = endpoint.node_name.clone().filter(|_| node_hints).map(|node| vec![node]);
+                let for_zones = endpoint.zone.clone().map(|zone| [zone].into());
+                let for_nodes = endpoint.node_name.clone().filter(|_| node_hints).map(|node| [node].into());
                 endpoint.hints = if for_zones.is_some() || for_nodes.is_some() {
                     Some(Hints { for_zones, for_nodes })
                 } else {

@@ -25,12 +25,12 @@ pub(super) mod name {
     }
 }
 
-/// `Option<Vec<Arc<str>>>` as `Option<Vec<&str>>`.
+/// `Option<NameList>` as `Option<Vec<&str>>`.
 pub(super) mod names {
     use super::*;
 
     pub(in crate::model) fn serialize<S: Serializer>(
-        value: &Option<Vec<Arc<str>>>,
+        value: &Option<crate::model::NameList>,
         s: S,
     ) -> Result<S::Ok, S::Error> {
         value.as_ref().map(|names| names.iter().map(|n| &**n).collect::<Vec<&str>>()).serialize(s)
@@ -38,7 +38,7 @@ pub(super) mod names {
 
     pub(in crate::model) fn deserialize<'de, D: Deserializer<'de>>(
         d: D,
-    ) -> Result<Option<Vec<Arc<str>>>, D::Error> {
+    ) -> Result<Option<crate::model::NameList>, D::Error> {
         Ok(Option::<Vec<String>>::deserialize(d)?.map(|names| names.into_iter().map(Arc::from).collect()))
     }
 }

@@ -80,7 +80,7 @@ fn reads_zone_hints(behaviour: Behaviour) -> bool {
     behaviour.topology_aware_hints_gate()
 }
 
-fn names(list: Option<&Vec<Arc<str>>>) -> Option<BTreeSet<String>> {
+fn names(list: Option<&[Arc<str>]>) -> Option<BTreeSet<String>> {
     list.filter(|names| !names.is_empty()).map(|names| names.iter().map(|n| n.to_string()).collect())
 }
 
@@ -95,9 +95,9 @@ fn proxy_endpoint(endpoint: &Endpoint, port: i32, node_name: &str, behaviour: Be
         ready: endpoint.ready.unwrap_or(true),
         serving: endpoint.serving.unwrap_or(true),
         terminating: endpoint.terminating.unwrap_or(false),
-        zone_hints: hints.and_then(|h| names(h.for_zones.as_ref())).filter(|_| reads_zone_hints(behaviour)),
+        zone_hints: hints.and_then(|h| names(h.for_zones.as_deref())).filter(|_| reads_zone_hints(behaviour)),
         node_hints: hints
-            .and_then(|h| names(h.for_nodes.as_ref()))
+            .and_then(|h| names(h.for_nodes.as_deref()))
             .filter(|_| behaviour.prefer_same_traffic_distribution_gate()),
     }
 }

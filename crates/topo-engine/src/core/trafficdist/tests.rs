@@ -35,8 +35,8 @@ fn all(slices: &TdSlices) -> impl Iterator<Item = &Endpoint> {
 }
 
 fn own_hints(endpoint: &Endpoint, zone: bool, node: bool) -> Option<Hints> {
-    let for_zones = endpoint.zone.clone().filter(|_| zone).map(|z| vec![z]);
-    let for_nodes = endpoint.node_name.clone().filter(|_| node).map(|n| vec![n]);
+    let for_zones = endpoint.zone.clone().filter(|_| zone).map(|z| [z].into());
+    let for_nodes = endpoint.node_name.clone().filter(|_| node).map(|n| [n].into());
     (for_zones.is_some() || for_nodes.is_some()).then_some(Hints { for_zones, for_nodes })
 }
 
@@ -215,7 +215,7 @@ fn w14_slices() -> TdSlices {
     TdSlices { to_create: vec![slice("s", endpoints)], ..TdSlices::default() }
 }
 
-fn count_hints(slices: &TdSlices, pick: fn(&Hints) -> Option<&Vec<Arc<str>>>) -> Vec<(String, usize)> {
+fn count_hints(slices: &TdSlices, pick: fn(&Hints) -> Option<&[Arc<str>]>) -> Vec<(String, usize)> {
     let mut counts = std::collections::BTreeMap::new();
     for hint in all(slices).filter_map(|e| e.hints.as_ref()).filter_map(pick).flatten() {
         *counts.entry(hint.to_string()).or_insert(0) += 1;
@@ -251,8 +251,8 @@ fn test_reconcile_traffic_distribution() {
             ModePath::RemoveHints => reconcile_hints(None, &w14_slices(), behaviour), // same effect
             ModePath::Annotation => panic!("{name}: unexpected annotation path"),
         };
-        assert_eq!(count_hints(&got, |h| h.for_zones.as_ref()), want_zones, "{name}");
-        assert_eq!(count_hints(&got, |h| h.for_nodes.as_ref()), want_nodes, "{name}");
+        assert_eq!(count_hints(&got, |h| h.for_zones.as_deref()), want_zones, "{name}");
+        assert_eq!(count_hints(&got, |h| h.for_nodes.as_deref()), want_nodes, "{name}");
     }
     let auto =
         service().annotation(ANNOTATION_TOPOLOGY_AWARE_HINTS, "Auto").traffic_distribution("PreferClose");

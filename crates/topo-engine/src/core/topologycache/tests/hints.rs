@@ -194,8 +194,10 @@ fn endpoint_without_zone_removes_all_hints() {
 #[test]
 fn rewritten_endpoints_get_exactly_one_zone_and_unready_keep_theirs() {
     // Step C replaces hints wholesale (drops forNodes); non-ready endpoints are not touched.
-    let node_hinted =
-        Hints { for_zones: Some(vec!["x".into(), "a".into()]), for_nodes: Some(vec!["n1".into()]) };
+    let node_hinted = Hints {
+        for_zones: Some(vec!["x".into(), "a".into()].into()),
+        for_nodes: Some(vec!["n1".into()].into()),
+    };
     let stale = Some(Hints::zone("b"));
     let si = create(vec![
         slice("s")

@@ -166,7 +166,7 @@ fn maximum(pairs: &[(&str, i64)]) -> Allocations {
 fn test_get_hints_by_zone() {
     const THREE: Pairs = &[("zone-a", 1), ("zone-b", 1), ("zone-c", 1)];
     let empty_list =
-        ep("").zone("zone-a").ready().hints(Some(Hints { for_zones: Some(vec![]), for_nodes: None }));
+        ep("").zone("zone-a").ready().hints(Some(Hints { for_zones: Some(vec![].into()), for_nodes: None }));
     let cases: Vec<(&str, EndpointSlice, Pairs, Pairs, Option<Pairs>)> = vec![
         ("empty", slice(""), &[], &[], Some(&[])),
         (
@@ -228,10 +228,10 @@ fn test_get_hints_by_zone() {
 #[test]
 fn get_hints_by_zone_counts_every_zone_name_and_ignores_for_nodes() {
     let multi = Hints {
-        for_zones: Some(vec!["a".into(), "b".into(), "a".into()]),
-        for_nodes: Some(vec!["n".into()]),
+        for_zones: Some(vec!["a".into(), "b".into(), "a".into()].into()),
+        for_nodes: Some(vec!["n".into()].into()),
     };
-    let hints_without_zones = Hints { for_zones: None, for_nodes: Some(vec!["n".into()]) };
+    let hints_without_zones = Hints { for_zones: None, for_nodes: Some(vec!["n".into()].into()) };
     let allocations = maximum(&[("a", 5), ("b", 5)]);
     let s = slice("").ep(ep("").zone("a").ready().hints(Some(multi)));
     assert_eq!(get_hints_by_zone(&s, &counts(&[]), &allocations), Some(counts(&[("a", 2), ("b", 1)])));
