@@ -73,7 +73,7 @@ fn slice(i: usize, owner: usize, endpoints: &[EndpointSpec]) -> EndpointSlice {
             .iter()
             .enumerate()
             .map(|(e, (zone, ready, hint))| Endpoint {
-                addresses: vec![format!("10.1.{i}.{e}")],
+                addresses: vec![format!("10.1.{i}.{e}")].into(),
                 ready: Some(*ready),
                 serving: Some(*ready),
                 terminating: Some(false),

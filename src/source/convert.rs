@@ -189,7 +189,7 @@ fn endpoint_from(endpoint: &discovery::Endpoint) -> Endpoint {
         for_nodes: h.for_nodes.as_ref().map(|nodes| nodes.iter().map(|n| n.name.as_str().into()).collect()),
     });
     Endpoint {
-        addresses: endpoint.addresses.clone(),
+        addresses: endpoint.addresses.clone().into(),
         ready: conditions.ready,
         serving: conditions.serving,
         terminating: conditions.terminating,

@@ -40,7 +40,7 @@ pub fn auto_service() -> Service {
 /// A ready endpoint without hints; `zone` `None` = no zone.
 pub fn endpoint(address: String, zone: Option<&str>, node: Option<&str>) -> Endpoint {
     Endpoint {
-        addresses: vec![address],
+        addresses: vec![address].into(),
         ready: Some(true),
         serving: Some(true),
         terminating: Some(false),

@@ -62,7 +62,7 @@ fn snapshot(plan: &ClusterPlan) -> Snapshot {
                 endpoints: chunk
                     .iter()
                     .map(|e| Endpoint {
-                        addresses: vec![ip(e.ip)],
+                        addresses: vec![ip(e.ip)].into(),
                         ready: Some(e.ready),
                         serving: Some(e.ready),
                         terminating: Some(false),

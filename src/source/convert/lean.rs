@@ -269,13 +269,6 @@ impl EndpointSlice {
     }
 }
 
-/// `list` without spare capacity: serde grows a list of unknown length to four entries, and a
-/// million endpoints each keep one address and one hint.
-fn exact<T>(mut list: Vec<T>) -> Vec<T> {
-    list.shrink_to_fit();
-    list
-}
-
 impl Endpoint {
     fn into_model(self) -> model::Endpoint {
         let (ready, serving, terminating) = match self.conditions {
@@ -283,7 +276,7 @@ impl Endpoint {
             None => (None, None, None),
         };
         model::Endpoint {
-            addresses: exact(self.addresses.unwrap_or_default()),
+            addresses: self.addresses.unwrap_or_default().into_boxed_slice(),
             ready,
             serving,
             terminating,

@@ -61,7 +61,7 @@ impl NodeBuild for Node {
 /// An endpoint with one address, no zone, readiness absent and no hints.
 pub(crate) fn ep(address: &str) -> Endpoint {
     Endpoint {
-        addresses: vec![address.to_string()],
+        addresses: vec![address.to_string()].into(),
         ready: None,
         serving: None,
         terminating: None,

@@ -122,7 +122,7 @@ pub fn endpoint_rows(live: &[EndpointSlice], expected: &[EndpointSlice]) -> Vec<
             };
             rows.push(EndpointRow {
                 slice: slice.name.clone(),
-                addresses: e.addresses.clone(),
+                addresses: e.addresses.clone().into(),
                 zone: e.zone.as_deref().map(str::to_string),
                 node: e.node_name.as_deref().map(str::to_string),
                 ready: e.controller_ready(),

@@ -22,7 +22,7 @@ fn endpoints_for_port_merging_and_conditions() {
     );
     let mut b =
         slice("b", vec![ep("10.0.0.2").ready(true).node("n2"), ep("10.0.0.1").node("n2").hint_zones(&["b"])]);
-    b.endpoints.push(crate::model::Endpoint { addresses: vec![], ..ep("x") });
+    b.endpoints.push(crate::model::Endpoint { addresses: vec![].into(), ..ep("x") });
     let got = endpoints_for_port(&[&a, &b], "http", "TCP", "n2", V36);
     let ids: Vec<String> = got.iter().map(ProxyEndpoint::identity).collect();
     assert_eq!(ids, ["10.0.0.1:80", "10.0.0.2:80", "[fd00::1]:80"]);

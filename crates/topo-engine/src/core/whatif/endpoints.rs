@@ -201,7 +201,7 @@ fn templates(
 
 fn fresh(address: String, node_name: Option<String>, zone: Option<String>) -> Endpoint {
     Endpoint {
-        addresses: vec![address],
+        addresses: vec![address].into(),
         ready: Some(true),
         serving: Some(true),
         terminating: Some(false),
