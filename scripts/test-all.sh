@@ -62,7 +62,7 @@ cargo test --locked -p xtask
 
 step "upstream differential: Rust engine vs the Go oracle (real upstream code)"
 # Builds the oracle lines (cached), compares ORACLE_CASES random cases of the 1.36 line and a
-# twentieth as many on each other line (1.26, 1.29, 1.30, 1.32, 1.33, 1.37), plus every
+# twentieth as many on each other line (1.21, 1.23, 1.25, 1.26, 1.29, 1.30, 1.32, 1.33, 1.37), plus every
 # tests/upstream/regressions/*.json, and prints
 # "differential: compared N (1.36 line) + M (1.30 line) + …, seed S, mismatches K".
 export ORACLE_CASES="${ORACLE_CASES:-20000}"
