@@ -23,8 +23,9 @@ pub(crate) const SERVICE_ANNOTATIONS_READ: [&str; 3] =
     [ANNOTATION_TOPOLOGY_AWARE_HINTS, ANNOTATION_TOPOLOGY_MODE, crate::triage::IGNORE_ANNOTATION];
 
 /// The annotations of [`SERVICE_ANNOTATIONS_READ`] among `annotations`.
-pub(crate) fn read_annotations(annotations: BTreeMap<String, String>) -> StrMap {
-    annotations.into_iter().filter(|(key, _)| SERVICE_ANNOTATIONS_READ.contains(&key.as_str())).collect()
+pub(crate) fn read_annotations(mut annotations: BTreeMap<String, String>) -> StrMap {
+    annotations.retain(|key, _| SERVICE_ANNOTATIONS_READ.contains(&key.as_str()));
+    StrMap::from(annotations)
 }
 
 /// The objects as the API returned them, for `dump`.
