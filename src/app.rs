@@ -132,7 +132,7 @@ pub(crate) fn request<'a>(
     service: Option<&'a str>,
     nodes_only: bool,
 ) -> source::Request<'a> {
-    source::Request { scope: &settings.scope, service, nodes_only }
+    source::Request { scope: &settings.scope, service, nodes_only, whole: false }
 }
 
 fn zones(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitStatus, Error> {
@@ -181,7 +181,9 @@ fn dump(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitStatus, Error> {
-    let loaded = load(settings, request(settings, None, false), err)?;
+    // Written back whole unless redacted (a redacted dump is written from the model).
+    let request = source::Request { whole: !redact, ..request(settings, None, false) };
+    let loaded = load(settings, request, err)?;
     let written = if redact {
         let mut snapshot = loaded.snapshot;
         // A live read fetched the scope only; a dump holds everything.

@@ -28,28 +28,6 @@ pub(crate) fn read_annotations(mut annotations: BTreeMap<String, String>) -> Str
     StrMap::from(annotations)
 }
 
-/// The objects as the API returned them, for `dump`.
-#[derive(Debug, Clone, Default)]
-pub struct Raw {
-    /// Nodes.
-    pub nodes: Vec<core::Node>,
-    /// Services.
-    pub services: Vec<core::Service>,
-    /// EndpointSlices.
-    pub slices: Vec<discovery::EndpointSlice>,
-    /// core/v1 Events on Services.
-    pub events: Vec<core::Event>,
-    /// `kube-system/cilium-config` when present and readable (only the keys `convert::cilium_from`
-    /// reads are kept, so a dump carries nothing else of it).
-    pub config_maps: Vec<core::ConfigMap>,
-    /// `/version` gitVersion.
-    pub server_version: Option<String>,
-    /// What could not be read (e.g. Events forbidden), for `SourceInfo::partial`.
-    pub notes: Vec<String>,
-    /// Nodes could not be read (forbidden): zone weights are unknown.
-    pub nodes_unavailable: bool,
-}
-
 /// A field of an otherwise well-formed object that the model cannot take.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{field}: {message}")]
@@ -252,44 +230,6 @@ pub fn event_from_events_v1(event: &events::Event) -> Event {
     }
 }
 
-/// Raw objects → the engine's Snapshot, through the pure converters of `source::convert`.
-pub fn snapshot_from_raw(raw: &Raw) -> topo_engine::model::Snapshot {
-    let mut notes = raw.notes.clone();
-    let mut nodes = Vec::with_capacity(raw.nodes.len());
-    for node in &raw.nodes {
-        match node_from(node) {
-            Ok(n) => nodes.push(n),
-            // The API server validates quantities, so this needs a very odd server; say so, never guess.
-            Err(e) => notes.push(format!(
-                "node {:?} left out: {}: {}",
-                node.metadata.name.as_deref().unwrap_or(""),
-                e.field,
-                e.message
-            )),
-        }
-    }
-    let mut snapshot = topo_engine::model::Snapshot {
-        nodes,
-        services: raw.services.iter().map(service_from).collect(),
-        slices: {
-            // One string per zone and node name, shared by every endpoint naming it.
-            let mut names = topo_engine::model::Names::default();
-            let share = |mut slice: topo_engine::model::EndpointSlice| {
-                names.share_slice(&mut slice);
-                slice
-            };
-            raw.slices.iter().map(slice_from).map(share).collect()
-        },
-        events: raw.events.iter().map(event_from_core).collect(),
-        info: topo_engine::model::SourceInfo::default(),
-        data_plane: topo_engine::model::DataPlane { cilium: raw.config_maps.iter().find_map(cilium_from) },
-    };
-    snapshot.info.server_version = raw.server_version.clone();
-    snapshot.info.partial = notes;
-    snapshot.info.nodes_unavailable = raw.nodes_unavailable;
-    snapshot
-}
-
 /// Namespace and name of Cilium's agent configuration.
 pub const CILIUM_CONFIG: (&str, &str) = ("kube-system", "cilium-config");
 
@@ -308,6 +248,9 @@ pub fn cilium_from(config_map: &core::ConfigMap) -> Option<CiliumConfig> {
 }
 
 pub(crate) mod lean;
+mod listed;
+pub(crate) use listed::{Lean, snapshot_from_lean};
+pub use listed::{Listed, Raw, Shape, Whole, snapshot_from_raw};
 
 #[cfg(test)]
 mod tests;

@@ -1,8 +1,10 @@
 //! Live cluster access: kubeconfig loading as kubectl does it, paged reads of Nodes, Services,
 //! EndpointSlices and Events, and the server version. Read-only: only `get` and `list` are sent.
 //!
-//! This module only *lists*; turning k8s-openapi objects into the model is the pure functions of
-//! `source::convert` (style practice 2). The raw objects are kept for `kubectl topo dump`.
+//! This module only *lists*; turning what it lists into the model is the pure functions of
+//! `source::convert` (style practice 2). Lists are decoded into the lean types of
+//! `convert::lean` (only the fields the model takes), or, for `kubectl topo dump`, which writes
+//! them back, into k8s-openapi's whole objects.
 
 use k8s_openapi::api::core::v1::{Event as CoreEvent, Node, Service};
 use k8s_openapi::api::discovery::v1::EndpointSlice;
@@ -10,8 +12,9 @@ use kube::api::{Api, ListParams};
 
 use crate::prose;
 use crate::settings::{LiveSpec, Scope};
-use crate::source::convert;
 pub use crate::source::convert::Raw;
+pub use crate::source::convert::Whole;
+use crate::source::convert::{self, Lean, Listed, Shape};
 use crate::source::error::{ServiceNotFound, SourceError};
 use topo_engine::model::{LABEL_SERVICE_NAME, Snapshot};
 
@@ -21,7 +24,9 @@ mod overrides;
 mod request;
 mod request_log;
 pub use connect::{Connection, connect, context_names, read_kubeconfig};
-pub use request::{LIST_RESTARTS, PAGE_SIZE, RETRY, RetryPolicy, list_all, list_paged, retryable, timed};
+pub use request::{
+    LIST_RESTARTS, PAGE_SIZE, RETRY, RetryPolicy, get_opt, list_all, list_paged, retryable, timed,
+};
 
 /// What a command needs from the cluster.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,6 +37,9 @@ pub struct Want {
     pub service: Option<String>,
     /// `zones`: Nodes only.
     pub nodes_only: bool,
+    /// `dump`: keep the objects whole, as listed (every other command decodes only what the model
+    /// takes).
+    pub whole: bool,
 }
 
 /// The namespace scope of a read.
@@ -66,13 +74,14 @@ impl Namespace {
     }
 }
 
-/// A live read: the Snapshot the engine uses and the raw objects behind it.
+/// A live read: the Snapshot the engine uses and, when asked for ([`Want::whole`]), the objects
+/// behind it.
 #[derive(Debug, Clone)]
 pub struct Loaded {
     /// Same shape as a dump produces.
     pub snapshot: Snapshot,
     /// What was read, for `dump`.
-    pub raw: Raw,
+    pub raw: Option<Raw>,
     /// The namespace the read resolved to (`None` for `-A`).
     pub namespace: Option<String>,
 }
@@ -87,8 +96,18 @@ pub fn load(spec: &LiveSpec, want: &Want) -> Result<Loaded, SourceError> {
 
 async fn load_async(spec: &LiveSpec, want: &Want) -> Result<Loaded, SourceError> {
     let conn = connect(spec).await?;
-    let (raw, namespace) = read(&conn, want).await?;
-    let mut snapshot = convert::snapshot_from_raw(&raw);
+    read_loaded(&conn, want).await
+}
+
+/// What `want` asks for, as the engine takes it: decoded lean, or whole ([`Want::whole`]) and kept.
+pub async fn read_loaded(conn: &Connection, want: &Want) -> Result<Loaded, SourceError> {
+    let (mut snapshot, raw, namespace) = if want.whole {
+        let (raw, namespace) = read::<Whole>(conn, want).await?;
+        (convert::snapshot_from_raw(&raw), Some(raw), namespace)
+    } else {
+        let (listed, namespace) = read::<Lean>(conn, want).await?;
+        (convert::snapshot_from_lean(listed), None, namespace)
+    };
     snapshot.info.origin = format!("cluster:{}", conn.context);
     Ok(Loaded { snapshot, raw, namespace })
 }
@@ -96,13 +115,16 @@ async fn load_async(spec: &LiveSpec, want: &Want) -> Result<Loaded, SourceError>
 /// `list nodes at cluster scope`: the permission every report but `zones` can do without.
 pub const LIST_NODES: &str = "list nodes at cluster scope";
 
-/// Everything `want` asks for, as raw objects. `/version`, Services and EndpointSlices are
+/// Everything `want` asks for, decoded into the types of `S`. `/version`, Services and EndpointSlices are
 /// required (without them there is no subject); Nodes are required only by `zones` (elsewhere a
 /// 403 leaves zone weights unknown, noted in `Raw::notes`); Events are best effort (a 403 becomes
 /// a note: the verdicts do not depend on them).
-pub async fn read(conn: &Connection, want: &Want) -> Result<(Raw, Option<String>), SourceError> {
+pub async fn read<S: Shape>(
+    conn: &Connection,
+    want: &Want,
+) -> Result<(Listed<S>, Option<String>), SourceError> {
     let namespace = want.namespace.resolve(&conn.default_namespace);
-    let mut raw = Raw { server_version: Some(server_version(conn).await?), ..Raw::default() };
+    let mut raw = Listed::<S> { server_version: Some(server_version(conn).await?), ..Listed::default() };
     let nodes_api = Api::<Node>::all(conn.client.clone());
     if want.nodes_only {
         raw.nodes = list_all(conn, &nodes_api, ListParams::default(), LIST_NODES).await?;
@@ -112,7 +134,7 @@ pub async fn read(conn: &Connection, want: &Want) -> Result<(Raw, Option<String>
         match &want.service {
             Some(name) => {
                 let ns = namespace.clone().unwrap_or_else(|| conn.default_namespace.clone());
-                read_service(conn, &ns, name).await
+                read_service::<S>(conn, &ns, name).await
             }
             None => read_scope(conn, namespace.as_deref()).await,
         }
@@ -140,10 +162,10 @@ pub async fn read(conn: &Connection, want: &Want) -> Result<(Raw, Option<String>
 
 /// `explain`/`simulate`: one Service, its slices (by the `kubernetes.io/service-name` label) and
 /// its Events.
-async fn read_service(conn: &Connection, ns: &str, name: &str) -> Result<Raw, SourceError> {
+async fn read_service<S: Shape>(conn: &Connection, ns: &str, name: &str) -> Result<Listed<S>, SourceError> {
     let services: Api<Service> = Api::namespaced(conn.client.clone(), ns);
     let action = format!("get services {name:?} in namespace {ns:?}");
-    let Some(service) = timed(conn, &action, || services.get_opt(name)).await? else {
+    let Some(service) = get_opt(conn, &services, name, &action).await? else {
         return Err(service_not_found(conn, ns, name).await);
     };
     let slices: Api<EndpointSlice> = Api::namespaced(conn.client.clone(), ns);
@@ -156,12 +178,12 @@ async fn read_service(conn: &Connection, ns: &str, name: &str) -> Result<Raw, So
         read_events(conn, Api::namespaced(conn.client.clone(), ns), &fields, &scope)
     );
     let (events, notes) = events?;
-    Ok(Raw { services: vec![service], slices: slices?, events, notes, ..Raw::default() })
+    Ok(Listed { services: vec![service], slices: slices?, events, notes, ..Listed::default() })
 }
 
 /// `check`/`dump`: every Service and EndpointSlice of the scope, and the Events on Services, read
 /// side by side.
-async fn read_scope(conn: &Connection, namespace: Option<&str>) -> Result<Raw, SourceError> {
+async fn read_scope<S: Shape>(conn: &Connection, namespace: Option<&str>) -> Result<Listed<S>, SourceError> {
     let scope = match namespace {
         Some(ns) => format!("in namespace {ns:?}"),
         None => "at cluster scope".to_string(),
@@ -177,7 +199,7 @@ async fn read_scope(conn: &Connection, namespace: Option<&str>) -> Result<Raw, S
     );
     let (services, slices) = (services?, slices?);
     let (events, notes) = events?;
-    Ok(Raw { services, slices, events, notes, ..Raw::default() })
+    Ok(Listed { services, slices, events, notes, ..Listed::default() })
 }
 
 fn scoped<K>(conn: &Connection, namespace: Option<&str>) -> Api<K>
@@ -234,7 +256,7 @@ async fn service_not_found(conn: &Connection, namespace: &str, name: &str) -> So
     let lp = ListParams::default().fields(&format!("metadata.name={name}"));
     let mut found_in: Vec<String> = list_all(conn, &all, lp, "list services at cluster scope")
         .await
-        .map(|v| v.into_iter().filter_map(|s| s.metadata.namespace).collect())
+        .map(|v: Vec<Service>| v.into_iter().filter_map(|s| s.metadata.namespace).collect())
         .unwrap_or_default();
     found_in.sort();
     found_in.dedup();

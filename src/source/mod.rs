@@ -29,6 +29,8 @@ pub struct Request<'a> {
     pub service: Option<&'a str>,
     /// `zones`: Nodes are enough.
     pub nodes_only: bool,
+    /// `dump`: the objects whole, as listed (see [`live::Want::whole`]).
+    pub whole: bool,
 }
 
 /// A loaded source.
@@ -50,6 +52,7 @@ impl Request<'_> {
             namespace: live::Namespace::from(self.scope),
             service: self.service.map(str::to_string),
             nodes_only: self.nodes_only,
+            whole: self.whole,
         }
     }
 }
@@ -67,7 +70,7 @@ pub fn load(spec: &SourceSpec, request: Request<'_>, err: &mut dyn Write) -> Res
             for note in &loaded.snapshot.info.partial {
                 let _ = writeln!(err, "note: {note}");
             }
-            Ok(Loaded { snapshot: loaded.snapshot, namespace: loaded.namespace, raw: Some(loaded.raw) })
+            Ok(Loaded { snapshot: loaded.snapshot, namespace: loaded.namespace, raw: loaded.raw })
         }
     }
 }

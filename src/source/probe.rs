@@ -19,7 +19,7 @@ use topo_engine::model::snapshot::LABEL_ZONE;
 
 fn dump_snapshot(spec: &SourceSpec) -> Result<topo_engine::model::Snapshot, SourceError> {
     let all = crate::settings::Scope::AllNamespaces;
-    let request = super::Request { scope: &all, service: None, nodes_only: false };
+    let request = super::Request { scope: &all, service: None, nodes_only: false, whole: false };
     Ok(super::load(spec, request, &mut std::io::sink())?.snapshot)
 }
 
@@ -65,7 +65,7 @@ pub struct NodeNames {
 /// The nodes of the dump, or of the live cluster (a list of Nodes only).
 pub fn nodes(spec: &SourceSpec) -> Result<NodeNames, SourceError> {
     let all = crate::settings::Scope::AllNamespaces;
-    let request = super::Request { scope: &all, service: None, nodes_only: true };
+    let request = super::Request { scope: &all, service: None, nodes_only: true, whole: false };
     let nodes = super::load(spec, request, &mut std::io::sink())?.snapshot.nodes;
     let zones = nodes.iter().filter_map(|n| n.labels.get(LABEL_ZONE).cloned());
     Ok(NodeNames { zones: sorted(zones), names: sorted(nodes.iter().map(|n| n.name.clone())) })
@@ -108,6 +108,18 @@ pub fn server_version(live: &LiveSpec) -> Result<Option<String>, SourceError> {
     }
 }
 
+/// What completion reads of an object: its name and namespace (nothing else is decoded).
+#[derive(serde::Deserialize)]
+struct Named {
+    metadata: NamedMeta,
+}
+
+#[derive(serde::Deserialize)]
+struct NamedMeta {
+    name: Option<String>,
+    namespace: Option<String>,
+}
+
 /// Names of the Services in `namespace` (the kubeconfig context's namespace when `None`).
 fn live_service_names(live: &LiveSpec, namespace: Option<&str>) -> Result<Vec<String>, SourceError> {
     block_on(async {
@@ -115,7 +127,7 @@ fn live_service_names(live: &LiveSpec, namespace: Option<&str>) -> Result<Vec<St
         let namespace = namespace.unwrap_or(&conn.default_namespace).to_string();
         let api: Api<Service> = Api::namespaced(conn.client.clone(), &namespace);
         let action = format!("list services in namespace {namespace}");
-        let services = super::live::list_all(&conn, &api, ListParams::default(), &action).await?;
+        let services: Vec<Named> = super::live::list_all(&conn, &api, ListParams::default(), &action).await?;
         Ok(sorted(services.into_iter().filter_map(|s| s.metadata.name)))
     })
 }
@@ -125,7 +137,7 @@ fn live_namespaces(live: &LiveSpec) -> Result<Vec<String>, SourceError> {
     block_on(async {
         let conn = super::live::connect(live).await?;
         let api: Api<Service> = Api::all(conn.client.clone());
-        let services =
+        let services: Vec<Named> =
             super::live::list_all(&conn, &api, ListParams::default(), "list services at cluster scope")
                 .await?;
         Ok(sorted(services.into_iter().filter_map(|s| s.metadata.namespace)))

@@ -26,9 +26,9 @@ pub async fn run(cp: &ControlPlane, cl: &Cluster) {
 
     // Paging: the Nodes in pages of 1 equal one unpaged list.
     let nodes: kube::Api<k8s_openapi::api::core::v1::Node> = kube::Api::all(conn.client.clone());
-    let paged =
+    let paged: Vec<k8s_openapi::api::core::v1::Node> =
         live::list_paged(&conn, &nodes, Default::default(), "list nodes at cluster scope", 1).await.unwrap();
-    let whole =
+    let whole: Vec<k8s_openapi::api::core::v1::Node> =
         live::list_all(&conn, &nodes, Default::default(), "list nodes at cluster scope").await.unwrap();
     assert!(paged.len() >= 2, "need several nodes to page");
     assert_eq!(paged.len(), whole.len());
@@ -38,8 +38,9 @@ pub async fn run(cp: &ControlPlane, cl: &Cluster) {
         namespace: Namespace::Named("live-api".into()),
         service: Some("web".into()),
         nodes_only: false,
+        whole: true,
     };
-    let (raw, ns) = live::read(&conn, &want).await.unwrap();
+    let (raw, ns) = live::read::<live::Whole>(&conn, &want).await.unwrap();
     assert_eq!(ns.as_deref(), Some("live-api"));
     assert_eq!(raw.services.len(), 1);
     assert!(!raw.slices.is_empty());
@@ -47,6 +48,18 @@ pub async fn run(cp: &ControlPlane, cl: &Cluster) {
         assert_eq!(s.metadata.labels.as_ref().unwrap()["kubernetes.io/service-name"], "web");
     }
     assert!(!raw.events.is_empty(), "the controller's Events on the Service");
+
+    // Every command but `dump` decodes only what the model takes: the same Snapshot.
+    for want in [want.clone(), Want { service: None, ..want.clone() }] {
+        let lean = live::read_loaded(&conn, &Want { whole: false, ..want.clone() }).await.unwrap();
+        let whole = live::read_loaded(&conn, &want).await.unwrap();
+        assert!(lean.raw.is_none() && whole.raw.is_some());
+        let (mut lean, mut whole) = (lean.snapshot, whole.snapshot);
+        assert!(!lean.slices.is_empty() && !lean.nodes.is_empty());
+        // An Event may come between the two reads; the objects hold still.
+        (lean.events, whole.events) = (vec![], vec![]);
+        assert_eq!(lean, whole);
+    }
 
     let pki = |n: &str| cp.dir.path().join("pki").join(n);
     let dir = tempfile::tempdir().unwrap();

@@ -1,6 +1,7 @@
 //! `cargo xtask list-probe`: read what `check -A` reads (Nodes, Services, EndpointSlices, Events on
-//! Services, side by side on one thread, decoded into the k8s-openapi types as the product does)
-//! one way of several the API server offers, so `bench --live-only` can time each way alone.
+//! Services, side by side on one thread, decoded into the k8s-openapi types, as `dump` reads them;
+//! the other commands decode leaner) one way of several the API server offers, so `bench
+//! --live-only` can time each way alone.
 
 use std::io;
 use std::path::Path;

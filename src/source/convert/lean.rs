@@ -20,7 +20,7 @@ use topo_engine::model;
 use super::ConvertError;
 
 /// `metadata`, as far as it is read.
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Debug, Clone, Default)]
 #[serde(expecting = "ObjectMeta")]
 struct Meta {
     name: Option<String>,
@@ -34,14 +34,14 @@ struct Meta {
 }
 
 /// A Node: name, labels, allocatable CPU, the `Ready` condition, the kubelet version.
-#[derive(Deserialize)]
+#[derive(Deserialize, Debug, Clone)]
 #[serde(expecting = "Node")]
 pub(crate) struct Node {
     metadata: Option<Meta>,
     status: Option<NodeStatus>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Debug, Clone)]
 #[serde(expecting = "NodeStatus", rename_all = "camelCase")]
 struct NodeStatus {
     allocatable: Option<BTreeMap<String, Quantity>>,
@@ -49,7 +49,7 @@ struct NodeStatus {
     node_info: Option<NodeSystemInfo>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Debug, Clone)]
 #[serde(expecting = "NodeCondition")]
 struct NodeCondition {
     #[serde(rename = "type")]
@@ -57,13 +57,18 @@ struct NodeCondition {
     status: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Debug, Clone)]
 #[serde(expecting = "NodeSystemInfo", rename_all = "camelCase")]
 struct NodeSystemInfo {
     kubelet_version: Option<String>,
 }
 
 impl Node {
+    /// `metadata.name` (empty when absent).
+    pub(crate) fn name(&self) -> &str {
+        self.metadata.as_ref().and_then(|m| m.name.as_deref()).unwrap_or_default()
+    }
+
     /// Whether `metadata.name` is given (the reader refuses a nameless Node).
     pub(crate) fn has_name(&self) -> bool {
         self.metadata.as_ref().is_some_and(|m| m.name.is_some())
@@ -94,7 +99,7 @@ impl Node {
 }
 
 /// A Service: what the controller and kube-proxy read of it.
-#[derive(Deserialize)]
+#[derive(Deserialize, Debug, Clone)]
 #[serde(expecting = "Service")]
 pub(crate) struct Service {
     metadata: Option<Meta>,
@@ -102,7 +107,7 @@ pub(crate) struct Service {
     status: Option<ServiceStatus>,
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Debug, Clone, Default)]
 #[serde(expecting = "ServiceSpec", rename_all = "camelCase")]
 struct ServiceSpec {
     selector: Option<BTreeMap<String, String>>,
@@ -120,7 +125,7 @@ struct ServiceSpec {
     ports: Option<Vec<ServicePort>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Debug, Clone)]
 #[serde(expecting = "ServicePort", rename_all = "camelCase")]
 struct ServicePort {
     name: Option<String>,
@@ -129,19 +134,19 @@ struct ServicePort {
     node_port: Option<i32>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Debug, Clone)]
 #[serde(expecting = "ServiceStatus", rename_all = "camelCase")]
 struct ServiceStatus {
     load_balancer: Option<LoadBalancerStatus>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Debug, Clone)]
 #[serde(expecting = "LoadBalancerStatus")]
 struct LoadBalancerStatus {
     ingress: Option<Vec<LoadBalancerIngress>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Debug, Clone)]
 #[serde(expecting = "LoadBalancerIngress")]
 struct LoadBalancerIngress {
     ip: Option<String>,
@@ -191,7 +196,7 @@ impl Service {
 }
 
 /// An EndpointSlice: its Service, manager, address type, ports and endpoints.
-#[derive(Deserialize)]
+#[derive(Deserialize, Debug, Clone)]
 #[serde(expecting = "EndpointSlice", rename_all = "camelCase")]
 pub(crate) struct EndpointSlice {
     metadata: Option<Meta>,
@@ -200,7 +205,7 @@ pub(crate) struct EndpointSlice {
     ports: Option<Vec<EndpointPort>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Debug, Clone)]
 #[serde(expecting = "Endpoint", rename_all = "camelCase")]
 struct Endpoint {
     addresses: Option<Vec<String>>,
@@ -210,7 +215,7 @@ struct Endpoint {
     zone: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Debug, Clone)]
 #[serde(expecting = "EndpointConditions")]
 struct EndpointConditions {
     ready: Option<bool>,
@@ -218,26 +223,26 @@ struct EndpointConditions {
     terminating: Option<bool>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Debug, Clone)]
 #[serde(expecting = "EndpointHints", rename_all = "camelCase")]
 struct EndpointHints {
     for_zones: Option<Vec<ForZone>>,
     for_nodes: Option<Vec<ForNode>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Debug, Clone)]
 #[serde(expecting = "ForZone")]
 struct ForZone {
     name: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Debug, Clone)]
 #[serde(expecting = "ForNode")]
 struct ForNode {
     name: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Debug, Clone)]
 #[serde(expecting = "EndpointPort")]
 struct EndpointPort {
     name: Option<String>,

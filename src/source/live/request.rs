@@ -8,7 +8,8 @@
 use std::future::Future;
 use std::time::Duration;
 
-use kube::api::{Api, ListParams};
+use kube::api::{Api, GetParams, ListParams};
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use super::Connection;
@@ -108,15 +109,18 @@ async fn once<T>(
     }
 }
 
-/// A complete list, 500 items per page, following `continue` tokens.
-pub async fn list_all<K>(
+/// A complete list, 500 items per page, following `continue` tokens. The list is the one of `api`
+/// (its kind and namespace); its items are decoded into `T`: the kind's k8s-openapi type, or a
+/// lean type that reads only some fields.
+pub async fn list_all<K, T>(
     conn: &Connection,
     api: &Api<K>,
     params: ListParams,
     action: &str,
-) -> Result<Vec<K>, SourceError>
+) -> Result<Vec<T>, SourceError>
 where
-    K: Clone + DeserializeOwned + std::fmt::Debug,
+    K: kube::Resource,
+    T: DeserializeOwned,
 {
     list_paged(conn, api, params, action, PAGE_SIZE).await
 }
@@ -124,24 +128,49 @@ where
 /// [`list_all`] with a chosen page size (tests page through small lists). A `continue` token that
 /// expired (410 Gone: the server compacted the snapshot the pages came from) restarts the list
 /// from its first page, at most [`LIST_RESTARTS`] times, as client-go's pager does.
-pub async fn list_paged<K>(
+pub async fn list_paged<K, T>(
     conn: &Connection,
     api: &Api<K>,
     params: ListParams,
     action: &str,
     page_size: u32,
-) -> Result<Vec<K>, SourceError>
+) -> Result<Vec<T>, SourceError>
 where
-    K: Clone + DeserializeOwned + std::fmt::Debug,
+    K: kube::Resource,
+    T: DeserializeOwned,
 {
     let mut restarts = 0;
     loop {
-        match pages(conn, api, &params, action, page_size).await {
+        match pages(conn, api.resource_url(), &params, action, page_size).await {
             Err(Paging::Expired(_)) if restarts < LIST_RESTARTS => restarts += 1,
             Err(Paging::Expired(e) | Paging::Failed(e)) => return Err(e),
             Ok(items) => return Ok(items),
         }
     }
+}
+
+/// `get` of one object of `api`'s kind, decoded into `T`; `None` when there is none (404).
+pub async fn get_opt<K, T>(
+    conn: &Connection,
+    api: &Api<K>,
+    name: &str,
+    action: &str,
+) -> Result<Option<T>, SourceError>
+where
+    K: kube::Resource,
+    T: DeserializeOwned,
+{
+    let request = kube::core::Request::new(api.resource_url());
+    let get = || async {
+        let mut req = request.get(name, &GetParams::default()).map_err(kube::Error::BuildRequest)?;
+        req.extensions_mut().insert("get");
+        match conn.client.request::<T>(req).await {
+            Ok(object) => Ok(Some(object)),
+            Err(kube::Error::Api(status)) if status.is_not_found() => Ok(None),
+            Err(e) => Err(e),
+        }
+    };
+    timed(conn, action, get).await
 }
 
 /// Why a paged list stopped.
@@ -152,16 +181,32 @@ enum Paging {
     Failed(SourceError),
 }
 
-async fn pages<K>(
+/// One page of a list: its items and the token of the next page.
+#[derive(Deserialize)]
+struct Page<T> {
+    #[serde(default)]
+    metadata: PageMeta,
+    // A list of none is `"items": null` from some servers.
+    items: Option<Vec<T>>,
+}
+
+#[derive(Deserialize, Default)]
+struct PageMeta {
+    #[serde(rename = "continue")]
+    continue_: Option<String>,
+}
+
+async fn pages<T>(
     conn: &Connection,
-    api: &Api<K>,
+    url_path: &str,
     params: &ListParams,
     action: &str,
     page_size: u32,
-) -> Result<Vec<K>, Paging>
+) -> Result<Vec<T>, Paging>
 where
-    K: Clone + DeserializeOwned + std::fmt::Debug,
+    T: DeserializeOwned,
 {
+    let request = kube::core::Request::new(url_path);
     let mut items = Vec::new();
     let mut token: Option<String> = None;
     loop {
@@ -169,12 +214,17 @@ where
         if let Some(t) = &token {
             lp = lp.continue_token(t);
         }
-        let page = match timed(conn, action, || api.list(&lp)).await {
+        let list = || async {
+            let mut req = request.list(&lp).map_err(kube::Error::BuildRequest)?;
+            req.extensions_mut().insert("list");
+            conn.client.request::<Page<T>>(req).await
+        };
+        let page = match timed(conn, action, list).await {
             Ok(page) => page,
             Err(e) if token.is_some() && e.is_api_status(410) => return Err(Paging::Expired(e)),
             Err(e) => return Err(Paging::Failed(e)),
         };
-        items.extend(page.items);
+        items.extend(page.items.into_iter().flatten());
         token = page.metadata.continue_.filter(|t| !t.is_empty());
         if token.is_none() {
             return Ok(items);

@@ -163,3 +163,44 @@ fn read_fields_are_type_checked_and_others_skipped() {
     let images = json!({ "metadata": { "name": "n" }, "status": { "images": 5 } });
     assert!(serde_json::from_value::<Node>(images).is_ok());
 }
+
+/// A live read gives the same Snapshot decoded lean (every command but `dump`) as decoded whole
+/// (`dump`): a Node left out with its note, Events, the read's own notes and version included.
+#[test]
+fn a_lean_read_gives_the_snapshot_a_whole_read_gives() {
+    use super::super::{Lean, Listed, Shape, Whole, snapshot_from_lean, snapshot_from_raw};
+    let odd = json!({ "metadata": { "name": "odd" }, "status": { "allocatable": { "cpu": "-1" } } });
+    let service = json!({ "metadata": { "name": "web", "namespace": "shop" }, "spec": { "selector": {} } });
+    let slice = json!({ "metadata": { "name": "web-1", "namespace": "shop",
+                                      "labels": { "kubernetes.io/service-name": "web" } },
+                        "addressType": "IPv4",
+                        "endpoints": [{ "addresses": ["10.0.0.1"], "zone": "a", "nodeName": "n1",
+                                        "hints": { "forZones": [{ "name": "a" }] } }] });
+    let event = json!({ "metadata": { "name": "e", "namespace": "shop" }, "reason": "TopologyAwareHintsDisabled",
+                        "involvedObject": { "kind": "Service", "name": "web", "namespace": "shop" } });
+    fn listed<S: Shape>(nodes: &[Value], service: &Value, slice: &Value, event: &Value) -> Listed<S> {
+        fn typed<T: serde::de::DeserializeOwned>(v: &Value) -> T {
+            serde_json::from_value(v.clone()).expect("decodes")
+        }
+        Listed {
+            nodes: nodes.iter().map(typed).collect(),
+            services: vec![typed(service)],
+            slices: vec![typed(slice)],
+            events: vec![typed(event)],
+            server_version: Some("v1.36.3".into()),
+            notes: vec!["events: forbidden".into()],
+            ..Listed::default()
+        }
+    }
+    let nodes = [full_node(), odd];
+    let lean = snapshot_from_lean(listed::<Lean>(&nodes, &service, &slice, &event));
+    let whole = snapshot_from_raw(&listed::<Whole>(&nodes, &service, &slice, &event));
+    assert_eq!(lean, whole);
+    assert_eq!((lean.nodes.len(), lean.services.len(), lean.slices.len(), lean.events.len()), (1, 1, 1, 1));
+    assert_eq!(lean.info.partial[0], "events: forbidden");
+    assert!(
+        lean.info.partial[1].starts_with("node \"odd\" left out: status.allocatable.cpu: "),
+        "{:?}",
+        lean.info
+    );
+}

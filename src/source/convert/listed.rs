@@ -1,0 +1,148 @@
+//! What a live read lists, in one of two shapes: k8s-openapi's whole objects ([`Raw`], for `dump`,
+//! which writes them back), or the lean types of `convert::lean` (every other command: only the
+//! fields the model takes are decoded, and nothing else is built or kept, as for a dump file).
+
+use std::fmt::Debug;
+
+use k8s_openapi::api::core::v1 as core;
+use k8s_openapi::api::discovery::v1 as discovery;
+use serde::de::DeserializeOwned;
+
+use topo_engine::model::{self, DataPlane, Names, Snapshot, SourceInfo};
+
+use super::{ConvertError, cilium_from, event_from_core, lean, node_from, service_from, slice_from};
+
+/// The types Nodes, Services and EndpointSlices are decoded into.
+pub trait Shape: Debug + Clone + Default {
+    /// A Node.
+    type Node: DeserializeOwned + Debug + Clone;
+    /// A Service.
+    type Service: DeserializeOwned + Debug + Clone;
+    /// An EndpointSlice.
+    type Slice: DeserializeOwned + Debug + Clone;
+}
+
+/// k8s-openapi's objects, every field: what `dump` writes back.
+#[derive(Debug, Clone, Default)]
+pub struct Whole;
+
+/// Only what the model takes (`convert::lean`).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Lean;
+
+impl Shape for Whole {
+    type Node = core::Node;
+    type Service = core::Service;
+    type Slice = discovery::EndpointSlice;
+}
+
+impl Shape for Lean {
+    type Node = lean::Node;
+    type Service = lean::Service;
+    type Slice = lean::EndpointSlice;
+}
+
+/// The objects of a live read.
+#[derive(Debug, Clone)]
+pub struct Listed<S: Shape> {
+    /// Nodes.
+    pub nodes: Vec<S::Node>,
+    /// Services.
+    pub services: Vec<S::Service>,
+    /// EndpointSlices.
+    pub slices: Vec<S::Slice>,
+    /// core/v1 Events on Services.
+    pub events: Vec<core::Event>,
+    /// `kube-system/cilium-config` when present and readable (only the keys `convert::cilium_from`
+    /// reads are kept, so a dump carries nothing else of it).
+    pub config_maps: Vec<core::ConfigMap>,
+    /// `/version` gitVersion.
+    pub server_version: Option<String>,
+    /// What could not be read (e.g. Events forbidden), for `SourceInfo::partial`.
+    pub notes: Vec<String>,
+    /// Nodes could not be read (forbidden): zone weights are unknown.
+    pub nodes_unavailable: bool,
+}
+
+// Not derived: a derive would ask for `Default` of each item type too.
+impl<S: Shape> Default for Listed<S> {
+    fn default() -> Self {
+        Listed {
+            nodes: Vec::new(),
+            services: Vec::new(),
+            slices: Vec::new(),
+            events: Vec::new(),
+            config_maps: Vec::new(),
+            server_version: None,
+            notes: Vec::new(),
+            nodes_unavailable: false,
+        }
+    }
+}
+
+/// The objects as the API returned them, for `dump`.
+pub type Raw = Listed<Whole>;
+
+/// Raw objects → the engine's Snapshot, through the pure converters of `source::convert`.
+pub fn snapshot_from_raw(raw: &Raw) -> Snapshot {
+    let mut notes = raw.notes.clone();
+    let mut nodes = Vec::with_capacity(raw.nodes.len());
+    for node in &raw.nodes {
+        match node_from(node) {
+            Ok(n) => nodes.push(n),
+            Err(e) => notes.push(left_out(node.metadata.name.as_deref().unwrap_or(""), &e)),
+        }
+    }
+    let services = raw.services.iter().map(service_from).collect();
+    assemble(nodes, services, raw.slices.iter().map(slice_from), notes, raw)
+}
+
+/// Lean objects → the engine's Snapshot; each object's strings move into the model.
+pub(crate) fn snapshot_from_lean(mut listed: Listed<Lean>) -> Snapshot {
+    let mut notes = std::mem::take(&mut listed.notes);
+    let mut nodes = Vec::with_capacity(listed.nodes.len());
+    for node in std::mem::take(&mut listed.nodes) {
+        let name = node.name().to_owned();
+        match node.into_model() {
+            Ok(n) => nodes.push(n),
+            Err(e) => notes.push(left_out(&name, &e)),
+        }
+    }
+    let services = std::mem::take(&mut listed.services).into_iter().map(lean::Service::into_model).collect();
+    let slices = std::mem::take(&mut listed.slices).into_iter().map(lean::EndpointSlice::into_model);
+    assemble(nodes, services, slices, notes, &listed)
+}
+
+/// The API server validates quantities, so this needs a very odd server; say so, never guess.
+fn left_out(name: &str, e: &ConvertError) -> String {
+    format!("node {name:?} left out: {}: {}", e.field, e.message)
+}
+
+/// The Snapshot of the models made so far and the rest of `listed` (Events, the data plane, what
+/// the read says of itself).
+fn assemble<S: Shape>(
+    nodes: Vec<model::Node>,
+    services: Vec<model::Service>,
+    slices: impl Iterator<Item = model::EndpointSlice>,
+    notes: Vec<String>,
+    listed: &Listed<S>,
+) -> Snapshot {
+    // One string per zone and node name, shared by every endpoint naming it.
+    let mut names = Names::default();
+    let share = |mut slice: model::EndpointSlice| {
+        names.share_slice(&mut slice);
+        slice
+    };
+    let mut snapshot = Snapshot {
+        nodes,
+        services,
+        slices: slices.map(share).collect(),
+        events: listed.events.iter().map(event_from_core).collect(),
+        info: SourceInfo::default(),
+        data_plane: DataPlane { cilium: listed.config_maps.iter().find_map(cilium_from) },
+    };
+    snapshot.info.server_version = listed.server_version.clone();
+    snapshot.info.partial = notes;
+    snapshot.info.nodes_unavailable = listed.nodes_unavailable;
+    snapshot
+}
