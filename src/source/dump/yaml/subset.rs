@@ -302,13 +302,15 @@ impl<R: BufRead> Transcoder<R> {
 /// returns, no control characters, none of the characters YAML 1.1 reads as line breaks, no byte
 /// order mark.
 fn printable(line: &[u8]) -> Fast<&str> {
-    if line.iter().any(|&b| b < 0x20 || b == 0x7f) {
+    // Nearly every line is printable ASCII: one pass decides, and only the others look further.
+    let ascii = line.iter().fold(true, |all, &b| all & (b' '..=b'~').contains(&b));
+    if !ascii && line.iter().any(|&b| b < 0x20 || b == 0x7f) {
         return Err(Unsupported);
     }
     let text = std::str::from_utf8(line).map_err(|_| Unsupported)?;
     let odd =
         |c| matches!(c, '\u{80}'..='\u{9f}' | '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}');
-    if !line.is_ascii() && text.chars().any(odd) {
+    if !ascii && text.chars().any(odd) {
         return Err(Unsupported);
     }
     Ok(text)
@@ -334,8 +336,9 @@ fn split_key(s: &str) -> Option<(Key<'_>, &str)> {
         b'"' => (Key::Double, quoted_end(s, b'"')?),
         b'\'' => (Key::Single, quoted_end(s, b'\'')?),
         _ => {
-            let colon =
-                s.match_indices(':').find(|(i, _)| matches!(s.as_bytes().get(i + 1), None | Some(b' ')))?.0;
+            let bytes = s.as_bytes();
+            let colon = (0..bytes.len())
+                .find(|&i| bytes[i] == b':' && matches!(bytes.get(i + 1), None | Some(b' ')))?;
             let key = &s[..colon];
             let plain = !key.is_empty()
                 && !key.ends_with(' ')
