@@ -270,8 +270,7 @@ impl<R: BufRead> Transcoder<R> {
                 if plain == "-"
                     || plain.starts_with("- ")
                     || plain.ends_with(':')
-                    || has_pair(plain, b' ', b'#')
-                    || has_pair(plain, b':', b' ')
+                    || plain.as_bytes().windows(2).any(|w| matches!(w, b" #" | b": "))
                 {
                     return Err(Unsupported);
                 }

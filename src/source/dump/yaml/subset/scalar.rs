@@ -90,6 +90,11 @@ pub(super) fn string(s: &str, out: &mut Vec<u8>) {
 
 /// Printable text into the inside of a JSON string (UTF-8 as it is).
 fn escape_into(bytes: &[u8], out: &mut Vec<u8>) {
+    // Most text has nothing to escape: one pass tells, and it is copied whole.
+    if !bytes.iter().fold(false, |seen, &b| seen | (b == b'"') | (b == b'\\')) {
+        out.extend_from_slice(bytes);
+        return;
+    }
     let mut start = 0;
     for (i, &b) in bytes.iter().enumerate() {
         if b == b'"' || b == b'\\' {
