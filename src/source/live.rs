@@ -117,7 +117,7 @@ pub const LIST_NODES: &str = "list nodes at cluster scope";
 
 /// Everything `want` asks for, decoded into the types of `S`. `/version`, Services and EndpointSlices are
 /// required (without them there is no subject); Nodes are required only by `zones` (elsewhere a
-/// 403 leaves zone weights unknown, noted in `Raw::notes`); Events are best effort (a 403 becomes
+/// 403 leaves zone weights unknown, noted in `Listed::notes`); Events are best effort (a 403 becomes
 /// a note: the verdicts do not depend on them).
 pub async fn read<S: Shape>(
     conn: &Connection,

@@ -41,7 +41,7 @@ pub struct Loaded {
     /// The namespace a scope without `-n` resolved to (the kubeconfig context's, or `default` for a
     /// dump); `None` for `-A`.
     pub namespace: Option<String>,
-    /// The raw objects of a live read (for `dump`).
+    /// The objects of a live read as listed, when asked for (`Request::whole`, for `dump`).
     pub raw: Option<live::Raw>,
 }
 

@@ -111,10 +111,16 @@ pub fn server_version(live: &LiveSpec) -> Result<Option<String>, SourceError> {
 /// What completion reads of an object: its name and namespace (nothing else is decoded).
 #[derive(serde::Deserialize)]
 struct Named {
+    // Absent or `null` reads as empty, as k8s-openapi reads it.
+    #[serde(default, deserialize_with = "null_as_default")]
     metadata: NamedMeta,
 }
 
-#[derive(serde::Deserialize)]
+fn null_as_default<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<NamedMeta, D::Error> {
+    <Option<NamedMeta> as serde::Deserialize>::deserialize(deserializer).map(Option::unwrap_or_default)
+}
+
+#[derive(serde::Deserialize, Default)]
 struct NamedMeta {
     name: Option<String>,
     namespace: Option<String>,

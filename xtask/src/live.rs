@@ -124,8 +124,9 @@ fn for_create(mut item: Value) -> Value {
     item
 }
 
-/// Create the objects of a dump in its order (Nodes, Services, EndpointSlices), their namespaces
-/// first, `CONCURRENCY` requests in flight.
+/// Create the objects of a dump: their namespaces, then the Nodes (`CONCURRENCY` requests in
+/// flight), then the Services and EndpointSlices side by side (`SERVICE_CONCURRENCY` and
+/// `SLICE_CONCURRENCY`).
 async fn load(client: &Client, items: impl IntoIterator<Item = Value>) -> io::Result<()> {
     let started = Instant::now();
     let mut items = items.into_iter().peekable();
@@ -144,11 +145,11 @@ async fn load(client: &Client, items: impl IntoIterator<Item = Value>) -> io::Re
     create_many(client, namespaces, CONCURRENCY).await?;
     let [nodes, ..] = create_many(client, nodes, CONCURRENCY).await?;
     // No controller manager runs: a slice does not need its Service, so both load side by side.
-    let (services, slices) = tokio::join!(
+    let (services, slices) = tokio::try_join!(
         create_many(client, services, SERVICE_CONCURRENCY),
         create_many(client, items, SLICE_CONCURRENCY)
-    );
-    let counts = [nodes, services?[1], slices?[2]];
+    )?;
+    let counts = [nodes, services[1], slices[2]];
     eprintln!(
         "xtask: loaded {} nodes, {} services, {} endpointslices in {:.0}s",
         counts[0],
@@ -217,7 +218,9 @@ where
             // kube's retry layer may send a create again after the first one was applied but its
             // answer was lost under load: the second is refused (409 AlreadyExists, or for a
             // Service 422 "provided IP is already allocated" — by its own first attempt). The
-            // object being there is what counts.
+            // object being there is what counts. So any object of that name already there counts
+            // as created, as it is: the loader writes into the fresh apiserver it started (or a
+            // `live-up` of the same size).
             Err(kube::Error::Api(status)) if matches!(status.code, 409 | 422) => {
                 let name = object.meta().name.clone().unwrap_or_default();
                 match api.get_opt(&name).await? {

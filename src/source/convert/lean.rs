@@ -1,7 +1,8 @@
-//! The dump reader's own view of Nodes, Services and EndpointSlices: only the fields the model
-//! takes, decoded straight from a dump's text, everything else skipped without being built (no
-//! images, conditions' timestamps, managedFields, targetRefs…). The k8s-openapi types decode every
-//! field into owned values; on a large dump that was most of the reading time.
+//! The readers' own view of Nodes, Services and EndpointSlices (a dump's, and every live read's but
+//! `dump`'s): only the fields the model takes, decoded straight from the text, everything else
+//! skipped without being built (no images, conditions' timestamps, managedFields, targetRefs…).
+//! The k8s-openapi types decode every field into owned values; on a large dump that was most of
+//! the reading time, and on a live read they were kept beside the model for the whole run.
 //!
 //! Each field is read as k8s-openapi reads it, so a dump gives the same model either way (a test
 //! holds the two converters equal): every field is optional and `null` is absent (k8s-openapi

@@ -183,11 +183,21 @@ enum Paging {
 
 /// One page of a list: its items and the token of the next page.
 #[derive(Deserialize)]
+#[serde(bound(deserialize = "T: Deserialize<'de>"))]
 struct Page<T> {
     #[serde(default)]
     metadata: PageMeta,
-    // A list of none is `"items": null` from some servers.
-    items: Option<Vec<T>>,
+    /// Required, as kube's `ObjectList` requires it; a list of none may say `"items": null`.
+    #[serde(deserialize_with = "null_as_empty")]
+    items: Vec<T>,
+}
+
+fn null_as_empty<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<Vec<T>>::deserialize(deserializer).map(Option::unwrap_or_default)
 }
 
 #[derive(Deserialize, Default)]
@@ -224,7 +234,7 @@ where
             Err(e) if token.is_some() && e.is_api_status(410) => return Err(Paging::Expired(e)),
             Err(e) => return Err(Paging::Failed(e)),
         };
-        items.extend(page.items.into_iter().flatten());
+        items.extend(page.items);
         token = page.metadata.continue_.filter(|t| !t.is_empty());
         if token.is_none() {
             return Ok(items);
@@ -238,6 +248,18 @@ mod tests {
 
     fn status(code: u16) -> kube::Error {
         kube::Error::Api(Box::new(kube::core::Status::failure("boom", "InternalError").with_code(code)))
+    }
+
+    /// As kube's `ObjectList`: `items` must be there, and `null` is a list of none.
+    #[test]
+    fn a_page_needs_its_items_and_reads_null_as_none() {
+        let page = |text: &str| serde_json::from_str::<Page<serde_json::Value>>(text);
+        let next = page(r#"{"metadata":{"continue":"t1"},"items":[{"a":1},{"b":2}]}"#).unwrap();
+        assert_eq!((next.items.len(), next.metadata.continue_.as_deref()), (2, Some("t1")));
+        assert!(page(r#"{"metadata":{},"items":null}"#).unwrap().items.is_empty());
+        assert!(page(r#"{"items":[]}"#).unwrap().metadata.continue_.is_none());
+        let missing = page(r#"{"metadata":{}}"#).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(missing.starts_with("missing field `items`"), "{missing}");
     }
 
     #[test]
