@@ -24,6 +24,7 @@ mod overrides;
 mod request;
 mod request_log;
 pub use connect::{Connection, connect, context_names, read_kubeconfig};
+pub(crate) use request::null_as_default;
 pub use request::{
     LIST_RESTARTS, PAGE_SIZE, RETRY, RetryPolicy, get_opt, list_all, list_paged, retryable, timed,
 };

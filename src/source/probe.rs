@@ -112,12 +112,8 @@ pub fn server_version(live: &LiveSpec) -> Result<Option<String>, SourceError> {
 #[derive(serde::Deserialize)]
 struct Named {
     // Absent or `null` reads as empty, as k8s-openapi reads it.
-    #[serde(default, deserialize_with = "null_as_default")]
+    #[serde(default, deserialize_with = "super::live::null_as_default")]
     metadata: NamedMeta,
-}
-
-fn null_as_default<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<NamedMeta, D::Error> {
-    <Option<NamedMeta> as serde::Deserialize>::deserialize(deserializer).map(Option::unwrap_or_default)
 }
 
 #[derive(serde::Deserialize, Default)]

@@ -21,7 +21,7 @@ use topo_engine::model;
 use super::ConvertError;
 
 /// `metadata`, as far as it is read.
-#[derive(Deserialize, Debug, Clone, Default)]
+#[derive(Deserialize, Default)]
 #[serde(expecting = "ObjectMeta")]
 struct Meta {
     name: Option<String>,
@@ -35,14 +35,14 @@ struct Meta {
 }
 
 /// A Node: name, labels, allocatable CPU, the `Ready` condition, the kubelet version.
-#[derive(Deserialize, Debug, Clone)]
+#[derive(Deserialize)]
 #[serde(expecting = "Node")]
 pub(crate) struct Node {
     metadata: Option<Meta>,
     status: Option<NodeStatus>,
 }
 
-#[derive(Deserialize, Debug, Clone)]
+#[derive(Deserialize)]
 #[serde(expecting = "NodeStatus", rename_all = "camelCase")]
 struct NodeStatus {
     allocatable: Option<BTreeMap<String, Quantity>>,
@@ -50,7 +50,7 @@ struct NodeStatus {
     node_info: Option<NodeSystemInfo>,
 }
 
-#[derive(Deserialize, Debug, Clone)]
+#[derive(Deserialize)]
 #[serde(expecting = "NodeCondition")]
 struct NodeCondition {
     #[serde(rename = "type")]
@@ -58,7 +58,7 @@ struct NodeCondition {
     status: Option<String>,
 }
 
-#[derive(Deserialize, Debug, Clone)]
+#[derive(Deserialize)]
 #[serde(expecting = "NodeSystemInfo", rename_all = "camelCase")]
 struct NodeSystemInfo {
     kubelet_version: Option<String>,
@@ -100,7 +100,7 @@ impl Node {
 }
 
 /// A Service: what the controller and kube-proxy read of it.
-#[derive(Deserialize, Debug, Clone)]
+#[derive(Deserialize)]
 #[serde(expecting = "Service")]
 pub(crate) struct Service {
     metadata: Option<Meta>,
@@ -108,7 +108,7 @@ pub(crate) struct Service {
     status: Option<ServiceStatus>,
 }
 
-#[derive(Deserialize, Debug, Clone, Default)]
+#[derive(Deserialize, Default)]
 #[serde(expecting = "ServiceSpec", rename_all = "camelCase")]
 struct ServiceSpec {
     selector: Option<BTreeMap<String, String>>,
@@ -126,7 +126,7 @@ struct ServiceSpec {
     ports: Option<Vec<ServicePort>>,
 }
 
-#[derive(Deserialize, Debug, Clone)]
+#[derive(Deserialize)]
 #[serde(expecting = "ServicePort", rename_all = "camelCase")]
 struct ServicePort {
     name: Option<String>,
@@ -135,19 +135,19 @@ struct ServicePort {
     node_port: Option<i32>,
 }
 
-#[derive(Deserialize, Debug, Clone)]
+#[derive(Deserialize)]
 #[serde(expecting = "ServiceStatus", rename_all = "camelCase")]
 struct ServiceStatus {
     load_balancer: Option<LoadBalancerStatus>,
 }
 
-#[derive(Deserialize, Debug, Clone)]
+#[derive(Deserialize)]
 #[serde(expecting = "LoadBalancerStatus")]
 struct LoadBalancerStatus {
     ingress: Option<Vec<LoadBalancerIngress>>,
 }
 
-#[derive(Deserialize, Debug, Clone)]
+#[derive(Deserialize)]
 #[serde(expecting = "LoadBalancerIngress")]
 struct LoadBalancerIngress {
     ip: Option<String>,
@@ -197,7 +197,7 @@ impl Service {
 }
 
 /// An EndpointSlice: its Service, manager, address type, ports and endpoints.
-#[derive(Deserialize, Debug, Clone)]
+#[derive(Deserialize)]
 #[serde(expecting = "EndpointSlice", rename_all = "camelCase")]
 pub(crate) struct EndpointSlice {
     metadata: Option<Meta>,
@@ -206,7 +206,7 @@ pub(crate) struct EndpointSlice {
     ports: Option<Vec<EndpointPort>>,
 }
 
-#[derive(Deserialize, Debug, Clone)]
+#[derive(Deserialize)]
 #[serde(expecting = "Endpoint", rename_all = "camelCase")]
 struct Endpoint {
     addresses: Option<Vec<String>>,
@@ -216,7 +216,7 @@ struct Endpoint {
     zone: Option<String>,
 }
 
-#[derive(Deserialize, Debug, Clone)]
+#[derive(Deserialize)]
 #[serde(expecting = "EndpointConditions")]
 struct EndpointConditions {
     ready: Option<bool>,
@@ -224,26 +224,26 @@ struct EndpointConditions {
     terminating: Option<bool>,
 }
 
-#[derive(Deserialize, Debug, Clone)]
+#[derive(Deserialize)]
 #[serde(expecting = "EndpointHints", rename_all = "camelCase")]
 struct EndpointHints {
     for_zones: Option<Vec<ForZone>>,
     for_nodes: Option<Vec<ForNode>>,
 }
 
-#[derive(Deserialize, Debug, Clone)]
+#[derive(Deserialize)]
 #[serde(expecting = "ForZone")]
 struct ForZone {
     name: Option<String>,
 }
 
-#[derive(Deserialize, Debug, Clone)]
+#[derive(Deserialize)]
 #[serde(expecting = "ForNode")]
 struct ForNode {
     name: Option<String>,
 }
 
-#[derive(Deserialize, Debug, Clone)]
+#[derive(Deserialize)]
 #[serde(expecting = "EndpointPort")]
 struct EndpointPort {
     name: Option<String>,

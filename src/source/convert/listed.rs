@@ -2,8 +2,6 @@
 //! which writes them back), or the lean types of `convert::lean` (every other command: only the
 //! fields the model takes are decoded, and nothing else is built or kept, as for a dump file).
 
-use std::fmt::Debug;
-
 use k8s_openapi::api::core::v1 as core;
 use k8s_openapi::api::discovery::v1 as discovery;
 use serde::de::DeserializeOwned;
@@ -13,13 +11,13 @@ use topo_engine::model::{self, DataPlane, Names, Snapshot, SourceInfo};
 use super::{ConvertError, cilium_from, event_from_core, lean, node_from, service_from, slice_from};
 
 /// The types Nodes, Services and EndpointSlices are decoded into.
-pub trait Shape: Debug + Clone + Default {
+pub trait Shape {
     /// A Node.
-    type Node: DeserializeOwned + Debug + Clone;
+    type Node: DeserializeOwned;
     /// A Service.
-    type Service: DeserializeOwned + Debug + Clone;
+    type Service: DeserializeOwned;
     /// An EndpointSlice.
-    type Slice: DeserializeOwned + Debug + Clone;
+    type Slice: DeserializeOwned;
 }
 
 /// k8s-openapi's objects, every field: what `dump` writes back.
@@ -42,7 +40,7 @@ impl Shape for Lean {
     type Slice = lean::EndpointSlice;
 }
 
-/// The objects of a live read.
+/// The objects of a live read (`Debug` and `Clone` where the item types are: [`Raw`]'s are).
 #[derive(Debug, Clone)]
 pub struct Listed<S: Shape> {
     /// Nodes.

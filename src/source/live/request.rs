@@ -188,16 +188,18 @@ struct Page<T> {
     #[serde(default)]
     metadata: PageMeta,
     /// Required, as kube's `ObjectList` requires it; a list of none may say `"items": null`.
-    #[serde(deserialize_with = "null_as_empty")]
+    #[serde(deserialize_with = "null_as_default")]
     items: Vec<T>,
 }
 
-fn null_as_empty<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
+/// A field given as `null` reads as its default, as kube and k8s-openapi read it (serde alone
+/// refuses `null` where it is not an `Option`).
+pub(crate) fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
 where
     D: serde::Deserializer<'de>,
-    T: Deserialize<'de>,
+    T: Deserialize<'de> + Default,
 {
-    Option::<Vec<T>>::deserialize(deserializer).map(Option::unwrap_or_default)
+    Option::<T>::deserialize(deserializer).map(Option::unwrap_or_default)
 }
 
 #[derive(Deserialize, Default)]
