@@ -19,6 +19,7 @@ pub fn path(relative: &str) -> PathBuf {
 }
 
 /// `${XDG_CACHE_HOME:-~/.cache}/NAME`: where tools the tests install are kept.
+#[allow(dead_code, reason = "used by the consumers tier, not the hermetic one")]
 pub fn cache_dir(name: &str) -> PathBuf {
     let base = std::env::var_os("XDG_CACHE_HOME")
         .filter(|v| !v.is_empty())
