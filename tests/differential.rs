@@ -70,7 +70,10 @@ fn replay(path: &Path) {
 fn differential_skewed_clusters() {
     let only = std::env::var("ORACLE_LINES").unwrap_or_default();
     if !only.trim().is_empty() && !only.split(',').any(|l| l.trim() == "skew") {
-        return;
+        return support::say_skipped(
+            "differential::differential_skewed_clusters",
+            "ORACLE_LINES does not name skew",
+        );
     }
     let count = env_u64("ORACLE_SKEW_CASES")
         .or(env_u64("ORACLE_LINE_CASES"))
