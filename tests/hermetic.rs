@@ -21,6 +21,7 @@ mod read_only;
 mod readme;
 mod redact;
 mod replicas_property;
+mod report_snapshots;
 mod reports;
 mod scenarios;
 mod schema;
