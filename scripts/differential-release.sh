@@ -48,7 +48,7 @@ for line in "${lines[@]}"; do
     echo "==> $line line: chunk $i..$((i + n - 1)) ($(( (i - start) * 100 / (total - start) ))% of this line, $((SECONDS - began)) s)"
     # The 1.36 line's share is ORACLE_CASES; every other line's is ORACLE_LINE_CASES.
     if ! ORACLE_SEED="$seed" ORACLE_START="$i" ORACLE_CASES="$n" ORACLE_LINE_CASES="$n" ORACLE_LINES="$line" \
-        cargo test --release --locked --test integration differential::differential -- --nocapture; then
+        cargo test --release --locked --features differential --test differential differential::differential -- --nocapture; then
       echo "differential release: mismatch on the $line line in the chunk starting at $i; see above for the replay command"
       echo "resume: scripts/differential-release.sh --seed $seed --line $line --start $i --count $count --era-count $era_count --chunk $chunk"
       exit 1

@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
 # The whole test suite, exactly as CI runs it (.ci/run calls this script).
 # Tiers, least powerful first: fmt + clippy + engine purity → the engine alone (unit, property and
-# worked-example tests: seconds, no Go, no network) → oracle go test → the kubectl-topo crate (unit,
-# snapshot, CLI, plugin packaging) and the real control plane e2e (cargo test) → upstream
-# differential (Rust engine vs Go oracle, its own cargo invocation so its summary is printed).
+# worked-example tests: seconds, no Go, no network) → oracle go test → the kubectl-topo crate: unit
+# tests and the hermetic tier (what plain `cargo test` runs), the real consumers, the real control
+# plane e2e → upstream differential (Rust engine vs Go oracle, printing its summary). Each test
+# target is run by name; all but the hermetic one sit behind a cargo feature of their own, and
+# every step passes all of them, so the crate is built once (docs/testing.md).
 # Go builds are cached under ${XDG_CACHE_HOME:-~/.cache}/kubectl-topo* (oracle, control plane,
 # kubectl + krew), never in the repo. etcd comes from Debian's etcd-server (installed if missing);
 # the picture formats' consumers (chromium, graphviz, mermaid) from tests/consumers/install.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# Every test target and one build for all of them; a gated test fails here instead of skipping.
+tiers=(--features consumers,differential,e2e)
+export KUBECTL_TOPO_TEST_ALL=1
 
 step() { printf '\n==> %s\n' "$*"; }
 
@@ -18,8 +24,8 @@ command -v go >/dev/null || { echo "error: go not found: the Go test tiers need 
 step "cargo fmt --check"
 cargo fmt --all -- --check
 
-step "cargo clippy --workspace --all-targets -- -D warnings"
-cargo clippy --workspace --all-targets --locked -- -D warnings
+step "cargo clippy --workspace --all-targets (every test tier) -- -D warnings"
+cargo clippy --workspace --all-targets --locked "${tiers[@]}" -- -D warnings
 
 step "engine purity: no async, client or terminal crate in crates/topo-engine"
 bash scripts/check-engine-purity.sh
@@ -53,9 +59,14 @@ bash scripts/dist-tools.sh >/dev/null
 step "completion shells: bash-completion, zsh, fish (apt), when missing"
 bash tests/completion/install.sh
 
-step "cargo test (unit, snapshot, CLI, krew + kubectl plugin, real control plane e2e)"
-# The differential test itself runs next, on its own, so that its summary line is printed.
-cargo test --locked --all-targets -p kubectl-topo -- --test-threads 2 --skip differential::differential
+step "cargo test: unit tests and the hermetic tier (snapshots, CLI, bad inputs, schema, README)"
+cargo test --locked -p kubectl-topo "${tiers[@]}" --lib --bins --test hermetic -- --test-threads 2
+
+step "cargo test --test consumers (pictures, report formats, monitoring, shells, archives, krew + kubectl)"
+cargo test --locked -p kubectl-topo "${tiers[@]}" --test consumers -- --test-threads 2
+
+step "cargo test --test e2e (real control plane and kube-proxies)"
+cargo test --locked -p kubectl-topo "${tiers[@]}" --test e2e -- --test-threads 2
 
 step "cargo test -p xtask (bench tooling: the synthetic cluster generator)"
 cargo test --locked -p xtask
@@ -72,4 +83,4 @@ export ORACLE_CASES="${ORACLE_CASES:-20000}"
 tree="$(git rev-parse 'HEAD^{tree}' 2>/dev/null || echo 0)"
 export ORACLE_SEED="${ORACLE_SEED:-$((16#${tree:0:7}))}"
 echo "differential: ${ORACLE_CASES} cases, seed ${ORACLE_SEED} (replay: ORACLE_SEED=${ORACLE_SEED} scripts/test-all.sh)"
-cargo test --locked --test integration differential::differential -- --nocapture
+cargo test --locked -p kubectl-topo "${tiers[@]}" --test differential -- --nocapture

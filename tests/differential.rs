@@ -1,8 +1,8 @@
 //! Upstream differential tier: the Rust engine against the Go oracle that runs the real upstream
 //! code (`tests/upstream/`, README there), on seeded random cases and on every regression fixture.
 //!
-//! * `cargo test --test integration differential` compares `ORACLE_CASES` (default 20,000) cases
-//!   of the 1.36 line and a twentieth as many on each other line (1.21, 1.23, 1.25, 1.26, 1.29, 1.30,
+//! * `cargo test --features differential --test differential` compares `ORACLE_CASES` (default
+//!   20,000) cases of the 1.36 line and a twentieth as many on each other line (1.21, 1.23, 1.25, 1.26, 1.29, 1.30,
 //!   1.32, 1.33, 1.37:
 //!   `differential/lines.rs`), seed `ORACLE_SEED` (default: the clock), plus
 //!   `tests/upstream/regressions/*.json`, each run by the line of its version. `ORACLE_LINES=1.26,1.29`
@@ -12,7 +12,7 @@
 //! * A mismatch is confirmed with many more oracle runs (rare tie outcomes), shrunk greedily
 //!   (nodes, slices, endpoints, annotations, hints) and written to
 //!   `<target>/differential-mismatches/<id>.json`; the failure names the command replaying it:
-//!   `ORACLE_REPLAY=<file> cargo test --test integration differential -- --nocapture`.
+//!   `ORACLE_REPLAY=<file> cargo test --features differential --test differential -- --nocapture`.
 //! * `ORACLE_START` (default 0) offsets the case indexes (the release script runs chunks).
 //!
 //! What is compared, and what is excluded and why, is documented in `compare.rs`; the engine's side
@@ -70,7 +70,10 @@ fn replay(path: &Path) {
 fn differential_skewed_clusters() {
     let only = std::env::var("ORACLE_LINES").unwrap_or_default();
     if !only.trim().is_empty() && !only.split(',').any(|l| l.trim() == "skew") {
-        return;
+        return support::say_skipped(
+            "differential::differential_skewed_clusters",
+            "ORACLE_LINES does not name skew",
+        );
     }
     let count = env_u64("ORACLE_SKEW_CASES")
         .or(env_u64("ORACLE_LINE_CASES"))
@@ -123,7 +126,7 @@ fn differential() {
         regressions += 1;
         if !errors.is_empty() {
             failures.push(format!(
-                "REGRESSION {}\n  {}\n  replay: ORACLE_REPLAY={} cargo test --test integration differential -- --nocapture",
+                "REGRESSION {}\n  {}\n  replay: ORACLE_REPLAY={} cargo test --features differential --test differential -- --nocapture",
                 file.display(),
                 errors.join("\n  "),
                 file.display()

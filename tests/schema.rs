@@ -118,7 +118,7 @@ fn committed_schema_is_what_the_types_generate() {
     assert!(
         committed == generated,
         "{} differs from what the report types generate: run `cargo xtask schema` (or UPDATE_SCHEMA=1 \
-         cargo test --test integration schema::committed) and commit it",
+         cargo test --test hermetic schema::committed) and commit it",
         schema::PATH
     );
 }

@@ -119,7 +119,7 @@ pub(super) fn record_mismatch(bin: &Path, case: &Value, errors: &[String]) -> St
     minimal["note"] = Value::String(format!("minimised from {id}: {}", shrunk_errors.join("; ")));
     write_case(&file, &minimal);
     format!(
-        "MISMATCH {id}\n  {}\n  minimal case: {}\n  minimal errors:\n    {}\n  replay: ORACLE_REPLAY={} cargo test --test integration differential -- --nocapture",
+        "MISMATCH {id}\n  {}\n  minimal case: {}\n  minimal errors:\n    {}\n  replay: ORACLE_REPLAY={} cargo test --features differential --test differential -- --nocapture",
         errors.join("\n  "),
         file.display(),
         shrunk_errors.join("\n    "),

@@ -171,7 +171,7 @@ pub fn mismatches(cases: &[Value], confirm_runs: &str, dir: &Path) -> Vec<String
             let file = dir.join(format!("{}.json", case["id"].as_str().unwrap_or("case").replace('/', "_")));
             super::write_case(&file, case);
             format!(
-                "MISMATCH (skewed) {}\n  {}\n  replay: ORACLE_REPLAY={} cargo test --test integration differential -- --nocapture",
+                "MISMATCH (skewed) {}\n  {}\n  replay: ORACLE_REPLAY={} cargo test --features differential --test differential -- --nocapture",
                 file.display(),
                 errors.join("\n  "),
                 file.display()

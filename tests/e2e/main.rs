@@ -3,8 +3,8 @@
 //! (cached outside the repo).
 //!
 //! One `#[test]` per scenario group, so that a failure names its group and one group runs alone:
-//! `cargo test --test e2e check_all` (a name filter: `rbac` also runs `rbac_matrix`; add `--exact`
-//! for one name). The tests of a process share one control plane (`shared.rs`), started by the
+//! `cargo test --features e2e --test e2e check_all` (a name filter: `rbac` also runs `rbac_matrix`;
+//! add `--exact` for one name). The tests of a process share one control plane (`shared.rs`), started by the
 //! first group to run and stopped when the test binary exits; groups take turns on it (Nodes are
 //! cluster-wide), whatever `--test-threads` says. No group depends on another: before each, every
 //! Pod is deleted, and each group creates the Nodes, namespaces and Services it reads (its own

@@ -19,6 +19,7 @@ pub fn path(relative: &str) -> PathBuf {
 }
 
 /// `${XDG_CACHE_HOME:-~/.cache}/NAME`: where tools the tests install are kept.
+#[allow(dead_code, reason = "used by the consumers tier, not the hermetic one")]
 pub fn cache_dir(name: &str) -> PathBuf {
     let base = std::env::var_os("XDG_CACHE_HOME")
         .filter(|v| !v.is_empty())
@@ -73,6 +74,31 @@ pub fn json(args: &[&str], code: i32) -> serde_json::Value {
     let out = topo().args(args).args(["-o", "json"]).output().expect("runs");
     assert_eq!(out.status.code(), Some(code), "stderr: {}", String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+}
+
+/// Set by scripts/test-all.sh: every tier runs in full there (as under `CI=true`), so a test that
+/// cannot run fails instead of skipping.
+#[allow(dead_code, reason = "used by the gated tests of other tiers, not the hermetic one")]
+pub const TEST_ALL: &str = "KUBECTL_TOPO_TEST_ALL";
+
+/// Says loudly that `test` did not run: `SKIPPED: <test>: <why>` on stderr, written past the test
+/// harness's capture so that a passing run shows it.
+#[allow(dead_code, reason = "used by the gated tests of other tiers, not the hermetic one")]
+pub fn say_skipped(test: &str, why: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr(), "SKIPPED: {test}: {why}");
+}
+
+/// `test` cannot run on this machine (what it needs is missing): [`say_skipped`], or a failure
+/// where every test must run (`CI=true`, or [`TEST_ALL`] set to anything but empty or `0`).
+#[allow(dead_code, reason = "used by the gated tests of other tiers, not the hermetic one")]
+pub fn cannot_run(test: &str, why: &str) {
+    let set = |name: &str| std::env::var(name).is_ok_and(|v| !v.is_empty() && v != "0" && v != "false");
+    assert!(
+        !(set("CI") || set(TEST_ALL)),
+        "{test} cannot run: {why} (CI or {TEST_ALL} is set: nothing may be skipped)"
+    );
+    say_skipped(test, why);
 }
 
 /// Text of a fixture file.

@@ -1,0 +1,34 @@
+//! The hermetic tier: what plain `cargo test` runs, with the unit tests next to the code. Fixture
+//! scenarios, snapshots, the CLI in a cleared environment, bad inputs, the JSON Schema, the
+//! README's examples, the fuzz corpus, loopback API servers on 127.0.0.1 and pseudo-terminals
+//! (Python's standard library, util-linux `script`): no Go, npm, root or network. The tiers that
+//! need more are their own targets behind features (`consumers`, `differential`, `e2e`; see
+//! docs/testing.md).
+
+// Test scenarios and tables are long by design; product code keeps the function limit.
+#![allow(clippy::too_many_lines)]
+
+mod support;
+
+mod bad_inputs;
+mod cli;
+mod connection;
+mod fuzz_corpus;
+mod help;
+mod manners;
+mod partial;
+mod read_only;
+mod readme;
+mod redact;
+mod replicas_property;
+mod report_snapshots;
+mod reports;
+mod scenarios;
+mod schema;
+mod simulate;
+mod snapshots;
+mod versions;
+mod vocabulary;
+mod whatif_explain;
+mod wrapping;
+mod yaml_json;
