@@ -69,16 +69,12 @@ pub struct TableLook {
 #[derive(Debug, Args)]
 pub struct ReadArgs {
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub file: FromFile,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub version: K8sVersion,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub look: TableLook,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub connection: Connection,
 }
 
@@ -153,7 +149,6 @@ pub const VERSION_FORMATS: &[&str] = &["table", "json", "yaml"];
 /// The shared flags of any subcommand, gathered by [`super::Command::shared`] (absent ones at
 /// their defaults): what `settings` resolves.
 #[derive(Debug, Default)]
-#[allow(missing_docs)]
 pub struct GlobalArgs {
     pub from_file: Vec<PathBuf>,
     pub k8s_version: Option<String>,
