@@ -2,7 +2,6 @@
 
 use std::io::Write;
 
-use crate::cli::{FailOn, OutputFormat};
 use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::progress::Progress;
@@ -11,6 +10,7 @@ use crate::settings::changes::WhatIfError;
 use crate::settings::{DumpFormat, DumpPath, Job, Settings, SettingsError, SourceSpec};
 use crate::source::dump_write::DumpInput;
 use crate::source::{self, ServiceNotFound, SourceError};
+use crate::triage::FailOn;
 use crate::version::VersionReport;
 use modelled::Chosen;
 pub use modelled::TooOld;
@@ -57,7 +57,7 @@ pub fn run(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Res
 /// the server's; a configured server that does not answer is an error after the plugin's line.
 /// `-o json|yaml` write one document, after the server answered or not.
 fn version(settings: &Settings, out: &mut dyn Write) -> Result<ExitStatus, Error> {
-    let structured = matches!(settings.output, OutputFormat::Json | OutputFormat::Yaml);
+    let structured = settings.output.structured().is_some();
     let plugin = VersionReport::new(None);
     if !structured {
         plugin.write(settings.output, out).and_then(|()| out.flush()).map_err(Error::Write)?;
@@ -162,7 +162,7 @@ fn explain(
     let behaviour = chosen.behaviour;
     let mut report = analyze::explain_with(&snapshot, service, behaviour, &settings.traffic);
     report.kubernetes_version_basis = Some(chosen.basis);
-    let zones = render::picture_format(settings.output).map(|_| analyze::zones(&snapshot, behaviour));
+    let zones = settings.output.picture().map(|_| analyze::zones(&snapshot, behaviour));
     render::explain_with(&report, zones.as_ref(), &options(settings), out).map_err(Error::Write)?;
     let verdicts: Vec<Verdict> = report.families.iter().map(|f| f.verdict).collect();
     nothing_known(&verdicts)?;

@@ -9,7 +9,7 @@ pub mod groups;
 pub mod shared;
 pub mod usage_error;
 mod values;
-pub use values::{ColorChoice, FailOn, FormatKind, OutputFormat, SortBy};
+pub use values::{ColorChoice, FailOn, OutputFormat, SortBy};
 
 use shared::Groups;
 pub use shared::{

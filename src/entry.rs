@@ -10,11 +10,12 @@ use std::io::Write;
 
 use clap::{CommandFactory, FromArgMatches};
 
+use crate::cli::Cli;
 use crate::cli::usage_error::{ParseOutcome, usage_error};
-use crate::cli::{Cli, FormatKind};
 use crate::error::Error;
 use crate::escape::{EscapedLines, escape};
 use crate::exit::ExitStatus;
+use crate::render::FormatKind;
 use crate::render::ascii::AsciiWriter;
 use crate::render::wrap::WrappedNotes;
 use crate::settings::{Ambient, Settings};

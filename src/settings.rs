@@ -5,8 +5,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::cli::{Cli, ColorChoice, Command, FailOn, GlobalArgs, OutputFormat};
-use crate::triage::View;
+use crate::cli::{Cli, ColorChoice, Command, GlobalArgs, OutputFormat};
+use crate::render::{Format, FormatKind};
+use crate::triage::{FailOn, View};
 use topo_engine::core::analyze::TrafficModel;
 use topo_engine::core::whatif::changes::Changes;
 use topo_engine::model::Behaviour;
@@ -122,7 +123,7 @@ pub struct Settings {
     /// `--k8s-version`, when given.
     pub behaviour: Option<Behaviour>,
     /// Output format.
-    pub output: OutputFormat,
+    pub output: Format,
     /// Colour table output.
     pub color: bool,
     /// The terminal takes UTF-8 (block characters in bars); otherwise ASCII.
@@ -148,7 +149,7 @@ impl Settings {
         if g.all_namespaces && g.namespace.is_some() {
             return Err(SettingsError::NamespaceConflict);
         }
-        let output = g.output.unwrap_or(OutputFormat::Table);
+        let output = g.output.map_or(Format::Table, Format::from);
         let traffic = resolve_traffic(&cli.command)?;
         // Checked even with --from-file, where it is unused: a typo should not pass silently.
         let request_timeout = match (&g.request_timeout, &cli.command) {
@@ -188,11 +189,12 @@ impl Settings {
 fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Job, SettingsError> {
     Ok(match command {
         Command::Zones(_) => Job::Zones,
-        Command::Explain(a) => {
-            Job::Explain { name: parse_service_ref(&a.service)?, fail_on: a.exit_code.then_some(a.fail_on) }
-        }
+        Command::Explain(a) => Job::Explain {
+            name: parse_service_ref(&a.service)?,
+            fail_on: a.exit_code.then_some(a.fail_on.into()),
+        },
         Command::Check(a) => Job::Check {
-            fail_on: a.fail_on,
+            fail_on: a.fail_on.into(),
             view: check_settings::view(&a)?,
             config: check_settings::config_path(a.config, ambient),
             all_contexts: a.all_contexts,
@@ -227,8 +229,8 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
 
 /// Colour is one decision: the flag, then NO_COLOR, TERM=dumb and a TTY; only for tables, never
 /// inside a structured, picture or report format.
-fn resolve_color(output: OutputFormat, choice: ColorChoice, ambient: &Ambient) -> bool {
-    let structured = !matches!(output, OutputFormat::Table | OutputFormat::Wide);
+fn resolve_color(output: Format, choice: ColorChoice, ambient: &Ambient) -> bool {
+    let structured = output.kind() != FormatKind::Table;
     !structured
         && match choice {
             ColorChoice::Always => true,
@@ -279,6 +281,7 @@ mod error;
 pub use error::SettingsError;
 mod serve;
 mod sources;
+mod values;
 mod whatif_settings;
 pub use check_settings::{ConfigPath, default_location};
 use whatif_settings::resolve_traffic;

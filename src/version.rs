@@ -6,8 +6,8 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use crate::cli::OutputFormat;
-use crate::render::structured::{self, Structured};
+use crate::render::Format;
+use crate::render::structured;
 use topo_engine::report::Kind;
 
 /// The plugin's own version, `v` + the crate version (as in the krew manifest).
@@ -35,12 +35,11 @@ impl VersionReport {
     }
 
     /// Write it in `format`.
-    pub fn write(&self, format: OutputFormat, out: &mut dyn Write) -> std::io::Result<()> {
-        match format {
-            OutputFormat::Json => structured::write(self, Structured::Json, out),
-            OutputFormat::Yaml => structured::write(self, Structured::Yaml, out),
+    pub fn write(&self, format: Format, out: &mut dyn Write) -> std::io::Result<()> {
+        match format.structured() {
+            Some(structured) => structured::write(self, structured, out),
             // Settings refuses the picture and report formats for `version`.
-            _ => {
+            None => {
                 writeln!(out, "Plugin Version: {}", self.plugin_version)?;
                 self.write_server(out)
             }
@@ -60,7 +59,7 @@ impl VersionReport {
 mod tests {
     use super::*;
 
-    fn text(report: &VersionReport, format: OutputFormat) -> String {
+    fn text(report: &VersionReport, format: Format) -> String {
         let mut out = Vec::new();
         report.write(format, &mut out).unwrap();
         String::from_utf8(out).unwrap()
@@ -69,17 +68,17 @@ mod tests {
     #[test]
     fn plugin_line_always_server_line_when_known() {
         let plugin = format!("Plugin Version: v{}\n", env!("CARGO_PKG_VERSION"));
-        assert_eq!(text(&VersionReport::new(None), OutputFormat::Table), plugin);
-        let both = text(&VersionReport::new(Some("v1.36.3".into())), OutputFormat::Table);
+        assert_eq!(text(&VersionReport::new(None), Format::Table), plugin);
+        let both = text(&VersionReport::new(Some("v1.36.3".into())), Format::Table);
         assert_eq!(both, format!("{plugin}Server Version: v1.36.3\n"));
-        let escaped = text(&VersionReport::new(Some("v1\u{1b}[2J".into())), OutputFormat::Table);
+        let escaped = text(&VersionReport::new(Some("v1\u{1b}[2J".into())), Format::Table);
         assert!(!escaped.contains('\u{1b}'), "{escaped:?}");
     }
 
     #[test]
     fn json_is_the_versioned_envelope() {
         let json: serde_json::Value =
-            serde_json::from_str(&text(&VersionReport::new(None), OutputFormat::Json)).unwrap();
+            serde_json::from_str(&text(&VersionReport::new(None), Format::Json)).unwrap();
         assert_eq!(json["apiVersion"], "kubectl-topo/v1alpha1");
         assert_eq!(json["kind"], "Version");
         assert_eq!(json["pluginVersion"], PLUGIN_VERSION);

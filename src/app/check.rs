@@ -11,16 +11,15 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::{check_traffic, load, modelled, nothing_known, options, request, services_in_scope};
-use crate::cli::{FailOn, FormatKind, OutputFormat};
 use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::render::clusters::ClusterCheck;
 use crate::render::picture::CheckDetails;
-use crate::render::{self, CheckContext};
+use crate::render::{self, CheckContext, Format, FormatKind};
 use crate::settings::{ConfigPath, DumpPath, Settings, SettingsError, SourceSpec};
 use crate::source::targets::{Target, targets};
 use crate::source::{self, SourceError};
-use crate::triage::{self, IGNORE_ANNOTATION, IgnoreRules, Triaged, View};
+use crate::triage::{self, FailOn, IGNORE_ANNOTATION, IgnoreRules, Triaged, View};
 use topo_engine::core::analyze;
 use topo_engine::report::{ServiceRef, Verdict};
 
@@ -95,7 +94,7 @@ fn one(
     for (service, unknown) in &triaged.unknown_codes {
         let _ = writeln!(err, "{}", crate::prose::check::unknown_codes_note(service, unknown));
     }
-    let pictures = match render::picture_format(settings.output) {
+    let pictures = match settings.output.picture() {
         Some(_) => pictures::details(settings, &snapshot, &triaged.report, behaviour),
         None => CheckDetails::default(),
     };
@@ -178,7 +177,7 @@ fn cluster(settings: &Settings, target: Target, plan: &Plan<'_>) -> Done {
 }
 
 /// The name of a report or picture format that reads one cluster only.
-fn report_format(output: OutputFormat) -> Option<&'static str> {
+fn report_format(output: Format) -> Option<&'static str> {
     matches!(output.kind(), FormatKind::Picture | FormatKind::Report).then(|| output.name())
 }
 

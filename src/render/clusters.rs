@@ -67,7 +67,7 @@ pub fn render(
     options: &RenderOptions,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    match super::structured_format(options.format) {
+    match options.format.structured() {
         Some(format) => structured::write(&list(clusters), format, out),
         None => tables(clusters, options, out),
     }

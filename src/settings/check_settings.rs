@@ -50,7 +50,7 @@ pub fn view(args: &CheckArgs) -> Result<View, SettingsError> {
         verdicts: names("--verdict", &args.verdict, Verdict::VARIANTS)?,
         reasons: names("--reason", &args.reason, ReasonCode::VARIANTS)?,
         modes: names("--mode", &args.mode, Mode::VARIANTS)?,
-        sort_by: args.sort_by,
+        sort_by: args.sort_by.into(),
         exclude_namespaces,
         show_all: args.show_all,
     })

@@ -189,11 +189,11 @@ fn check_filters_become_engine_names() {
     assert_eq!(view.verdicts, [Verdict::Drift, Verdict::Blocked]);
     assert_eq!(view.reasons, [ReasonCode::OverloadThreshold, ReasonCode::HintsMissing]);
     assert_eq!(view.modes, [Mode::Auto]);
-    assert_eq!((view.sort_by, view.show_all), (crate::cli::SortBy::Namespace, false));
+    assert_eq!((view.sort_by, view.show_all), (crate::triage::SortBy::Namespace, false));
     let (_, view, _) =
         check_job(&["--sort-by", "cross-zone", "--show-all", "--exclude-namespace", "kube-*"], &tty())
             .unwrap();
-    assert_eq!((view.sort_by, view.show_all), (crate::cli::SortBy::CrossZone, true));
+    assert_eq!((view.sort_by, view.show_all), (crate::triage::SortBy::CrossZone, true));
     assert!(view.exclude_namespaces[0].matches("kube-system"));
 }
 
