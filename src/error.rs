@@ -6,6 +6,7 @@
 use crate::exit::ExitStatus;
 use crate::settings::SettingsError;
 use crate::source::SourceError;
+use crate::triage::config::ConfigError;
 use topo_engine::core::whatif::simulate::{Misfit, SimulateError};
 
 /// Everything that can stop a run.
@@ -17,6 +18,9 @@ pub enum Error {
     /// The source could not give what the command needs (dump, kubeconfig, API, permission, …).
     #[error("{0}")]
     Source(#[from] SourceError),
+    /// `check`'s config file cannot be read or has a mistake.
+    #[error("config {0}")]
+    Config(#[from] ConfigError),
     /// A `simulate` change does not fit the cluster (unknown node, zone without nodes, …).
     #[error("{0}")]
     Simulate(#[from] SimulateError),
@@ -41,6 +45,7 @@ impl Error {
     pub fn exit_status(&self) -> ExitStatus {
         match self {
             Error::Settings(_)
+            | Error::Config(_)
             | Error::Simulate(_)
             | Error::Version(_)
             | Error::Usage { .. }
@@ -56,6 +61,9 @@ impl Error {
             Error::Settings(SettingsError::WhatIf(_)) => Some(format!("see `{bin_name} simulate --help`")),
             Error::Settings(_) => Some(format!("see `{bin_name} --help`")),
             Error::Source(e) => e.hint(bin_name),
+            Error::Config(_) => Some(
+                "fix the file (format: README, section \"What check lists, and what fails it\"), or point --config elsewhere".to_string(),
+            ),
             Error::Simulate(SimulateError(_, Misfit::Names)) => {
                 Some(format!("check the node and zone names; `{bin_name} zones` lists the zones"))
             }

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use crate::cli::{Cli, ColorChoice, Command, GlobalArgs, OutputFormat};
 use crate::render::{Format, FormatKind};
+use crate::triage::config::ConfigPath;
 use crate::triage::{FailOn, View};
 use topo_engine::core::analyze::TrafficModel;
 use topo_engine::core::whatif::changes::Changes;
@@ -283,7 +284,6 @@ mod serve;
 mod sources;
 mod values;
 mod whatif_settings;
-pub use check_settings::{ConfigPath, default_location};
 use whatif_settings::resolve_traffic;
 
 #[cfg(test)]

@@ -1,7 +1,6 @@
 //! The only I/O: read a cluster dump or a live cluster into a `model::Snapshot`. Every failure is
 //! a [`SourceError`] (module `error`), which carries its remedy and exit code.
 
-pub mod config;
 pub mod convert;
 pub mod dump;
 pub mod dump_write;

@@ -14,6 +14,7 @@ use topo_engine::report::mode::Mode;
 use topo_engine::report::reason::{Reason, ReasonCode};
 use topo_engine::report::{CheckReport, CheckSummary, ServiceRef, Verdict};
 
+pub mod config;
 pub mod pattern;
 pub mod rules;
 

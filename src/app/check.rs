@@ -16,9 +16,9 @@ use crate::exit::ExitStatus;
 use crate::render::clusters::ClusterCheck;
 use crate::render::picture::CheckDetails;
 use crate::render::{self, CheckContext, Format, FormatKind};
-use crate::settings::{ConfigPath, DumpPath, Settings, SettingsError, SourceSpec};
+use crate::settings::{DumpPath, Settings, SettingsError, SourceSpec};
 use crate::source::targets::{Target, targets};
-use crate::source::{self, SourceError};
+use crate::triage::config::{self, ConfigPath};
 use crate::triage::{self, FailOn, IGNORE_ANNOTATION, IgnoreRules, Triaged, View};
 use topo_engine::core::analyze;
 use topo_engine::report::{ServiceRef, Verdict};
@@ -41,7 +41,7 @@ pub(super) fn run(
     err: &mut dyn Write,
 ) -> Result<ExitStatus, Error> {
     // The config file first: a mistake in it is found before a long read of the cluster.
-    let rules = source::config::load(config).map_err(SourceError::from)?;
+    let rules = config::load(config)?;
     let plan = Plan { fail_on, view, rules: &rules };
     let mut targets = targets(&settings.sources, all_contexts);
     if targets.len() == 1 && !all_contexts {

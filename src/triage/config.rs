@@ -21,9 +21,24 @@ use serde_saphyr::Spanned;
 use strum::VariantArray;
 use topo_engine::report::reason::ReasonCode;
 
-use crate::settings::ConfigPath;
 use crate::triage::rules::{Exclude, parse_code};
 use crate::triage::{IgnoreRules, Level, NamePattern};
+
+/// Where `check` reads its config file from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ConfigPath {
+    /// No file.
+    None,
+    /// `--config` or `KUBECTL_TOPO_CONFIG`: it must exist.
+    Given(PathBuf),
+    /// `${XDG_CONFIG_HOME:-~/.config}/kubectl-topo/config.yaml`: read when it exists.
+    Default(PathBuf),
+}
+
+/// `HOME/kubectl-topo/config.yaml` of a config home (`$XDG_CONFIG_HOME` or `~/.config`).
+pub fn default_location(config_home: &Path) -> PathBuf {
+    config_home.join("kubectl-topo").join("config.yaml")
+}
 
 /// A config file that cannot be used (exit code 2).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
