@@ -43,9 +43,7 @@ pub fn run(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Res
         Job::Version => version(settings, out),
         Job::Zones => zones(settings, out, err),
         Job::Explain { name, fail_on } => explain(settings, name, *fail_on, out, err),
-        Job::Check { fail_on, view, config, all_contexts } => {
-            check::run(settings, *fail_on, view, config, *all_contexts, out, err)
-        }
+        Job::Check(job) => check::run(settings, job, out, err),
         Job::Dump { redact, format } => dump(settings, *redact, *format, out, err),
         Job::Simulate { name, changes } => simulate(settings, name, changes, out, err),
         Job::Watch { name } => watch::run(settings, name.as_deref(), out, err),
@@ -83,14 +81,25 @@ pub(crate) fn load(
     request: source::Request,
     err: &mut dyn Write,
 ) -> Result<source::Loaded, Error> {
-    let message = match &settings.source {
+    load_from(&settings.source, settings.progress, settings.unicode, request, err)
+}
+
+/// [`load`] of `spec` (one of `check`'s clusters), with a progress line when `progress`.
+pub(crate) fn load_from(
+    spec: &SourceSpec,
+    progress: bool,
+    unicode: bool,
+    request: source::Request,
+    err: &mut dyn Write,
+) -> Result<source::Loaded, Error> {
+    let message = match spec {
         SourceSpec::Live(_) => "listing Nodes, Services and EndpointSlices…".to_string(),
         SourceSpec::Dump(DumpPath::Stdin) => "reading stdin…".to_string(),
         SourceSpec::Dump(DumpPath::File(path)) => format!("reading {}…", path.display()),
     };
     let mut notes = Vec::new();
-    let progress = Progress::start(settings.progress, settings.unicode, &message);
-    let loaded = source::load(&settings.source, request, &mut notes);
+    let progress = Progress::start(progress, unicode, &message);
+    let loaded = source::load(spec, request, &mut notes);
     drop(progress);
     let _ = err.write_all(&notes);
     Ok(loaded?)

@@ -66,16 +66,7 @@ pub enum Job {
         fail_on: Option<FailOn>,
     },
     /// `check`.
-    Check {
-        /// `--fail-on`.
-        fail_on: FailOn,
-        /// What to list, in which order.
-        view: View,
-        /// Where the config file (excludes, failure levels) is.
-        config: ConfigPath,
-        /// `--all-contexts`: every context of the kubeconfig.
-        all_contexts: bool,
-    },
+    Check(CheckJob),
     /// `dump` (live cluster only).
     Dump {
         /// `--redact`.
@@ -106,6 +97,19 @@ pub enum Job {
     Completion(clap_complete::Shell),
     /// `version`.
     Version,
+}
+
+/// What `check` does beyond reading: what it lists, what fails it, over which clusters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckJob {
+    /// `--fail-on`.
+    pub fail_on: FailOn,
+    /// What to list, in which order.
+    pub view: View,
+    /// Where the config file (excludes, failure levels) is.
+    pub config: ConfigPath,
+    /// `--all-contexts`: every context of the kubeconfig.
+    pub all_contexts: bool,
 }
 
 /// Everything a run needs, decided once.
@@ -194,12 +198,12 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
             name: parse_service_ref(&a.service)?,
             fail_on: a.exit_code.then_some(a.fail_on.into()),
         },
-        Command::Check(a) => Job::Check {
+        Command::Check(a) => Job::Check(CheckJob {
             fail_on: a.fail_on.into(),
             view: check_settings::view(&a)?,
             config: check_settings::config_path(a.config, ambient),
             all_contexts: a.all_contexts,
-        },
+        }),
         Command::Dump(a) => {
             // A dump read back is only worth writing again redacted (to share it).
             if !g.from_file.is_empty() && !a.redact {

@@ -146,7 +146,7 @@ fn check_job(args: &[&str], ambient: &Ambient) -> Result<(FailOn, View, ConfigPa
     let mut argv = vec!["check"];
     argv.extend_from_slice(args);
     match resolve(&argv, ambient)?.job {
-        Job::Check { fail_on, view, config, .. } => Ok((fail_on, view, config)),
+        Job::Check(CheckJob { fail_on, view, config, .. }) => Ok((fail_on, view, config)),
         other => panic!("{other:?}"),
     }
 }
