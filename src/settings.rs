@@ -157,7 +157,7 @@ impl Settings {
         let output = g.output.map_or(Format::Table, Format::from);
         let traffic = resolve_traffic(&cli.command)?;
         // Checked even with --from-file, where it is unused: a typo should not pass silently.
-        let request_timeout = match (&g.request_timeout, &cli.command) {
+        let request_timeout = match (&g.connection.request_timeout, &cli.command) {
             (Some(typed), _) => parse_timeout(typed)?,
             // `version` answers at once: a server that says nothing in 5 s is reported, not awaited.
             (None, Command::Version(_)) => Some(VERSION_TIMEOUT),

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::{DumpPath, SettingsError, SourceSpec};
-use crate::cli::{Command, GlobalArgs};
+use crate::cli::{Command, Connection, GlobalArgs};
 
 /// Kubeconfig selection for a live cluster (kubectl's flags).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -68,19 +68,19 @@ impl std::fmt::Debug for Secret {
 
 /// The connection flags, checked as kubectl checks them: `--as-group` needs `--as`, and a
 /// `--server` must be a URL (`host:port` gets `https://`).
-pub fn overrides(g: &GlobalArgs) -> Result<Overrides, SettingsError> {
-    if !g.as_group.is_empty() && g.as_user.is_none() {
+pub fn overrides(c: &Connection) -> Result<Overrides, SettingsError> {
+    if !c.as_group.is_empty() && c.as_user.is_none() {
         return Err(SettingsError::AsGroupWithoutAs);
     }
-    let server = g.server.as_deref().map(server_url).transpose()?;
+    let server = c.server.as_deref().map(server_url).transpose()?;
     Ok(Overrides {
         server,
-        certificate_authority: g.certificate_authority.clone(),
-        insecure_skip_tls_verify: g.insecure_skip_tls_verify,
-        tls_server_name: g.tls_server_name.clone(),
-        token: g.token.clone().map(Secret),
-        impersonate: g.as_user.clone(),
-        impersonate_groups: g.as_group.clone(),
+        certificate_authority: c.certificate_authority.clone(),
+        insecure_skip_tls_verify: c.insecure_skip_tls_verify,
+        tls_server_name: c.tls_server_name.clone(),
+        token: c.token.clone().map(Secret),
+        impersonate: c.as_user.clone(),
+        impersonate_groups: c.as_group.clone(),
     })
 }
 
@@ -104,9 +104,9 @@ pub fn resolve(
     g: &GlobalArgs,
     request_timeout: Option<Duration>,
 ) -> Result<Vec<SourceSpec>, SettingsError> {
-    let overrides = overrides(g)?;
+    let overrides = overrides(&g.connection)?;
     let check = matches!(command, Command::Check(_));
-    if !check && (g.from_file.len() > 1 || g.context.len() > 1) {
+    if !check && (g.from_file.len() > 1 || g.connection.context.len() > 1) {
         return Err(SettingsError::OneSource);
     }
     if let Command::Check(a) = command
@@ -130,18 +130,18 @@ pub fn resolve(
     }
     let live = |context: Option<String>| {
         SourceSpec::Live(LiveSpec {
-            kubeconfig: g.kubeconfig.clone(),
+            kubeconfig: g.connection.kubeconfig.clone(),
             context,
-            cluster: g.cluster.clone(),
-            user: g.user.clone(),
+            cluster: g.connection.cluster.clone(),
+            user: g.connection.user.clone(),
             request_timeout,
             overrides: Box::new(overrides.clone()),
-            verbosity: g.verbosity,
+            verbosity: g.connection.verbosity,
         })
     };
-    Ok(if g.context.is_empty() {
+    Ok(if g.connection.context.is_empty() {
         vec![live(None)]
     } else {
-        g.context.iter().cloned().map(Some).map(live).collect()
+        g.connection.context.iter().cloned().map(Some).map(live).collect()
     })
 }
