@@ -14,9 +14,9 @@ use std::time::Duration;
 
 use clap::{Arg, ArgAction, Command};
 
-use crate::settings::{DumpPath, LiveSpec, SourceSpec};
 use crate::source;
 pub use crate::source::probe::KubeconfigPart;
+use crate::source::{DumpPath, LiveSpec, SourceSpec};
 use values::values;
 
 /// How long completion may wait for a live cluster before it answers with nothing.

@@ -2,11 +2,11 @@
 //! policy decision about colour, scope, version and the Service reference is made here, and the
 //! text of the what-if flags is parsed here ([`changes`]) into the typed changes of `core`.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::cli::{Cli, ColorChoice, Command, GlobalArgs, OutputFormat};
 use crate::render::{Format, FormatKind};
+use crate::source::{Scope, SourceSpec};
 use crate::triage::config::ConfigPath;
 use crate::triage::{FailOn, View};
 use topo_engine::core::analyze::TrafficModel;
@@ -15,25 +15,6 @@ use topo_engine::model::Behaviour;
 use topo_engine::model::selector::Selector;
 
 pub use ambient::{Ambient, Locale, wrap_width};
-pub use sources::{LiveSpec, Overrides, Secret};
-
-/// Where objects come from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SourceSpec {
-    /// A dump file, or stdin for `-`.
-    Dump(DumpPath),
-    /// The live cluster of a kubeconfig.
-    Live(LiveSpec),
-}
-
-/// A dump location.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DumpPath {
-    /// Standard input.
-    Stdin,
-    /// A file.
-    File(PathBuf),
-}
 
 /// How `dump` writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,15 +23,6 @@ pub enum DumpFormat {
     Yaml,
     /// JSON, like `kubectl get -o json`: `--from-file` streams it back, many times faster.
     Json,
-}
-
-/// Which namespaces a command looks at.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Scope {
-    /// `-A`.
-    AllNamespaces,
-    /// `-n NS`, or `None` = the kubeconfig's namespace (live) / `default` (dump).
-    Namespace(Option<String>),
 }
 
 /// The resolved subcommand.

@@ -9,14 +9,15 @@ pub mod follow;
 pub mod live;
 pub mod probe;
 pub mod serve;
+mod spec;
 pub mod targets;
 pub mod watch;
 
 use std::io::Write;
 use std::path::Path;
 
-use crate::settings::{DumpPath, Scope, SourceSpec};
 pub use error::{ServiceNotFound, SourceError};
+pub use spec::{DumpPath, LiveSpec, Overrides, Scope, Secret, SourceSpec};
 use topo_engine::model::Snapshot;
 
 /// What a command needs; a live read fetches only that (a dump is read whole).

@@ -1,70 +1,13 @@
 //! Where objects come from: `-f` (repeatable for `check`; `-` = stdin) or the live clusters of
 //! `--context` (repeatable for `check`), with the kubeconfig flags. A directory given to `-f` is
-//! expanded by `source` (that is I/O), as is `--all-contexts`.
+//! expanded by `source` (that is I/O), as is `--all-contexts`. The types are `source`'s own
+//! ([`crate::source::SourceSpec`]): what it reads, decided here.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
-use super::{DumpPath, SettingsError, SourceSpec};
+use super::SettingsError;
 use crate::cli::{Command, Connection, GlobalArgs};
-
-/// Kubeconfig selection for a live cluster (kubectl's flags).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct LiveSpec {
-    /// `--kubeconfig`.
-    pub kubeconfig: Option<PathBuf>,
-    /// `--context`.
-    pub context: Option<String>,
-    /// `--cluster`.
-    pub cluster: Option<String>,
-    /// `--user`.
-    pub user: Option<String>,
-    /// `--request-timeout` (None = no timeout).
-    pub request_timeout: Option<Duration>,
-    /// kubectl's connection flags, laid over the kubeconfig's cluster and user (boxed: they are
-    /// rarely given, and a `SourceSpec` stays small).
-    pub overrides: Box<Overrides>,
-    /// `-v`/`--v`: 6 or more prints each API request on stderr.
-    pub verbosity: u8,
-}
-
-/// kubectl's connection flags (client-go's `clientcmd.ConfigOverrides`): `-s/--server`,
-/// `--certificate-authority`, `--insecure-skip-tls-verify`, `--tls-server-name` for the cluster,
-/// `--token`, `--as`, `--as-group` for the user.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Overrides {
-    /// `-s/--server`, with `https://` added when no scheme was typed (as kubectl does).
-    pub server: Option<String>,
-    /// `--certificate-authority`.
-    pub certificate_authority: Option<PathBuf>,
-    /// `--insecure-skip-tls-verify`.
-    pub insecure_skip_tls_verify: bool,
-    /// `--tls-server-name`.
-    pub tls_server_name: Option<String>,
-    /// `--token`.
-    pub token: Option<Secret>,
-    /// `--as`.
-    pub impersonate: Option<String>,
-    /// `--as-group` (only with `--as`).
-    pub impersonate_groups: Vec<String>,
-}
-
-impl Overrides {
-    /// True when no connection flag was given.
-    pub fn is_empty(&self) -> bool {
-        *self == Overrides::default()
-    }
-}
-
-/// A credential typed on the command line: never shown by `Debug`.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Secret(pub String);
-
-impl std::fmt::Debug for Secret {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Secret(…)")
-    }
-}
+use crate::source::{DumpPath, LiveSpec, Overrides, Secret, SourceSpec};
 
 /// The connection flags, checked as kubectl checks them: `--as-group` needs `--as`, and a
 /// `--server` must be a URL (`host:port` gets `https://`).

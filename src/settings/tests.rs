@@ -1,6 +1,7 @@
 use clap::Parser;
 
 use super::*;
+use crate::source::{DumpPath, Secret};
 
 fn resolve(args: &[&str], ambient: &Ambient) -> Result<Settings, SettingsError> {
     let mut argv = vec!["kubectl-topo"];

@@ -14,11 +14,11 @@ use kube::Api;
 use kube::api::ListParams;
 
 use super::SourceError;
-use crate::settings::{LiveSpec, SourceSpec};
+use crate::source::{LiveSpec, SourceSpec};
 use topo_engine::model::snapshot::LABEL_ZONE;
 
 fn dump_snapshot(spec: &SourceSpec) -> Result<topo_engine::model::Snapshot, SourceError> {
-    let all = crate::settings::Scope::AllNamespaces;
+    let all = crate::source::Scope::AllNamespaces;
     let request = super::Request { scope: &all, service: None, nodes_only: false, whole: false };
     Ok(super::load(spec, request, &mut std::io::sink())?.snapshot)
 }
@@ -64,7 +64,7 @@ pub struct NodeNames {
 
 /// The nodes of the dump, or of the live cluster (a list of Nodes only).
 pub fn nodes(spec: &SourceSpec) -> Result<NodeNames, SourceError> {
-    let all = crate::settings::Scope::AllNamespaces;
+    let all = crate::source::Scope::AllNamespaces;
     let request = super::Request { scope: &all, service: None, nodes_only: true, whole: false };
     let nodes = super::load(spec, request, &mut std::io::sink())?.snapshot.nodes;
     let zones = nodes.iter().filter_map(|n| n.labels.get(LABEL_ZONE).cloned());

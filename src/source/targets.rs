@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use crate::settings::{DumpPath, LiveSpec, SourceSpec};
+use crate::source::{DumpPath, LiveSpec, SourceSpec};
 
 use super::SourceError;
 

@@ -18,7 +18,7 @@ use kube::runtime::watcher::{self, Event};
 use super::convert;
 use super::error::{SourceError, chain};
 use super::live::{self, Connection, Raw, Want};
-use crate::settings::LiveSpec;
+use crate::source::LiveSpec;
 use topo_engine::model::{LABEL_SERVICE_NAME, Snapshot};
 
 /// Quiet time after the last watch event before recomputing: bursts (a rollout, a relist after
