@@ -12,9 +12,8 @@ use crate::source::dump_write::DumpInput;
 use crate::source::{self, DumpPath, ServiceNotFound, SourceError, SourceSpec};
 use crate::triage::FailOn;
 use crate::version::VersionReport;
-use modelled::Chosen;
-pub use modelled::TooOld;
 use topo_engine::core::analyze;
+use topo_engine::core::version::{self, Chosen};
 use topo_engine::core::whatif::{self, changes::Changes};
 use topo_engine::model::{Service, Snapshot};
 use topo_engine::report::Verdict;
@@ -115,18 +114,18 @@ pub(crate) fn options(settings: &Settings) -> RenderOptions {
     }
 }
 
-/// The version to model and why ([`modelled::choose`]), saying so in a `note:` on `err` when it
+/// The version to model and why ([`version::choose`]), saying so in a `note:` on `err` when it
 /// was not simply given.
 pub(crate) fn modelled(
     settings: &Settings,
     snapshot: &Snapshot,
     err: &mut dyn Write,
 ) -> Result<Chosen, Error> {
-    let chosen = modelled::choose(settings.behaviour, snapshot)?;
+    let chosen = version::choose(settings.behaviour, snapshot)?;
     if let Some(note) = crate::prose::version::note(&chosen.basis, chosen.behaviour) {
         let _ = writeln!(err, "note: {note}");
     }
-    if let Some(skew) = modelled::skew(chosen.behaviour, snapshot) {
+    if let Some(skew) = version::skew(chosen.behaviour, snapshot) {
         let _ = writeln!(
             err,
             "note: {}",
@@ -322,7 +321,6 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 mod check;
-mod modelled;
 mod serve;
 mod watch;
 

@@ -7,6 +7,7 @@ use crate::exit::ExitStatus;
 use crate::settings::SettingsError;
 use crate::source::SourceError;
 use crate::triage::config::ConfigError;
+use topo_engine::core::version::TooOld;
 use topo_engine::core::whatif::simulate::{Misfit, SimulateError};
 
 /// Everything that can stop a run.
@@ -25,8 +26,8 @@ pub enum Error {
     #[error("{0}")]
     Simulate(#[from] SimulateError),
     /// The cluster runs a Kubernetes version older than any line modelled.
-    #[error("{0}")]
-    Version(#[from] crate::app::TooOld),
+    #[error("{}", crate::prose::version::too_old(.0))]
+    Version(TooOld),
     /// clap refused the command line (its message folded onto one line, and where to read more).
     #[error("{message}")]
     Usage {
@@ -38,6 +39,12 @@ pub enum Error {
     /// Writing the output failed: a closed pipe ([`Error::is_closed_pipe`]) or anything else.
     #[error("cannot write output: {0}")]
     Write(std::io::Error),
+}
+
+impl From<TooOld> for Error {
+    fn from(e: TooOld) -> Self {
+        Error::Version(e)
+    }
 }
 
 impl Error {

@@ -60,7 +60,7 @@ fn state(
         find_service(snapshot, namespace, name)?;
     }
     let services = services_in_scope(settings, snapshot, namespace, name);
-    let behaviour = super::modelled::choose(settings.behaviour, snapshot)?.behaviour;
+    let behaviour = topo_engine::core::version::choose(settings.behaviour, snapshot)?.behaviour;
     let reports = analyze::service_reports(snapshot, &services, behaviour);
     Ok(changes::summarize(&reports))
 }

@@ -1,8 +1,9 @@
 //! Words for where the modelled Kubernetes version came from: the header suffix of `explain` and
 //! `simulate`, and the `note:` when the version was not given by `--k8s-version` or an exact server.
 
+use topo_engine::core::version::{Reporter, TooOld};
 use topo_engine::model::Behaviour;
-use topo_engine::model::version::NEWEST_MINOR;
+use topo_engine::model::version::{NEWEST_MINOR, OLDEST_MINOR};
 use topo_engine::report::VersionBasis;
 
 /// What follows "Kubernetes 1.NN behaviour" in a header: empty when the version was asked for or
@@ -53,4 +54,17 @@ pub fn note(basis: &VersionBasis, modelled: Behaviour) -> Option<String> {
             ))
         }
     }
+}
+
+/// The error line for a cluster older than any line modelled.
+pub fn too_old(e: &TooOld) -> String {
+    let who = match e.reporter {
+        Reporter::Server => "the server",
+        Reporter::NewestKubelet => "the newest kubelet",
+    };
+    format!(
+        "{who} runs Kubernetes 1.{}, older than the oldest line modelled (1.{OLDEST_MINOR}, the first with \
+         topology hints)",
+        e.minor
+    )
 }
