@@ -20,6 +20,8 @@ pub mod escape;
 pub mod exit;
 pub mod exporter;
 pub mod internal;
+#[cfg(test)]
+mod layers;
 pub mod progress;
 pub mod prose;
 pub mod render;
