@@ -4,10 +4,10 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-pub mod examples;
+pub(crate) mod examples;
 pub mod groups;
-pub mod shared;
-pub mod usage_error;
+pub(crate) mod shared;
+pub(crate) mod usage_error;
 mod values;
 pub use values::{ColorChoice, FailOn, OutputFormat, SortBy};
 

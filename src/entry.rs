@@ -2,7 +2,7 @@
 //! given: what `main` runs on the real process and the argv fuzz target runs in-process.
 //!
 //! Two policies live here, once for every command: stderr is escaped line by line
-//! ([`EscapedLines`]), and output errors end the run the same way ([`Error::is_closed_pipe`]: a
+//! (`EscapedLines`), and output errors end the run the same way (`Error::is_closed_pipe`: a
 //! closed pipe exits 0 without a word; any other write error is one `error:` line, exit 2).
 
 use std::ffi::OsString;

@@ -7,10 +7,10 @@ use crate::triage::Triaged;
 use topo_engine::report::whatif::SimulationReport;
 use topo_engine::report::{CheckReport, ServiceReport, ZoneReport};
 
-pub mod ascii;
+pub(crate) mod ascii;
 mod bar;
 mod check;
-pub mod clusters;
+pub(crate) mod clusters;
 mod explain;
 mod format;
 mod junit;
@@ -18,12 +18,12 @@ mod markdown;
 pub mod picture;
 mod sarif;
 mod simulate;
-pub mod structured;
-pub mod style;
+pub(crate) mod structured;
+pub(crate) mod style;
 mod table;
 pub mod watch;
 mod whatif;
-pub mod wrap;
+pub(crate) mod wrap;
 mod zones;
 
 pub use format::{Format, FormatKind};

@@ -14,7 +14,7 @@ use topo_engine::core::whatif::changes::Changes;
 use topo_engine::model::Behaviour;
 use topo_engine::model::selector::Selector;
 
-pub use ambient::{Ambient, Locale, wrap_width};
+pub use ambient::{Ambient, Locale};
 
 /// How `dump` writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -253,7 +253,7 @@ mod ambient;
 pub mod changes;
 mod check_settings;
 mod duration;
-pub use duration::{DEFAULT_TIMEOUT, VERSION_TIMEOUT};
+pub(crate) use duration::{DEFAULT_TIMEOUT, VERSION_TIMEOUT};
 mod error;
 pub use error::SettingsError;
 mod serve;

@@ -1,17 +1,17 @@
 //! The only I/O: read a cluster dump or a live cluster into a `model::Snapshot`. Every failure is
 //! a [`SourceError`] (module `error`), which carries its remedy and exit code.
 
-pub mod convert;
+pub(crate) mod convert;
 pub mod dump;
-pub mod dump_write;
-pub mod error;
+pub(crate) mod dump_write;
+pub(crate) mod error;
 pub mod follow;
 pub mod live;
-pub mod probe;
+pub(crate) mod probe;
 pub mod serve;
 mod spec;
-pub mod targets;
-pub mod watch;
+pub(crate) mod targets;
+pub(crate) mod watch;
 
 use std::io::Write;
 use std::path::Path;

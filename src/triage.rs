@@ -14,12 +14,13 @@ use topo_engine::report::mode::Mode;
 use topo_engine::report::reason::{Reason, ReasonCode};
 use topo_engine::report::{CheckReport, CheckSummary, ServiceRef, Verdict};
 
-pub mod config;
-pub mod pattern;
-pub mod rules;
+pub(crate) mod config;
+pub(crate) mod pattern;
+pub(crate) mod rules;
 
-pub use pattern::NamePattern;
-pub use rules::{AnnotationRule, IGNORE_ANNOTATION, IgnoreRules, Level};
+pub(crate) use pattern::NamePattern;
+pub use rules::IgnoreRules;
+pub(crate) use rules::{AnnotationRule, IGNORE_ANNOTATION, Level};
 
 /// Which verdicts fail a run (`--fail-on`), from strictest to loosest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -332,7 +332,7 @@ fn shared_flags_a_subcommand_would_ignore_are_not_declared_on_it() {
 
 #[test]
 fn prose_wraps_at_columns_else_the_terminal_else_nowhere() {
-    use super::wrap_width;
+    use super::ambient::wrap_width;
     assert_eq!(wrap_width(Some("60"), Some(120)), Some(60));
     assert_eq!(wrap_width(Some("60"), None), Some(60), "COLUMNS counts in a pipe too");
     assert_eq!(wrap_width(None, Some(50)), Some(50));
