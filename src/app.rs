@@ -1,4 +1,6 @@
-//! One function per subcommand, wiring source → core → render, and the exit code policy.
+//! One function per subcommand, wiring source → engine → render, and the exit code policy. The
+//! version to model is the engine's choice (`core::version`); the notes about it are said here in
+//! `prose`'s words.
 
 use std::io::Write;
 

@@ -1,6 +1,9 @@
 //! Raw arguments plus ambient facts (captured once in `main`) → resolved [`Settings`]. Pure: every
 //! policy decision about colour, scope, version and the Service reference is made here, and the
 //! text of the what-if flags is parsed here ([`changes`]) into the typed changes of `core`.
+//! `cli`'s values become the types of the modules that use them, once (`values.rs`: `-o` into
+//! `render::Format`, `--fail-on` and `--sort-by` into `triage`'s; `sources.rs`: what `source`
+//! reads); nothing below `settings` sees clap.
 
 use std::time::Duration;
 

@@ -1,5 +1,6 @@
-//! The only I/O: read a cluster dump or a live cluster into a `model::Snapshot`. Every failure is
-//! a [`SourceError`] (module `error`), which carries its remedy and exit code.
+//! Read a cluster: a dump or a live cluster into a `model::Snapshot`, as `settings` described it
+//! (`spec.rs`: [`SourceSpec`], [`Scope`]). Every failure is a [`SourceError`] (module `error`),
+//! which carries its remedy and exit code.
 
 pub(crate) mod convert;
 pub mod dump;

@@ -1,6 +1,6 @@
 //! What `check` lists and what fails it, as one pure function over the engine's [`CheckReport`]:
-//! `settings` resolves the flags into a [`View`], `source::config` reads the config file into
-//! [`IgnoreRules`], `app` calls [`triage`], `render` shows the result.
+//! `settings` resolves the flags into a [`View`] and a [`FailOn`], `config` reads the config file
+//! into [`IgnoreRules`], `app` calls [`triage`], `render` shows the result.
 //!
 //! The steps, in order: `--exclude-namespace`; hiding the Services for which nobody asked for
 //! hints and that have none ([`quiet`], unless `--show-all`); ignore rules (the Service's

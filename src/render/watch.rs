@@ -47,7 +47,7 @@ fn line(change: &ServiceChange, options: &RenderOptions, out: &mut dyn Write) ->
         verdict(&change.after),
         escape(&prose::watch::why(change)),
     );
-    if options.format == Format::Wide
+    if options.wide()
         && let Some(after) = &change.after
     {
         text.push_str(&format!("  [hinted {}]", escape(&zone_counts(&after.hinted))));

@@ -1,7 +1,7 @@
 //! `check`'s config file (`--config`, `KUBECTL_TOPO_CONFIG`, or
 //! `${XDG_CONFIG_HOME:-~/.config}/kubectl-topo/config.yaml`): excludes by namespace/name glob and
 //! reason code, and a failure level per code, in the spirit of popeye's excludes. Reading the file
-//! is the I/O; [`parse`] is pure and turns the text into `triage`'s [`IgnoreRules`], or into one
+//! is the only I/O of `triage`; [`parse`] is pure and turns the text into [`IgnoreRules`], or into one
 //! [`ConfigError`] that names the file, the line and column, and what is wrong.
 //!
 //! ```yaml
