@@ -21,7 +21,7 @@ use topo_engine::model::{Service, Snapshot};
 use topo_engine::report::Verdict;
 
 /// `kubectl topo` when invoked as a kubectl plugin (argv[0] `kubectl-…`), else the file name.
-pub fn display_name(argv0: &str) -> String {
+pub(crate) fn display_name(argv0: &str) -> String {
     let file = argv0.rsplit(['/', '\\']).next().unwrap_or(argv0);
     let file = file.strip_suffix(".exe").unwrap_or(file);
     match file.strip_prefix("kubectl-") {
@@ -33,7 +33,11 @@ pub fn display_name(argv0: &str) -> String {
 
 /// Run the resolved job, writing data to `out` and notes to `err`. A write error is
 /// [`Error::Write`]; `main` applies the output-error policy ([`Error::is_closed_pipe`]).
-pub fn run(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitStatus, Error> {
+pub(crate) fn run(
+    settings: &Settings,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus, Error> {
     match &settings.job {
         Job::Completion(shell) => {
             // Completions are for the executable itself (`kubectl-topo`); kubectl's plugin
@@ -255,7 +259,7 @@ pub(crate) fn nothing_known(verdicts: &[Verdict]) -> Result<(), Error> {
 }
 
 /// True when some verdict is at or above `level`. Unknown is never a finding.
-pub fn fails(level: FailOn, verdicts: &[Verdict]) -> bool {
+pub(crate) fn fails(level: FailOn, verdicts: &[Verdict]) -> bool {
     verdicts.iter().any(|v| crate::triage::verdict_fails(level, *v))
 }
 

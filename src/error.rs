@@ -12,7 +12,7 @@ use topo_engine::core::whatif::simulate::{Misfit, SimulateError};
 
 /// Everything that can stop a run.
 #[derive(Debug, thiserror::Error)]
-pub enum Error {
+pub(crate) enum Error {
     /// A flag value is wrong.
     #[error("{0}")]
     Settings(#[from] SettingsError),
@@ -49,7 +49,7 @@ impl From<TooOld> for Error {
 
 impl Error {
     /// The exit status this error maps to.
-    pub fn exit_status(&self) -> ExitStatus {
+    pub(crate) fn exit_status(&self) -> ExitStatus {
         match self {
             Error::Settings(_)
             | Error::Config(_)
@@ -62,7 +62,7 @@ impl Error {
     }
 
     /// One line of remedy, when there is one.
-    pub fn hint(&self, bin_name: &str) -> Option<String> {
+    pub(crate) fn hint(&self, bin_name: &str) -> Option<String> {
         match self {
             // The what-if flags belong to `simulate` (`--traffic` too: explain's help lists it as well).
             Error::Settings(SettingsError::WhatIf(_)) => Some(format!("see `{bin_name} simulate --help`")),
@@ -88,7 +88,7 @@ impl Error {
 
     /// The output-error policy of every command: a closed pipe (`| head`) ends the run normally,
     /// exit 0 and nothing said; any other write error is one `error:` line and exit 2.
-    pub fn is_closed_pipe(&self) -> bool {
+    pub(crate) fn is_closed_pipe(&self) -> bool {
         matches!(self, Error::Write(e) if e.kind() == std::io::ErrorKind::BrokenPipe)
     }
 }

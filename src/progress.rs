@@ -14,20 +14,20 @@ const ASCII_FRAMES: &[char] = &['|', '/', '-', '\\'];
 
 /// A running indicator; stops and erases its line when dropped.
 #[derive(Debug)]
-pub struct Progress {
+pub(crate) struct Progress {
     stop: Option<Sender<()>>,
     thread: Option<JoinHandle<()>>,
 }
 
 impl Progress {
     /// How long a step may take before the indicator appears.
-    pub const DELAY: Duration = Duration::from_millis(300);
+    pub(crate) const DELAY: Duration = Duration::from_millis(300);
     /// Time between frames.
-    pub const INTERVAL: Duration = Duration::from_millis(100);
+    pub(crate) const INTERVAL: Duration = Duration::from_millis(100);
 
     /// Show `message` on stderr after [`Self::DELAY`] when `enabled` (an ASCII spinner and message
     /// when the locale is not UTF-8, `unicode` false); otherwise do nothing.
-    pub fn start(enabled: bool, unicode: bool, message: &str) -> Progress {
+    pub(crate) fn start(enabled: bool, unicode: bool, message: &str) -> Progress {
         if !enabled {
             return Progress { stop: None, thread: None };
         }

@@ -11,17 +11,17 @@ use crate::render::structured;
 use topo_engine::report::Kind;
 
 /// The plugin's own version, `v` + the crate version (as in the krew manifest).
-pub const PLUGIN_VERSION: &str = concat!("v", env!("CARGO_PKG_VERSION"));
+pub(crate) const PLUGIN_VERSION: &str = concat!("v", env!("CARGO_PKG_VERSION"));
 
 /// What `version` reports.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct VersionReport {
+pub(crate) struct VersionReport {
     /// The plugin's version, `v` + the crate version, e.g. `v0.1.0`.
-    pub plugin_version: String,
+    pub(crate) plugin_version: String,
     /// The server's `gitVersion`; absent when no cluster was reachable.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub server_version: Option<String>,
+    pub(crate) server_version: Option<String>,
 }
 
 impl Kind for VersionReport {
@@ -30,12 +30,12 @@ impl Kind for VersionReport {
 
 impl VersionReport {
     /// The report for this build and the server version found (if any).
-    pub fn new(server_version: Option<String>) -> Self {
+    pub(crate) fn new(server_version: Option<String>) -> Self {
         VersionReport { plugin_version: PLUGIN_VERSION.to_string(), server_version }
     }
 
     /// Write it in `format`.
-    pub fn write(&self, format: Format, out: &mut dyn Write) -> std::io::Result<()> {
+    pub(crate) fn write(&self, format: Format, out: &mut dyn Write) -> std::io::Result<()> {
         match format.structured() {
             Some(structured) => structured::write(self, structured, out),
             // Settings refuses the picture and report formats for `version`.
@@ -47,7 +47,7 @@ impl VersionReport {
     }
 
     /// The table's second line, `Server Version: …`, when the server answered.
-    pub fn write_server(&self, out: &mut dyn Write) -> std::io::Result<()> {
+    pub(crate) fn write_server(&self, out: &mut dyn Write) -> std::io::Result<()> {
         match &self.server_version {
             Some(server) => writeln!(out, "Server Version: {}", crate::escape::escape(server)),
             None => Ok(()),

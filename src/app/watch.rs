@@ -15,7 +15,7 @@ use topo_engine::model::Snapshot;
 use topo_engine::report::watch::{self as changes, WatchState};
 
 /// Follow the Service(s) until Ctrl-C; exit 0 then.
-pub fn run(
+pub(crate) fn run(
     settings: &Settings,
     name: Option<&str>,
     out: &mut dyn Write,
