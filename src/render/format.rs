@@ -70,7 +70,7 @@ impl Format {
     }
 
     /// The structured format, if this is one.
-    pub fn structured(self) -> Option<Structured> {
+    pub(crate) fn structured(self) -> Option<Structured> {
         match self {
             Format::Json => Some(Structured::Json),
             Format::Yaml => Some(Structured::Yaml),

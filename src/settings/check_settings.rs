@@ -15,7 +15,7 @@ use crate::triage::{NamePattern, View};
 
 /// The config file: `--config`, else `KUBECTL_TOPO_CONFIG` (non-empty), else the default location
 /// under the config home (none when neither `XDG_CONFIG_HOME` nor `HOME` is set).
-pub fn config_path(flag: Option<PathBuf>, ambient: &Ambient) -> ConfigPath {
+pub(crate) fn config_path(flag: Option<PathBuf>, ambient: &Ambient) -> ConfigPath {
     match (flag, &ambient.config_env, &ambient.config_home) {
         (Some(path), _, _) => ConfigPath::Given(path),
         (None, Some(env), _) => ConfigPath::Given(env.clone()),
@@ -25,7 +25,7 @@ pub fn config_path(flag: Option<PathBuf>, ambient: &Ambient) -> ConfigPath {
 }
 
 /// `--verdict`, `--reason`, `--mode`, `--sort-by`, `--exclude-namespace`, `--show-all`.
-pub fn view(args: &CheckArgs) -> Result<View, SettingsError> {
+pub(crate) fn view(args: &CheckArgs) -> Result<View, SettingsError> {
     let exclude_namespaces = args
         .exclude_namespace
         .iter()

@@ -11,7 +11,7 @@ use crate::source::{DumpPath, LiveSpec, Overrides, Secret, SourceSpec};
 
 /// The connection flags, checked as kubectl checks them: `--as-group` needs `--as`, and a
 /// `--server` must be a URL (`host:port` gets `https://`).
-pub fn overrides(c: &Connection) -> Result<Overrides, SettingsError> {
+pub(crate) fn overrides(c: &Connection) -> Result<Overrides, SettingsError> {
     if !c.as_group.is_empty() && c.as_user.is_none() {
         return Err(SettingsError::AsGroupWithoutAs);
     }
@@ -42,7 +42,7 @@ fn server_url(text: &str) -> Result<String, SettingsError> {
 }
 
 /// The sources in the order given (at least one).
-pub fn resolve(
+pub(crate) fn resolve(
     command: &Command,
     g: &GlobalArgs,
     request_timeout: Option<Duration>,

@@ -36,22 +36,22 @@ pub enum ConfigPath {
 }
 
 /// `HOME/kubectl-topo/config.yaml` of a config home (`$XDG_CONFIG_HOME` or `~/.config`).
-pub fn default_location(config_home: &Path) -> PathBuf {
+pub(crate) fn default_location(config_home: &Path) -> PathBuf {
     config_home.join("kubectl-topo").join("config.yaml")
 }
 
 /// A config file that cannot be used (exit code 2).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{}{}: {what}", path.display(), position(*line, *column))]
-pub struct ConfigError {
+pub(crate) struct ConfigError {
     /// The file.
-    pub path: PathBuf,
+    pub(crate) path: PathBuf,
     /// 1-based line (0 when unknown).
-    pub line: u64,
+    pub(crate) line: u64,
     /// 1-based column (0 when unknown).
-    pub column: u64,
+    pub(crate) column: u64,
     /// What is wrong, and what is expected.
-    pub what: String,
+    pub(crate) what: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -73,7 +73,7 @@ struct ExcludeEntry {
 
 /// The rules of the config file `path` names; no rules when there is none (or the default file
 /// does not exist).
-pub fn load(path: &ConfigPath) -> Result<IgnoreRules, ConfigError> {
+pub(crate) fn load(path: &ConfigPath) -> Result<IgnoreRules, ConfigError> {
     let (file, optional) = match path {
         ConfigPath::None => return Ok(IgnoreRules::default()),
         ConfigPath::Given(file) => (file, false),
@@ -89,7 +89,7 @@ pub fn load(path: &ConfigPath) -> Result<IgnoreRules, ConfigError> {
 }
 
 /// Parse and validate the text of a config file (`path` only names it in errors).
-pub fn parse(text: &str, path: &Path) -> Result<IgnoreRules, ConfigError> {
+pub(crate) fn parse(text: &str, path: &Path) -> Result<IgnoreRules, ConfigError> {
     let error =
         |line: u64, column: u64, what: String| ConfigError { path: path.to_path_buf(), line, column, what };
     let at = |s: &Spanned<String>, what: String| error(s.referenced.line(), s.referenced.column(), what);
