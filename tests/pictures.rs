@@ -273,7 +273,7 @@ fn chromium_shows_a_simulation_before_and_after_and_takes_a_screenshot() {
 /// The demo's check page under a size cap: one full report of its four Services (as `app` passes
 /// when the cap is reached), so one section, four rows and one link.
 fn capped_check_page(dir: &Path) -> (PathBuf, Page) {
-    use kubectl_topo::render::{self, Format, RenderOptions, picture::CheckDetails};
+    use kubectl_topo::render::{self, RenderOptions, picture::CheckDetails};
     let parsed =
         kubectl_topo::source::dump::parse_dump(&crate::support::read(&demo()), "demo").expect("parses");
     let snapshot = parsed.snapshot;
@@ -284,8 +284,13 @@ fn capped_check_page(dir: &Path) -> (PathBuf, Page) {
         reports: vec![topo_engine::core::analyze::explain(&snapshot, services[1], behaviour)],
         zones: Some(topo_engine::core::analyze::zones(&snapshot, behaviour)),
     };
-    let options =
-        RenderOptions { format: Format::Html, color: false, no_headers: false, unicode: false, width: None };
+    let options = RenderOptions {
+        format: kubectl_topo::render::Format::Html,
+        color: false,
+        no_headers: false,
+        unicode: false,
+        width: None,
+    };
     let mut out = Vec::new();
     render::check_pictures(&check, &details, &options, &mut out).expect("renders");
     let text = String::from_utf8(out.clone()).expect("UTF-8");
