@@ -14,10 +14,9 @@
 
 use std::collections::BTreeMap;
 
-use kubectl_topo::cli::{FailOn, OutputFormat};
-use kubectl_topo::render::{self, CheckContext, RenderOptions};
+use kubectl_topo::render::{self, CheckContext, Format as OutputFormat, RenderOptions};
 use kubectl_topo::source::dump::{DumpError, parse_dump, read_whole, stream_json};
-use kubectl_topo::triage::{self, IgnoreRules, View};
+use kubectl_topo::triage::{self, FailOn, IgnoreRules, View};
 use topo_engine::core::analyze::{self, TrafficModel};
 use topo_engine::core::whatif::{self, changes::Changes, changes::SpreadSpec};
 use topo_engine::model::{

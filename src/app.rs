@@ -1,26 +1,27 @@
-//! One function per subcommand, wiring source → core → render, and the exit code policy.
+//! One function per subcommand, wiring source → engine → render, and the exit code policy. The
+//! version to model is the engine's choice (`core::version`); the notes about it are said here in
+//! `prose`'s words.
 
 use std::io::Write;
 
-use crate::cli::{FailOn, OutputFormat};
 use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::progress::Progress;
 use crate::render::{self, RenderOptions};
 use crate::settings::changes::WhatIfError;
-use crate::settings::{DumpFormat, DumpPath, Job, Settings, SettingsError, SourceSpec};
+use crate::settings::{DumpFormat, Job, Settings, SettingsError};
 use crate::source::dump_write::DumpInput;
-use crate::source::{self, ServiceNotFound, SourceError};
+use crate::source::{self, DumpPath, ServiceNotFound, SourceError, SourceSpec};
+use crate::triage::FailOn;
 use crate::version::VersionReport;
-use modelled::Chosen;
-pub use modelled::TooOld;
 use topo_engine::core::analyze;
+use topo_engine::core::version::{self, Chosen};
 use topo_engine::core::whatif::{self, changes::Changes};
 use topo_engine::model::{Service, Snapshot};
 use topo_engine::report::Verdict;
 
 /// `kubectl topo` when invoked as a kubectl plugin (argv[0] `kubectl-…`), else the file name.
-pub fn display_name(argv0: &str) -> String {
+pub(crate) fn display_name(argv0: &str) -> String {
     let file = argv0.rsplit(['/', '\\']).next().unwrap_or(argv0);
     let file = file.strip_suffix(".exe").unwrap_or(file);
     match file.strip_prefix("kubectl-") {
@@ -32,7 +33,11 @@ pub fn display_name(argv0: &str) -> String {
 
 /// Run the resolved job, writing data to `out` and notes to `err`. A write error is
 /// [`Error::Write`]; `main` applies the output-error policy ([`Error::is_closed_pipe`]).
-pub fn run(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitStatus, Error> {
+pub(crate) fn run(
+    settings: &Settings,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus, Error> {
     match &settings.job {
         Job::Completion(shell) => {
             // Completions are for the executable itself (`kubectl-topo`); kubectl's plugin
@@ -43,9 +48,7 @@ pub fn run(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Res
         Job::Version => version(settings, out),
         Job::Zones => zones(settings, out, err),
         Job::Explain { name, fail_on } => explain(settings, name, *fail_on, out, err),
-        Job::Check { fail_on, view, config, all_contexts } => {
-            check::run(settings, *fail_on, view, config, *all_contexts, out, err)
-        }
+        Job::Check(job) => check::run(settings, job, out, err),
         Job::Dump { redact, format } => dump(settings, *redact, *format, out, err),
         Job::Simulate { name, changes } => simulate(settings, name, changes, out, err),
         Job::Watch { name } => watch::run(settings, name.as_deref(), out, err),
@@ -57,7 +60,7 @@ pub fn run(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Res
 /// the server's; a configured server that does not answer is an error after the plugin's line.
 /// `-o json|yaml` write one document, after the server answered or not.
 fn version(settings: &Settings, out: &mut dyn Write) -> Result<ExitStatus, Error> {
-    let structured = matches!(settings.output, OutputFormat::Json | OutputFormat::Yaml);
+    let structured = settings.output.structured().is_some();
     let plugin = VersionReport::new(None);
     if !structured {
         plugin.write(settings.output, out).and_then(|()| out.flush()).map_err(Error::Write)?;
@@ -83,14 +86,25 @@ pub(crate) fn load(
     request: source::Request,
     err: &mut dyn Write,
 ) -> Result<source::Loaded, Error> {
-    let message = match &settings.source {
+    load_from(&settings.source, settings.progress, settings.unicode, request, err)
+}
+
+/// [`load`] of `spec` (one of `check`'s clusters), with a progress line when `progress`.
+pub(crate) fn load_from(
+    spec: &SourceSpec,
+    progress: bool,
+    unicode: bool,
+    request: source::Request,
+    err: &mut dyn Write,
+) -> Result<source::Loaded, Error> {
+    let message = match spec {
         SourceSpec::Live(_) => "listing Nodes, Services and EndpointSlices…".to_string(),
         SourceSpec::Dump(DumpPath::Stdin) => "reading stdin…".to_string(),
         SourceSpec::Dump(DumpPath::File(path)) => format!("reading {}…", path.display()),
     };
     let mut notes = Vec::new();
-    let progress = Progress::start(settings.progress, settings.unicode, &message);
-    let loaded = source::load(&settings.source, request, &mut notes);
+    let progress = Progress::start(progress, unicode, &message);
+    let loaded = source::load(spec, request, &mut notes);
     drop(progress);
     let _ = err.write_all(&notes);
     Ok(loaded?)
@@ -106,18 +120,18 @@ pub(crate) fn options(settings: &Settings) -> RenderOptions {
     }
 }
 
-/// The version to model and why ([`modelled::choose`]), saying so in a `note:` on `err` when it
+/// The version to model and why ([`version::choose`]), saying so in a `note:` on `err` when it
 /// was not simply given.
 pub(crate) fn modelled(
     settings: &Settings,
     snapshot: &Snapshot,
     err: &mut dyn Write,
 ) -> Result<Chosen, Error> {
-    let chosen = modelled::choose(settings.behaviour, snapshot)?;
+    let chosen = version::choose(settings.behaviour, snapshot)?;
     if let Some(note) = crate::prose::version::note(&chosen.basis, chosen.behaviour) {
         let _ = writeln!(err, "note: {note}");
     }
-    if let Some(skew) = modelled::skew(chosen.behaviour, snapshot) {
+    if let Some(skew) = version::skew(chosen.behaviour, snapshot) {
         let _ = writeln!(
             err,
             "note: {}",
@@ -162,7 +176,7 @@ fn explain(
     let behaviour = chosen.behaviour;
     let mut report = analyze::explain_with(&snapshot, service, behaviour, &settings.traffic);
     report.kubernetes_version_basis = Some(chosen.basis);
-    let zones = render::picture_format(settings.output).map(|_| analyze::zones(&snapshot, behaviour));
+    let zones = settings.output.picture().map(|_| analyze::zones(&snapshot, behaviour));
     render::explain_with(&report, zones.as_ref(), &options(settings), out).map_err(Error::Write)?;
     let verdicts: Vec<Verdict> = report.families.iter().map(|f| f.verdict).collect();
     nothing_known(&verdicts)?;
@@ -245,7 +259,7 @@ pub(crate) fn nothing_known(verdicts: &[Verdict]) -> Result<(), Error> {
 }
 
 /// True when some verdict is at or above `level`. Unknown is never a finding.
-pub fn fails(level: FailOn, verdicts: &[Verdict]) -> bool {
+pub(crate) fn fails(level: FailOn, verdicts: &[Verdict]) -> bool {
     verdicts.iter().any(|v| crate::triage::verdict_fails(level, *v))
 }
 
@@ -313,7 +327,6 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 mod check;
-mod modelled;
 mod serve;
 mod watch;
 

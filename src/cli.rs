@@ -4,12 +4,12 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-pub mod examples;
+pub(crate) mod examples;
 pub mod groups;
-pub mod shared;
-pub mod usage_error;
+pub(crate) mod shared;
+pub(crate) mod usage_error;
 mod values;
-pub use values::{ColorChoice, FailOn, FormatKind, OutputFormat, SortBy};
+pub use values::{ColorChoice, FailOn, OutputFormat, SortBy};
 
 use shared::Groups;
 pub use shared::{
@@ -77,7 +77,6 @@ pub struct ZonesArgs {
     #[arg(short = 'o', long, value_parser = shared::formats(shared::ZONES_FORMATS))]
     pub output: Option<OutputFormat>,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub read: ReadArgs,
 }
 
@@ -88,7 +87,6 @@ pub struct VersionArgs {
     #[arg(short = 'o', long, value_parser = shared::formats(shared::VERSION_FORMATS))]
     pub output: Option<OutputFormat>,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub connection: Connection,
 }
 
@@ -110,10 +108,8 @@ pub struct ExplainArgs {
     #[arg(short = 'o', long, value_parser = shared::formats(shared::REPORT_FORMATS))]
     pub output: Option<OutputFormat>,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub namespace: Namespace,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub read: ReadArgs,
 }
 
@@ -158,16 +154,12 @@ pub struct CheckArgs {
     #[arg(short = 'o', long, value_parser = shared::formats(shared::CHECK_FORMATS))]
     pub output: Option<OutputFormat>,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub namespace: Namespace,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub all: AllNamespaces,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub selector: Selector,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub read: ReadArgs,
 }
 
@@ -208,10 +200,8 @@ pub struct SimulateArgs {
     #[arg(short = 'o', long, value_parser = shared::formats(shared::REPORT_FORMATS))]
     pub output: Option<OutputFormat>,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub namespace: Namespace,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub read: ReadArgs,
 }
 
@@ -224,22 +214,16 @@ pub struct WatchArgs {
     #[arg(short = 'o', long, value_parser = shared::formats(shared::WATCH_FORMATS))]
     pub output: Option<OutputFormat>,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub namespace: Namespace,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub all: AllNamespaces,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub selector: Selector,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub version: K8sVersion,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub look: TableLook,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub connection: Connection,
 }
 
@@ -254,10 +238,8 @@ pub struct ServeArgs {
     #[arg(long, value_name = "NAME")]
     pub cluster_label: Option<String>,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub version: K8sVersion,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub connection: Connection,
 }
 
@@ -279,16 +261,12 @@ pub struct DumpArgs {
     #[arg(short = 'o', long, value_parser = shared::formats(shared::DUMP_FORMATS))]
     pub output: Option<OutputFormat>,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub namespace: Namespace,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub all: AllNamespaces,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub file: FromFile,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub connection: Connection,
 }
 

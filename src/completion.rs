@@ -14,17 +14,17 @@ use std::time::Duration;
 
 use clap::{Arg, ArgAction, Command};
 
-use crate::settings::{DumpPath, LiveSpec, SourceSpec};
 use crate::source;
-pub use crate::source::probe::KubeconfigPart;
+pub(crate) use crate::source::probe::KubeconfigPart;
+use crate::source::{DumpPath, LiveSpec, SourceSpec};
 use values::values;
 
 /// How long completion may wait for a live cluster before it answers with nothing.
-pub const LIVE_TIMEOUT: Duration = Duration::from_secs(1);
+pub(crate) const LIVE_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// Cobra's `ShellCompDirective` bits (spf13/cobra `completions.go`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Directive {
+pub(crate) enum Directive {
     /// `ShellCompDirectiveDefault` (0): the shell may fall back to file names.
     Default = 0,
     /// `ShellCompDirectiveNoFileComp` (4): no file-name fallback.
@@ -36,20 +36,20 @@ pub enum Directive {
 
 /// One completion candidate.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Candidate {
+pub(crate) struct Candidate {
     /// The word the shell inserts.
-    pub value: String,
+    pub(crate) value: String,
     /// Shown next to it by shells that support descriptions (Cobra strips it for `__completeNoDesc`).
-    pub help: Option<String>,
+    pub(crate) help: Option<String>,
 }
 
 /// The whole answer: candidates, then the directive.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Reply {
+pub(crate) struct Reply {
     /// Candidates, in the order to show them.
-    pub candidates: Vec<Candidate>,
+    pub(crate) candidates: Vec<Candidate>,
     /// What the shell does besides.
-    pub directive: Directive,
+    pub(crate) directive: Directive,
 }
 
 impl Reply {
@@ -63,7 +63,7 @@ impl Reply {
 
     /// Write in Cobra's format. Candidates that would break the line protocol (whitespace or control
     /// characters, possible in names read from a dump) are dropped.
-    pub fn write(&self, out: &mut dyn Write) -> std::io::Result<()> {
+    pub(crate) fn write(&self, out: &mut dyn Write) -> std::io::Result<()> {
         for candidate in &self.candidates {
             if candidate.value.is_empty()
                 || candidate.value.chars().any(|c| c.is_whitespace() || crate::escape::is_hidden(c))
@@ -86,19 +86,19 @@ impl Reply {
 
 /// The flags typed so far that say where objects come from.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Typed {
+pub(crate) struct Typed {
     /// `--from-file`.
-    pub from_file: Option<String>,
+    pub(crate) from_file: Option<String>,
     /// `-n`.
-    pub namespace: Option<String>,
+    pub(crate) namespace: Option<String>,
     /// `--kubeconfig`.
-    pub kubeconfig: Option<String>,
+    pub(crate) kubeconfig: Option<String>,
     /// `--context`.
-    pub context: Option<String>,
+    pub(crate) context: Option<String>,
     /// `--cluster`.
-    pub cluster: Option<String>,
+    pub(crate) cluster: Option<String>,
     /// `--user`.
-    pub user: Option<String>,
+    pub(crate) user: Option<String>,
 }
 
 impl Typed {
@@ -117,7 +117,7 @@ impl Typed {
 
     /// Where to look names up: the dump, or the live cluster with [`LIVE_TIMEOUT`]. None for stdin,
     /// which completion must not read.
-    pub fn source(&self) -> Option<SourceSpec> {
+    pub(crate) fn source(&self) -> Option<SourceSpec> {
         match self.from_file.as_deref() {
             Some("-") => None,
             Some(path) => Some(SourceSpec::Dump(DumpPath::File(PathBuf::from(path)))),
@@ -134,7 +134,7 @@ impl Typed {
 }
 
 /// Names from a cluster or dump, or from the kubeconfig.
-pub trait Lookup {
+pub(crate) trait Lookup {
     /// Service names in `typed.namespace` (or the default namespace), sorted.
     fn services(&mut self, typed: &Typed) -> Vec<String>;
     /// Namespaces, sorted.
@@ -150,7 +150,7 @@ pub trait Lookup {
 
 /// The real lookup, through `source` (a dump, or the live cluster with a short timeout).
 #[derive(Debug, Default)]
-pub struct SourceLookup;
+pub(crate) struct SourceLookup;
 
 impl Lookup for SourceLookup {
     fn services(&mut self, typed: &Typed) -> Vec<String> {
@@ -180,7 +180,7 @@ impl Lookup for SourceLookup {
 }
 
 /// Answer `__complete WORDS…` for the parser `root` (the last word is the one being completed).
-pub fn complete(root: &Command, words: &[String], lookup: &mut dyn Lookup) -> Reply {
+pub(crate) fn complete(root: &Command, words: &[String], lookup: &mut dyn Lookup) -> Reply {
     let mut root = root.clone();
     root.build();
     let (current, typed_words) = match words.split_last() {
@@ -351,7 +351,7 @@ fn positional(walk: &Walk<'_>, current: &str, lookup: &mut dyn Lookup) -> Reply 
     }
 }
 
-pub mod scripts;
+pub(crate) mod scripts;
 mod values;
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! given: what `main` runs on the real process and the argv fuzz target runs in-process.
 //!
 //! Two policies live here, once for every command: stderr is escaped line by line
-//! ([`EscapedLines`]), and output errors end the run the same way ([`Error::is_closed_pipe`]: a
+//! (`EscapedLines`), and output errors end the run the same way (`Error::is_closed_pipe`: a
 //! closed pipe exits 0 without a word; any other write error is one `error:` line, exit 2).
 
 use std::ffi::OsString;
@@ -10,11 +10,12 @@ use std::io::Write;
 
 use clap::{CommandFactory, FromArgMatches};
 
+use crate::cli::Cli;
 use crate::cli::usage_error::{ParseOutcome, usage_error};
-use crate::cli::{Cli, FormatKind};
 use crate::error::Error;
 use crate::escape::{EscapedLines, escape};
 use crate::exit::ExitStatus;
+use crate::render::FormatKind;
 use crate::render::ascii::AsciiWriter;
 use crate::render::wrap::WrappedNotes;
 use crate::settings::{Ambient, Settings};

@@ -6,23 +6,28 @@
 use crate::exit::ExitStatus;
 use crate::settings::SettingsError;
 use crate::source::SourceError;
+use crate::triage::config::ConfigError;
+use topo_engine::core::version::TooOld;
 use topo_engine::core::whatif::simulate::{Misfit, SimulateError};
 
 /// Everything that can stop a run.
 #[derive(Debug, thiserror::Error)]
-pub enum Error {
+pub(crate) enum Error {
     /// A flag value is wrong.
     #[error("{0}")]
     Settings(#[from] SettingsError),
     /// The source could not give what the command needs (dump, kubeconfig, API, permission, …).
     #[error("{0}")]
     Source(#[from] SourceError),
+    /// `check`'s config file cannot be read or has a mistake.
+    #[error("config {0}")]
+    Config(#[from] ConfigError),
     /// A `simulate` change does not fit the cluster (unknown node, zone without nodes, …).
     #[error("{0}")]
     Simulate(#[from] SimulateError),
     /// The cluster runs a Kubernetes version older than any line modelled.
-    #[error("{0}")]
-    Version(#[from] crate::app::TooOld),
+    #[error("{}", crate::prose::version::too_old(.0))]
+    Version(TooOld),
     /// clap refused the command line (its message folded onto one line, and where to read more).
     #[error("{message}")]
     Usage {
@@ -36,11 +41,18 @@ pub enum Error {
     Write(std::io::Error),
 }
 
+impl From<TooOld> for Error {
+    fn from(e: TooOld) -> Self {
+        Error::Version(e)
+    }
+}
+
 impl Error {
     /// The exit status this error maps to.
-    pub fn exit_status(&self) -> ExitStatus {
+    pub(crate) fn exit_status(&self) -> ExitStatus {
         match self {
             Error::Settings(_)
+            | Error::Config(_)
             | Error::Simulate(_)
             | Error::Version(_)
             | Error::Usage { .. }
@@ -50,12 +62,15 @@ impl Error {
     }
 
     /// One line of remedy, when there is one.
-    pub fn hint(&self, bin_name: &str) -> Option<String> {
+    pub(crate) fn hint(&self, bin_name: &str) -> Option<String> {
         match self {
             // The what-if flags belong to `simulate` (`--traffic` too: explain's help lists it as well).
             Error::Settings(SettingsError::WhatIf(_)) => Some(format!("see `{bin_name} simulate --help`")),
             Error::Settings(_) => Some(format!("see `{bin_name} --help`")),
             Error::Source(e) => e.hint(bin_name),
+            Error::Config(_) => Some(
+                "fix the file (format: README, section \"What check lists, and what fails it\"), or point --config elsewhere".to_string(),
+            ),
             Error::Simulate(SimulateError(_, Misfit::Names)) => {
                 Some(format!("check the node and zone names; `{bin_name} zones` lists the zones"))
             }
@@ -73,7 +88,7 @@ impl Error {
 
     /// The output-error policy of every command: a closed pipe (`| head`) ends the run normally,
     /// exit 0 and nothing said; any other write error is one `error:` line and exit 2.
-    pub fn is_closed_pipe(&self) -> bool {
+    pub(crate) fn is_closed_pipe(&self) -> bool {
         matches!(self, Error::Write(e) if e.kind() == std::io::ErrorKind::BrokenPipe)
     }
 }

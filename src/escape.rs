@@ -17,10 +17,10 @@ use std::io::Write;
 
 use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
-pub mod json;
+pub(crate) mod json;
 
 /// True for a character that must not reach a terminal as it is (see the module doc).
-pub fn is_hidden(c: char) -> bool {
+pub(crate) fn is_hidden(c: char) -> bool {
     use GeneralCategory as G;
     match c.general_category() {
         G::Control | G::Format | G::LineSeparator | G::ParagraphSeparator | G::Unassigned => true,
@@ -49,7 +49,7 @@ fn is_blank_filler(c: char) -> bool {
 }
 
 /// `text` with every [hidden](is_hidden) character replaced by its Rust escape (`\u{1b}`, `\n`).
-pub fn escape(text: &str) -> Cow<'_, str> {
+pub(crate) fn escape(text: &str) -> Cow<'_, str> {
     if !text.chars().any(is_hidden) {
         return Cow::Borrowed(text);
     }
@@ -64,14 +64,14 @@ pub fn escape(text: &str) -> Cow<'_, str> {
 /// what `main` puts around stderr, so notes, `error:` and `hint:` lines are escaped wherever they
 /// are written. Bytes that are not UTF-8 are shown as U+FFFD.
 #[derive(Debug)]
-pub struct EscapedLines<W: Write> {
+pub(crate) struct EscapedLines<W: Write> {
     inner: W,
     pending: Vec<u8>,
 }
 
 impl<W: Write> EscapedLines<W> {
     /// Escape what is written to `inner`.
-    pub fn new(inner: W) -> Self {
+    pub(crate) fn new(inner: W) -> Self {
         EscapedLines { inner, pending: Vec::new() }
     }
 

@@ -17,7 +17,7 @@ use crate::completion::{self, SourceLookup};
 
 /// Run an internal entry point when `args` (without argv\[0\]) names one; `None` otherwise. A
 /// write error is returned: `main` applies the output-error policy of every command.
-pub fn run(args: &[OsString], out: &mut dyn Write) -> Option<std::io::Result<()>> {
+pub(crate) fn run(args: &[OsString], out: &mut dyn Write) -> Option<std::io::Result<()>> {
     let (first, rest) = args.split_first()?;
     Some(match first.to_str()? {
         "__complete" => {

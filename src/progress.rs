@@ -14,20 +14,20 @@ const ASCII_FRAMES: &[char] = &['|', '/', '-', '\\'];
 
 /// A running indicator; stops and erases its line when dropped.
 #[derive(Debug)]
-pub struct Progress {
+pub(crate) struct Progress {
     stop: Option<Sender<()>>,
     thread: Option<JoinHandle<()>>,
 }
 
 impl Progress {
     /// How long a step may take before the indicator appears.
-    pub const DELAY: Duration = Duration::from_millis(300);
+    pub(crate) const DELAY: Duration = Duration::from_millis(300);
     /// Time between frames.
-    pub const INTERVAL: Duration = Duration::from_millis(100);
+    pub(crate) const INTERVAL: Duration = Duration::from_millis(100);
 
     /// Show `message` on stderr after [`Self::DELAY`] when `enabled` (an ASCII spinner and message
     /// when the locale is not UTF-8, `unicode` false); otherwise do nothing.
-    pub fn start(enabled: bool, unicode: bool, message: &str) -> Progress {
+    pub(crate) fn start(enabled: bool, unicode: bool, message: &str) -> Progress {
         if !enabled {
             return Progress { stop: None, thread: None };
         }
@@ -37,15 +37,6 @@ impl Progress {
             (ASCII_FRAMES, crate::render::ascii::to_ascii(message))
         };
         Progress::spin(std::io::stderr(), &message, frames, Progress::DELAY, Progress::INTERVAL)
-    }
-
-    pub fn start_on<W: Write + Send + 'static>(
-        writer: W,
-        message: &str,
-        delay: Duration,
-        interval: Duration,
-    ) -> Progress {
-        Progress::spin(writer, message, FRAMES, delay, interval)
     }
 
     fn spin<W: Write + Send + 'static>(
@@ -124,7 +115,8 @@ mod tests {
     #[test]
     fn a_slow_step_shows_frames_then_erases_its_line() {
         let out = Shared::default();
-        let progress = Progress::start_on(out.clone(), "listing", Duration::ZERO, Duration::from_millis(5));
+        let progress =
+            Progress::spin(out.clone(), "listing", FRAMES, Duration::ZERO, Duration::from_millis(5));
         out.wait_for_output();
         drop(progress);
         let text = out.text();
@@ -135,7 +127,7 @@ mod tests {
     #[test]
     fn a_quick_step_writes_nothing() {
         let out = Shared::default();
-        drop(Progress::start_on(out.clone(), "listing", Duration::from_secs(60), Progress::INTERVAL));
+        drop(Progress::spin(out.clone(), "listing", FRAMES, Duration::from_secs(60), Progress::INTERVAL));
         assert_eq!(out.text(), "");
     }
 
@@ -143,7 +135,7 @@ mod tests {
     fn messages_are_escaped() {
         let out = Shared::default();
         let progress =
-            Progress::start_on(out.clone(), "a\u{1b}[2Jb", Duration::ZERO, Duration::from_secs(60));
+            Progress::spin(out.clone(), "a\u{1b}[2Jb", FRAMES, Duration::ZERO, Duration::from_secs(60));
         out.wait_for_output();
         drop(progress);
         assert!(out.text().contains("a\\u{1b}[2Jb"), "{:?}", out.text());

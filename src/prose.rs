@@ -1,17 +1,17 @@
 //! The only English in the crate's findings: one sentence per reason code, the controller's exact
 //! Event text for it (docs/behaviour.md#controller-events), and the safeguard name from the Kubernetes docs.
 
-pub mod check;
-pub mod partial;
-pub mod picture;
+pub(crate) mod check;
+pub(crate) mod partial;
+pub(crate) mod picture;
 mod remedy;
 mod sentence;
-pub mod version;
-pub mod watch;
+pub(crate) mod version;
+pub(crate) mod watch;
 pub mod whatif;
 
-pub use partial::{events_forbidden_note, nodes_forbidden_note};
-pub use remedy::remedy;
+pub(crate) use partial::{events_forbidden_note, nodes_forbidden_note};
+pub(crate) use remedy::remedy;
 pub use sentence::sentence;
 
 use serde::Serialize;

@@ -1,37 +1,23 @@
 //! Raw arguments plus ambient facts (captured once in `main`) → resolved [`Settings`]. Pure: every
 //! policy decision about colour, scope, version and the Service reference is made here, and the
 //! text of the what-if flags is parsed here ([`changes`]) into the typed changes of `core`.
+//! `cli`'s values become the types of the modules that use them, once (`values.rs`: `-o` into
+//! `render::Format`, `--fail-on` and `--sort-by` into `triage`'s; `sources.rs`: what `source`
+//! reads); nothing below `settings` sees clap.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::cli::{Cli, ColorChoice, Command, FailOn, GlobalArgs, OutputFormat};
-use crate::triage::View;
+use crate::cli::{Cli, ColorChoice, Command, GlobalArgs, OutputFormat};
+use crate::render::{Format, FormatKind};
+use crate::source::{Scope, SourceSpec};
+use crate::triage::config::ConfigPath;
+use crate::triage::{FailOn, View};
 use topo_engine::core::analyze::TrafficModel;
 use topo_engine::core::whatif::changes::Changes;
 use topo_engine::model::Behaviour;
 use topo_engine::model::selector::Selector;
 
-pub use ambient::{Ambient, Locale, wrap_width};
-pub use sources::{LiveSpec, Overrides, Secret};
-
-/// Where objects come from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SourceSpec {
-    /// A dump file, or stdin for `-`.
-    Dump(DumpPath),
-    /// The live cluster of a kubeconfig.
-    Live(LiveSpec),
-}
-
-/// A dump location.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DumpPath {
-    /// Standard input.
-    Stdin,
-    /// A file.
-    File(PathBuf),
-}
+pub use ambient::{Ambient, Locale};
 
 /// How `dump` writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,15 +26,6 @@ pub enum DumpFormat {
     Yaml,
     /// JSON, like `kubectl get -o json`: `--from-file` streams it back, many times faster.
     Json,
-}
-
-/// Which namespaces a command looks at.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Scope {
-    /// `-A`.
-    AllNamespaces,
-    /// `-n NS`, or `None` = the kubeconfig's namespace (live) / `default` (dump).
-    Namespace(Option<String>),
 }
 
 /// The resolved subcommand.
@@ -64,16 +41,7 @@ pub enum Job {
         fail_on: Option<FailOn>,
     },
     /// `check`.
-    Check {
-        /// `--fail-on`.
-        fail_on: FailOn,
-        /// What to list, in which order.
-        view: View,
-        /// Where the config file (excludes, failure levels) is.
-        config: ConfigPath,
-        /// `--all-contexts`: every context of the kubeconfig.
-        all_contexts: bool,
-    },
+    Check(CheckJob),
     /// `dump` (live cluster only).
     Dump {
         /// `--redact`.
@@ -106,6 +74,19 @@ pub enum Job {
     Version,
 }
 
+/// What `check` does beyond reading: what it lists, what fails it, over which clusters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckJob {
+    /// `--fail-on`.
+    pub fail_on: FailOn,
+    /// What to list, in which order.
+    pub view: View,
+    /// Where the config file (excludes, failure levels) is.
+    pub config: ConfigPath,
+    /// `--all-contexts`: every context of the kubeconfig.
+    pub all_contexts: bool,
+}
+
 /// Everything a run needs, decided once.
 #[derive(Debug, Clone)]
 pub struct Settings {
@@ -122,7 +103,7 @@ pub struct Settings {
     /// `--k8s-version`, when given.
     pub behaviour: Option<Behaviour>,
     /// Output format.
-    pub output: OutputFormat,
+    pub output: Format,
     /// Colour table output.
     pub color: bool,
     /// The terminal takes UTF-8 (block characters in bars); otherwise ASCII.
@@ -148,10 +129,10 @@ impl Settings {
         if g.all_namespaces && g.namespace.is_some() {
             return Err(SettingsError::NamespaceConflict);
         }
-        let output = g.output.unwrap_or(OutputFormat::Table);
+        let output = g.output.map_or(Format::Table, Format::from);
         let traffic = resolve_traffic(&cli.command)?;
         // Checked even with --from-file, where it is unused: a typo should not pass silently.
-        let request_timeout = match (&g.request_timeout, &cli.command) {
+        let request_timeout = match (&g.connection.request_timeout, &cli.command) {
             (Some(typed), _) => parse_timeout(typed)?,
             // `version` answers at once: a server that says nothing in 5 s is reported, not awaited.
             (None, Command::Version(_)) => Some(VERSION_TIMEOUT),
@@ -188,15 +169,16 @@ impl Settings {
 fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Job, SettingsError> {
     Ok(match command {
         Command::Zones(_) => Job::Zones,
-        Command::Explain(a) => {
-            Job::Explain { name: parse_service_ref(&a.service)?, fail_on: a.exit_code.then_some(a.fail_on) }
-        }
-        Command::Check(a) => Job::Check {
-            fail_on: a.fail_on,
+        Command::Explain(a) => Job::Explain {
+            name: parse_service_ref(&a.service)?,
+            fail_on: a.exit_code.then_some(a.fail_on.into()),
+        },
+        Command::Check(a) => Job::Check(CheckJob {
+            fail_on: a.fail_on.into(),
             view: check_settings::view(&a)?,
             config: check_settings::config_path(a.config, ambient),
             all_contexts: a.all_contexts,
-        },
+        }),
         Command::Dump(a) => {
             // A dump read back is only worth writing again redacted (to share it).
             if !g.from_file.is_empty() && !a.redact {
@@ -227,8 +209,8 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
 
 /// Colour is one decision: the flag, then NO_COLOR, TERM=dumb and a TTY; only for tables, never
 /// inside a structured, picture or report format.
-fn resolve_color(output: OutputFormat, choice: ColorChoice, ambient: &Ambient) -> bool {
-    let structured = !matches!(output, OutputFormat::Table | OutputFormat::Wide);
+fn resolve_color(output: Format, choice: ColorChoice, ambient: &Ambient) -> bool {
+    let structured = output.kind() != FormatKind::Table;
     !structured
         && match choice {
             ColorChoice::Always => true,
@@ -274,13 +256,13 @@ mod ambient;
 pub mod changes;
 mod check_settings;
 mod duration;
-pub use duration::{DEFAULT_TIMEOUT, VERSION_TIMEOUT};
+pub(crate) use duration::{DEFAULT_TIMEOUT, VERSION_TIMEOUT};
 mod error;
 pub use error::SettingsError;
 mod serve;
 mod sources;
+mod values;
 mod whatif_settings;
-pub use check_settings::{ConfigPath, default_location};
 use whatif_settings::resolve_traffic;
 
 #[cfg(test)]

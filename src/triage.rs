@@ -1,6 +1,6 @@
 //! What `check` lists and what fails it, as one pure function over the engine's [`CheckReport`]:
-//! `settings` resolves the flags into a [`View`], `source::config` reads the config file into
-//! [`IgnoreRules`], `app` calls [`triage`], `render` shows the result.
+//! `settings` resolves the flags into a [`View`] and a [`FailOn`], `config` reads the config file
+//! into [`IgnoreRules`], `app` calls [`triage`], `render` shows the result.
 //!
 //! The steps, in order: `--exclude-namespace`; hiding the Services for which nobody asked for
 //! hints and that have none ([`quiet`], unless `--show-all`); ignore rules (the Service's
@@ -14,13 +14,41 @@ use topo_engine::report::mode::Mode;
 use topo_engine::report::reason::{Reason, ReasonCode};
 use topo_engine::report::{CheckReport, CheckSummary, ServiceRef, Verdict};
 
-use crate::cli::{FailOn, SortBy};
+pub(crate) mod config;
+pub(crate) mod pattern;
+pub(crate) mod rules;
 
-pub mod pattern;
-pub mod rules;
+pub(crate) use pattern::NamePattern;
+pub use rules::IgnoreRules;
+pub(crate) use rules::{AnnotationRule, IGNORE_ANNOTATION, Level};
 
-pub use pattern::NamePattern;
-pub use rules::{AnnotationRule, IGNORE_ANNOTATION, IgnoreRules, Level};
+/// Which verdicts fail a run (`--fail-on`), from strictest to loosest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailOn {
+    /// Never fail on findings.
+    None,
+    /// Fail when live hints differ from what the controller would keep or write.
+    Drift,
+    /// Also fail when a safeguard or constraint blocks hints that were asked for.
+    Blocked,
+    /// Also fail on Unmanaged Services.
+    Any,
+}
+
+/// The row order of `check` (`--sort-by`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SortBy {
+    /// Namespace, then name.
+    Namespace,
+    /// Name, then namespace.
+    Name,
+    /// Worst verdict first.
+    Verdict,
+    /// Largest cross-zone share first.
+    CrossZone,
+    /// Largest replicas needed first.
+    Replicas,
+}
 
 /// The resolved listing flags of `check`.
 #[derive(Debug, Clone, PartialEq, Eq)]

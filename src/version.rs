@@ -6,22 +6,22 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use crate::cli::OutputFormat;
-use crate::render::structured::{self, Structured};
+use crate::render::Format;
+use crate::render::structured;
 use topo_engine::report::Kind;
 
 /// The plugin's own version, `v` + the crate version (as in the krew manifest).
-pub const PLUGIN_VERSION: &str = concat!("v", env!("CARGO_PKG_VERSION"));
+pub(crate) const PLUGIN_VERSION: &str = concat!("v", env!("CARGO_PKG_VERSION"));
 
 /// What `version` reports.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct VersionReport {
+pub(crate) struct VersionReport {
     /// The plugin's version, `v` + the crate version, e.g. `v0.1.0`.
-    pub plugin_version: String,
+    pub(crate) plugin_version: String,
     /// The server's `gitVersion`; absent when no cluster was reachable.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub server_version: Option<String>,
+    pub(crate) server_version: Option<String>,
 }
 
 impl Kind for VersionReport {
@@ -30,17 +30,16 @@ impl Kind for VersionReport {
 
 impl VersionReport {
     /// The report for this build and the server version found (if any).
-    pub fn new(server_version: Option<String>) -> Self {
+    pub(crate) fn new(server_version: Option<String>) -> Self {
         VersionReport { plugin_version: PLUGIN_VERSION.to_string(), server_version }
     }
 
     /// Write it in `format`.
-    pub fn write(&self, format: OutputFormat, out: &mut dyn Write) -> std::io::Result<()> {
-        match format {
-            OutputFormat::Json => structured::write(self, Structured::Json, out),
-            OutputFormat::Yaml => structured::write(self, Structured::Yaml, out),
+    pub(crate) fn write(&self, format: Format, out: &mut dyn Write) -> std::io::Result<()> {
+        match format.structured() {
+            Some(structured) => structured::write(self, structured, out),
             // Settings refuses the picture and report formats for `version`.
-            _ => {
+            None => {
                 writeln!(out, "Plugin Version: {}", self.plugin_version)?;
                 self.write_server(out)
             }
@@ -48,7 +47,7 @@ impl VersionReport {
     }
 
     /// The table's second line, `Server Version: …`, when the server answered.
-    pub fn write_server(&self, out: &mut dyn Write) -> std::io::Result<()> {
+    pub(crate) fn write_server(&self, out: &mut dyn Write) -> std::io::Result<()> {
         match &self.server_version {
             Some(server) => writeln!(out, "Server Version: {}", crate::escape::escape(server)),
             None => Ok(()),
@@ -60,7 +59,7 @@ impl VersionReport {
 mod tests {
     use super::*;
 
-    fn text(report: &VersionReport, format: OutputFormat) -> String {
+    fn text(report: &VersionReport, format: Format) -> String {
         let mut out = Vec::new();
         report.write(format, &mut out).unwrap();
         String::from_utf8(out).unwrap()
@@ -69,17 +68,17 @@ mod tests {
     #[test]
     fn plugin_line_always_server_line_when_known() {
         let plugin = format!("Plugin Version: v{}\n", env!("CARGO_PKG_VERSION"));
-        assert_eq!(text(&VersionReport::new(None), OutputFormat::Table), plugin);
-        let both = text(&VersionReport::new(Some("v1.36.3".into())), OutputFormat::Table);
+        assert_eq!(text(&VersionReport::new(None), Format::Table), plugin);
+        let both = text(&VersionReport::new(Some("v1.36.3".into())), Format::Table);
         assert_eq!(both, format!("{plugin}Server Version: v1.36.3\n"));
-        let escaped = text(&VersionReport::new(Some("v1\u{1b}[2J".into())), OutputFormat::Table);
+        let escaped = text(&VersionReport::new(Some("v1\u{1b}[2J".into())), Format::Table);
         assert!(!escaped.contains('\u{1b}'), "{escaped:?}");
     }
 
     #[test]
     fn json_is_the_versioned_envelope() {
         let json: serde_json::Value =
-            serde_json::from_str(&text(&VersionReport::new(None), OutputFormat::Json)).unwrap();
+            serde_json::from_str(&text(&VersionReport::new(None), Format::Json)).unwrap();
         assert_eq!(json["apiVersion"], "kubectl-topo/v1alpha1");
         assert_eq!(json["kind"], "Version");
         assert_eq!(json["pluginVersion"], PLUGIN_VERSION);

@@ -13,8 +13,7 @@ use kubectl_topo::exporter::exposition::Exposition;
 use kubectl_topo::exporter::format::Format;
 use kubectl_topo::exporter::metrics::Health;
 use kubectl_topo::exporter::{Change, Exporter, Object, Resource};
-use kubectl_topo::settings::{DumpPath, Scope, SourceSpec};
-use kubectl_topo::source::{self, Request};
+use kubectl_topo::source::{self, DumpPath, Request, Scope, SourceSpec};
 use topo_engine::model::Behaviour;
 
 fn promtool() -> Command {

@@ -285,7 +285,7 @@ fn capped_check_page(dir: &Path) -> (PathBuf, Page) {
         zones: Some(topo_engine::core::analyze::zones(&snapshot, behaviour)),
     };
     let options = RenderOptions {
-        format: kubectl_topo::cli::OutputFormat::Html,
+        format: kubectl_topo::render::Format::Html,
         color: false,
         no_headers: false,
         unicode: false,

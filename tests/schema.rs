@@ -6,8 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use kubectl_topo::cli::OutputFormat;
-use kubectl_topo::render::{self, RenderOptions};
+use kubectl_topo::render::{self, Format as OutputFormat, RenderOptions};
 use kubectl_topo::schema;
 use kubectl_topo::source::dump::parse_dump;
 use serde_json::{Value, json};

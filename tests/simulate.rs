@@ -1,8 +1,7 @@
 //! `simulate` on fixture dumps (the seeds' cases W1–W3 and their variants), its snapshots, and the
 //! CLI: flag parsing and one-line errors on bad values (exit code 2).
 
-use kubectl_topo::cli::OutputFormat;
-use kubectl_topo::render::{self, RenderOptions};
+use kubectl_topo::render::{self, Format as OutputFormat, RenderOptions};
 use kubectl_topo::settings::changes::{parse_add_node, parse_set_cpu};
 use kubectl_topo::source::dump::parse_dump;
 use topo_engine::core::analyze::TrafficModel;

@@ -4,10 +4,9 @@
 
 use std::path::Path;
 
-use kubectl_topo::cli::{FailOn, OutputFormat};
-use kubectl_topo::render::{self, CheckContext, RenderOptions};
+use kubectl_topo::render::{self, CheckContext, Format as OutputFormat, RenderOptions};
 use kubectl_topo::source::dump::parse_dump;
-use kubectl_topo::triage::{self, IgnoreRules, View};
+use kubectl_topo::triage::{self, FailOn, IgnoreRules, View};
 use topo_engine::core::analyze;
 use topo_engine::model::{Behaviour, Snapshot};
 

@@ -2,11 +2,10 @@
 //! its sentence where the format shows sentences: nothing reaches a user as a Rust `Debug` name or
 //! a fallback text. The reports are real ones (the demo dump) with their reasons replaced.
 
-use kubectl_topo::cli::{FailOn, OutputFormat};
 use kubectl_topo::prose;
-use kubectl_topo::render::{self, CheckContext, RenderOptions};
+use kubectl_topo::render::{self, CheckContext, Format as OutputFormat, RenderOptions};
 use kubectl_topo::source::dump::parse_dump;
-use kubectl_topo::triage::{self, IgnoreRules, View};
+use kubectl_topo::triage::{self, FailOn, IgnoreRules, View};
 use strum::VariantArray;
 use topo_engine::core::analyze;
 use topo_engine::model::Snapshot;

@@ -10,17 +10,17 @@ use std::io::Write;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::{check_traffic, load, modelled, nothing_known, options, request, services_in_scope};
-use crate::cli::{FailOn, FormatKind, OutputFormat};
+use super::{check_traffic, load_from, modelled, nothing_known, options, request, services_in_scope};
 use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::render::clusters::ClusterCheck;
 use crate::render::picture::CheckDetails;
-use crate::render::{self, CheckContext};
-use crate::settings::{ConfigPath, DumpPath, Settings, SettingsError, SourceSpec};
+use crate::render::{self, CheckContext, Format, FormatKind};
+use crate::settings::{CheckJob, Settings, SettingsError};
 use crate::source::targets::{Target, targets};
-use crate::source::{self, SourceError};
-use crate::triage::{self, IGNORE_ANNOTATION, IgnoreRules, Triaged, View};
+use crate::source::{DumpPath, SourceSpec};
+use crate::triage::config;
+use crate::triage::{self, FailOn, IGNORE_ANNOTATION, IgnoreRules, Triaged, View};
 use topo_engine::core::analyze;
 use topo_engine::report::{ServiceRef, Verdict};
 
@@ -31,26 +31,33 @@ struct Plan<'a> {
     rules: &'a IgnoreRules,
 }
 
+/// One cluster of a run: where it is read from, and how.
+struct Cluster<'a> {
+    source: &'a SourceSpec,
+    /// A progress line on stderr (off when clusters run side by side).
+    progress: bool,
+    /// Threads that analyse its Services.
+    workers: usize,
+}
+
 /// Run `check`.
 pub(super) fn run(
     settings: &Settings,
-    fail_on: FailOn,
-    view: &View,
-    config: &ConfigPath,
-    all_contexts: bool,
+    job: &CheckJob,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitStatus, Error> {
     // The config file first: a mistake in it is found before a long read of the cluster.
-    let rules = source::config::load(config).map_err(SourceError::from)?;
-    let plan = Plan { fail_on, view, rules: &rules };
-    let mut targets = targets(&settings.sources, all_contexts);
-    if targets.len() == 1 && !all_contexts {
+    let rules = config::load(&job.config)?;
+    let plan = Plan { fail_on: job.fail_on, view: &job.view, rules: &rules };
+    let mut targets = targets(&settings.sources, job.all_contexts);
+    if targets.len() == 1 && !job.all_contexts {
         let Target { spec, .. } = targets.remove(0);
-        let settings = Settings { source: spec?, ..settings.clone() };
-        let (triaged, verdicts, pictures) = one(&settings, &plan, err)?;
-        let context = CheckContext { file: dump_file(&settings.source), pictures };
-        render::check(&triaged, &context, &options(&settings), out).map_err(Error::Write)?;
+        let source = spec?;
+        let cluster = Cluster { source: &source, progress: settings.progress, workers: settings.workers };
+        let (triaged, verdicts, pictures) = one(settings, &cluster, &plan, err)?;
+        let context = CheckContext { file: dump_file(&source), pictures };
+        render::check(&triaged, &context, &options(settings), out).map_err(Error::Write)?;
         nothing_known(&verdicts)?;
         return Ok(if triaged.failing.iter().any(|f| *f) { ExitStatus::Findings } else { ExitStatus::Ok });
     }
@@ -64,10 +71,12 @@ pub(super) fn run(
 /// for a picture format the full reports it draws.
 fn one(
     settings: &Settings,
+    cluster: &Cluster<'_>,
     plan: &Plan<'_>,
     err: &mut dyn Write,
 ) -> Result<(Triaged, Vec<Verdict>, CheckDetails), Error> {
-    let loaded = load(settings, request(settings, None, false), err)?;
+    let request = request(settings, None, false);
+    let loaded = load_from(cluster.source, cluster.progress, settings.unicode, request, err)?;
     let snapshot = loaded.snapshot;
     let services = services_in_scope(settings, &snapshot, loaded.namespace.as_deref(), None);
     if services.is_empty() {
@@ -78,8 +87,7 @@ fn one(
     check_traffic(settings, &snapshot)?;
     let chosen = modelled(settings, &snapshot, err)?;
     let behaviour = chosen.behaviour;
-    let mut report =
-        analyze::check_with(&snapshot, &services, behaviour, &settings.traffic, settings.workers);
+    let mut report = analyze::check_with(&snapshot, &services, behaviour, &settings.traffic, cluster.workers);
     report.kubernetes_version_basis = Some(chosen.basis);
     let verdicts: Vec<Verdict> =
         report.services.iter().flat_map(|row| row.families.iter().map(|f| f.verdict)).collect();
@@ -95,7 +103,7 @@ fn one(
     for (service, unknown) in &triaged.unknown_codes {
         let _ = writeln!(err, "{}", crate::prose::check::unknown_codes_note(service, unknown));
     }
-    let pictures = match render::picture_format(settings.output) {
+    let pictures = match settings.output.picture() {
         Some(_) => pictures::details(settings, &snapshot, &triaged.report, behaviour),
         None => CheckDetails::default(),
     };
@@ -160,10 +168,10 @@ fn worse(status: ExitStatus, code: u8) -> ExitStatus {
 /// Read and check one cluster of several; its notes, each prefixed with the cluster.
 fn cluster(settings: &Settings, target: Target, plan: &Plan<'_>) -> Done {
     let mut notes = Vec::new();
-    let outcome = target.spec.map_err(Error::from).and_then(|spec| {
+    let outcome = target.spec.map_err(Error::from).and_then(|source| {
         // Clusters run side by side: each analyses on one thread and shows no progress line.
-        let settings = Settings { source: spec, progress: false, workers: 1, ..settings.clone() };
-        one(&settings, plan, &mut notes).map(|(triaged, _, _)| triaged)
+        let cluster = Cluster { source: &source, progress: false, workers: 1 };
+        one(settings, &cluster, plan, &mut notes).map(|(triaged, _, _)| triaged)
     });
     let text = String::from_utf8_lossy(&notes).into_owned();
     let prefixed: String = text
@@ -178,7 +186,7 @@ fn cluster(settings: &Settings, target: Target, plan: &Plan<'_>) -> Done {
 }
 
 /// The name of a report or picture format that reads one cluster only.
-fn report_format(output: OutputFormat) -> Option<&'static str> {
+fn report_format(output: Format) -> Option<&'static str> {
     matches!(output.kind(), FormatKind::Picture | FormatKind::Report).then(|| output.name())
 }
 

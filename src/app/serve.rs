@@ -15,7 +15,8 @@ use crate::exporter::exposition::Exposition;
 use crate::exporter::format::Format;
 use crate::exporter::metrics::{Health, ResourceLabels};
 use crate::exporter::routes::{self, Reply, Request};
-use crate::settings::{Settings, SettingsError, SourceSpec};
+use crate::settings::{Settings, SettingsError};
+use crate::source::SourceSpec;
 use crate::source::serve::{self as server, Event};
 use topo_engine::model::{Behaviour, Snapshot};
 

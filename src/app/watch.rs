@@ -7,14 +7,15 @@ use super::{find_service, options, request, services_in_scope};
 use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::render;
-use crate::settings::{Settings, SourceSpec};
+use crate::settings::Settings;
+use crate::source::SourceSpec;
 use crate::source::watch::{self as follow, Update};
 use topo_engine::core::analyze;
 use topo_engine::model::Snapshot;
 use topo_engine::report::watch::{self as changes, WatchState};
 
 /// Follow the Service(s) until Ctrl-C; exit 0 then.
-pub fn run(
+pub(crate) fn run(
     settings: &Settings,
     name: Option<&str>,
     out: &mut dyn Write,
@@ -59,7 +60,7 @@ fn state(
         find_service(snapshot, namespace, name)?;
     }
     let services = services_in_scope(settings, snapshot, namespace, name);
-    let behaviour = super::modelled::choose(settings.behaviour, snapshot)?.behaviour;
+    let behaviour = topo_engine::core::version::choose(settings.behaviour, snapshot)?.behaviour;
     let reports = analyze::service_reports(snapshot, &services, behaviour);
     Ok(changes::summarize(&reports))
 }

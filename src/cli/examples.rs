@@ -3,7 +3,7 @@
 //! example cannot drift from the flags it shows.
 
 /// `zones --help`.
-pub const ZONES: &str = "\
+pub(crate) const ZONES: &str = "\
 Examples:
   # Zone CPU weights of the current context's cluster
   kubectl topo zones
@@ -11,7 +11,7 @@ Examples:
   kubectl topo zones -f cluster.yaml -o json";
 
 /// `explain --help`.
-pub const EXPLAIN: &str = "\
+pub(crate) const EXPLAIN: &str = "\
 Examples:
   # Why does svc/web have (or not have) topology hints?
   kubectl topo explain svc/web -n shop
@@ -21,7 +21,7 @@ Examples:
   kubectl topo explain svc/web -n shop --exit-code --fail-on blocked";
 
 /// `check --help`.
-pub const CHECK: &str = "\
+pub(crate) const CHECK: &str = "\
 Columns:
   REPLICAS    Blocked in Auto mode: the nearest ready-endpoint count that gets hints
   CROSS-ZONE  share of requests leaving their zone today, with the hints on the slices now
@@ -39,7 +39,7 @@ Examples:
   kubectl topo check -A --all-contexts";
 
 /// `dump --help`.
-pub const DUMP: &str = "\
+pub(crate) const DUMP: &str = "\
 Examples:
   # Everything the reports read, for --from-file or a bug report
   kubectl topo dump -A > cluster.yaml
@@ -49,7 +49,7 @@ Examples:
   kubectl topo dump -f cluster.yaml --redact -A > shared.yaml";
 
 /// `simulate --help`.
-pub const SIMULATE: &str = "\
+pub(crate) const SIMULATE: &str = "\
 Examples:
   # Would 6 replicas get hints?
   kubectl topo simulate svc/web -n shop --replicas 6
@@ -59,7 +59,7 @@ Examples:
   kubectl topo simulate svc/web -n shop --add-node zone=us-east-1a,cpu=8 --mode PreferSameZone";
 
 /// `watch --help`.
-pub const WATCH: &str = "\
+pub(crate) const WATCH: &str = "\
 Examples:
   # A line each time svc/web's verdict, reasons or hints change
   kubectl topo watch svc/web -n shop
@@ -67,7 +67,7 @@ Examples:
   kubectl topo watch -A -o json";
 
 /// `serve --help`.
-pub const SERVE: &str = "\
+pub(crate) const SERVE: &str = "\
 Examples:
   # In the cluster (deploy/exporter), or from a workstation against the current context
   kubectl topo serve --listen 127.0.0.1:9464
@@ -75,7 +75,7 @@ Examples:
   kubectl topo serve --context prod-eu --cluster-label prod-eu";
 
 /// `completion --help`.
-pub const COMPLETION: &str = "\
+pub(crate) const COMPLETION: &str = "\
 Examples:
   # bash, for the kubectl-topo executable
   kubectl topo completion bash > ~/.local/share/bash-completion/completions/kubectl-topo
@@ -83,7 +83,7 @@ Examples:
   kubectl topo completion fish > ~/.config/fish/completions/kubectl-topo.fish";
 
 /// `version --help`.
-pub const VERSION: &str = "\
+pub(crate) const VERSION: &str = "\
 Examples:
   # The plugin's version, then the server's (5 s at most)
   kubectl topo version

@@ -1,4 +1,4 @@
-//! Which groups of shared flags each subcommand takes: [`Groups`] for every subcommand's arguments,
+//! Which groups of shared flags each subcommand takes: `Groups` for every subcommand's arguments,
 //! and [`USED_BY`], the same facts as a table of flags, which a test holds every `--help` to.
 
 use super::shared::{

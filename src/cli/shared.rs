@@ -69,21 +69,17 @@ pub struct TableLook {
 #[derive(Debug, Args)]
 pub struct ReadArgs {
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub file: FromFile,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub version: K8sVersion,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub look: TableLook,
     #[command(flatten)]
-    #[allow(missing_docs)]
     pub connection: Connection,
 }
 
 /// kubectl's kubeconfig and connection flags, for the subcommands that talk to a cluster.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Default, Args)]
 pub struct Connection {
     /// Path to the kubeconfig file.
     #[arg(long)]
@@ -153,29 +149,25 @@ pub const VERSION_FORMATS: &[&str] = &["table", "json", "yaml"];
 /// The shared flags of any subcommand, gathered by [`super::Command::shared`] (absent ones at
 /// their defaults): what `settings` resolves.
 #[derive(Debug, Default)]
-#[allow(missing_docs)]
 pub struct GlobalArgs {
+    /// `-f`.
     pub from_file: Vec<PathBuf>,
+    /// `--k8s-version`.
     pub k8s_version: Option<String>,
+    /// `-n`.
     pub namespace: Option<String>,
+    /// `-A`.
     pub all_namespaces: bool,
+    /// `-l`.
     pub selector: Option<String>,
+    /// `-o`.
     pub output: Option<OutputFormat>,
+    /// `--no-headers`.
     pub no_headers: bool,
+    /// `--color`.
     pub color: ColorChoice,
-    pub kubeconfig: Option<PathBuf>,
-    pub context: Vec<String>,
-    pub cluster: Option<String>,
-    pub user: Option<String>,
-    pub request_timeout: Option<String>,
-    pub server: Option<String>,
-    pub token: Option<String>,
-    pub certificate_authority: Option<PathBuf>,
-    pub insecure_skip_tls_verify: bool,
-    pub tls_server_name: Option<String>,
-    pub as_user: Option<String>,
-    pub as_group: Vec<String>,
-    pub verbosity: u8,
+    /// The kubeconfig and connection flags, as the subcommand's group holds them.
+    pub connection: Connection,
 }
 
 /// The groups a subcommand's arguments hold (None: it does not take them).
@@ -235,24 +227,8 @@ impl GlobalArgs {
             (g.no_headers, g.color) = (a.no_headers, a.color);
         }
         if let Some(a) = groups.connection() {
-            g.connect(a);
+            g.connection.clone_from(a);
         }
         g
-    }
-
-    fn connect(&mut self, a: &Connection) {
-        self.kubeconfig.clone_from(&a.kubeconfig);
-        self.context.clone_from(&a.context);
-        self.cluster.clone_from(&a.cluster);
-        self.user.clone_from(&a.user);
-        self.request_timeout.clone_from(&a.request_timeout);
-        self.server.clone_from(&a.server);
-        self.token.clone_from(&a.token);
-        self.certificate_authority.clone_from(&a.certificate_authority);
-        self.insecure_skip_tls_verify = a.insecure_skip_tls_verify;
-        self.tls_server_name.clone_from(&a.tls_server_name);
-        self.as_user.clone_from(&a.as_user);
-        self.as_group.clone_from(&a.as_group);
-        self.verbosity = a.verbosity;
     }
 }

@@ -10,7 +10,7 @@ use crate::cli::Cli;
 
 /// What `main` prints for a refused command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ParseOutcome {
+pub(crate) enum ParseOutcome {
     /// `--help`, `--version` or a bare `kubectl topo`: clap's own text, exit as clap does.
     ClapText,
     /// A usage error: `error: {error}` then `hint: {hint}`, exit 2.
@@ -23,7 +23,7 @@ pub enum ParseOutcome {
 }
 
 /// Fold a clap error into one line; `args` (without argv0) name the subcommand for the hint.
-pub fn usage_error(err: &clap::Error, bin_name: &str, args: &[OsString]) -> ParseOutcome {
+pub(crate) fn usage_error(err: &clap::Error, bin_name: &str, args: &[OsString]) -> ParseOutcome {
     if matches!(
         err.kind(),
         ErrorKind::DisplayHelp

@@ -1,4 +1,5 @@
-//! The value enums of the flags: `-o`, `--color`, `--fail-on`, `check --sort-by`.
+//! The value enums of the flags: `-o`, `--color`, `--fail-on`, `check --sort-by`. `settings`
+//! converts them into the enums of the modules that give them meaning (`settings/values.rs`).
 
 use clap::ValueEnum;
 
@@ -40,47 +41,6 @@ pub enum OutputFormat {
     Junit,
     /// `check`: SARIF 2.1.0, one rule per reason code.
     Sarif,
-}
-
-/// The four families of `-o` formats: who writes them and who renders them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FormatKind {
-    /// `table`, `wide`: every subcommand, for a terminal.
-    Table,
-    /// `json`, `yaml`: every subcommand, the versioned report model.
-    Structured,
-    /// `html`, `dot`, `mermaid`: `explain`, `check` and `simulate`, for one cluster.
-    Picture,
-    /// `markdown`, `junit`, `sarif`: `check` only, for one cluster.
-    Report,
-}
-
-impl OutputFormat {
-    /// The family of this format.
-    pub fn kind(self) -> FormatKind {
-        match self {
-            OutputFormat::Table | OutputFormat::Wide => FormatKind::Table,
-            OutputFormat::Json | OutputFormat::Yaml => FormatKind::Structured,
-            OutputFormat::Html | OutputFormat::Dot | OutputFormat::Mermaid => FormatKind::Picture,
-            OutputFormat::Markdown | OutputFormat::Junit | OutputFormat::Sarif => FormatKind::Report,
-        }
-    }
-
-    /// The name as typed after `-o`.
-    pub fn name(self) -> &'static str {
-        match self {
-            OutputFormat::Table => "table",
-            OutputFormat::Wide => "wide",
-            OutputFormat::Json => "json",
-            OutputFormat::Yaml => "yaml",
-            OutputFormat::Html => "html",
-            OutputFormat::Dot => "dot",
-            OutputFormat::Mermaid => "mermaid",
-            OutputFormat::Markdown => "markdown",
-            OutputFormat::Junit => "junit",
-            OutputFormat::Sarif => "sarif",
-        }
-    }
 }
 
 /// `--color` values.

@@ -17,7 +17,7 @@ const ZSH: &str = include_str!("shells/_kubectl-topo");
 const FISH: &str = include_str!("shells/kubectl-topo.fish");
 
 /// Write the completion script for `shell` to `out`.
-pub fn write(shell: Shell, out: &mut dyn Write) -> std::io::Result<()> {
+pub(crate) fn write(shell: Shell, out: &mut dyn Write) -> std::io::Result<()> {
     let dynamic = match shell {
         Shell::Bash => BASH,
         Shell::Zsh => ZSH,

@@ -9,13 +9,16 @@ use serde::Serialize;
 use serde_json::ser::{CompactFormatter, Formatter, PrettyFormatter};
 
 /// Pretty JSON (two-space indent), hidden characters escaped.
-pub fn to_writer_pretty<W: Write + ?Sized, T: Serialize + ?Sized>(out: &mut W, value: &T) -> io::Result<()> {
+pub(crate) fn to_writer_pretty<W: Write + ?Sized, T: Serialize + ?Sized>(
+    out: &mut W,
+    value: &T,
+) -> io::Result<()> {
     let mut ser = serde_json::Serializer::with_formatter(out, Escaping(PrettyFormatter::new()));
     value.serialize(&mut ser).map_err(io::Error::from)
 }
 
 /// One-line JSON, hidden characters escaped.
-pub fn to_writer<W: Write + ?Sized, T: Serialize + ?Sized>(out: &mut W, value: &T) -> io::Result<()> {
+pub(crate) fn to_writer<W: Write + ?Sized, T: Serialize + ?Sized>(out: &mut W, value: &T) -> io::Result<()> {
     let mut ser = serde_json::Serializer::with_formatter(out, Escaping(CompactFormatter));
     value.serialize(&mut ser).map_err(io::Error::from)
 }

@@ -7,7 +7,7 @@ use crate::triage::IGNORE_ANNOTATION;
 /// `4 Service(s): 2 Active, 1 Blocked, 1 Unmanaged`, then what was left out or set aside:
 /// `; 12 hidden (nobody asked for hints and none are present: --show-all lists them)`,
 /// `; 3 filtered out`, `; 2 reasons ignored by rules`.
-pub fn summary_line(summary: &CheckSummary) -> String {
+pub(crate) fn summary_line(summary: &CheckSummary) -> String {
     let counts: Vec<String> = summary.verdicts.iter().map(|(v, n)| format!("{n} {v}")).collect();
     let mut line = format!(
         "{} Service(s): {}",
@@ -31,10 +31,10 @@ pub fn summary_line(summary: &CheckSummary) -> String {
 }
 
 /// Why a reason is set aside (SARIF suppressions).
-pub const IGNORED_BY_RULE: &str = "set aside by a kubectl-topo ignore rule (the Service's kubectl-topo.io/ignore annotation or the config file)";
+pub(crate) const IGNORED_BY_RULE: &str = "set aside by a kubectl-topo ignore rule (the Service's kubectl-topo.io/ignore annotation or the config file)";
 
 /// A note for an ignore annotation naming something that is no reason code.
-pub fn unknown_codes_note(service: &ServiceRef, unknown: &[String]) -> String {
+pub(crate) fn unknown_codes_note(service: &ServiceRef, unknown: &[String]) -> String {
     format!(
         "note: {}/{}: annotation {IGNORE_ANNOTATION} names no reason code: {} (those names have no effect)",
         service.namespace,
@@ -44,7 +44,7 @@ pub fn unknown_codes_note(service: &ServiceRef, unknown: &[String]) -> String {
 }
 
 /// The `note:` when `check` finds no Service in its scope (a mistyped `-n`, or `-l` matching none).
-pub fn no_services_note(namespace: Option<&str>, selector: bool) -> String {
+pub(crate) fn no_services_note(namespace: Option<&str>, selector: bool) -> String {
     let place = match namespace {
         Some(ns) => format!("in namespace {ns:?}"),
         None => "in any namespace".to_string(),

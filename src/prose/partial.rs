@@ -3,10 +3,10 @@
 //! table output, and in the `partial` list of the JSON/YAML report.
 
 /// The ClusterRole shipped in `deploy/rbac.yaml`.
-pub const READER_ROLE: &str = "kubectl-topo-reader";
+pub(crate) const READER_ROLE: &str = "kubectl-topo-reader";
 
 /// Nodes forbidden: zone weights are unknown; says which checks did not run.
-pub fn nodes_forbidden_note(action: &str) -> String {
+pub(crate) fn nodes_forbidden_note(action: &str) -> String {
     format!(
         "Nodes not read (forbidden to {action}): zone weights are unknown, so Services in Auto mode get \
          the verdict Unknown; not computed: the Auto hint allocation, kube-proxy's routing by zone, the \
@@ -16,7 +16,7 @@ pub fn nodes_forbidden_note(action: &str) -> String {
 }
 
 /// Events forbidden: the report is complete without them.
-pub fn events_forbidden_note(action: &str) -> String {
+pub(crate) fn events_forbidden_note(action: &str) -> String {
     format!(
         "Events not shown (forbidden to {action}); the verdicts do not depend on them. Bind the \
          ClusterRole {READER_ROLE} (deploy/rbac.yaml) to see them"
@@ -24,9 +24,9 @@ pub fn events_forbidden_note(action: &str) -> String {
 }
 
 /// `simulate` changes the Nodes: without them there is nothing to simulate.
-pub const SIMULATE_NEEDS_NODES: &str =
+pub(crate) const SIMULATE_NEEDS_NODES: &str =
     "there is nothing to simulate (simulate changes Nodes and recomputes zone weights from them)";
 
 /// Every verdict asked for is Unknown: the report above is all that could be said.
-pub const NO_VERDICT_WITHOUT_NODES: &str =
+pub(crate) const NO_VERDICT_WITHOUT_NODES: &str =
     "zone weights are unknown and no verdict could be computed (the report above shows what was read)";

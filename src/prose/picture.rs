@@ -7,27 +7,27 @@ use topo_engine::report::whatif::Outcomes;
 use topo_engine::report::{FamilyReport, ServiceRef};
 
 /// A zone as pictures name it: `(no zone)` for the empty zone label.
-pub fn zone(zone: &str) -> Cow<'_, str> {
+pub(crate) fn zone(zone: &str) -> Cow<'_, str> {
     if zone.is_empty() { Cow::Borrowed("(no zone)") } else { Cow::Borrowed(zone) }
 }
 
 /// A fraction as a percentage with one decimal.
-pub fn percent(fraction: f64) -> String {
+pub(crate) fn percent(fraction: f64) -> String {
     format!("{:.1}%", fraction * 100.0)
 }
 
 /// A fraction as a whole percentage (band labels).
-pub fn percent_short(fraction: f64) -> String {
+pub(crate) fn percent_short(fraction: f64) -> String {
     format!("{:.0}%", fraction * 100.0)
 }
 
 /// What a destination zone's endpoints receive, under its bar.
-pub fn received(fraction_of_all: f64) -> String {
+pub(crate) fn received(fraction_of_all: f64) -> String {
     format!("receives {}", percent(fraction_of_all))
 }
 
 /// The caption of a panel: `ns/name · IPv4 · Blocked`; `after` names the side of a simulation.
-pub fn panel_title(s: &ServiceRef, f: &FamilyReport, after: Option<bool>) -> String {
+pub(crate) fn panel_title(s: &ServiceRef, f: &FamilyReport, after: Option<bool>) -> String {
     let side = match after {
         None => "",
         Some(false) => "before · ",
@@ -37,27 +37,28 @@ pub fn panel_title(s: &ServiceRef, f: &FamilyReport, after: Option<bool>) -> Str
 }
 
 /// The origin node of a zone, as lines: whose requests.
-pub fn clients(zone_name: &str, share_of_all: f64) -> Vec<String> {
+pub(crate) fn clients(zone_name: &str, share_of_all: f64) -> Vec<String> {
     vec![format!("clients in {}", zone(zone_name)), format!("{} of requests", percent(share_of_all))]
 }
 
 /// The destination node of a zone, as lines: whose endpoints.
-pub fn endpoints(zone_name: &str, ready: Option<i64>) -> Vec<String> {
+pub(crate) fn endpoints(zone_name: &str, ready: Option<i64>) -> Vec<String> {
     let mut lines = vec![format!("endpoints in {}", zone(zone_name))];
     lines.extend(ready.map(|n| format!("{n} ready")));
     lines
 }
 
 /// The label of a routed zone pair.
-pub fn route(share: &Outcomes<f64>) -> String {
+pub(crate) fn route(share: &Outcomes<f64>) -> String {
     format!("now {} · after sync {}", percent(share.now), percent(share.expected))
 }
 
 /// A family kube-proxy does not route (no cross-zone facts).
-pub const NO_ROUTING: &str = "kube-proxy does not route this Service's ClusterIP traffic: nothing to draw";
+pub(crate) const NO_ROUTING: &str =
+    "kube-proxy does not route this Service's ClusterIP traffic: nothing to draw";
 
 /// The note of a capped `check` picture.
-pub fn capped(shown: usize, total: usize) -> String {
+pub(crate) fn capped(shown: usize, total: usize) -> String {
     format!(
         "Routing pictures for {shown} of {total} Services only (a size cap), the worst verdicts \
          first: narrow the scope with -n or -l, or run explain -o html on one Service."
@@ -65,30 +66,30 @@ pub fn capped(shown: usize, total: usize) -> String {
 }
 
 /// Captions of the two routing states drawn.
-pub const NOW: &str = "Now: where each zone's requests go with today's hints";
+pub(crate) const NOW: &str = "Now: where each zone's requests go with today's hints";
 /// See [`NOW`].
-pub const AFTER_SYNC: &str = "After the controller's next sync";
+pub(crate) const AFTER_SYNC: &str = "After the controller's next sync";
 /// Band legend.
-pub const BANDS: &str = "Each band runs from the zone the requests come from (top bar) to the zone of the endpoints they \
+pub(crate) const BANDS: &str = "Each band runs from the zone the requests come from (top bar) to the zone of the endpoints they \
      reach (bottom bar); its width is its share of all requests, its number the share of its origin \
      zone's requests. Under each bottom bar: the share of all requests that zone's endpoints receive.";
 
 /// Labels of a zone card.
-pub mod card {
+pub(crate) mod card {
     /// CPU share label.
-    pub const CPU_SHARE: &str = "CPU share";
+    pub(crate) const CPU_SHARE: &str = "CPU share";
     /// Nodes label.
-    pub const NODES: &str = "nodes";
+    pub(crate) const NODES: &str = "nodes";
     /// Ready endpoints label.
-    pub const READY: &str = "ready endpoints";
+    pub(crate) const READY: &str = "ready endpoints";
     /// Hinted endpoints label.
-    pub const HINTED: &str = "hinted now → after sync";
+    pub(crate) const HINTED: &str = "hinted now → after sync";
     /// Unknown value.
-    pub const UNKNOWN: &str = "–";
+    pub(crate) const UNKNOWN: &str = "–";
 }
 
 /// A zone's overload against the controller's threshold, in words.
-pub fn overload(percent: Option<f64>, threshold_percent: f64) -> String {
+pub(crate) fn overload(percent: Option<f64>, threshold_percent: f64) -> String {
     match percent {
         Some(p) if p > threshold_percent => {
             format!("overload {p:+.0}% — over the {threshold_percent:.0}% threshold")
@@ -99,7 +100,7 @@ pub fn overload(percent: Option<f64>, threshold_percent: f64) -> String {
 }
 
 /// The share of requests leaving their zone (and dropped) in one state.
-pub fn leaving(cross: f64, dropped: f64) -> String {
+pub(crate) fn leaving(cross: f64, dropped: f64) -> String {
     let mut text = format!("{} of requests leave their zone", percent(cross));
     if dropped > 0.0 {
         text.push_str(&format!(", {} are dropped", percent(dropped)));
@@ -108,7 +109,7 @@ pub fn leaving(cross: f64, dropped: f64) -> String {
 }
 
 /// A band's tooltip.
-pub fn band(from: &str, to: &str, fraction_of_origin: f64, state: &str) -> String {
+pub(crate) fn band(from: &str, to: &str, fraction_of_origin: f64, state: &str) -> String {
     format!(
         "{} → {}: {} of {}'s requests ({state})",
         zone(from),
@@ -119,40 +120,40 @@ pub fn band(from: &str, to: &str, fraction_of_origin: f64, state: &str) -> Strin
 }
 
 /// Short names of the states, for tooltips.
-pub const STATE_NOW: &str = "now";
+pub(crate) const STATE_NOW: &str = "now";
 /// See [`STATE_NOW`].
-pub const STATE_AFTER: &str = "after the next sync";
+pub(crate) const STATE_AFTER: &str = "after the next sync";
 
 /// Headings of the HTML page.
-pub mod page {
+pub(crate) mod page {
     /// `explain` page title.
-    pub fn explain(namespace: &str, name: &str) -> String {
+    pub(crate) fn explain(namespace: &str, name: &str) -> String {
         format!("kubectl topo explain {namespace}/{name}")
     }
     /// `check` page title.
-    pub const CHECK: &str = "kubectl topo check";
+    pub(crate) const CHECK: &str = "kubectl topo check";
     /// `simulate` page title.
-    pub fn simulate(namespace: &str, name: &str) -> String {
+    pub(crate) fn simulate(namespace: &str, name: &str) -> String {
         format!("kubectl topo simulate {namespace}/{name}")
     }
     /// Behaviour line.
-    pub fn behaviour(version: &str) -> String {
+    pub(crate) fn behaviour(version: &str) -> String {
         format!("Kubernetes {version} behaviour")
     }
     /// Service heading.
-    pub fn service(namespace: &str, name: &str) -> String {
+    pub(crate) fn service(namespace: &str, name: &str) -> String {
         format!("Service {namespace}/{name}")
     }
     /// The controller's action.
-    pub fn action(action: &str) -> String {
+    pub(crate) fn action(action: &str) -> String {
         format!("controller: {action}")
     }
     /// Summary: services checked.
-    pub fn services(n: usize) -> String {
+    pub(crate) fn services(n: usize) -> String {
         format!("{n} Services checked")
     }
     /// Summary: the cross-zone share over the cluster.
-    pub fn cluster_cross_zone(mean: Option<f64>) -> String {
+    pub(crate) fn cluster_cross_zone(mean: Option<f64>) -> String {
         match mean {
             Some(m) => format!(
                 "Cross-zone share after the next sync, averaged over the Services kube-proxy routes (each \
@@ -163,14 +164,14 @@ pub mod page {
         }
     }
     /// Table headers of `check`.
-    pub const CHECK_HEADERS: [&str; 5] =
+    pub(crate) const CHECK_HEADERS: [&str; 5] =
         ["Service", "Mode", "Verdict", "First reason", "Cross-zone after sync"];
     /// Simulation: the changes.
-    pub fn changes(changes: &str) -> String {
+    pub(crate) fn changes(changes: &str) -> String {
         format!("Changes: {changes}")
     }
     /// Simulation: whether the controller reaches the after state.
-    pub fn synced(synced: bool) -> &'static str {
+    pub(crate) fn synced(synced: bool) -> &'static str {
         if synced {
             "Controller: syncs the Service — the after state is reached"
         } else {
@@ -178,21 +179,22 @@ pub mod page {
         }
     }
     /// Side headings of a simulation.
-    pub const BEFORE: &str = "Before — today's cluster";
+    pub(crate) const BEFORE: &str = "Before — today's cluster";
     /// See [`BEFORE`].
-    pub const AFTER: &str = "After — the changed cluster, after the sync";
+    pub(crate) const AFTER: &str = "After — the changed cluster, after the sync";
     /// Data-plane or mode notes heading.
-    pub const NOTE: &str = "note";
+    pub(crate) const NOTE: &str = "note";
 }
 
 /// Words of the terminal zone bar.
-pub mod bar {
+pub(crate) mod bar {
     /// Heading when hints are written.
-    pub const HINTED: &str = "Zones: CPU share | share of the endpoints hinted after the next sync";
+    pub(crate) const HINTED: &str = "Zones: CPU share | share of the endpoints hinted after the next sync";
     /// Heading without hints.
-    pub const READY: &str = "Zones: CPU share | share of the ready endpoints (no hints after the next sync)";
+    pub(crate) const READY: &str =
+        "Zones: CPU share | share of the ready endpoints (no hints after the next sync)";
     /// `3 of 6`.
-    pub fn count(n: i64, total: i64) -> String {
+    pub(crate) fn count(n: i64, total: i64) -> String {
         format!("{n} of {total}")
     }
 }

@@ -1,13 +1,14 @@
 //! Words for where the modelled Kubernetes version came from: the header suffix of `explain` and
 //! `simulate`, and the `note:` when the version was not given by `--k8s-version` or an exact server.
 
+use topo_engine::core::version::{Reporter, TooOld};
 use topo_engine::model::Behaviour;
-use topo_engine::model::version::NEWEST_MINOR;
+use topo_engine::model::version::{NEWEST_MINOR, OLDEST_MINOR};
 use topo_engine::report::VersionBasis;
 
 /// What follows "Kubernetes 1.NN behaviour" in a header: empty when the version was asked for or
 /// is the server's own.
-pub fn header_suffix(basis: Option<&VersionBasis>) -> String {
+pub(crate) fn header_suffix(basis: Option<&VersionBasis>) -> String {
     match basis {
         None | Some(VersionBasis::Flag) => String::new(),
         Some(VersionBasis::Server { git_version, newer_than_modelled }) => match newer_than_modelled {
@@ -23,7 +24,7 @@ pub fn header_suffix(basis: Option<&VersionBasis>) -> String {
 }
 
 /// The `note:` for a skewed cluster: some kubelets older than the control plane.
-pub fn skew_note(nodes: usize, oldest: Behaviour, control_plane: Behaviour) -> String {
+pub(crate) fn skew_note(nodes: usize, oldest: Behaviour, control_plane: Behaviour) -> String {
     format!(
         "{nodes} Node(s) run an older kubelet than the control plane (oldest {oldest}, control plane \
          {control_plane}): kube-proxy there is modelled at each node's own version"
@@ -31,12 +32,12 @@ pub fn skew_note(nodes: usize, oldest: Behaviour, control_plane: Behaviour) -> S
 }
 
 /// The words for a kube-proxy group modelled at its node's older version.
-pub fn kube_proxy_at(version: &str) -> String {
+pub(crate) fn kube_proxy_at(version: &str) -> String {
     format!("kube-proxy {version}")
 }
 
 /// The `note:` that says how the version was chosen, when it was not simply given.
-pub fn note(basis: &VersionBasis, modelled: Behaviour) -> Option<String> {
+pub(crate) fn note(basis: &VersionBasis, modelled: Behaviour) -> Option<String> {
     match basis {
         VersionBasis::Flag | VersionBasis::Default => None,
         VersionBasis::Server { newer_than_modelled: false, .. } => None,
@@ -53,4 +54,17 @@ pub fn note(basis: &VersionBasis, modelled: Behaviour) -> Option<String> {
             ))
         }
     }
+}
+
+/// The error line for a cluster older than any line modelled.
+pub(crate) fn too_old(e: &TooOld) -> String {
+    let who = match e.reporter {
+        Reporter::Server => "the server",
+        Reporter::NewestKubelet => "the newest kubelet",
+    };
+    format!(
+        "{who} runs Kubernetes 1.{}, older than the oldest line modelled (1.{OLDEST_MINOR}, the first with \
+         topology hints)",
+        e.minor
+    )
 }

@@ -9,7 +9,7 @@ use topo_engine::report::reason::ReasonCode;
 use topo_engine::report::watch::{ChangeKind, FamilyState, ServiceChange};
 
 /// One sentence saying why the line was printed.
-pub fn why(change: &ServiceChange) -> String {
+pub(crate) fn why(change: &ServiceChange) -> String {
     let Some(after) = &change.after else {
         return "The Service (or this address family of it) no longer exists.".into();
     };

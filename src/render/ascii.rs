@@ -6,7 +6,7 @@
 use std::io::Write;
 
 /// The ASCII spelling of a character we print, when it has one.
-pub fn ascii(c: char) -> Option<&'static str> {
+pub(crate) fn ascii(c: char) -> Option<&'static str> {
     Some(match c {
         '→' => "->",
         '←' => "<-",
@@ -29,7 +29,7 @@ pub fn ascii(c: char) -> Option<&'static str> {
 }
 
 /// `text` with every character [`ascii`] knows replaced.
-pub fn to_ascii(text: &str) -> String {
+pub(crate) fn to_ascii(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match ascii(c) {
@@ -42,14 +42,14 @@ pub fn to_ascii(text: &str) -> String {
 
 /// A writer that passes everything through [`to_ascii`]. A character split across two writes is
 /// held until its last byte arrives.
-pub struct AsciiWriter<'a> {
+pub(crate) struct AsciiWriter<'a> {
     inner: &'a mut dyn Write,
     pending: Vec<u8>,
 }
 
 impl<'a> AsciiWriter<'a> {
     /// Wrap `inner`.
-    pub fn new(inner: &'a mut dyn Write) -> Self {
+    pub(crate) fn new(inner: &'a mut dyn Write) -> Self {
         AsciiWriter { inner, pending: Vec::new() }
     }
 }

@@ -18,42 +18,42 @@ use crate::triage::Triaged;
 
 /// One cluster's outcome, as the renderers take it.
 #[derive(Debug)]
-pub struct ClusterCheck {
+pub(crate) struct ClusterCheck {
     /// The dump file or context.
-    pub cluster: String,
+    pub(crate) cluster: String,
     /// The triaged report, or the error's one line and exit code.
-    pub outcome: Result<Triaged, (String, u8)>,
+    pub(crate) outcome: Result<Triaged, (String, u8)>,
 }
 
 /// `-o json|yaml` of a check over several clusters.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct CheckReportList {
+pub(crate) struct CheckReportList {
     /// One item per cluster, in the order the sources were given.
-    pub items: Vec<ClusterItem>,
+    pub(crate) items: Vec<ClusterItem>,
 }
 
 /// One cluster of a [`CheckReportList`]: its report, or why it could not be read.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct ClusterItem {
+pub(crate) struct ClusterItem {
     /// The dump file as given, or the kubeconfig context.
-    pub cluster: String,
+    pub(crate) cluster: String,
     /// The report (absent when the source failed).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub report: Option<CheckReport<ReasonView>>,
+    pub(crate) report: Option<CheckReport<ReasonView>>,
     /// The error (absent when the source was read).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<ClusterError>,
+    pub(crate) error: Option<ClusterError>,
 }
 
 /// A source that failed.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct ClusterError {
+pub(crate) struct ClusterError {
     /// The one-line error, as `error:` would print it.
-    pub message: String,
+    pub(crate) message: String,
     /// The exit code this error alone would give (2 input, 3 cluster).
-    pub exit_code: u8,
+    pub(crate) exit_code: u8,
 }
 
 impl Kind for CheckReportList {
@@ -62,12 +62,12 @@ impl Kind for CheckReportList {
 
 /// Render every cluster (table, wide, json, yaml; `check` refuses the report and picture formats
 /// over several clusters).
-pub fn render(
+pub(crate) fn render(
     clusters: &[ClusterCheck],
     options: &RenderOptions,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    match super::structured_format(options.format) {
+    match options.format.structured() {
         Some(format) => structured::write(&list(clusters), format, out),
         None => tables(clusters, options, out),
     }

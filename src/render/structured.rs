@@ -10,7 +10,7 @@ use crate::prose::{self, ReasonView};
 
 /// Structured formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Structured {
+pub(crate) enum Structured {
     /// Pretty JSON.
     Json,
     /// YAML.
@@ -18,7 +18,7 @@ pub enum Structured {
 }
 
 /// A report as `-o json|yaml` shows it: every reason with its words ([`ReasonView`]).
-pub trait Worded: Clone {
+pub(crate) trait Worded: Clone {
     /// The same report with worded reasons.
     type Output: Kind;
     /// Word every reason.
@@ -38,7 +38,7 @@ macro_rules! worded {
 worded!(ServiceReport, CheckReport, ZoneReport, SimulationReport);
 
 /// Write `report` in its envelope.
-pub fn write<T: Kind>(report: &T, format: Structured, out: &mut dyn Write) -> std::io::Result<()> {
+pub(crate) fn write<T: Kind>(report: &T, format: Structured, out: &mut dyn Write) -> std::io::Result<()> {
     let envelope = report.envelope();
     match format {
         Structured::Json => {

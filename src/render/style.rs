@@ -8,13 +8,13 @@ use topo_engine::report::Verdict;
 
 /// Styles for table output; every method is the identity when colour is off.
 #[derive(Debug, Clone, Copy)]
-pub struct Palette {
+pub(crate) struct Palette {
     enabled: bool,
 }
 
 impl Palette {
     /// A palette; `enabled = false` never emits escape codes.
-    pub fn new(enabled: bool) -> Self {
+    pub(crate) fn new(enabled: bool) -> Self {
         Palette { enabled }
     }
 
@@ -23,7 +23,7 @@ impl Palette {
     }
 
     /// A verdict, coloured by severity.
-    pub fn verdict(&self, verdict: Verdict, text: &str) -> String {
+    pub(crate) fn verdict(&self, verdict: Verdict, text: &str) -> String {
         let style = match verdict {
             Verdict::Active => Style::new().green().bold(),
             Verdict::Blocked => Style::new().yellow().bold(),
@@ -34,29 +34,29 @@ impl Palette {
     }
 
     /// Section headings.
-    pub fn heading(&self, text: &str) -> String {
+    pub(crate) fn heading(&self, text: &str) -> String {
         self.paint(text, Style::new().bold())
     }
 
     /// Secondary text.
-    pub fn dim(&self, text: &str) -> String {
+    pub(crate) fn dim(&self, text: &str) -> String {
         self.paint(text, Style::new().dimmed())
     }
 
     /// Something wrong.
-    pub fn bad(&self, text: &str) -> String {
+    pub(crate) fn bad(&self, text: &str) -> String {
         self.paint(text, Style::new().red())
     }
 
     /// Something fine.
-    pub fn good(&self, text: &str) -> String {
+    pub(crate) fn good(&self, text: &str) -> String {
         self.paint(text, Style::new().green())
     }
 }
 
 /// A zone from the cluster as a table cell: `<none>` for the empty zone (no zone label), else
 /// [`escape`]d.
-pub fn zone_cell(zone: &str) -> String {
+pub(crate) fn zone_cell(zone: &str) -> String {
     if zone.is_empty() { "<none>".to_string() } else { escape(zone).into_owned() }
 }
 

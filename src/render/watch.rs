@@ -4,9 +4,8 @@
 
 use std::io::Write;
 
-use super::RenderOptions;
 use super::style::Palette;
-use crate::cli::OutputFormat;
+use super::{Format, RenderOptions};
 use crate::escape::escape;
 use crate::prose;
 use crate::prose::whatif::zone_counts;
@@ -16,11 +15,11 @@ use topo_engine::report::watch::{FamilyState, ServiceChange};
 /// Write one change.
 pub fn change(change: &ServiceChange, options: &RenderOptions, out: &mut dyn Write) -> std::io::Result<()> {
     match options.format {
-        OutputFormat::Json => {
+        Format::Json => {
             crate::escape::json::to_writer(&mut *out, &change.clone().present(&prose::view).envelope())?;
             writeln!(out)?;
         }
-        OutputFormat::Yaml => {
+        Format::Yaml => {
             let text = serde_saphyr::to_string(&change.clone().present(&prose::view).envelope())
                 .map_err(std::io::Error::other)?;
             writeln!(out, "---")?;
@@ -48,7 +47,7 @@ fn line(change: &ServiceChange, options: &RenderOptions, out: &mut dyn Write) ->
         verdict(&change.after),
         escape(&prose::watch::why(change)),
     );
-    if options.format == OutputFormat::Wide
+    if options.wide()
         && let Some(after) = &change.after
     {
         text.push_str(&format!("  [hinted {}]", escape(&zone_counts(&after.hinted))));
@@ -89,7 +88,7 @@ mod tests {
         }
     }
 
-    fn render(format: OutputFormat) -> String {
+    fn render(format: Format) -> String {
         let options = RenderOptions { format, color: false, no_headers: false, unicode: false, width: None };
         let mut out = Vec::new();
         change(&sample(), &options, &mut out).unwrap();
@@ -98,7 +97,7 @@ mod tests {
 
     #[test]
     fn table_line_has_time_service_transition_and_reason_sentence() {
-        let text = render(OutputFormat::Table);
+        let text = render(Format::Table);
         assert_eq!(text.lines().count(), 1);
         assert!(text.starts_with("2026-11-21T17:30:00.000Z  ns/web"), "{text}");
         assert!(!text.contains('\x1b'), "escapes from the cluster are sanitised: {text:?}");
@@ -109,7 +108,7 @@ mod tests {
 
     #[test]
     fn json_is_one_enveloped_object_per_line() {
-        let text = render(OutputFormat::Json);
+        let text = render(Format::Json);
         assert_eq!(text.lines().count(), 1);
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(v["apiVersion"], topo_engine::report::API_VERSION);
@@ -121,7 +120,7 @@ mod tests {
 
     #[test]
     fn yaml_is_one_document_per_change() {
-        let text = render(OutputFormat::Yaml);
+        let text = render(Format::Yaml);
         assert!(text.starts_with("---\n"));
         assert!(text.contains("kind: ServiceChange"), "{text}");
     }

@@ -9,16 +9,16 @@ use std::io::Write;
 /// How prose is laid out: the width, and whether the terminal gets ASCII (measured after the
 /// ASCII spelling, `→` being `->`, as the terminal will show it).
 #[derive(Debug, Clone, Copy)]
-pub struct Wrap {
+pub(crate) struct Wrap {
     /// Wrap here; None: one line per paragraph.
-    pub width: Option<usize>,
+    pub(crate) width: Option<usize>,
     /// The terminal takes UTF-8.
-    pub unicode: bool,
+    pub(crate) unicode: bool,
 }
 
 /// Write `first` + `text` as one paragraph: wrapped at the width with `rest` before every
 /// continuation line, or on one line without a width.
-pub fn paragraph(
+pub(crate) fn paragraph(
     out: &mut dyn Write,
     wrap: Wrap,
     first: &str,
@@ -52,7 +52,7 @@ pub fn paragraph(
 
 /// A writer for stderr that wraps the `note:` and `hint:` lines it is given (continuations under
 /// the text, after the label) and passes every other line as it is: an `error:` stays one line.
-pub struct WrappedNotes<'a> {
+pub(crate) struct WrappedNotes<'a> {
     inner: &'a mut dyn Write,
     width: Option<usize>,
     line: Vec<u8>,
@@ -63,7 +63,7 @@ const WRAPPED: [&str; 2] = ["note: ", "hint: "];
 
 impl<'a> WrappedNotes<'a> {
     /// Wrap at `width` (None: pass everything through).
-    pub fn new(inner: &'a mut dyn Write, width: Option<usize>) -> Self {
+    pub(crate) fn new(inner: &'a mut dyn Write, width: Option<usize>) -> Self {
         WrappedNotes { inner, width, line: Vec::new() }
     }
 

@@ -31,12 +31,12 @@ pub struct Ambient {
 }
 
 impl Ambient {
-    /// The width prose on stdout wraps at ([`wrap_width`]).
+    /// The width prose on stdout wraps at (`wrap_width`).
     pub fn stdout_width(&self) -> Option<usize> {
         wrap_width(self.columns.as_deref(), self.stdout_columns)
     }
 
-    /// The width `note:` and `hint:` lines on stderr wrap at ([`wrap_width`]).
+    /// The width `note:` and `hint:` lines on stderr wrap at (`wrap_width`).
     pub fn stderr_width(&self) -> Option<usize> {
         wrap_width(self.columns.as_deref(), self.stderr_columns)
     }

@@ -1,7 +1,7 @@
 //! `check`'s listing flags → the typed [`View`] of `triage`, and where its config file is. Flag
 //! values are the engine's own names (strum), so the error for a bad one lists them all.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use strum::VariantArray;
 use topo_engine::report::Verdict;
@@ -10,22 +10,12 @@ use topo_engine::report::reason::ReasonCode;
 
 use super::{Ambient, SettingsError};
 use crate::cli::CheckArgs;
+use crate::triage::config::{ConfigPath, default_location};
 use crate::triage::{NamePattern, View};
-
-/// Where `check` reads its config file from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ConfigPath {
-    /// No file.
-    None,
-    /// `--config` or `KUBECTL_TOPO_CONFIG`: it must exist.
-    Given(PathBuf),
-    /// `${XDG_CONFIG_HOME:-~/.config}/kubectl-topo/config.yaml`: read when it exists.
-    Default(PathBuf),
-}
 
 /// The config file: `--config`, else `KUBECTL_TOPO_CONFIG` (non-empty), else the default location
 /// under the config home (none when neither `XDG_CONFIG_HOME` nor `HOME` is set).
-pub fn config_path(flag: Option<PathBuf>, ambient: &Ambient) -> ConfigPath {
+pub(crate) fn config_path(flag: Option<PathBuf>, ambient: &Ambient) -> ConfigPath {
     match (flag, &ambient.config_env, &ambient.config_home) {
         (Some(path), _, _) => ConfigPath::Given(path),
         (None, Some(env), _) => ConfigPath::Given(env.clone()),
@@ -34,13 +24,8 @@ pub fn config_path(flag: Option<PathBuf>, ambient: &Ambient) -> ConfigPath {
     }
 }
 
-/// `HOME/kubectl-topo/config.yaml` of a config home (`$XDG_CONFIG_HOME` or `~/.config`).
-pub fn default_location(config_home: &Path) -> PathBuf {
-    config_home.join("kubectl-topo").join("config.yaml")
-}
-
 /// `--verdict`, `--reason`, `--mode`, `--sort-by`, `--exclude-namespace`, `--show-all`.
-pub fn view(args: &CheckArgs) -> Result<View, SettingsError> {
+pub(crate) fn view(args: &CheckArgs) -> Result<View, SettingsError> {
     let exclude_namespaces = args
         .exclude_namespace
         .iter()
@@ -50,7 +35,7 @@ pub fn view(args: &CheckArgs) -> Result<View, SettingsError> {
         verdicts: names("--verdict", &args.verdict, Verdict::VARIANTS)?,
         reasons: names("--reason", &args.reason, ReasonCode::VARIANTS)?,
         modes: names("--mode", &args.mode, Mode::VARIANTS)?,
-        sort_by: args.sort_by,
+        sort_by: args.sort_by.into(),
         exclude_namespaces,
         show_all: args.show_all,
     })

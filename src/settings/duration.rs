@@ -4,10 +4,10 @@
 use std::time::Duration;
 
 /// `--request-timeout` when none is given.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// `--request-timeout` of `version` when none is given: it answers at once.
-pub const VERSION_TIMEOUT: Duration = Duration::from_secs(5);
+pub(crate) const VERSION_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Nanoseconds per unit, as Go's `unitMap` (`time/format.go`).
 fn unit_nanos(unit: &str) -> Option<u64> {
@@ -25,7 +25,7 @@ fn unit_nanos(unit: &str) -> Option<u64> {
 /// Mirrors Go's `time.ParseDuration` for durations that are not negative: a sequence of decimal
 /// numbers, each with an optional fraction and a unit; `"0"` alone needs none. None when the text
 /// is not such a duration or overflows Go's `int64` nanoseconds.
-pub fn parse_go_duration(text: &str) -> Option<Duration> {
+pub(crate) fn parse_go_duration(text: &str) -> Option<Duration> {
     let mut s = text.strip_prefix('+').unwrap_or(text);
     if s == "0" {
         return Some(Duration::ZERO);

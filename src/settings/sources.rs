@@ -1,86 +1,29 @@
 //! Where objects come from: `-f` (repeatable for `check`; `-` = stdin) or the live clusters of
 //! `--context` (repeatable for `check`), with the kubeconfig flags. A directory given to `-f` is
-//! expanded by `source` (that is I/O), as is `--all-contexts`.
+//! expanded by `source` (that is I/O), as is `--all-contexts`. The types are `source`'s own
+//! ([`crate::source::SourceSpec`]): what it reads, decided here.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
-use super::{DumpPath, SettingsError, SourceSpec};
-use crate::cli::{Command, GlobalArgs};
-
-/// Kubeconfig selection for a live cluster (kubectl's flags).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct LiveSpec {
-    /// `--kubeconfig`.
-    pub kubeconfig: Option<PathBuf>,
-    /// `--context`.
-    pub context: Option<String>,
-    /// `--cluster`.
-    pub cluster: Option<String>,
-    /// `--user`.
-    pub user: Option<String>,
-    /// `--request-timeout` (None = no timeout).
-    pub request_timeout: Option<Duration>,
-    /// kubectl's connection flags, laid over the kubeconfig's cluster and user (boxed: they are
-    /// rarely given, and a `SourceSpec` stays small).
-    pub overrides: Box<Overrides>,
-    /// `-v`/`--v`: 6 or more prints each API request on stderr.
-    pub verbosity: u8,
-}
-
-/// kubectl's connection flags (client-go's `clientcmd.ConfigOverrides`): `-s/--server`,
-/// `--certificate-authority`, `--insecure-skip-tls-verify`, `--tls-server-name` for the cluster,
-/// `--token`, `--as`, `--as-group` for the user.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Overrides {
-    /// `-s/--server`, with `https://` added when no scheme was typed (as kubectl does).
-    pub server: Option<String>,
-    /// `--certificate-authority`.
-    pub certificate_authority: Option<PathBuf>,
-    /// `--insecure-skip-tls-verify`.
-    pub insecure_skip_tls_verify: bool,
-    /// `--tls-server-name`.
-    pub tls_server_name: Option<String>,
-    /// `--token`.
-    pub token: Option<Secret>,
-    /// `--as`.
-    pub impersonate: Option<String>,
-    /// `--as-group` (only with `--as`).
-    pub impersonate_groups: Vec<String>,
-}
-
-impl Overrides {
-    /// True when no connection flag was given.
-    pub fn is_empty(&self) -> bool {
-        *self == Overrides::default()
-    }
-}
-
-/// A credential typed on the command line: never shown by `Debug`.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Secret(pub String);
-
-impl std::fmt::Debug for Secret {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Secret(…)")
-    }
-}
+use super::SettingsError;
+use crate::cli::{Command, Connection, GlobalArgs};
+use crate::source::{DumpPath, LiveSpec, Overrides, Secret, SourceSpec};
 
 /// The connection flags, checked as kubectl checks them: `--as-group` needs `--as`, and a
 /// `--server` must be a URL (`host:port` gets `https://`).
-pub fn overrides(g: &GlobalArgs) -> Result<Overrides, SettingsError> {
-    if !g.as_group.is_empty() && g.as_user.is_none() {
+pub(crate) fn overrides(c: &Connection) -> Result<Overrides, SettingsError> {
+    if !c.as_group.is_empty() && c.as_user.is_none() {
         return Err(SettingsError::AsGroupWithoutAs);
     }
-    let server = g.server.as_deref().map(server_url).transpose()?;
+    let server = c.server.as_deref().map(server_url).transpose()?;
     Ok(Overrides {
         server,
-        certificate_authority: g.certificate_authority.clone(),
-        insecure_skip_tls_verify: g.insecure_skip_tls_verify,
-        tls_server_name: g.tls_server_name.clone(),
-        token: g.token.clone().map(Secret),
-        impersonate: g.as_user.clone(),
-        impersonate_groups: g.as_group.clone(),
+        certificate_authority: c.certificate_authority.clone(),
+        insecure_skip_tls_verify: c.insecure_skip_tls_verify,
+        tls_server_name: c.tls_server_name.clone(),
+        token: c.token.clone().map(Secret),
+        impersonate: c.as_user.clone(),
+        impersonate_groups: c.as_group.clone(),
     })
 }
 
@@ -99,14 +42,14 @@ fn server_url(text: &str) -> Result<String, SettingsError> {
 }
 
 /// The sources in the order given (at least one).
-pub fn resolve(
+pub(crate) fn resolve(
     command: &Command,
     g: &GlobalArgs,
     request_timeout: Option<Duration>,
 ) -> Result<Vec<SourceSpec>, SettingsError> {
-    let overrides = overrides(g)?;
+    let overrides = overrides(&g.connection)?;
     let check = matches!(command, Command::Check(_));
-    if !check && (g.from_file.len() > 1 || g.context.len() > 1) {
+    if !check && (g.from_file.len() > 1 || g.connection.context.len() > 1) {
         return Err(SettingsError::OneSource);
     }
     if let Command::Check(a) = command
@@ -130,18 +73,18 @@ pub fn resolve(
     }
     let live = |context: Option<String>| {
         SourceSpec::Live(LiveSpec {
-            kubeconfig: g.kubeconfig.clone(),
+            kubeconfig: g.connection.kubeconfig.clone(),
             context,
-            cluster: g.cluster.clone(),
-            user: g.user.clone(),
+            cluster: g.connection.cluster.clone(),
+            user: g.connection.user.clone(),
             request_timeout,
             overrides: Box::new(overrides.clone()),
-            verbosity: g.verbosity,
+            verbosity: g.connection.verbosity,
         })
     };
-    Ok(if g.context.is_empty() {
+    Ok(if g.connection.context.is_empty() {
         vec![live(None)]
     } else {
-        g.context.iter().cloned().map(Some).map(live).collect()
+        g.connection.context.iter().cloned().map(Some).map(live).collect()
     })
 }

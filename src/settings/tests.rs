@@ -1,6 +1,7 @@
 use clap::Parser;
 
 use super::*;
+use crate::source::{DumpPath, Secret};
 
 fn resolve(args: &[&str], ambient: &Ambient) -> Result<Settings, SettingsError> {
     let mut argv = vec!["kubectl-topo"];
@@ -146,7 +147,7 @@ fn check_job(args: &[&str], ambient: &Ambient) -> Result<(FailOn, View, ConfigPa
     let mut argv = vec!["check"];
     argv.extend_from_slice(args);
     match resolve(&argv, ambient)?.job {
-        Job::Check { fail_on, view, config, .. } => Ok((fail_on, view, config)),
+        Job::Check(CheckJob { fail_on, view, config, .. }) => Ok((fail_on, view, config)),
         other => panic!("{other:?}"),
     }
 }
@@ -189,11 +190,11 @@ fn check_filters_become_engine_names() {
     assert_eq!(view.verdicts, [Verdict::Drift, Verdict::Blocked]);
     assert_eq!(view.reasons, [ReasonCode::OverloadThreshold, ReasonCode::HintsMissing]);
     assert_eq!(view.modes, [Mode::Auto]);
-    assert_eq!((view.sort_by, view.show_all), (crate::cli::SortBy::Namespace, false));
+    assert_eq!((view.sort_by, view.show_all), (crate::triage::SortBy::Namespace, false));
     let (_, view, _) =
         check_job(&["--sort-by", "cross-zone", "--show-all", "--exclude-namespace", "kube-*"], &tty())
             .unwrap();
-    assert_eq!((view.sort_by, view.show_all), (crate::cli::SortBy::CrossZone, true));
+    assert_eq!((view.sort_by, view.show_all), (crate::triage::SortBy::CrossZone, true));
     assert!(view.exclude_namespaces[0].matches("kube-system"));
 }
 
@@ -331,7 +332,7 @@ fn shared_flags_a_subcommand_would_ignore_are_not_declared_on_it() {
 
 #[test]
 fn prose_wraps_at_columns_else_the_terminal_else_nowhere() {
-    use super::wrap_width;
+    use super::ambient::wrap_width;
     assert_eq!(wrap_width(Some("60"), Some(120)), Some(60));
     assert_eq!(wrap_width(Some("60"), None), Some(60), "COLUMNS counts in a pipe too");
     assert_eq!(wrap_width(None, Some(50)), Some(50));

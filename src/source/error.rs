@@ -29,9 +29,6 @@ pub enum SourceError {
     /// A dump does not parse.
     #[error("{0}")]
     Dump(#[from] DumpError),
-    /// `check`'s config file cannot be read or has a mistake.
-    #[error("config {0}")]
-    Config(#[from] super::config::ConfigError),
     /// The Service is not in the data.
     #[error("{0}")]
     ServiceNotFound(Box<ServiceNotFound>),
@@ -141,7 +138,6 @@ impl SourceError {
         match self {
             SourceError::Read { .. }
             | SourceError::Dump(_)
-            | SourceError::Config(_)
             | SourceError::Listen { .. }
             | SourceError::ServiceNotFound(_) => ExitStatus::Usage,
             SourceError::Runtime(_)
@@ -188,9 +184,6 @@ impl SourceError {
                     .to_string(),
             ),
             SourceError::Kube { source, .. } => Some(api::hint(&classify(source)).to_string()),
-            SourceError::Config(_) => Some(
-                "fix the file (format: README, section \"What check lists, and what fails it\"), or point --config elsewhere".to_string(),
-            ),
             SourceError::Missing { .. } => Some(FORBIDDEN_HINT.to_string()),
             SourceError::Listen { .. } => {
                 Some("pick a free local address and port with --listen HOST:PORT (e.g. 127.0.0.1:9464)".to_string())

@@ -11,11 +11,11 @@ use k8s_openapi::api::discovery::v1::EndpointSlice;
 use kube::api::{Api, ListParams};
 
 use crate::prose;
-use crate::settings::{LiveSpec, Scope};
 pub use crate::source::convert::Raw;
 pub use crate::source::convert::Whole;
 use crate::source::convert::{self, Lean, Listed, Shape};
 use crate::source::error::{ServiceNotFound, SourceError};
+use crate::source::{LiveSpec, Scope};
 use topo_engine::model::{LABEL_SERVICE_NAME, Snapshot};
 
 mod connect;

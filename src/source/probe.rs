@@ -14,17 +14,17 @@ use kube::Api;
 use kube::api::ListParams;
 
 use super::SourceError;
-use crate::settings::{LiveSpec, SourceSpec};
+use crate::source::{LiveSpec, SourceSpec};
 use topo_engine::model::snapshot::LABEL_ZONE;
 
 fn dump_snapshot(spec: &SourceSpec) -> Result<topo_engine::model::Snapshot, SourceError> {
-    let all = crate::settings::Scope::AllNamespaces;
+    let all = crate::source::Scope::AllNamespaces;
     let request = super::Request { scope: &all, service: None, nodes_only: false, whole: false };
     Ok(super::load(spec, request, &mut std::io::sink())?.snapshot)
 }
 
 /// Names of the Services in `namespace` (`None`: the default namespace of the source), sorted.
-pub fn service_names(spec: &SourceSpec, namespace: Option<&str>) -> Result<Vec<String>, SourceError> {
+pub(crate) fn service_names(spec: &SourceSpec, namespace: Option<&str>) -> Result<Vec<String>, SourceError> {
     match spec {
         SourceSpec::Dump(_) => {
             let snapshot = dump_snapshot(spec)?;
@@ -40,7 +40,7 @@ pub fn service_names(spec: &SourceSpec, namespace: Option<&str>) -> Result<Vec<S
 }
 
 /// Namespaces that hold Services, sorted.
-pub fn namespaces(spec: &SourceSpec) -> Result<Vec<String>, SourceError> {
+pub(crate) fn namespaces(spec: &SourceSpec) -> Result<Vec<String>, SourceError> {
     match spec {
         SourceSpec::Dump(_) => {
             let snapshot = dump_snapshot(spec)?;
@@ -55,16 +55,16 @@ pub fn namespaces(spec: &SourceSpec) -> Result<Vec<String>, SourceError> {
 
 /// Node names and the zones they are in, each sorted.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct NodeNames {
+pub(crate) struct NodeNames {
     /// Node names.
-    pub names: Vec<String>,
+    pub(crate) names: Vec<String>,
     /// Values of the nodes' `topology.kubernetes.io/zone` label.
-    pub zones: Vec<String>,
+    pub(crate) zones: Vec<String>,
 }
 
 /// The nodes of the dump, or of the live cluster (a list of Nodes only).
-pub fn nodes(spec: &SourceSpec) -> Result<NodeNames, SourceError> {
-    let all = crate::settings::Scope::AllNamespaces;
+pub(crate) fn nodes(spec: &SourceSpec) -> Result<NodeNames, SourceError> {
+    let all = crate::source::Scope::AllNamespaces;
     let request = super::Request { scope: &all, service: None, nodes_only: true, whole: false };
     let nodes = super::load(spec, request, &mut std::io::sink())?.snapshot.nodes;
     let zones = nodes.iter().filter_map(|n| n.labels.get(LABEL_ZONE).cloned());
@@ -73,7 +73,7 @@ pub fn nodes(spec: &SourceSpec) -> Result<NodeNames, SourceError> {
 
 /// Which names of a kubeconfig.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum KubeconfigPart {
+pub(crate) enum KubeconfigPart {
     /// `contexts[].name` (`--context`).
     Contexts,
     /// `clusters[].name` (`--cluster`).
@@ -84,7 +84,10 @@ pub enum KubeconfigPart {
 
 /// Names of the kubeconfig at `path` (else `KUBECONFIG` merged, else `~/.kube/config`), in file
 /// order.
-pub fn kubeconfig_names(path: Option<&Path>, part: KubeconfigPart) -> Result<Vec<String>, SourceError> {
+pub(crate) fn kubeconfig_names(
+    path: Option<&Path>,
+    part: KubeconfigPart,
+) -> Result<Vec<String>, SourceError> {
     let kubeconfig = super::live::read_kubeconfig(path)?;
     Ok(match part {
         KubeconfigPart::Contexts => kubeconfig.contexts.into_iter().map(|c| c.name).collect(),
@@ -96,7 +99,7 @@ pub fn kubeconfig_names(path: Option<&Path>, part: KubeconfigPart) -> Result<Vec
 /// The server's `gitVersion` (e.g. `v1.36.3`); `None` when no cluster is configured at all (no
 /// kubeconfig, not in a Pod). A configured cluster that does not answer within the request
 /// timeout, or answers as no API server would, is the error.
-pub fn server_version(live: &LiveSpec) -> Result<Option<String>, SourceError> {
+pub(crate) fn server_version(live: &LiveSpec) -> Result<Option<String>, SourceError> {
     let version = block_on(async {
         let conn = super::live::connect(live).await?;
         super::live::server_version(&conn).await

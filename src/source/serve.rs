@@ -22,7 +22,7 @@ use super::follow::{self, Watched};
 use super::live;
 use crate::exporter::routes::{Reply, Request};
 use crate::exporter::{Change, Resource};
-use crate::settings::LiveSpec;
+use crate::source::LiveSpec;
 
 /// Quiet time after the last change before recomputing: a burst (a rollout, a relist) gives one
 /// recompute, and a single change waits at most this long.

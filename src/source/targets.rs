@@ -5,21 +5,21 @@
 
 use std::path::Path;
 
-use crate::settings::{DumpPath, LiveSpec, SourceSpec};
+use crate::source::{DumpPath, LiveSpec, SourceSpec};
 
 use super::SourceError;
 
 /// One cluster to read: how it is named in the CLUSTER column, and where it comes from.
 #[derive(Debug)]
-pub struct Target {
+pub(crate) struct Target {
     /// The dump file as given, or the context name.
-    pub label: String,
+    pub(crate) label: String,
     /// The source, or why it cannot be read.
-    pub spec: Result<SourceSpec, SourceError>,
+    pub(crate) spec: Result<SourceSpec, SourceError>,
 }
 
 /// The targets of `specs` (and of the kubeconfig's contexts with `all_contexts`).
-pub fn targets(specs: &[SourceSpec], all_contexts: bool) -> Vec<Target> {
+pub(crate) fn targets(specs: &[SourceSpec], all_contexts: bool) -> Vec<Target> {
     if all_contexts {
         let base = match specs.first() {
             Some(SourceSpec::Live(live)) => live.clone(),

@@ -18,16 +18,16 @@ use kube::runtime::watcher::{self, Event};
 use super::convert;
 use super::error::{SourceError, chain};
 use super::live::{self, Connection, Raw, Want};
-use crate::settings::LiveSpec;
+use crate::source::LiveSpec;
 use topo_engine::model::{LABEL_SERVICE_NAME, Snapshot};
 
 /// Quiet time after the last watch event before recomputing: bursts (a rollout, a relist after
 /// 410 Gone) give one recomputation, not one per object.
-pub const DEBOUNCE: Duration = Duration::from_millis(200);
+pub(crate) const DEBOUNCE: Duration = Duration::from_millis(200);
 
 /// What the watch hands to its caller.
 #[derive(Debug)]
-pub enum Update {
+pub(crate) enum Update {
     /// The objects settled: the Snapshot of every store, the namespace the scope resolved to
     /// (`None` for `-A`) and the wall-clock time, in milliseconds since the Unix epoch.
     Snapshot {
@@ -65,7 +65,7 @@ type Item = (Resource, Result<bool, watcher::Error>);
 
 /// Follow the cluster until Ctrl-C (Ok), until the watch fails (a [`SourceError`], turned into the
 /// caller's error type) or until `on_update` fails (its error is returned).
-pub fn follow<E: From<SourceError>>(
+pub(crate) fn follow<E: From<SourceError>>(
     spec: &LiveSpec,
     want: &Want,
     on_update: &mut dyn FnMut(Update) -> Result<(), E>,

@@ -12,24 +12,19 @@ pub struct NamePattern {
 
 impl NamePattern {
     /// Compile `text`; the error is globset's reason, e.g. "unclosed character class; missing ']'".
-    pub fn new(text: &str) -> Result<NamePattern, String> {
+    pub(crate) fn new(text: &str) -> Result<NamePattern, String> {
         let glob = Glob::new(text).map_err(|e| e.kind().to_string())?;
         Ok(NamePattern { text: text.to_string(), matcher: glob.compile_matcher() })
     }
 
     /// `*`: every name.
-    pub fn any() -> NamePattern {
+    pub(crate) fn any() -> NamePattern {
         NamePattern::new("*").expect("`*` is a valid glob")
     }
 
     /// True when the whole of `name` matches.
-    pub fn matches(&self, name: &str) -> bool {
+    pub(crate) fn matches(&self, name: &str) -> bool {
         self.matcher.is_match(name)
-    }
-
-    /// The pattern as written.
-    pub fn as_str(&self) -> &str {
-        &self.text
     }
 }
 

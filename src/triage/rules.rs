@@ -1,5 +1,5 @@
 //! Ignore rules and failure levels: what the config file says (already validated by its loader,
-//! `source::config`) and what a Service's `kubectl-topo.io/ignore` annotation says. Pure: a rule
+//! [`super::config`]) and what a Service's `kubectl-topo.io/ignore` annotation says. Pure: a rule
 //! decides, for one reason of one Service, whether it is set aside, and how much a kept reason
 //! weighs for the exit code.
 

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use kubectl_topo::settings::LiveSpec;
+use kubectl_topo::source::LiveSpec;
 use kubectl_topo::source::live::{self, Namespace, Want};
 
 use crate::cluster::Cluster;

@@ -9,7 +9,7 @@ use topo_engine::report::{CheckReport, CheckRow};
 
 /// The most Services a `check` picture draws in full: beyond it the page (or graph) would grow past
 /// what a browser opens comfortably (BENCHMARKS.md); the rows are all listed, with a note.
-pub const PICTURE_SECTIONS_CAP: usize = 1000;
+pub(crate) const PICTURE_SECTIONS_CAP: usize = 1000;
 
 /// The full reports a `check` picture draws: up to [`PICTURE_SECTIONS_CAP`] of the rows listed, the
 /// worst verdicts first (Drift, Blocked, …), in row order within a verdict.

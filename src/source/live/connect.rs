@@ -11,7 +11,7 @@ use kube::config::{Kubeconfig, KubeconfigError};
 use kube::{Client, Config};
 
 use super::{exec, overrides, request_log};
-use crate::settings::LiveSpec;
+use crate::source::LiveSpec;
 use crate::source::error::SourceError;
 
 /// A connected client plus the facts shown in messages.

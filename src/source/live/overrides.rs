@@ -8,7 +8,7 @@ use kube::config::{
     AuthInfo, Cluster, Context, KubeConfigOptions, Kubeconfig, NamedAuthInfo, NamedCluster, NamedContext,
 };
 
-use crate::settings::{LiveSpec, Overrides};
+use crate::source::{LiveSpec, Overrides};
 
 /// The name of the cluster, user and context made of the flags.
 const FROM_FLAGS: &str = "kubectl-topo/flags";
@@ -107,7 +107,7 @@ fn over_user(user: &mut AuthInfo, o: &Overrides) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::settings::Secret;
+    use crate::source::Secret;
 
     fn kubeconfig() -> Kubeconfig {
         let text = "apiVersion: v1\nkind: Config\ncurrent-context: c\nclusters:\n- name: k\n  cluster:\n    \

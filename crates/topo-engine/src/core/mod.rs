@@ -10,6 +10,8 @@
 //! * [`proxy`]: what kube-proxy routes to, per node, given the slices and their hints;
 //! * [`analyze`]: `explain`, `check`, `zones`: the above in steady state, turned into verdicts,
 //!   with replicas needed and the cross-zone share;
+//! * [`version`]: which Kubernetes version to model for a cluster (the server's, the kubelets',
+//!   or the newest line), and the Nodes whose kube-proxy runs older;
 //! * [`whatif`]: `simulate`, a changed cluster and the controller's reaction, analysed before and
 //!   after.
 
@@ -22,5 +24,6 @@ pub(crate) mod testkit_tc;
 pub(crate) mod testkit_td;
 pub mod topologycache;
 pub mod trafficdist;
+pub mod version;
 pub mod whatif;
 pub mod zones;

@@ -3,35 +3,36 @@
 
 use std::io::Write;
 
-use crate::cli::OutputFormat;
 use crate::triage::Triaged;
-use structured::Worded as _;
 use topo_engine::report::whatif::SimulationReport;
 use topo_engine::report::{CheckReport, ServiceReport, ZoneReport};
 
-pub mod ascii;
+pub(crate) mod ascii;
 mod bar;
 mod check;
-pub mod clusters;
+pub(crate) mod clusters;
 mod explain;
+mod format;
 mod junit;
 mod markdown;
 pub mod picture;
 mod sarif;
 mod simulate;
-pub mod structured;
-pub mod style;
+pub(crate) mod structured;
+pub(crate) mod style;
 mod table;
 pub mod watch;
 mod whatif;
-pub mod wrap;
+pub(crate) mod wrap;
 mod zones;
+
+pub use format::{Format, FormatKind};
 
 /// How to render.
 #[derive(Debug, Clone, Copy)]
 pub struct RenderOptions {
     /// Format.
-    pub format: OutputFormat,
+    pub format: Format,
     /// Colour (already resolved: off for json/yaml, NO_COLOR, pipes).
     pub color: bool,
     /// Omit table headers.
@@ -44,31 +45,12 @@ pub struct RenderOptions {
 
 impl RenderOptions {
     fn wide(&self) -> bool {
-        self.format == OutputFormat::Wide
+        self.format == Format::Wide
     }
 
     /// How prose is laid out.
     fn wrap(&self) -> wrap::Wrap {
         wrap::Wrap { width: self.width, unicode: self.unicode }
-    }
-}
-
-/// The structured format asked for, if any (every other kind of format is drawn by its renderer).
-pub fn structured_format(format: OutputFormat) -> Option<structured::Structured> {
-    match format {
-        OutputFormat::Json => Some(structured::Structured::Json),
-        OutputFormat::Yaml => Some(structured::Structured::Yaml),
-        _ => None,
-    }
-}
-
-/// The picture format asked for, if any.
-pub fn picture_format(format: OutputFormat) -> Option<picture::Picture> {
-    match format {
-        OutputFormat::Html => Some(picture::Picture::Html),
-        OutputFormat::Dot => Some(picture::Picture::Dot),
-        OutputFormat::Mermaid => Some(picture::Picture::Mermaid),
-        _ => None,
     }
 }
 
@@ -87,7 +69,7 @@ fn dispatch<T: structured::Worded>(
     out: &mut dyn Write,
     table: impl FnOnce(&T, &RenderOptions, &mut dyn Write) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
-    match structured_format(options.format) {
+    match options.format.structured() {
         Some(format) => structured::write(&report.clone().worded(), format, out),
         None => table(report, options, out),
     }
@@ -107,20 +89,14 @@ pub fn check(
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
     let (report, drawn) = (&triaged.report, &context.pictures);
+    if let Some(format) = options.format.picture() {
+        return picture::check(report, drawn, format, out);
+    }
     match options.format {
-        OutputFormat::Json => {
-            structured::write(&triaged.report.clone().worded(), structured::Structured::Json, out)
-        }
-        OutputFormat::Yaml => {
-            structured::write(&triaged.report.clone().worded(), structured::Structured::Yaml, out)
-        }
-        OutputFormat::Table | OutputFormat::Wide => check::render(&triaged.report, options, out),
-        OutputFormat::Html => picture::check(report, drawn, picture::Picture::Html, out),
-        OutputFormat::Dot => picture::check(report, drawn, picture::Picture::Dot, out),
-        OutputFormat::Mermaid => picture::check(report, drawn, picture::Picture::Mermaid, out),
-        OutputFormat::Markdown => markdown::render(triaged, out),
-        OutputFormat::Junit => junit::render(triaged, out),
-        OutputFormat::Sarif => sarif::render(triaged, context, out),
+        Format::Markdown => markdown::render(triaged, out),
+        Format::Junit => junit::render(triaged, out),
+        Format::Sarif => sarif::render(triaged, context, out),
+        _ => dispatch(report, options, out, check::render),
     }
 }
 
@@ -132,7 +108,7 @@ pub fn check_pictures(
     options: &RenderOptions,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    match picture_format(options.format) {
+    match options.format.picture() {
         Some(format) => picture::check(report, details, format, out),
         None => dispatch(report, options, out, check::render),
     }
@@ -145,7 +121,7 @@ pub fn explain_with(
     options: &RenderOptions,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    match picture_format(options.format) {
+    match options.format.picture() {
         Some(format) => picture::explain(report, zones, format, out),
         None => dispatch(report, options, out, explain::render),
     }
@@ -162,7 +138,7 @@ pub fn simulate(
     options: &RenderOptions,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    match picture_format(options.format) {
+    match options.format.picture() {
         Some(format) => picture::simulate(report, format, out),
         None => dispatch(report, options, out, simulate::render),
     }

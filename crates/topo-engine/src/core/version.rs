@@ -1,45 +1,52 @@
-//! Which Kubernetes version to model, and why: `--k8s-version`, else the server's `gitVersion`
-//! (live, or recorded by `dump`; its patch too, docs/behaviour.md#version-table), else the newest minor of the Nodes' kubelets (a `kubectl get`
-//! dump records no server version; a kubelet is never newer than its API server), else the newest
-//! line modelled. A version newer than the newest line is modelled as the newest; one older than
-//! the oldest is refused.
+//! Which Kubernetes version to model for a cluster, and why: the flag's version (`--k8s-version`,
+//! given by the caller) first, else the server's `gitVersion` (live, or recorded by `dump`; its
+//! patch too, docs/behaviour.md#version-table), else the newest minor of the Nodes' kubelets (a
+//! `kubectl get` dump records no server version; a kubelet is never newer than its API server),
+//! else the newest line modelled. A version newer than the newest line is modelled as the newest;
+//! one older than the oldest is refused ([`TooOld`]). Not a port of an upstream function: the
+//! choice every caller makes before the ports run. Codes and facts only; the caller words them.
 
-use topo_engine::model::version::{
-    KubeletMinors, Modelled, OLDEST_MINOR, kube_proxy_on_node, release_of, version_of,
+use crate::model::version::{
+    KubeletMinors, Modelled, NEWEST_MINOR, kube_proxy_on_node, release_of, version_of,
 };
-use topo_engine::model::{Behaviour, Snapshot};
-use topo_engine::report::VersionBasis;
+use crate::model::{Behaviour, Snapshot};
+use crate::report::VersionBasis;
 
 /// The version to model and where it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Chosen {
+pub struct Chosen {
     /// The behaviour modelled.
     pub behaviour: Behaviour,
     /// Why.
     pub basis: VersionBasis,
 }
 
-/// The cluster runs a version older than any line modelled.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "{what} runs Kubernetes 1.{minor}, older than the oldest line modelled (1.{OLDEST_MINOR}, the first with \
-     topology hints)"
-)]
+/// Whose version was too old.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reporter {
+    /// The API server's `gitVersion`.
+    Server,
+    /// The newest kubelet among the Nodes (no server version recorded).
+    NewestKubelet,
+}
+
+/// The cluster runs a version older than any line modelled (the first with topology hints).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TooOld {
-    /// "the server" or "the newest kubelet".
-    pub what: &'static str,
+    /// Whose version it is.
+    pub reporter: Reporter,
     /// The minor it runs.
     pub minor: u32,
 }
 
 /// The version to model for `snapshot`, `flag` (`--k8s-version`) first.
-pub(crate) fn choose(flag: Option<Behaviour>, snapshot: &Snapshot) -> Result<Chosen, TooOld> {
+pub fn choose(flag: Option<Behaviour>, snapshot: &Snapshot) -> Result<Chosen, TooOld> {
     if let Some(behaviour) = flag {
         return Ok(Chosen { behaviour, basis: VersionBasis::Flag });
     }
     let server = snapshot.info.server_version.as_deref();
     if let Some((git_version, (minor, patch))) = server.and_then(|v| Some((v, version_of(v)?))) {
-        let (behaviour, newer) = modelled(minor, "the server")?;
+        let (behaviour, newer) = modelled(minor, Reporter::Server)?;
         // The server's patch selects patch-level behaviour; a newer-than-modelled server is the
         // newest line at its newest patch.
         let behaviour = if newer { behaviour } else { Behaviour { patch, ..behaviour } };
@@ -51,7 +58,7 @@ pub(crate) fn choose(flag: Option<Behaviour>, snapshot: &Snapshot) -> Result<Cho
     }
     let kubelets = snapshot.nodes.iter().filter_map(|n| n.kubelet_version.as_deref());
     if let Some(k) = KubeletMinors::of(kubelets) {
-        let (behaviour, newer) = modelled(k.highest, "the newest kubelet")?;
+        let (behaviour, newer) = modelled(k.highest, Reporter::NewestKubelet)?;
         let basis = VersionBasis::Kubelets {
             lowest: format!("1.{}", k.lowest),
             highest: format!("1.{}", k.highest),
@@ -66,7 +73,7 @@ pub(crate) fn choose(flag: Option<Behaviour>, snapshot: &Snapshot) -> Result<Cho
 /// Nodes whose kubelet runs older than the control plane's `behaviour`: kube-proxy there is
 /// modelled at that version (docs/behaviour.md#skewed-clusters).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Skew {
+pub struct Skew {
     /// How many Nodes.
     pub nodes: usize,
     /// The oldest version among them.
@@ -74,24 +81,24 @@ pub(crate) struct Skew {
 }
 
 /// The skew of `snapshot`'s Nodes against the control plane's `behaviour`, if any.
-pub(crate) fn skew(behaviour: Behaviour, snapshot: &Snapshot) -> Option<Skew> {
+pub fn skew(behaviour: Behaviour, snapshot: &Snapshot) -> Option<Skew> {
     let kubelets = snapshot.nodes.iter().map(|n| n.kubelet_version.as_deref().and_then(release_of));
     let skewed: Vec<Behaviour> = kubelets.filter_map(|k| kube_proxy_on_node(behaviour, k)).collect();
     Some(Skew { nodes: skewed.len(), oldest: *skewed.iter().min()? })
 }
 
-fn modelled(minor: u32, what: &'static str) -> Result<(Behaviour, bool), TooOld> {
+fn modelled(minor: u32, reporter: Reporter) -> Result<(Behaviour, bool), TooOld> {
     match Modelled::of(minor) {
         Modelled::Exactly(b) => Ok((b, false)),
-        Modelled::AsNewest(_) => Ok((Behaviour::new(topo_engine::model::version::NEWEST_MINOR), true)),
-        Modelled::TooOld(minor) => Err(TooOld { what, minor }),
+        Modelled::AsNewest(_) => Ok((Behaviour::new(NEWEST_MINOR), true)),
+        Modelled::TooOld(minor) => Err(TooOld { reporter, minor }),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use topo_engine::model::Node;
+    use crate::model::Node;
 
     fn snapshot(server: Option<&str>, kubelets: &[&str]) -> Snapshot {
         let node = |v: &&str| Node {
@@ -143,9 +150,9 @@ mod tests {
         assert_eq!(bare.behaviour, Behaviour::new(33), "no patch: the newest patch");
         assert_eq!(
             choose(None, &snapshot(Some("v1.19.3"), &[])),
-            Err(TooOld { what: "the server", minor: 19 })
+            Err(TooOld { reporter: Reporter::Server, minor: 19 })
         );
         let old = choose(None, &snapshot(None, &["v1.20.1"])).unwrap_err();
-        assert_eq!(old.what, "the newest kubelet");
+        assert_eq!(old.reporter, Reporter::NewestKubelet);
     }
 }

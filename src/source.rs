@@ -1,23 +1,24 @@
-//! The only I/O: read a cluster dump or a live cluster into a `model::Snapshot`. Every failure is
-//! a [`SourceError`] (module `error`), which carries its remedy and exit code.
+//! Read a cluster: a dump or a live cluster into a `model::Snapshot`, as `settings` described it
+//! (`spec.rs`: [`SourceSpec`], [`Scope`]). Every failure is a [`SourceError`] (module `error`),
+//! which carries its remedy and exit code.
 
-pub mod config;
-pub mod convert;
+pub(crate) mod convert;
 pub mod dump;
-pub mod dump_write;
-pub mod error;
+pub(crate) mod dump_write;
+pub(crate) mod error;
 pub mod follow;
 pub mod live;
-pub mod probe;
+pub(crate) mod probe;
 pub mod serve;
-pub mod targets;
-pub mod watch;
+mod spec;
+pub(crate) mod targets;
+pub(crate) mod watch;
 
 use std::io::Write;
 use std::path::Path;
 
-use crate::settings::{DumpPath, Scope, SourceSpec};
 pub use error::{ServiceNotFound, SourceError};
+pub use spec::{DumpPath, LiveSpec, Overrides, Scope, Secret, SourceSpec};
 use topo_engine::model::Snapshot;
 
 /// What a command needs; a live read fetches only that (a dump is read whole).

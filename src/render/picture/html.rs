@@ -16,7 +16,7 @@ mod service;
 
 pub use check::check;
 
-const CSS: &str = include_str!("page.css");
+const CSS: &str = include_str!("html/page.css");
 
 /// The page around `body`.
 fn document(title: &str, body: &str, out: &mut dyn Write) -> std::io::Result<()> {

@@ -1,7 +1,7 @@
 //! `check`'s config file (`--config`, `KUBECTL_TOPO_CONFIG`, or
 //! `${XDG_CONFIG_HOME:-~/.config}/kubectl-topo/config.yaml`): excludes by namespace/name glob and
 //! reason code, and a failure level per code, in the spirit of popeye's excludes. Reading the file
-//! is the I/O; [`parse`] is pure and turns the text into `triage`'s [`IgnoreRules`], or into one
+//! is the only I/O of `triage`; [`parse`] is pure and turns the text into [`IgnoreRules`], or into one
 //! [`ConfigError`] that names the file, the line and column, and what is wrong.
 //!
 //! ```yaml
@@ -21,22 +21,37 @@ use serde_saphyr::Spanned;
 use strum::VariantArray;
 use topo_engine::report::reason::ReasonCode;
 
-use crate::settings::ConfigPath;
 use crate::triage::rules::{Exclude, parse_code};
 use crate::triage::{IgnoreRules, Level, NamePattern};
+
+/// Where `check` reads its config file from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ConfigPath {
+    /// No file.
+    None,
+    /// `--config` or `KUBECTL_TOPO_CONFIG`: it must exist.
+    Given(PathBuf),
+    /// `${XDG_CONFIG_HOME:-~/.config}/kubectl-topo/config.yaml`: read when it exists.
+    Default(PathBuf),
+}
+
+/// `HOME/kubectl-topo/config.yaml` of a config home (`$XDG_CONFIG_HOME` or `~/.config`).
+pub(crate) fn default_location(config_home: &Path) -> PathBuf {
+    config_home.join("kubectl-topo").join("config.yaml")
+}
 
 /// A config file that cannot be used (exit code 2).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{}{}: {what}", path.display(), position(*line, *column))]
-pub struct ConfigError {
+pub(crate) struct ConfigError {
     /// The file.
-    pub path: PathBuf,
+    pub(crate) path: PathBuf,
     /// 1-based line (0 when unknown).
-    pub line: u64,
+    pub(crate) line: u64,
     /// 1-based column (0 when unknown).
-    pub column: u64,
+    pub(crate) column: u64,
     /// What is wrong, and what is expected.
-    pub what: String,
+    pub(crate) what: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -58,7 +73,7 @@ struct ExcludeEntry {
 
 /// The rules of the config file `path` names; no rules when there is none (or the default file
 /// does not exist).
-pub fn load(path: &ConfigPath) -> Result<IgnoreRules, ConfigError> {
+pub(crate) fn load(path: &ConfigPath) -> Result<IgnoreRules, ConfigError> {
     let (file, optional) = match path {
         ConfigPath::None => return Ok(IgnoreRules::default()),
         ConfigPath::Given(file) => (file, false),
@@ -74,7 +89,7 @@ pub fn load(path: &ConfigPath) -> Result<IgnoreRules, ConfigError> {
 }
 
 /// Parse and validate the text of a config file (`path` only names it in errors).
-pub fn parse(text: &str, path: &Path) -> Result<IgnoreRules, ConfigError> {
+pub(crate) fn parse(text: &str, path: &Path) -> Result<IgnoreRules, ConfigError> {
     let error =
         |line: u64, column: u64, what: String| ConfigError { path: path.to_path_buf(), line, column, what };
     let at = |s: &Spanned<String>, what: String| error(s.referenced.line(), s.referenced.column(), what);

@@ -13,8 +13,9 @@ fn a_full_config_becomes_rules() {
     )
     .unwrap();
     assert_eq!(rules.excludes.len(), 2);
-    assert_eq!(rules.excludes[0].namespace.as_str(), "kube-*");
-    assert_eq!((rules.excludes[0].name.as_str(), &rules.excludes[0].reasons), ("*", &None));
+    let pattern = |text: &str| NamePattern::new(text).unwrap();
+    assert_eq!(rules.excludes[0].namespace, pattern("kube-*"));
+    assert_eq!((&rules.excludes[0].name, &rules.excludes[0].reasons), (&pattern("*"), &None));
     assert_eq!(rules.excludes[1].reasons, Some(BTreeSet::from([ReasonCode::OverloadThreshold])));
     assert_eq!(
         rules.levels,

@@ -1,0 +1,121 @@
+//! The walls between the crate's modules, held by a test: each top-level module of `src/` may
+//! name (`crate::…`) only the modules drawn below it in [`LAYERS`] (docs/architecture.md draws the
+//! same order). A strict order has no cycle, so no import circle can come back either. A new
+//! top-level module fails the test until it is placed.
+
+/// The top-level modules, importers first: each may import only those after it.
+const LAYERS: &[&str] = &[
+    "entry",      // the whole command line: parse, resolve, run, print the error
+    "internal",   // hidden entry points for tools (man pages, `__complete`)
+    "app",        // one function per subcommand
+    "completion", // `__complete` and the shell scripts
+    "error",      // everything that stops a run, with its hint and exit code
+    "settings",   // every decision, once: `cli`'s values into the types of the modules below
+    "cli",        // what was typed (clap)
+    "schema",     // the JSON Schema of `-o json`
+    "version",    // `kubectl topo version`
+    "progress",   // the stderr progress line
+    "source",     // reads a cluster: dumps, live, watches
+    "exporter",   // `serve`'s pure half
+    "render",     // to a writer it is given
+    "prose",      // every English sentence about a finding
+    "triage",     // what `check` lists and what fails it
+    "escape",     // the one escaper for untrusted strings
+    "exit",       // the exit code table
+];
+
+/// Imports that break the order, each left to the developer who owns the file (issue 31):
+/// `DumpFormat` belongs with the dump writer.
+const KNOWN: &[(&str, &str, &str)] = &[("source", "settings", "src/source/dump_write.rs")];
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    use super::{KNOWN, LAYERS};
+
+    /// Every `.rs` file under `dir`.
+    fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("src/ reads") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+
+    /// The modules a file names through `crate::` (also `crate::{a, b}`), comments left out.
+    fn named(text: &str) -> Vec<String> {
+        let code: String =
+            text.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n");
+        let ident =
+            |s: &str| s.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect::<String>();
+        let mut out = Vec::new();
+        for (at, _) in code.match_indices("crate::") {
+            let before = code[..at].chars().next_back();
+            if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
+                continue; // `topo_engine_crate::`, not ours
+            }
+            let rest = &code[at + "crate::".len()..];
+            match rest.strip_prefix('{') {
+                Some(group) => {
+                    let group = &group[..group.find('}').unwrap_or(group.len())];
+                    out.extend(group.split(',').map(|part| ident(part.trim())).filter(|m| !m.is_empty()));
+                }
+                None => out.push(ident(rest)),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn no_module_imports_one_drawn_above_it() {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut all = Vec::new();
+        files(&src, &mut all);
+        let rank = |m: &str| LAYERS.iter().position(|l| *l == m);
+        let mut wrong = Vec::new();
+        for path in &all {
+            let relative = path.strip_prefix(&src).expect("under src");
+            let first = relative.components().next().expect("a component").as_os_str().to_string_lossy();
+            let top = first.strip_suffix(".rs").unwrap_or(&first).to_string();
+            if matches!(top.as_str(), "lib" | "main" | "layers") {
+                continue;
+            }
+            let Some(from) = rank(&top) else {
+                wrong.push(format!("{}: module `{top}` is not placed in LAYERS", relative.display()));
+                continue;
+            };
+            let shown = format!("src/{}", relative.display());
+            for target in named(&std::fs::read_to_string(path).expect("reads")) {
+                let Some(to) = rank(&target) else { continue };
+                let known = KNOWN.iter().any(|(a, b, file)| *a == top && *b == target && *file == shown);
+                if to < from && !known {
+                    wrong.push(format!("{shown}: `{top}` imports `{target}`, drawn above it"));
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "imports against the layers:\n{}", wrong.join("\n"));
+    }
+
+    #[test]
+    fn the_known_exceptions_still_exist() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        for (from, to, file) in KNOWN {
+            let text = std::fs::read_to_string(root.join(file)).unwrap_or_default();
+            assert!(
+                named(&text).iter().any(|m| m == to),
+                "{file} no longer imports `{to}` from `{from}`: drop it from KNOWN"
+            );
+        }
+    }
+
+    #[test]
+    fn paths_are_read_as_the_compiler_does() {
+        let text =
+            "use crate::cli::Cli; // crate::app\nuse crate::{render, settings::X};\nlet x = topo_crate::y;";
+        assert_eq!(named(text), ["cli", "render", "settings"]);
+    }
+}
