@@ -8,6 +8,7 @@
 mod support;
 
 mod bad_inputs;
+mod chart;
 mod cli;
 mod connection;
 mod differential;
