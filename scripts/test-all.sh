@@ -51,6 +51,11 @@ step "monitoring consumers: promtool and prometheus (Debian's prometheus package
 # `monitoring` group starts a Prometheus on 127.0.0.1 that scrapes `kubectl topo serve`.
 bash tests/monitoring/install.sh
 
+step "chart tools: helm, kustomize, the Prometheus Operator and Prometheus (Go module proxy, cached), when missing"
+# tests/chart.rs runs helm and kustomize on charts/ and deploy/; the e2e `prometheus_operator`
+# group installs the chart with helm and runs the Operator. Under ${XDG_CACHE_HOME:-~/.cache}/kubectl-topo-helm.
+bash tests/helm/build-helm.sh helm kustomize operator prometheus >/dev/null
+
 step "release toolchains: rustup targets, zig (PyPI), cargo-zigbuild, mingw-w64, qemu-user-static, wine, when missing"
 # Cached under ${XDG_CACHE_HOME:-~/.cache}/kubectl-topo-dist; tests/dist.rs builds the linux/amd64,
 # linux/arm64 and windows/amd64 archives once per run with them (scripts/dist.sh --profile dist-check).

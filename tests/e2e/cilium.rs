@@ -44,9 +44,15 @@ where
     }
 }
 
+/// deploy/rbac.yaml's roles and the example bindings of deploy/rbac-bindings-example.yaml.
 fn rbac_docs() -> Vec<Value> {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/deploy/rbac.yaml")).unwrap();
-    serde_saphyr::from_multiple(&text).expect("rbac.yaml parses")
+    ["/deploy/rbac.yaml", "/deploy/rbac-bindings-example.yaml"]
+        .iter()
+        .flat_map(|file| {
+            let text = std::fs::read_to_string(format!("{}{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+            serde_saphyr::from_multiple::<Value>(&text).expect(file)
+        })
+        .collect()
 }
 
 fn doc<'a>(docs: &'a [Value], kind: &str) -> &'a Value {

@@ -23,6 +23,7 @@
 // Test scenarios and tables are long by design; product code keeps the function limit.
 #![allow(clippy::too_many_lines)]
 
+mod chart_install;
 mod cilium;
 mod cluster;
 mod contexts;
@@ -37,6 +38,7 @@ mod kube_proxy_scenarios;
 mod live_api;
 mod monitoring;
 mod monitoring_deploy;
+mod operator;
 mod proxy_nft;
 mod proxy_rules;
 mod rbac_matrix;
@@ -115,6 +117,13 @@ fn watch() {
 #[test]
 fn monitoring() {
     group(async |env| monitoring::run(env.cp, &env.cl, env.topo.as_ref()).await);
+}
+
+/// The Helm chart installed with helm; the real Prometheus Operator reconciles its ServiceMonitor
+/// and PrometheusRule, and a real Prometheus runs what it generates: alerts name the Service.
+#[test]
+fn prometheus_operator() {
+    group(async |env| operator::run(env.cp, &env.cl, env.topo.as_ref()).await);
 }
 
 /// `simulate` predictions replayed for real (W3, W2, the #123401 trap).

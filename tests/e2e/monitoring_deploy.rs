@@ -87,7 +87,8 @@ async fn dry_run_files(client: &Client, files: &[PathBuf]) -> usize {
 
 fn files_in(dir: &str) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
-    files.retain(|f| f.extension().is_some_and(|e| e == "yaml"));
+    // Objects only: a kustomization.yaml is kustomize's, not the apiserver's.
+    files.retain(|f| f.extension().is_some_and(|e| e == "yaml") && !f.ends_with("kustomization.yaml"));
     files.sort();
     files
 }
