@@ -4,8 +4,9 @@
 //! by a SARIF schema, junitparser and markdown-it-py (`report_formats`), the monitoring artefacts
 //! by promtool and buildah (`monitoring`), completion in bash, zsh and fish (`shell_completion`),
 //! the archives of `scripts/dist.sh` under qemu and wine (`dist`), krew and kubectl
-//! (`plugin`), the Helm chart and kustomizations by helm, kustomize and promtool (`chart`). What is missing is installed on first use (apt, npm, PyPI, the Go module proxy:
-//! root and network), which is why plain `cargo test` does not build this target.
+//! (`plugin`), the Helm chart and kustomizations by helm, kustomize and promtool (`chart`).
+//! What is missing is installed on first use (apt, npm, PyPI, the Go module proxy: root and
+//! network), which is why plain `cargo test` does not build this target.
 
 // Test scenarios and tables are long by design; product code keeps the function limit.
 #![allow(clippy::too_many_lines)]
