@@ -49,7 +49,7 @@ pub fn run(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Res
         Job::Dump { redact, format } => dump(settings, *redact, *format, out, err),
         Job::Simulate { name, changes } => simulate(settings, name, changes, out, err),
         Job::Watch { name } => watch::run(settings, name.as_deref(), out, err),
-        Job::Serve { listen, cluster } => serve::run(settings, *listen, cluster.as_deref(), err),
+        Job::Serve { listen, cluster } => crate::serve::run(settings, *listen, cluster.as_deref(), err),
     }
 }
 
@@ -314,7 +314,6 @@ fn edit_distance(a: &str, b: &str) -> usize {
 
 mod check;
 mod modelled;
-mod serve;
 mod watch;
 
 #[cfg(test)]

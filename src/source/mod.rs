@@ -6,10 +6,8 @@ pub mod convert;
 pub mod dump;
 pub mod dump_write;
 pub mod error;
-pub mod follow;
 pub mod live;
 pub mod probe;
-pub mod serve;
 pub mod targets;
 pub mod watch;
 

@@ -12,10 +12,10 @@ use kube::runtime::WatchStreamExt;
 use kube::runtime::watcher::{self, Event};
 use kube::{Api, Client};
 
-use super::convert;
-use super::error::SourceError;
-use super::watch::{self as follow_watch, Update};
-use crate::exporter::{Change, Object, Resource};
+use super::exporter::{Change, Object, Resource};
+use crate::source::convert;
+use crate::source::error::SourceError;
+use crate::source::watch::{self as follow_watch, Update};
 
 /// One item of the merged watch stream.
 // Moved once per event, like `Change`: boxing would only add an allocation per event.

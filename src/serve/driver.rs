@@ -17,12 +17,12 @@ use hyper_util::rt::TokioIo;
 use strum::VariantArray;
 use tokio::net::TcpListener;
 
-use super::error::SourceError;
+use super::exporter::routes::{Reply, Request};
+use super::exporter::{Change, Resource};
 use super::follow::{self, Watched};
-use super::live;
-use crate::exporter::routes::{Reply, Request};
-use crate::exporter::{Change, Resource};
 use crate::settings::LiveSpec;
+use crate::source::error::SourceError;
+use crate::source::live;
 
 /// Quiet time after the last change before recomputing: a burst (a rollout, a relist) gives one
 /// recompute, and a single change waits at most this long.

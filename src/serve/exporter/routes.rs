@@ -1,6 +1,6 @@
 //! What each path of `serve` answers: `/metrics` in the format the scraper asked for, `/healthz`
 //! (the process runs), `/readyz` (every watch has listed once). Pure: the HTTP server in
-//! `source::serve` hands requests in and writes the replies out.
+//! `serve::driver` hands requests in and writes the replies out.
 
 use super::format::Format;
 
@@ -55,9 +55,9 @@ pub fn respond(request: &Request, ready: bool, scrape: impl FnOnce(Format) -> St
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exporter::Exporter;
-    use crate::exporter::exposition::Exposition;
-    use crate::exporter::metrics::Health;
+    use crate::serve::exporter::Exporter;
+    use crate::serve::exporter::exposition::Exposition;
+    use crate::serve::exporter::metrics::Health;
     use topo_engine::model::Behaviour;
 
     fn get(path: &str, accept: Option<&str>) -> Request {

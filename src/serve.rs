@@ -1,6 +1,13 @@
-//! `serve`: the exporter. `source::serve` delivers watch events and HTTP requests; this wires them
-//! to the pure state of `exporter` (apply, recompute, encode) and logs retried failures on stderr.
-//! Runs until SIGTERM or Ctrl-C, then exits 0.
+//! `serve`: the exporter, in one place. Its pure half is [`exporter`] (the objects held, the
+//! incremental recompute, the metrics and their text, what each path answers: no network, no
+//! clock); its I/O is [`follow`] (the watches, turned into [`exporter::Change`]s) and [`driver`]
+//! (the HTTP listener, the clock, the debounce, SIGTERM). This file wires the two: it applies
+//! changes, recomputes, encodes, and logs retried failures on stderr. Runs until SIGTERM or
+//! Ctrl-C, then exits 0. The generic reflector of `watch` stays in `source::watch`.
+
+pub mod driver;
+pub mod exporter;
+pub mod follow;
 
 use std::io::Write;
 use std::net::SocketAddr;
@@ -10,13 +17,13 @@ use std::time::Instant;
 
 use crate::error::Error;
 use crate::exit::ExitStatus;
-use crate::exporter::Exporter;
-use crate::exporter::exposition::Exposition;
-use crate::exporter::format::Format;
-use crate::exporter::metrics::{Health, ResourceLabels};
-use crate::exporter::routes::{self, Reply, Request};
 use crate::settings::{Settings, SettingsError, SourceSpec};
-use crate::source::serve::{self as server, Event};
+use driver::Event;
+use exporter::Exporter;
+use exporter::exposition::Exposition;
+use exporter::format::Format;
+use exporter::metrics::{Health, ResourceLabels};
+use exporter::routes::{self, Reply, Request};
 use topo_engine::model::{Behaviour, Snapshot};
 
 /// What the HTTP side reads and the watch side writes.
@@ -59,8 +66,8 @@ pub fn run(
         exposition: Mutex::new(Exposition::new(cluster)),
     });
     let responder = shared.clone();
-    let respond: server::Respond = Arc::new(move |request: &Request| responder.respond(request));
-    server::run::<Error>(live, listen, respond, &mut |event| on_event(settings, &shared, event, err))?;
+    let respond: driver::Respond = Arc::new(move |request: &Request| responder.respond(request));
+    driver::run::<Error>(live, listen, respond, &mut |event| on_event(settings, &shared, event, err))?;
     let _ = writeln!(err, "note: stopped");
     Ok(ExitStatus::Ok)
 }
@@ -71,7 +78,7 @@ fn on_event(settings: &Settings, shared: &Shared, event: Event, err: &mut dyn Wr
         Event::Connected { server_version, local } => {
             let mut snapshot = Snapshot::default();
             snapshot.info.server_version = Some(server_version);
-            let behaviour = super::modelled(settings, &snapshot, err)?.behaviour;
+            let behaviour = crate::app::modelled(settings, &snapshot, err)?.behaviour;
             *shared.state.lock().unwrap_or_else(PoisonError::into_inner) = Exporter::new(behaviour);
             let _ = writeln!(err, "note: serving /metrics, /healthz and /readyz on http://{local}");
         }
