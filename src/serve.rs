@@ -8,6 +8,7 @@
 pub mod driver;
 pub mod exporter;
 pub mod follow;
+pub mod http;
 
 use std::io::Write;
 use std::net::SocketAddr;
@@ -66,7 +67,7 @@ pub fn run(
         exposition: Mutex::new(Exposition::new(cluster)),
     });
     let responder = shared.clone();
-    let respond: driver::Respond = Arc::new(move |request: &Request| responder.respond(request));
+    let respond: http::Respond = Arc::new(move |request: &Request| responder.respond(request));
     driver::run::<Error>(live, listen, respond, &mut |event| on_event(settings, &shared, event, err))?;
     let _ = writeln!(err, "note: stopped");
     Ok(ExitStatus::Ok)
@@ -75,12 +76,14 @@ pub fn run(
 fn on_event(settings: &Settings, shared: &Shared, event: Event, err: &mut dyn Write) -> Result<(), Error> {
     let health = &shared.health;
     match event {
-        Event::Connected { server_version, local } => {
+        Event::Listening { local } => {
+            let _ = writeln!(err, "note: serving /metrics, /healthz and /readyz on http://{local}");
+        }
+        Event::Connected { server_version } => {
             let mut snapshot = Snapshot::default();
             snapshot.info.server_version = Some(server_version);
             let behaviour = crate::app::modelled(settings, &snapshot, err)?.behaviour;
             *shared.state.lock().unwrap_or_else(PoisonError::into_inner) = Exporter::new(behaviour);
-            let _ = writeln!(err, "note: serving /metrics, /healthz and /readyz on http://{local}");
         }
         Event::Change(change) => shared.state.lock().unwrap_or_else(PoisonError::into_inner).apply(change),
         Event::Synced { unix } => {

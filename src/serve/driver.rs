@@ -1,25 +1,20 @@
-//! `serve`'s I/O: the watches of [`super::follow`], an HTTP/1 listener (hyper) that hands each
-//! request to the caller's pure `respond`, the clock, and SIGTERM / Ctrl-C. The caller keeps the
-//! state; this loop only delivers events to it, debounced, and ends on a signal.
+//! `serve`'s I/O: the HTTP listener of [`super::http`], the watches of [`super::follow`], the
+//! clock, and SIGTERM / Ctrl-C. The caller keeps the state; this loop only delivers events to it,
+//! debounced, and ends on a signal. The port is bound and served first (`/healthz` answers while
+//! the API server is still being reached), and the signals are caught from the start, so SIGTERM
+//! exits 0 whenever it comes.
 
 use std::collections::BTreeSet;
-use std::convert::Infallible;
 use std::net::SocketAddr;
-use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use futures::StreamExt;
-use http_body_util::Full;
-use hyper::body::{Bytes, Incoming};
-use hyper::server::conn::http1;
-use hyper::service::service_fn;
-use hyper_util::rt::TokioIo;
 use strum::VariantArray;
 use tokio::net::TcpListener;
 
-use super::exporter::routes::{Reply, Request};
 use super::exporter::{Change, Resource};
 use super::follow::{self, Watched};
+use super::http::{self, Respond};
 use crate::settings::LiveSpec;
 use crate::source::error::SourceError;
 use crate::source::live;
@@ -36,12 +31,15 @@ pub const HEARTBEAT: Duration = Duration::from_secs(15);
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub enum Event {
-    /// The server version, once, before anything else.
+    /// The listener is bound and answers, once, before anything else.
+    Listening {
+        /// Where.
+        local: SocketAddr,
+    },
+    /// The server version, once, before any change.
     Connected {
         /// `gitVersion`.
         server_version: String,
-        /// Where the listener is bound.
-        local: SocketAddr,
     },
     /// A change for the state.
     Change(Change),
@@ -65,9 +63,6 @@ pub enum Event {
         unix: f64,
     },
 }
-
-/// The caller's answer to a request (pure, called on the server's task).
-pub type Respond = Arc<dyn Fn(&Request) -> Reply + Send + Sync>;
 
 /// Serve until SIGTERM or Ctrl-C (Ok), until the first list is refused or the address cannot be
 /// bound (Err), or until `on_event` fails.
@@ -96,17 +91,32 @@ async fn run_async<E: From<SourceError>>(
     respond: Respond,
     on_event: &mut dyn FnMut(Event) -> Result<(), E>,
 ) -> Result<(), E> {
+    let mut stop = Stop::catch();
     // The address first: a port in use is the user's to fix, before any cluster is involved.
     let listener =
         TcpListener::bind(listen).await.map_err(|e| SourceError::Listen { address: listen, source: e })?;
     let local = listener.local_addr().map_err(|e| SourceError::Listen { address: listen, source: e })?;
-    let conn = live::connect(&LiveSpec { request_timeout: None, ..spec.clone() }).await?;
-    let server_version = live::server_version(&conn).await?;
-    on_event(Event::Connected { server_version, local })?;
-    let server = tokio::spawn(accept(listener, respond));
-    let result = follow_loop(&conn, on_event).await;
+    let server = tokio::spawn(http::accept(listener, respond, http::LIMITS.within(http::nofile())));
+    let result = async {
+        on_event(Event::Listening { local })?;
+        tokio::select! {
+            () = stop.wait() => Ok(()),
+            result = follow(spec, on_event) => result,
+        }
+    };
+    let result = result.await;
     server.abort();
     result
+}
+
+async fn follow<E: From<SourceError>>(
+    spec: &LiveSpec,
+    on_event: &mut dyn FnMut(Event) -> Result<(), E>,
+) -> Result<(), E> {
+    let conn = live::connect(&LiveSpec { request_timeout: None, ..spec.clone() }).await?;
+    let server_version = live::server_version(&conn).await?;
+    on_event(Event::Connected { server_version })?;
+    follow_loop(&conn, on_event).await
 }
 
 async fn follow_loop<E: From<SourceError>>(
@@ -114,15 +124,12 @@ async fn follow_loop<E: From<SourceError>>(
     on_event: &mut dyn FnMut(Event) -> Result<(), E>,
 ) -> Result<(), E> {
     let mut events = follow::start(&conn.client);
-    let stop = shutdown();
-    tokio::pin!(stop);
     let mut progress = Progress::default();
     let (mut dirty, deadline) = (false, tokio::time::sleep(DEBOUNCE));
     tokio::pin!(deadline);
     let mut heartbeat = tokio::time::interval(HEARTBEAT);
     loop {
         tokio::select! {
-            () = &mut stop => return Ok(()),
             item = events.next() => {
                 let Some((resource, item)) = item else { return Ok(()) };
                 let ready = progress.listed.len() == Resource::VARIANTS.len();
@@ -187,55 +194,36 @@ fn now() -> f64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0)
 }
 
-/// SIGTERM (what Kubernetes sends a Pod) or Ctrl-C.
-async fn shutdown() {
+/// SIGTERM (what Kubernetes sends a Pod) and Ctrl-C, caught from the moment [`Stop::catch`]
+/// runs (until then the default action would end the process with 143).
+struct Stop {
     #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        let mut term = signal(SignalKind::terminate()).ok();
-        let terminated = async {
-            match term.as_mut() {
-                Some(t) => drop(t.recv().await),
-                None => std::future::pending::<()>().await,
-            }
-        };
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
-            () = terminated => {}
+    signals: Vec<tokio::signal::unix::Signal>,
+}
+
+impl Stop {
+    fn catch() -> Stop {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            let kinds = [SignalKind::terminate(), SignalKind::interrupt()];
+            Stop { signals: kinds.into_iter().filter_map(|kind| signal(kind).ok()).collect() }
         }
+        #[cfg(not(unix))]
+        Stop {}
     }
-    #[cfg(not(unix))]
-    let _ = tokio::signal::ctrl_c().await;
-}
 
-/// Accept connections until aborted; each is served on its own task.
-async fn accept(listener: TcpListener, respond: Respond) {
-    loop {
-        let Ok((stream, _)) = listener.accept().await else { continue };
-        let respond = respond.clone();
-        tokio::spawn(async move {
-            let service = service_fn(move |request: hyper::Request<Incoming>| {
-                let respond = respond.clone();
-                async move { Ok::<_, Infallible>(answer(&respond, &request)) }
-            });
-            // A client that goes away mid-request is not an error of ours.
-            let _ = http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
-        });
+    /// The first of those signals.
+    async fn wait(&mut self) {
+        #[cfg(unix)]
+        {
+            if self.signals.is_empty() {
+                std::future::pending::<()>().await;
+            }
+            let received = self.signals.iter_mut().map(|s| Box::pin(s.recv()));
+            let _ = futures::future::select_all(received).await;
+        }
+        #[cfg(not(unix))]
+        let _ = tokio::signal::ctrl_c().await;
     }
-}
-
-fn answer(respond: &Respond, request: &hyper::Request<Incoming>) -> hyper::Response<Full<Bytes>> {
-    let accept = request.headers().get(hyper::header::ACCEPT).and_then(|v| v.to_str().ok());
-    let ours = Request {
-        method: request.method().as_str().to_string(),
-        path: request.uri().path().to_string(),
-        accept: accept.map(str::to_string),
-    };
-    let reply = respond(&ours);
-    let body = if ours.method == "HEAD" { Bytes::new() } else { Bytes::from(reply.body) };
-    let mut response = hyper::Response::new(Full::new(body));
-    *response.status_mut() = hyper::StatusCode::from_u16(reply.status).unwrap_or(hyper::StatusCode::OK);
-    let content_type = hyper::header::HeaderValue::from_static(reply.content_type);
-    response.headers_mut().insert(hyper::header::CONTENT_TYPE, content_type);
-    response
 }

@@ -35,6 +35,53 @@ impl Format {
     }
 }
 
+/// A content coding of the answer: gzip when the scraper accepts it (Prometheus does; 15 MB of
+/// text at 10,000 Services is about a tenth of that gzipped), else none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    /// As is.
+    Identity,
+    /// `gzip`, at the fastest level: a scrape is encoded anew each time.
+    Gzip,
+}
+
+impl Encoding {
+    /// Gzip when `Accept-Encoding` lists `gzip` (or `*`) with a non-zero quality.
+    pub fn negotiate(accept_encoding: Option<&str>) -> Encoding {
+        let gzip = accept_encoding.unwrap_or("").split(',').any(|part| {
+            let mut params = part.split(';').map(str::trim);
+            let coding = params.next().unwrap_or("");
+            let refused =
+                params.any(|p| p.strip_prefix("q=").is_some_and(|q| q.trim().parse::<f64>() == Ok(0.0)));
+            (coding.eq_ignore_ascii_case("gzip") || coding == "*") && !refused
+        });
+        if gzip { Encoding::Gzip } else { Encoding::Identity }
+    }
+
+    /// The `Content-Encoding` header, if any.
+    pub fn header(self) -> Option<&'static str> {
+        match self {
+            Encoding::Identity => None,
+            Encoding::Gzip => Some("gzip"),
+        }
+    }
+
+    /// The body in this coding.
+    pub fn encode(self, body: Vec<u8>) -> Vec<u8> {
+        match self {
+            Encoding::Identity => body,
+            Encoding::Gzip => {
+                use std::io::Write;
+                let out = Vec::with_capacity(body.len() / 8);
+                let mut encoder = flate2::write::GzEncoder::new(out, flate2::Compression::fast());
+                // Writing to a Vec cannot fail.
+                let _ = encoder.write_all(&body);
+                encoder.finish().unwrap_or_default()
+            }
+        }
+    }
+}
+
 /// OpenMetrics text → Prometheus text format 0.0.4.
 pub fn prometheus_text(openmetrics: &str) -> String {
     let mut out = String::with_capacity(openmetrics.len());
@@ -74,6 +121,16 @@ mod tests {
         assert_eq!(Format::negotiate(Some("*/*")), Format::PrometheusText);
         assert_eq!(Format::negotiate(None), Format::PrometheusText);
         assert_eq!(Format::negotiate(Some("application/openmetrics-text;q=0")), Format::PrometheusText);
+    }
+
+    #[test]
+    fn gzip_only_when_accepted() {
+        assert_eq!(Encoding::negotiate(Some("gzip")), Encoding::Gzip);
+        assert_eq!(Encoding::negotiate(Some("identity, GZIP;q=0.5")), Encoding::Gzip);
+        assert_eq!(Encoding::negotiate(Some("*")), Encoding::Gzip);
+        assert_eq!(Encoding::negotiate(Some("gzip;q=0")), Encoding::Identity);
+        assert_eq!(Encoding::negotiate(Some("br, deflate")), Encoding::Identity);
+        assert_eq!(Encoding::negotiate(None), Encoding::Identity);
     }
 
     #[test]
