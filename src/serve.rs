@@ -73,7 +73,8 @@ pub fn run(
     Ok(ExitStatus::Ok)
 }
 
-fn on_event(settings: &Settings, shared: &Shared, event: Event, err: &mut dyn Write) -> Result<(), Error> {
+/// One event of the driver; true when a change touched something the engine reads.
+fn on_event(settings: &Settings, shared: &Shared, event: Event, err: &mut dyn Write) -> Result<bool, Error> {
     let health = &shared.health;
     match event {
         Event::Listening { local } => {
@@ -85,7 +86,9 @@ fn on_event(settings: &Settings, shared: &Shared, event: Event, err: &mut dyn Wr
             let behaviour = crate::app::modelled(settings, &snapshot, err)?.behaviour;
             *shared.state.lock().unwrap_or_else(PoisonError::into_inner) = Exporter::new(behaviour);
         }
-        Event::Change(change) => shared.state.lock().unwrap_or_else(PoisonError::into_inner).apply(change),
+        Event::Change(change) => {
+            return Ok(shared.state.lock().unwrap_or_else(PoisonError::into_inner).apply(change));
+        }
         Event::Synced { unix } => {
             recompute(shared, unix);
             health.last_sync.set(unix);
@@ -106,7 +109,7 @@ fn on_event(settings: &Settings, shared: &Shared, event: Event, err: &mut dyn Wr
             let _ = writeln!(err, "note: {note}");
         }
     }
-    Ok(())
+    Ok(false)
 }
 
 /// Recompute what changed (timed), then encode the Services whose metrics changed.

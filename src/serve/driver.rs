@@ -12,16 +12,13 @@ use futures::StreamExt;
 use strum::VariantArray;
 use tokio::net::TcpListener;
 
+use super::exporter::debounce::Debounce;
 use super::exporter::{Change, Resource};
 use super::follow::{self, Watched};
 use super::http::{self, Respond};
 use crate::settings::LiveSpec;
 use crate::source::error::SourceError;
 use crate::source::live;
-
-/// Quiet time after the last change before recomputing: a burst (a rollout, a relist) gives one
-/// recompute, and a single change waits at most this long.
-pub const DEBOUNCE: Duration = Duration::from_millis(20);
 
 /// How often a healthy exporter says so (`Event::Healthy`).
 pub const HEARTBEAT: Duration = Duration::from_secs(15);
@@ -41,7 +38,8 @@ pub enum Event {
         /// `gitVersion`.
         server_version: String,
     },
-    /// A change for the state.
+    /// A change for the state; the caller answers whether it touched anything the engine reads
+    /// (only such changes wait for a recompute).
     Change(Change),
     /// Every watch has listed at least once since the start (first time) or listed again.
     Synced {
@@ -53,7 +51,7 @@ pub enum Event {
         /// Unix seconds.
         unix: f64,
     },
-    /// A watch started over (after the first list).
+    /// A watch listed again (after a 410 Gone or a reconnect), not the first time.
     Restarted(Resource),
     /// A retried failure of one watch.
     Failed(Resource, String),
@@ -64,13 +62,17 @@ pub enum Event {
     },
 }
 
+/// The caller's handling of an event: `Ok(true)` when a [`Event::Change`] touched something the
+/// engine reads (for other events the answer is not looked at).
+pub type OnEvent<'a, E> = dyn FnMut(Event) -> Result<bool, E> + 'a;
+
 /// Serve until SIGTERM or Ctrl-C (Ok), until the first list is refused or the address cannot be
 /// bound (Err), or until `on_event` fails.
 pub fn run<E: From<SourceError>>(
     spec: &LiveSpec,
     listen: SocketAddr,
     respond: Respond,
-    on_event: &mut dyn FnMut(Event) -> Result<(), E>,
+    on_event: &mut OnEvent<'_, E>,
 ) -> Result<(), E> {
     let runtime =
         tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(SourceError::Runtime)?;
@@ -80,7 +82,6 @@ pub fn run<E: From<SourceError>>(
 /// Which watches have listed and which failed since, for readiness and the heartbeat.
 #[derive(Default)]
 struct Progress {
-    listing: BTreeSet<Resource>,
     listed: BTreeSet<Resource>,
     failing: BTreeSet<Resource>,
 }
@@ -89,7 +90,7 @@ async fn run_async<E: From<SourceError>>(
     spec: &LiveSpec,
     listen: SocketAddr,
     respond: Respond,
-    on_event: &mut dyn FnMut(Event) -> Result<(), E>,
+    on_event: &mut OnEvent<'_, E>,
 ) -> Result<(), E> {
     let mut stop = Stop::catch();
     // The address first: a port in use is the user's to fix, before any cluster is involved.
@@ -109,10 +110,7 @@ async fn run_async<E: From<SourceError>>(
     result
 }
 
-async fn follow<E: From<SourceError>>(
-    spec: &LiveSpec,
-    on_event: &mut dyn FnMut(Event) -> Result<(), E>,
-) -> Result<(), E> {
+async fn follow<E: From<SourceError>>(spec: &LiveSpec, on_event: &mut OnEvent<'_, E>) -> Result<(), E> {
     let conn = live::connect(&LiveSpec { request_timeout: None, ..spec.clone() }).await?;
     let server_version = live::server_version(&conn).await?;
     on_event(Event::Connected { server_version })?;
@@ -121,11 +119,12 @@ async fn follow<E: From<SourceError>>(
 
 async fn follow_loop<E: From<SourceError>>(
     conn: &live::Connection,
-    on_event: &mut dyn FnMut(Event) -> Result<(), E>,
+    on_event: &mut OnEvent<'_, E>,
 ) -> Result<(), E> {
     let mut events = follow::start(&conn.client);
     let mut progress = Progress::default();
-    let (mut dirty, deadline) = (false, tokio::time::sleep(DEBOUNCE));
+    let mut debounce = Debounce::default();
+    let deadline = tokio::time::sleep(Duration::from_secs(3600));
     tokio::pin!(deadline);
     let mut heartbeat = tokio::time::interval(HEARTBEAT);
     loop {
@@ -138,12 +137,14 @@ async fn follow_loop<E: From<SourceError>>(
                     Err(e) => follow::failure(&conn.server, resource, e, ready)?,
                 };
                 if handle(&mut progress, resource, watched, on_event)? {
-                    dirty = true;
-                    deadline.as_mut().reset(tokio::time::Instant::now() + DEBOUNCE);
+                    debounce.touched(std::time::Instant::now());
+                    if let Some(due) = debounce.due() {
+                        deadline.as_mut().reset(due.into());
+                    }
                 }
             }
-            () = &mut deadline, if dirty && progress.listed.len() == Resource::VARIANTS.len() => {
-                dirty = false;
+            () = &mut deadline, if debounce.due().is_some() && progress.listed.len() == Resource::VARIANTS.len() => {
+                debounce.done();
                 on_event(Event::Settled { unix: now() })?;
             }
             _ = heartbeat.tick() => {
@@ -156,20 +157,14 @@ async fn follow_loop<E: From<SourceError>>(
     }
 }
 
-/// One watch item: true when it changed the state.
+/// One watch item: true when it touched something the engine reads.
 fn handle<E>(
     progress: &mut Progress,
     resource: Resource,
     watched: Watched,
-    on_event: &mut dyn FnMut(Event) -> Result<(), E>,
+    on_event: &mut OnEvent<'_, E>,
 ) -> Result<bool, E> {
     match watched {
-        Watched::Listing(_) => {
-            if !progress.listing.insert(resource) {
-                on_event(Event::Restarted(resource))?;
-            }
-            Ok(false)
-        }
         Watched::Retrying(_, note) => {
             progress.failing.insert(resource);
             on_event(Event::Failed(resource, note))?;
@@ -177,14 +172,14 @@ fn handle<E>(
         }
         Watched::Change(change) => {
             let listed = matches!(change, Change::Listed(..));
-            on_event(Event::Change(change))?;
-            if listed {
-                progress.listed.insert(resource);
-                if progress.listed.len() == Resource::VARIANTS.len() {
-                    on_event(Event::Synced { unix: now() })?;
-                }
+            let touched = on_event(Event::Change(change))?;
+            if listed && !progress.listed.insert(resource) {
+                on_event(Event::Restarted(resource))?;
             }
-            Ok(true)
+            if listed && progress.listed.len() == Resource::VARIANTS.len() {
+                on_event(Event::Synced { unix: now() })?;
+            }
+            Ok(touched)
         }
     }
 }

@@ -4,6 +4,7 @@
 //! No I/O: `serve::follow` feeds it watch events and `serve` (with `serve::driver`) serves what
 //! it encodes; the clock arrives as an argument.
 
+pub mod debounce;
 pub mod exposition;
 pub mod format;
 pub mod metrics;

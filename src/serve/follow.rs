@@ -24,8 +24,6 @@ use crate::source::watch::{self as follow_watch, Update};
 pub enum Watched {
     /// A change for the state.
     Change(Change),
-    /// A watcher starts listing (again, after the first time: a restart).
-    Listing(Resource),
     /// A retried failure, as one line for the log.
     Retrying(Resource, String),
 }
@@ -57,7 +55,7 @@ fn changes<K: kube::Resource + Send + 'static>(
                 Err(e) => Some(Err(e)),
                 Ok(Event::Init) => {
                     listed.clear();
-                    Some(Ok(Watched::Listing(resource)))
+                    None
                 }
                 Ok(Event::InitApply(object)) => {
                     listed.extend(convert(&object));

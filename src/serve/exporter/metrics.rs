@@ -29,7 +29,7 @@ pub struct Health {
     pub last_sync: FloatGauge,
     /// 1 after the first full sync.
     pub ready: Gauge,
-    /// Watches that started over (410 Gone, reconnects), by resource.
+    /// Lists completed again after the first (410 Gone, reconnects), by resource.
     pub watch_restarts: Family<ResourceLabels, Counter>,
     /// Watch errors, by resource.
     pub watch_errors: Family<ResourceLabels, Counter>,
@@ -260,7 +260,11 @@ fn register_health(registry: &mut Registry, state: &Exporter, health: &Health) {
         "Unix time of the last successful full list of all watched resources",
         h.last_sync,
     );
-    registry.register("watch_restarts", "Watches that listed again (410 Gone, reconnect)", h.watch_restarts);
+    registry.register(
+        "watch_restarts",
+        "Lists completed again after the first (410 Gone, reconnect)",
+        h.watch_restarts,
+    );
     registry.register("watch_errors", "Watch and list errors (retried)", h.watch_errors);
     registry.register(
         "recompute_duration_seconds",
