@@ -9,6 +9,7 @@ pub mod driver;
 pub mod exporter;
 pub mod follow;
 pub mod http;
+pub mod observe;
 
 use std::io::Write;
 use std::net::SocketAddr;
@@ -68,7 +69,8 @@ pub fn run(
     });
     let responder = shared.clone();
     let respond: http::Respond = Arc::new(move |request: &Request| responder.respond(request));
-    driver::run::<Error>(live, listen, respond, &mut |event| on_event(settings, &shared, event, err))?;
+    let sides = driver::Sides { respond, observer: observe::Observer::new(&shared.health) };
+    driver::run::<Error>(live, listen, sides, &mut |event| on_event(settings, &shared, event, err))?;
     let _ = writeln!(err, "note: stopped");
     Ok(ExitStatus::Ok)
 }
@@ -91,16 +93,12 @@ fn on_event(settings: &Settings, shared: &Shared, event: Event, err: &mut dyn Wr
         }
         Event::Synced { unix } => {
             recompute(shared, unix);
-            health.last_sync.set(unix);
             if !shared.ready.swap(true, Ordering::Relaxed) {
                 health.ready.set(1);
                 let _ = writeln!(err, "note: ready: every watch has listed");
             }
         }
         Event::Settled { unix } => recompute(shared, unix),
-        Event::Healthy { unix } => {
-            health.last_sync.set(unix);
-        }
         Event::Restarted(resource) => {
             health.watch_restarts.get_or_create(&ResourceLabels::of(resource)).inc();
         }

@@ -6,6 +6,7 @@
 
 use std::collections::BTreeSet;
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use futures::StreamExt;
@@ -16,12 +17,10 @@ use super::exporter::debounce::Debounce;
 use super::exporter::{Change, Resource};
 use super::follow::{self, Watched};
 use super::http::{self, Respond};
+use super::observe::Observer;
 use crate::settings::LiveSpec;
 use crate::source::error::SourceError;
 use crate::source::live;
-
-/// How often a healthy exporter says so (`Event::Healthy`).
-pub const HEARTBEAT: Duration = Duration::from_secs(15);
 
 /// What the loop hands to its caller.
 // Moved once per event, like `Change`: boxing would only add an allocation per event.
@@ -55,41 +54,44 @@ pub enum Event {
     Restarted(Resource),
     /// A retried failure of one watch.
     Failed(Resource, String),
-    /// No watch failed since the last heartbeat and every watch has listed.
-    Healthy {
-        /// Unix seconds.
-        unix: f64,
-    },
 }
 
 /// The caller's handling of an event: `Ok(true)` when a [`Event::Change`] touched something the
 /// engine reads (for other events the answer is not looked at).
 pub type OnEvent<'a, E> = dyn FnMut(Event) -> Result<bool, E> + 'a;
 
+/// What the two sides are handed: the pure answer to a request, and the observer of what the API
+/// server answers the watches.
+pub struct Sides {
+    /// The HTTP side.
+    pub respond: Respond,
+    /// The watch side.
+    pub observer: Arc<Observer>,
+}
+
 /// Serve until SIGTERM or Ctrl-C (Ok), until the first list is refused or the address cannot be
 /// bound (Err), or until `on_event` fails.
 pub fn run<E: From<SourceError>>(
     spec: &LiveSpec,
     listen: SocketAddr,
-    respond: Respond,
+    sides: Sides,
     on_event: &mut OnEvent<'_, E>,
 ) -> Result<(), E> {
     let runtime =
         tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(SourceError::Runtime)?;
-    runtime.block_on(run_async(spec, listen, respond, on_event))
+    runtime.block_on(run_async(spec, listen, sides, on_event))
 }
 
-/// Which watches have listed and which failed since, for readiness and the heartbeat.
+/// Which watches have listed, for readiness and restarts.
 #[derive(Default)]
 struct Progress {
     listed: BTreeSet<Resource>,
-    failing: BTreeSet<Resource>,
 }
 
 async fn run_async<E: From<SourceError>>(
     spec: &LiveSpec,
     listen: SocketAddr,
-    respond: Respond,
+    sides: Sides,
     on_event: &mut OnEvent<'_, E>,
 ) -> Result<(), E> {
     let mut stop = Stop::catch();
@@ -97,12 +99,12 @@ async fn run_async<E: From<SourceError>>(
     let listener =
         TcpListener::bind(listen).await.map_err(|e| SourceError::Listen { address: listen, source: e })?;
     let local = listener.local_addr().map_err(|e| SourceError::Listen { address: listen, source: e })?;
-    let server = tokio::spawn(http::accept(listener, respond, http::LIMITS.within(http::nofile())));
+    let server = tokio::spawn(http::accept(listener, sides.respond, http::LIMITS.within(http::nofile())));
     let result = async {
         on_event(Event::Listening { local })?;
         tokio::select! {
             () = stop.wait() => Ok(()),
-            result = follow(spec, on_event) => result,
+            result = follow(spec, &sides.observer, on_event) => result,
         }
     };
     let result = result.await;
@@ -110,23 +112,27 @@ async fn run_async<E: From<SourceError>>(
     result
 }
 
-async fn follow<E: From<SourceError>>(spec: &LiveSpec, on_event: &mut OnEvent<'_, E>) -> Result<(), E> {
+async fn follow<E: From<SourceError>>(
+    spec: &LiveSpec,
+    observer: &Arc<Observer>,
+    on_event: &mut OnEvent<'_, E>,
+) -> Result<(), E> {
     let conn = live::connect(&LiveSpec { request_timeout: None, ..spec.clone() }).await?;
     let server_version = live::server_version(&conn).await?;
     on_event(Event::Connected { server_version })?;
-    follow_loop(&conn, on_event).await
+    follow_loop(&conn, observer, on_event).await
 }
 
 async fn follow_loop<E: From<SourceError>>(
     conn: &live::Connection,
+    observer: &Arc<Observer>,
     on_event: &mut OnEvent<'_, E>,
 ) -> Result<(), E> {
-    let mut events = follow::start(&conn.client);
+    let mut events = follow::start(&observer.client(&conn.client), observer);
     let mut progress = Progress::default();
     let mut debounce = Debounce::default();
     let deadline = tokio::time::sleep(Duration::from_secs(3600));
     tokio::pin!(deadline);
-    let mut heartbeat = tokio::time::interval(HEARTBEAT);
     loop {
         tokio::select! {
             item = events.next() => {
@@ -147,12 +153,6 @@ async fn follow_loop<E: From<SourceError>>(
                 debounce.done();
                 on_event(Event::Settled { unix: now() })?;
             }
-            _ = heartbeat.tick() => {
-                if progress.listed.len() == Resource::VARIANTS.len() && progress.failing.is_empty() {
-                    on_event(Event::Healthy { unix: now() })?;
-                }
-                progress.failing.clear();
-            }
         }
     }
 }
@@ -166,7 +166,6 @@ fn handle<E>(
 ) -> Result<bool, E> {
     match watched {
         Watched::Retrying(_, note) => {
-            progress.failing.insert(resource);
             on_event(Event::Failed(resource, note))?;
             Ok(false)
         }

@@ -17,7 +17,8 @@ use strum::VariantArray;
 use super::state::{Exporter, FamilySummary, ServiceSummary};
 use super::store::{Key, Resource};
 
-type FloatGauge = Gauge<f64, std::sync::atomic::AtomicU64>;
+/// A gauge of a float.
+pub type FloatGauge = Gauge<f64, std::sync::atomic::AtomicU64>;
 
 /// The metric name prefix.
 pub const PREFIX: &str = "kubectl_topo";
@@ -25,8 +26,9 @@ pub const PREFIX: &str = "kubectl_topo";
 /// The exporter's own counters, kept across scrapes (cheap to clone: they share their values).
 #[derive(Debug, Clone)]
 pub struct Health {
-    /// Unix seconds of the last full (re)list of all three resources; 0 before the first.
-    pub last_sync: FloatGauge,
+    /// Per resource: Unix seconds of the last answer the API server gave its watch (a list
+    /// page, a new watch, an event, a bookmark); 0 before the first. The I/O side sets it.
+    pub watch_progress: Family<ResourceLabels, FloatGauge>,
     /// 1 after the first full sync.
     pub ready: Gauge,
     /// Lists completed again after the first (410 Gone, reconnects), by resource.
@@ -46,12 +48,14 @@ impl Default for Health {
             Family<ResourceLabels, Counter>,
             Family<ResourceLabels, Counter>,
         ) = (Family::default(), Family::default());
+        let watch_progress = Family::<ResourceLabels, FloatGauge>::default();
         for resource in Resource::VARIANTS {
             let _ = watch_restarts.get_or_create(&ResourceLabels::of(*resource));
             let _ = watch_errors.get_or_create(&ResourceLabels::of(*resource));
+            let _ = watch_progress.get_or_create(&ResourceLabels::of(*resource));
         }
         Health {
-            last_sync: FloatGauge::default(),
+            watch_progress,
             ready: Gauge::default(),
             watch_restarts,
             watch_errors,
@@ -257,8 +261,13 @@ fn register_health(registry: &mut Registry, state: &Exporter, health: &Health) {
     registry.register("ready", "1 after the first full list of Nodes, Services and EndpointSlices", h.ready);
     registry.register(
         "last_sync_timestamp_seconds",
-        "Unix time of the last successful full list of all watched resources",
-        h.last_sync,
+        "Unix time by which every watch had last heard from the API server (a list, a new watch, an event or a bookmark: about once a minute while healthy); 0 before every watch has listed once",
+        last_sync(health),
+    );
+    registry.register(
+        "watch_progress_timestamp_seconds",
+        "Unix time the API server last answered the watch of the resource (a list, a new watch, an event or a bookmark)",
+        h.watch_progress,
     );
     registry.register(
         "watch_restarts",
@@ -272,6 +281,18 @@ fn register_health(registry: &mut Registry, state: &Exporter, health: &Health) {
         h.recompute_seconds,
     );
     registry.register("recomputed_services", "Services analysed by recomputes", h.services_recomputed);
+}
+
+/// The oldest of the watches' progress, once every watch has listed (0 before).
+fn last_sync(health: &Health) -> FloatGauge {
+    let gauge = FloatGauge::default();
+    if health.ready.get() == 1 {
+        let progress = Resource::VARIANTS
+            .iter()
+            .map(|r| health.watch_progress.get_or_create(&ResourceLabels::of(*r)).get());
+        gauge.set(progress.fold(f64::INFINITY, f64::min));
+    }
+    gauge
 }
 
 fn registry(cluster: Option<&str>) -> Registry {
