@@ -27,6 +27,7 @@ mod report_formats;
 mod reports;
 mod scenarios;
 mod schema;
+mod serve_faults;
 mod serve_http;
 mod shell_completion;
 mod simulate;

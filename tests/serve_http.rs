@@ -13,17 +13,17 @@ use std::time::{Duration, Instant};
 use crate::support::apiserver::{Recorder, kubeconfig_at};
 
 /// A bound on every wait (a failure bound, not a measure of speed).
-const WAIT: Duration = Duration::from_secs(90);
+pub const WAIT: Duration = Duration::from_secs(90);
 
 /// `serve --listen 127.0.0.1:0` under `ulimit -n nofile`, its stderr collected.
-struct Serve {
+pub struct Serve {
     child: Child,
     stderr: Arc<Mutex<String>>,
-    port: u16,
+    pub port: u16,
 }
 
 impl Serve {
-    fn start(kubeconfig: &std::path::Path, nofile: u32) -> Serve {
+    pub fn start(kubeconfig: &std::path::Path, nofile: u32) -> Serve {
         let mut command = Command::new("sh");
         command
             .arg("-c")
@@ -58,12 +58,12 @@ impl Serve {
         Serve { child, stderr, port }
     }
 
-    fn stderr(&self) -> String {
+    pub fn stderr(&self) -> String {
         self.stderr.lock().unwrap().clone()
     }
 
     /// `GET path` on a new connection: the status and the body.
-    fn get(&self, path: &str) -> (u16, String) {
+    pub fn get(&self, path: &str) -> (u16, String) {
         let mut stream = TcpStream::connect(("127.0.0.1", self.port)).expect("connect to serve");
         stream.set_read_timeout(Some(WAIT)).unwrap();
         let request = format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
@@ -77,7 +77,7 @@ impl Serve {
     }
 
     /// The number of open descriptors and the resident and peak memory (kB) of the process.
-    fn usage(&self) -> (usize, u64, u64) {
+    pub fn usage(&self) -> (usize, u64, u64) {
         let pid = self.child.id();
         let fds = std::fs::read_dir(format!("/proc/{pid}/fd")).expect("/proc/PID/fd").count();
         let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("/proc/PID/status");
@@ -89,7 +89,7 @@ impl Serve {
     }
 
     /// SIGTERM, then the exit code.
-    fn terminate(mut self) -> (Option<i32>, String) {
+    pub fn terminate(mut self) -> (Option<i32>, String) {
         let pid = self.child.id().to_string();
         assert!(Command::new("kill").args(["-TERM", &pid]).status().expect("kill").success());
         let status = self.child.wait().expect("serve ends");
