@@ -110,6 +110,39 @@ pub fn prometheus_text(openmetrics: &str) -> String {
     out
 }
 
+/// OpenMetrics text with the series of each family in the order of their labels:
+/// `prometheus-client` writes a family's series in its hash map's order, which changes from one
+/// scrape to the next. A histogram's lines keep their order (its buckets ascend); its family has
+/// one series here.
+pub fn in_label_order(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut samples: Vec<&str> = Vec::new();
+    let mut sorted = true;
+    let flush = |out: &mut String, samples: &mut Vec<&str>, sorted: bool| {
+        if sorted {
+            samples.sort_unstable();
+        }
+        for line in samples.drain(..) {
+            out.push_str(line);
+            out.push('\n');
+        }
+    };
+    for line in text.lines() {
+        if line.starts_with('#') {
+            flush(&mut out, &mut samples, sorted);
+            if let Some(kind) = line.strip_prefix("# TYPE ").and_then(|t| t.split(' ').nth(1)) {
+                sorted = !matches!(kind, "histogram" | "gaugehistogram" | "summary");
+            }
+            out.push_str(line);
+            out.push('\n');
+        } else {
+            samples.push(line);
+        }
+    }
+    flush(&mut out, &mut samples, sorted);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,6 +173,19 @@ mod tests {
         assert_eq!(
             text,
             "# HELP x_watch_restarts_total Watches.\n# TYPE x_watch_restarts_total counter\nx_watch_restarts_total{resource=\"nodes\"} 2\n# HELP x_ready Ready.\n# TYPE x_ready gauge\nx_ready 1\n"
+        );
+    }
+
+    #[test]
+    fn series_come_in_label_order_and_a_histogram_keeps_its_buckets_in_order() {
+        let text = "# HELP a A.\n# TYPE a counter\na_total{r=\"s\"} 0\na_total{r=\"e\"} 0\na_total{r=\"n\"} 0\n\
+                    # HELP h H.\n# TYPE h histogram\nh_sum 0\nh_count 0\nh_bucket{le=\"1\"} 0\nh_bucket{le=\"+Inf\"} 0\n# EOF\n";
+        let ordered = in_label_order(text);
+        let lines: Vec<&str> = ordered.lines().collect();
+        assert_eq!(&lines[2..5], ["a_total{r=\"e\"} 0", "a_total{r=\"n\"} 0", "a_total{r=\"s\"} 0"]);
+        assert_eq!(
+            &lines[7..],
+            ["h_sum 0", "h_count 0", "h_bucket{le=\"1\"} 0", "h_bucket{le=\"+Inf\"} 0", "# EOF"]
         );
     }
 }

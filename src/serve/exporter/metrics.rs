@@ -317,7 +317,7 @@ pub fn encode_services<'a>(
     let mut out = String::new();
     // Writing to a String cannot fail.
     let _ = encode_registry(&mut out, &registry);
-    in_label_order(&out)
+    super::format::in_label_order(&out)
 }
 
 /// The rest of a scrape, small and encoded anew each time: the node side and the exporter's
@@ -328,40 +328,7 @@ pub fn tail_text(state: &Exporter, health: &Health, cluster: Option<&str>) -> St
     register_health(&mut registry, state, health);
     let mut out = String::with_capacity(8192);
     let _ = encode_registry(&mut out, &registry);
-    in_label_order(&out)
-}
-
-/// OpenMetrics text with the series of each family in the order of their labels:
-/// `prometheus-client` writes a family's series in its hash map's order, which changes from one
-/// scrape to the next. A histogram's lines keep their order (its buckets ascend); its family has
-/// one series here.
-fn in_label_order(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut samples: Vec<&str> = Vec::new();
-    let mut sorted = true;
-    let flush = |out: &mut String, samples: &mut Vec<&str>, sorted: bool| {
-        if sorted {
-            samples.sort_unstable();
-        }
-        for line in samples.drain(..) {
-            out.push_str(line);
-            out.push('\n');
-        }
-    };
-    for line in text.lines() {
-        if line.starts_with('#') {
-            flush(&mut out, &mut samples, sorted);
-            if let Some(kind) = line.strip_prefix("# TYPE ").and_then(|t| t.split(' ').nth(1)) {
-                sorted = !matches!(kind, "histogram" | "gaugehistogram" | "summary");
-            }
-            out.push_str(line);
-            out.push('\n');
-        } else {
-            samples.push(line);
-        }
-    }
-    flush(&mut out, &mut samples, sorted);
-    out
+    super::format::in_label_order(&out)
 }
 
 /// The `# EOF` line that ends an OpenMetrics exposition.
@@ -386,19 +353,6 @@ pub fn openmetrics(state: &Exporter, health: &Health, cluster: Option<&str>) -> 
 mod tests {
     use super::*;
     use topo_engine::model::Behaviour;
-
-    #[test]
-    fn series_come_in_label_order_and_a_histogram_keeps_its_buckets_in_order() {
-        let text = "# HELP a A.\n# TYPE a counter\na_total{r=\"s\"} 0\na_total{r=\"e\"} 0\na_total{r=\"n\"} 0\n\
-                    # HELP h H.\n# TYPE h histogram\nh_sum 0\nh_count 0\nh_bucket{le=\"1\"} 0\nh_bucket{le=\"+Inf\"} 0\n# EOF\n";
-        let ordered = in_label_order(text);
-        let lines: Vec<&str> = ordered.lines().collect();
-        assert_eq!(&lines[2..5], ["a_total{r=\"e\"} 0", "a_total{r=\"n\"} 0", "a_total{r=\"s\"} 0"]);
-        assert_eq!(
-            &lines[7..],
-            ["h_sum 0", "h_count 0", "h_bucket{le=\"1\"} 0", "h_bucket{le=\"+Inf\"} 0", "# EOF"]
-        );
-    }
 
     #[test]
     fn the_same_state_scrapes_to_the_same_bytes() {
