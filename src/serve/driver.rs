@@ -27,7 +27,8 @@ use crate::source::live;
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub enum Event {
-    /// The listener is bound and answers, once, before anything else.
+    /// The listener is bound and answers and the kubeconfig is loaded, once, before anything
+    /// else (the API server may not have answered yet).
     Listening {
         /// Where.
         local: SocketAddr,
@@ -100,24 +101,24 @@ async fn run_async<E: From<SourceError>>(
         TcpListener::bind(listen).await.map_err(|e| SourceError::Listen { address: listen, source: e })?;
     let local = listener.local_addr().map_err(|e| SourceError::Listen { address: listen, source: e })?;
     let server = tokio::spawn(http::accept(listener, sides.respond, http::LIMITS.within(http::nofile())));
-    let result = async {
-        on_event(Event::Listening { local })?;
-        tokio::select! {
-            () = stop.wait() => Ok(()),
-            result = follow(spec, &sides.observer, on_event) => result,
-        }
+    let result = tokio::select! {
+        () = stop.wait() => Ok(()),
+        result = follow(spec, local, &sides.observer, on_event) => result,
     };
-    let result = result.await;
     server.abort();
     result
 }
 
+/// Load the kubeconfig (no network: a missing or bad one is an error before anything is said),
+/// say where the listener (already answering) is, then reach the API server and follow it.
 async fn follow<E: From<SourceError>>(
     spec: &LiveSpec,
+    local: SocketAddr,
     observer: &Arc<Observer>,
     on_event: &mut OnEvent<'_, E>,
 ) -> Result<(), E> {
     let conn = live::connect(&LiveSpec { request_timeout: None, ..spec.clone() }).await?;
+    on_event(Event::Listening { local })?;
     let server_version = live::server_version(&conn).await?;
     on_event(Event::Connected { server_version })?;
     follow_loop(&conn, observer, on_event).await
