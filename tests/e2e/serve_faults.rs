@@ -1,17 +1,25 @@
-//! `kubectl topo serve` on the real apiserver under a fault (issue 37, items 1 and 3): the
-//! apiserver frozen with SIGSTOP for 30 s (it keeps its connections and answers nothing, as a hung
-//! apiserver does). During the freeze `time() - kubectl_topo_last_sync_timestamp_seconds` must
-//! grow with it (the old heartbeat kept it under 15 s: nothing failed); after SIGCONT every watch
-//! is heard from again and `/metrics` shows the verdict `check -A` computes. The time from SIGCONT
-//! to fresh is printed.
+//! `kubectl topo serve` on the real apiserver under faults (issue 37, items 1 and 3):
+//!
+//! - the apiserver frozen with SIGSTOP for 30 s (it keeps its connections and answers nothing, as
+//!   a hung apiserver does): `time() - kubectl_topo_last_sync_timestamp_seconds` must grow with it
+//!   (the old heartbeat kept it under 15 s: nothing failed); after SIGCONT every watch is heard
+//!   from again and `/metrics` shows the verdict `check -A` computes;
+//! - the exporter's RBAC binding (deploy/rbac.yaml's role) revoked until its watches are refused,
+//!   a Service deleted meanwhile, then the binding restored: the Service must leave `/metrics`.
+//!
+//! The times from SIGCONT and from the restore to fresh are printed.
 
 use std::process::Command;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
 
+use k8s_openapi::api::core::v1::Service;
+use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding};
+use kube::Api;
+
 use crate::cluster::{Cluster, node};
-use crate::harness::ControlPlane;
+use crate::harness::{self, ControlPlane};
 use crate::monitoring::{WAIT, get, serve};
 use crate::topo::Topo;
 
@@ -96,5 +104,73 @@ pub async fn run(cp: &ControlPlane, cl: &Cluster, topo: Option<&Topo>) {
     let series = format!("namespace=\"{NS}\",service=\"web\",address_type=\"IPv4\",verdict=\"{verdict}\"");
     let (_, text) = staleness(port);
     assert!(text.contains(&series), "check -A says {verdict}; /metrics:\n{text}");
+    assert_eq!(exporter.terminate(), Some(0), "serve after SIGTERM: {}", exporter.stderr());
+    revoked(cp, cl, topo).await;
+}
+
+const READER: &str = "serve-faults-reader";
+
+/// deploy/rbac.yaml's ClusterRole (created unless another group did), bound to [`READER`]: its
+/// kubeconfig once the binding is in effect.
+async fn bound_reader(cp: &ControlPlane, cl: &Cluster) -> std::path::PathBuf {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/deploy/rbac.yaml")).unwrap();
+    let docs: Vec<Value> = serde_saphyr::from_multiple(&text).expect("rbac.yaml parses");
+    let role = docs.into_iter().find(|d| d["kind"] == "ClusterRole").expect("a ClusterRole");
+    let name = role["metadata"]["name"].as_str().unwrap().to_string();
+    cl.ensure_cluster_role(&serde_json::from_value::<ClusterRole>(role).unwrap()).await;
+    cl.bind_cluster_role(READER, &name, READER).await;
+    let kubeconfig = cp.user_kubeconfig(READER, &[]);
+    let services: Api<Service> = Api::all(harness::client_for(&kubeconfig).await);
+    let start = Instant::now();
+    while services.list(&Default::default()).await.is_err() {
+        assert!(start.elapsed() < WAIT, "the binding never took effect");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    kubeconfig
+}
+
+async fn revoked(cp: &ControlPlane, cl: &Cluster, topo: &Topo) {
+    cl.create_service(NS, "gone", json!({"service.kubernetes.io/topology-mode": "Auto"}), None).await;
+    let kubeconfig = bound_reader(cp, cl).await;
+    let (mut exporter, port) = serve(topo, &kubeconfig);
+    let start = Instant::now();
+    while staleness(port).0 > 90.0 || !staleness(port).1.contains("service=\"gone\"") {
+        assert!(start.elapsed() < WAIT, "not ready: {}", exporter.stderr());
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let bindings: Api<ClusterRoleBinding> = Api::all(cl.client.clone());
+    let binding = bindings.get(READER).await.expect("the binding");
+    bindings.delete(READER, &Default::default()).await.expect("revoke");
+    // Each watch is refused when it is renewed (at most 60 s): wait until all three were.
+    let refused = |stderr: &str| {
+        ["nodes", "services", "endpointslices"]
+            .iter()
+            .all(|what| stderr.lines().any(|l| l.contains("forbidden") && l.contains(&format!(" {what}"))))
+    };
+    let start = Instant::now();
+    while !refused(&exporter.stderr()) {
+        assert!(start.elapsed() < 2 * WAIT, "the watches were not refused: {}", exporter.stderr());
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    Api::<Service>::namespaced(cl.client.clone(), NS)
+        .delete("gone", &Default::default())
+        .await
+        .expect("delete");
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    let (stale, text) = staleness(port);
+    assert!(text.contains("service=\"gone\""), "while refused, the last known state stays");
+    let mut restored = binding;
+    restored.metadata = kube::api::ObjectMeta { name: Some(READER.into()), ..Default::default() };
+    bindings.create(&Default::default(), &restored).await.expect("restore");
+    let back = Instant::now();
+    while staleness(port).0 > 5.0 || staleness(port).1.contains("service=\"gone\"") {
+        assert!(back.elapsed() < WAIT, "not caught up after the restore: {}", exporter.stderr());
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    println!(
+        "e2e: serve_faults: RBAC restored: caught up after {:.2}s (stale {stale:.0}s when restored)",
+        back.elapsed().as_secs_f64()
+    );
+    bindings.delete(READER, &Default::default()).await.expect("clean up the binding");
     assert_eq!(exporter.terminate(), Some(0), "serve after SIGTERM: {}", exporter.stderr());
 }
