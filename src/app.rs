@@ -52,7 +52,7 @@ pub(crate) fn run(
         Job::Dump { redact, format } => dump(settings, *redact, *format, out, err),
         Job::Simulate { name, changes } => simulate(settings, name, changes, out, err),
         Job::Watch { name } => watch::run(settings, name.as_deref(), out, err),
-        Job::Serve { listen, cluster } => serve::run(settings, *listen, cluster.as_deref(), err),
+        Job::Serve { listen, cluster } => crate::serve::run(settings, *listen, cluster.as_deref(), err),
     }
 }
 
@@ -327,7 +327,6 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 mod check;
-mod serve;
 mod watch;
 
 #[cfg(test)]

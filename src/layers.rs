@@ -8,6 +8,7 @@ const LAYERS: &[&str] = &[
     "entry",      // the whole command line: parse, resolve, run, print the error
     "internal",   // hidden entry points for tools (man pages, `__complete`)
     "app",        // one function per subcommand
+    "serve",      // the exporter: watches → state → metrics, its HTTP listener
     "completion", // `__complete` and the shell scripts
     "error",      // everything that stops a run, with its hint and exit code
     "settings",   // every decision, once: `cli`'s values into the types of the modules below
@@ -16,7 +17,6 @@ const LAYERS: &[&str] = &[
     "version",    // `kubectl topo version`
     "progress",   // the stderr progress line
     "source",     // reads a cluster: dumps, live, watches
-    "exporter",   // `serve`'s pure half
     "render",     // to a writer it is given
     "prose",      // every English sentence about a finding
     "triage",     // what `check` lists and what fails it

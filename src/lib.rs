@@ -28,7 +28,6 @@ pub mod entry;
 mod error;
 mod escape;
 mod exit;
-pub mod exporter;
 mod internal;
 #[cfg(test)]
 mod layers;
@@ -36,6 +35,7 @@ mod progress;
 pub mod prose;
 pub mod render;
 pub mod schema;
+pub mod serve;
 pub mod settings;
 pub mod source;
 pub mod triage;

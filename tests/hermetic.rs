@@ -25,6 +25,8 @@ mod report_snapshots;
 mod reports;
 mod scenarios;
 mod schema;
+mod serve_faults;
+mod serve_http;
 mod simulate;
 mod snapshots;
 mod versions;

@@ -9,10 +9,10 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use kubectl_topo::exporter::exposition::Exposition;
-use kubectl_topo::exporter::format::Format;
-use kubectl_topo::exporter::metrics::Health;
-use kubectl_topo::exporter::{Change, Exporter, Object, Resource};
+use kubectl_topo::serve::exporter::exposition::Exposition;
+use kubectl_topo::serve::exporter::format::Format;
+use kubectl_topo::serve::exporter::metrics::Health;
+use kubectl_topo::serve::exporter::{Change, Exporter, Object, Resource};
 use kubectl_topo::source::{self, DumpPath, Request, Scope, SourceSpec};
 use topo_engine::model::Behaviour;
 

@@ -44,7 +44,7 @@ pub(crate) enum Update {
 
 /// The watched resource an event or error came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) enum Resource {
+pub(crate) enum Resource {
     Nodes,
     Services,
     Slices,
@@ -204,7 +204,7 @@ fn tagged<K: Send + 'static>(
 
 /// A watcher error: fatal when the first list is refused (401/403/404: retrying will not help and
 /// the user needs the message and its hint), otherwise a note while the backoff retries.
-pub(super) fn failure(
+pub(crate) fn failure(
     server: &str,
     resource: Resource,
     error: watcher::Error,

@@ -79,6 +79,11 @@ impl Proc {
         Proc { name, log, child, watchdog }
     }
 
+    /// Its process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Has it exited (without waiting)?
     pub fn exited(&mut self) -> bool {
         matches!(self.child.try_wait(), Ok(Some(_)))
@@ -342,6 +347,11 @@ where
 }
 
 impl ControlPlane {
+    /// The kube-apiserver's process id (to freeze it with SIGSTOP).
+    pub fn apiserver_pid(&self) -> Option<u32> {
+        self.apiserver.as_ref().map(Proc::pid)
+    }
+
     /// Start everything and wait until the apiserver is ready and the controller answers /healthz.
     pub async fn start(bins: &Binaries) -> ControlPlane {
         Self::start_with(bins, true).await

@@ -45,6 +45,7 @@ mod rbac_matrix;
 mod readers;
 mod replay;
 mod scenarios;
+mod serve_faults;
 mod shared;
 mod topo;
 mod verify;
@@ -124,6 +125,13 @@ fn monitoring() {
 #[test]
 fn prometheus_operator() {
     group(async |env| operator::run(env.cp, &env.cl, env.topo.as_ref()).await);
+}
+
+/// `kubectl topo serve` while the apiserver is frozen (SIGSTOP): the staleness metric ages, and
+/// after SIGCONT the watches are heard from again and the verdicts are those of `check -A`.
+#[test]
+fn serve_faults() {
+    group(async |env| serve_faults::run(env.cp, &env.cl, env.topo.as_ref()).await);
 }
 
 /// `simulate` predictions replayed for real (W3, W2, the #123401 trap).

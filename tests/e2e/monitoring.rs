@@ -52,6 +52,13 @@ impl Running {
     pub fn stderr(&self) -> String {
         self.stderr.lock().unwrap().clone()
     }
+
+    /// SIGTERM, then its exit code.
+    pub fn terminate(&mut self) -> Option<i32> {
+        let pid = self.child.id().to_string();
+        assert!(Command::new("kill").args(["-TERM", &pid]).status().expect("kill").success());
+        self.child.wait().expect("wait for serve").code()
+    }
 }
 
 impl Drop for Running {

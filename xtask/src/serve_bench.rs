@@ -37,6 +37,18 @@ fn get(port: u16, path: &str) -> Option<(u16, String)> {
     Some((head.split_whitespace().nth(1)?.parse().ok()?, body.to_string()))
 }
 
+/// `GET /metrics` asking for gzip: the bytes of the body received (compressed).
+fn get_gzip(port: u16) -> Option<usize> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
+    stream.set_read_timeout(Some(Duration::from_secs(30))).ok()?;
+    write!(stream, "GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\nAccept-Encoding: gzip\r\n\r\n").ok()?;
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).ok()?;
+    let head_end = answer.windows(4).position(|w| w == b"\r\n\r\n")?;
+    let head = String::from_utf8_lossy(&answer[..head_end]).to_ascii_lowercase();
+    head.contains("content-encoding: gzip").then_some(answer.len() - head_end - 4)
+}
+
 /// `(VmRSS, VmHWM)` in kB of a process.
 fn rss(pid: u32) -> (u64, u64) {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
@@ -115,14 +127,20 @@ pub fn run(name: &str, size: Size, updates: usize, topo: &Path, dump: &Path) -> 
 
     let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
     let started = Instant::now();
+    // Its flags after the subcommand (serve's own); stderr kept, to say why if it stops.
+    let log = plane.admin_kubeconfig.with_file_name("bench-serve.stderr");
     let child = Command::new(topo)
-        .args(["--kubeconfig", &kc, "serve", "--listen", &format!("127.0.0.1:{port}")])
+        .args(["serve", "--kubeconfig", &kc, "--listen", &format!("127.0.0.1:{port}")])
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(std::fs::File::create(&log)?)
         .spawn()?;
-    let serve = Killed(child);
+    let mut serve = Killed(child);
     let pid = serve.0.id();
     while get(port, "/readyz").map(|r| r.0) != Some(200) {
+        if let Some(status) = serve.0.try_wait()? {
+            let stderr = std::fs::read_to_string(&log).unwrap_or_default();
+            return Err(io::Error::other(format!("serve exited ({status}) before ready:\n{stderr}")));
+        }
         if started.elapsed() > Duration::from_secs(600) {
             return Err(io::Error::other("serve not ready after 10 minutes"));
         }
@@ -134,6 +152,9 @@ pub fn run(name: &str, size: Size, updates: usize, topo: &Path, dump: &Path) -> 
     let scrape_started = Instant::now();
     let (_, metrics) = get(port, "/metrics").ok_or_else(|| io::Error::other("no /metrics"))?;
     let scrape = scrape_started.elapsed().as_secs_f64();
+    let gzip_started = Instant::now();
+    let gzipped = get_gzip(port).ok_or_else(|| io::Error::other("no gzipped /metrics"))?;
+    let gzip_scrape = gzip_started.elapsed().as_secs_f64();
 
     let client = runtime.block_on(live::client(&plane));
     let measured = runtime.block_on(latency(&client, port, pid, &metrics, updates))?;
@@ -173,6 +194,11 @@ pub fn run(name: &str, size: Size, updates: usize, topo: &Path, dump: &Path) -> 
         measured.poll * 1e3
     );
     println!("| CPU per change (no scrapes meanwhile) | {:.1} ms | — |", cpu_per_change * 1e3);
+    println!(
+        "| one full scrape with `Accept-Encoding: gzip` ({:.2} MB received) | {:.0} ms | — |",
+        gzipped as f64 / 1e6,
+        gzip_scrape * 1e3
+    );
     drop(serve);
     drop(plane);
     Ok(())

@@ -1,5 +1,5 @@
 //! The objects `serve` holds in memory, fed by watch events, and which Services a change affects.
-//! Pure: the watchers in `source::follow` turn API events into [`Change`]s; nothing here reads the
+//! Pure: the watchers in `serve::follow` turn API events into [`Change`]s; nothing here reads the
 //! network or the clock.
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -45,7 +45,8 @@ pub struct FamilySummary {
     pub verdict: Verdict,
     /// The most important reason, if any.
     pub reason: Option<ReasonCode>,
-    /// Per zone that has hints now or after the next sync, or endpoints.
+    /// Per zone that has hints now or after the next sync, or ready endpoints of the Service: a
+    /// cluster's other zones would each add two series of zeros per Service.
     pub zones: Vec<ZoneHints>,
     /// None when kube-proxy does not route the Service.
     pub cross_zone: Option<CrossZoneShares>,
@@ -123,10 +124,14 @@ impl Exporter {
         }
     }
 
-    /// Record a change; nothing is computed until [`Exporter::recompute`].
-    pub fn apply(&mut self, change: Change) {
+    /// Record a change; nothing is computed until [`Exporter::recompute`]. True when it touched
+    /// something the engine reads (a Node heartbeat, an annotation nothing reads, an object
+    /// applied unchanged do not): only then is a recompute worth waiting for.
+    pub fn apply(&mut self, change: Change) -> bool {
         let touched = self.store.apply(change);
+        let any = touched.nodes || !touched.services.is_empty();
         self.pending.merge(touched);
+        any
     }
 
     /// True when a change is waiting for [`Exporter::recompute`].
@@ -253,6 +258,7 @@ fn family_summary(family: &FamilyReport) -> FamilySummary {
     let zones = family
         .zones
         .iter()
+        .filter(|z| z.ready_endpoints != 0 || z.expected_hinted != 0 || z.actual_hinted != 0)
         .map(|z| ZoneHints { zone: z.zone.clone(), expected: z.expected_hinted, actual: z.actual_hinted })
         .collect();
     let cross_zone = family.cross_zone.as_ref().map(|c| CrossZoneShares {

@@ -2,8 +2,8 @@
 //! namespace), each event converted by the pure `convert.rs` into a [`Change`] for the exporter's
 //! state. A (re)list is handed over whole, when it ends ([`Change::Listed`]), so that objects
 //! deleted while a watch was down disappear. Expired watches (410 Gone) and lost connections are
-//! relisted by the watcher with kube-runtime's default backoff; each restart and each error is
-//! reported, never fatal once the first list succeeded.
+//! relisted by the watcher, retried with the delays of [`Recovering`]; each restart and each error
+//! is reported, never fatal once the first list succeeded.
 
 use futures::stream::{BoxStream, StreamExt};
 use k8s_openapi::api::core::v1::{Node, Service};
@@ -12,10 +12,13 @@ use kube::runtime::WatchStreamExt;
 use kube::runtime::watcher::{self, Event};
 use kube::{Api, Client};
 
-use super::convert;
-use super::error::SourceError;
-use super::watch::{self as follow_watch, Update};
-use crate::exporter::{Change, Object, Resource};
+use std::sync::Arc;
+
+use super::exporter::{Change, Object, Resource};
+use super::observe::{Observer, Recovering, WATCH_TIMEOUT};
+use crate::source::convert;
+use crate::source::error::SourceError;
+use crate::source::watch::{self as follow_watch, Update};
 
 /// One item of the merged watch stream.
 // Moved once per event, like `Change`: boxing would only add an allocation per event.
@@ -24,22 +27,33 @@ use crate::exporter::{Change, Object, Resource};
 pub enum Watched {
     /// A change for the state.
     Change(Change),
-    /// A watcher starts listing (again, after the first time: a restart).
-    Listing(Resource),
     /// A retried failure, as one line for the log.
-    Retrying(Resource, String),
+    Retrying(String),
 }
 
-/// Start the three watchers; their items are merged.
-pub fn start(client: &Client) -> BoxStream<'static, (Resource, Result<Watched, watcher::Error>)> {
-    let config = watcher::Config::default;
+/// Start the three watchers on `client` (the observed one); their items are merged. Each asks
+/// for bookmarks (kube's default) and ends its watch after [`WATCH_TIMEOUT`] seconds, and
+/// retries with [`Recovering`] delays.
+pub fn start(
+    client: &Client,
+    observer: &Arc<Observer>,
+) -> BoxStream<'static, (Resource, Result<Watched, watcher::Error>)> {
+    let config = || watcher::Config::default().timeout(WATCH_TIMEOUT);
     let nodes = watcher::watcher(Api::<Node>::all(client.clone()), config());
     let services = watcher::watcher(Api::<Service>::all(client.clone()), config());
     let slices = watcher::watcher(Api::<EndpointSlice>::all(client.clone()), config());
     futures::stream::select_all([
-        changes(Resource::Nodes, nodes, |n| Some(Object::Node(convert::node_from(n).ok()?))),
-        changes(Resource::Services, services, |s| Some(Object::Service(convert::service_from(s)))),
-        changes(Resource::EndpointSlices, slices, |s| Some(Object::Slice(convert::slice_from(s)))),
+        changes(Resource::Nodes, nodes.backoff(Recovering::new(observer, Resource::Nodes)), |n| {
+            Some(Object::Node(convert::node_from(n).ok()?))
+        }),
+        changes(Resource::Services, services.backoff(Recovering::new(observer, Resource::Services)), |s| {
+            Some(Object::Service(convert::service_from(s)))
+        }),
+        changes(
+            Resource::EndpointSlices,
+            slices.backoff(Recovering::new(observer, Resource::EndpointSlices)),
+            |s| Some(Object::Slice(convert::slice_from(s))),
+        ),
     ])
     .boxed()
 }
@@ -51,13 +65,12 @@ fn changes<K: kube::Resource + Send + 'static>(
     convert: fn(&K) -> Option<Object>,
 ) -> BoxStream<'static, (Resource, Result<Watched, watcher::Error>)> {
     stream
-        .default_backoff()
         .scan(Vec::new(), move |listed: &mut Vec<Object>, item| {
             let out = match item {
                 Err(e) => Some(Err(e)),
                 Ok(Event::Init) => {
                     listed.clear();
-                    Some(Ok(Watched::Listing(resource)))
+                    None
                 }
                 Ok(Event::InitApply(object)) => {
                     listed.extend(convert(&object));
@@ -100,7 +113,7 @@ pub fn failure(
         Resource::EndpointSlices => follow_watch::Resource::Slices,
     };
     match follow_watch::failure(server, which, error, ready)? {
-        Update::Note(note) => Ok(Watched::Retrying(resource, note)),
-        Update::Snapshot { .. } => Ok(Watched::Retrying(resource, String::new())),
+        Update::Note(note) => Ok(Watched::Retrying(note)),
+        Update::Snapshot { .. } => Ok(Watched::Retrying(String::new())),
     }
 }

@@ -280,3 +280,98 @@ fn the_verdict_time_moves_only_when_the_verdict_changes() {
     assert_ne!(exporter.services()[&key].families[0].verdict, Verdict::Active);
     assert_eq!(exporter.verdict_since(&key, "IPv4"), Some(30.0));
 }
+
+#[test]
+fn zones_without_endpoints_or_hints_have_no_series() {
+    let mut exporter = Exporter::new(Behaviour::default());
+    for i in 0..3 {
+        exporter.apply(Change::Applied(Object::Node(node(i, Some(i), Some(4), true))));
+    }
+    exporter.apply(Change::Applied(Object::Service(service(0, 1))));
+    // Two ready endpoints in zone a, none hinted: zones b and c have neither.
+    exporter.apply(Change::Applied(Object::Slice(slice(
+        0,
+        0,
+        &[(Some(0), true, None), (Some(0), true, None)],
+    ))));
+    exporter.recompute(1.0);
+    let key = ("ns".to_string(), "s0".to_string());
+    let zones: Vec<&str> =
+        exporter.services()[&key].families[0].zones.iter().map(|z| z.zone.as_str()).collect();
+    assert_eq!(zones, ["a"]);
+    // A hint to zone b gives b its series.
+    exporter.apply(Change::Applied(Object::Slice(slice(
+        0,
+        0,
+        &[(Some(0), true, Some(1)), (Some(0), true, None)],
+    ))));
+    exporter.recompute(2.0);
+    let zones: Vec<&str> =
+        exporter.services()[&key].families[0].zones.iter().map(|z| z.zone.as_str()).collect();
+    assert_eq!(zones, ["a", "b"]);
+}
+
+/// A Service as the API serves it, with an annotation the engine does not read.
+fn api_service(i: usize, noise: usize) -> k8s_openapi::api::core::v1::Service {
+    serde_json::from_value(serde_json::json!({
+        "metadata": {"name": format!("s{i}"), "namespace": "ns", "annotations": {
+            ANNOTATION_TOPOLOGY_MODE: "Auto", "deployment.kubernetes.io/revision": noise.to_string()}},
+        "spec": {"clusterIP": format!("10.0.0.{i}"), "selector": {"app": "x"}, "ipFamilies": ["IPv4"]}
+    }))
+    .unwrap()
+}
+
+/// Issue 37 item 4, with the watch input fed in-process on a simulated clock: 500 updates per
+/// second that change nothing the engine reads (one Service's ignored annotation) do not
+/// postpone the recompute of a change that matters; nor do 500 relevant updates per second of
+/// another Service postpone it past the maximum wait.
+#[test]
+fn a_verdict_change_is_seen_within_the_maximum_wait_under_churn() {
+    use super::debounce::{Debounce, MAX_WAIT};
+    use crate::source::convert::service_from;
+    use std::time::{Duration, Instant};
+    for relevant_noise in [false, true] {
+        let mut exporter = Exporter::new(Behaviour::default());
+        for i in 0..3 {
+            exporter.apply(Change::Applied(Object::Node(node(i, Some(i), Some(4), true))));
+        }
+        for i in 0..2 {
+            exporter.apply(Change::Applied(Object::Service(service_from(&api_service(i, 0)))));
+        }
+        let three: Vec<EndpointSpec> = (0..3).map(|z| (Some(z), true, Some(z))).collect();
+        exporter.apply(Change::Applied(Object::Slice(slice(0, 0, &three))));
+        exporter.recompute(0.0);
+        let key = ("ns".to_string(), "s0".to_string());
+        assert_eq!(exporter.services()[&key].families[0].verdict, Verdict::Active);
+        let (t0, mut debounce, mut changed_at, mut seen_at) =
+            (Instant::now(), Debounce::default(), None, None);
+        // 10 s of an update every 2 ms; at 3 s, s0 loses its hints.
+        for tick in 0..5000u64 {
+            let now = t0 + Duration::from_millis(2 * tick);
+            if debounce.due().is_some_and(|due| due <= now) {
+                debounce.done();
+                exporter.recompute(now.duration_since(t0).as_secs_f64());
+                if seen_at.is_none() && exporter.services()[&key].families[0].verdict != Verdict::Active {
+                    seen_at = Some(now);
+                }
+            }
+            let change = if tick == 1500 {
+                changed_at = Some(now);
+                Change::Applied(Object::Slice(slice(0, 0, &[(Some(0), true, None)])))
+            } else if relevant_noise {
+                let labels = [("rev".to_string(), tick.to_string())].into();
+                Change::Applied(Object::Service(Service { labels, ..service_from(&api_service(1, 0)) }))
+            } else {
+                Change::Applied(Object::Service(service_from(&api_service(1, tick as usize))))
+            };
+            if exporter.apply(change) {
+                debounce.touched(now);
+            }
+        }
+        let waited = seen_at.expect("the verdict change is seen") - changed_at.unwrap();
+        assert!(waited <= MAX_WAIT + Duration::from_millis(2), "relevant noise {relevant_noise}: {waited:?}");
+        if !relevant_noise {
+            assert!(waited <= super::debounce::QUIET + Duration::from_millis(2), "{waited:?}");
+        }
+    }
+}

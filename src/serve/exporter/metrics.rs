@@ -17,7 +17,8 @@ use strum::VariantArray;
 use super::state::{Exporter, FamilySummary, ServiceSummary};
 use super::store::{Key, Resource};
 
-type FloatGauge = Gauge<f64, std::sync::atomic::AtomicU64>;
+/// A gauge of a float.
+pub type FloatGauge = Gauge<f64, std::sync::atomic::AtomicU64>;
 
 /// The metric name prefix.
 pub const PREFIX: &str = "kubectl_topo";
@@ -25,11 +26,12 @@ pub const PREFIX: &str = "kubectl_topo";
 /// The exporter's own counters, kept across scrapes (cheap to clone: they share their values).
 #[derive(Debug, Clone)]
 pub struct Health {
-    /// Unix seconds of the last full (re)list of all three resources; 0 before the first.
-    pub last_sync: FloatGauge,
+    /// Per resource: Unix seconds of the last answer the API server gave its watch (a list
+    /// page, a new watch, an event, a bookmark); 0 before the first. The I/O side sets it.
+    pub watch_progress: Family<ResourceLabels, FloatGauge>,
     /// 1 after the first full sync.
     pub ready: Gauge,
-    /// Watches that started over (410 Gone, reconnects), by resource.
+    /// Lists completed again after the first (410 Gone, reconnects), by resource.
     pub watch_restarts: Family<ResourceLabels, Counter>,
     /// Watch errors, by resource.
     pub watch_errors: Family<ResourceLabels, Counter>,
@@ -46,12 +48,14 @@ impl Default for Health {
             Family<ResourceLabels, Counter>,
             Family<ResourceLabels, Counter>,
         ) = (Family::default(), Family::default());
+        let watch_progress = Family::<ResourceLabels, FloatGauge>::default();
         for resource in Resource::VARIANTS {
             let _ = watch_restarts.get_or_create(&ResourceLabels::of(*resource));
             let _ = watch_errors.get_or_create(&ResourceLabels::of(*resource));
+            let _ = watch_progress.get_or_create(&ResourceLabels::of(*resource));
         }
         Health {
-            last_sync: FloatGauge::default(),
+            watch_progress,
             ready: Gauge::default(),
             watch_restarts,
             watch_errors,
@@ -257,10 +261,19 @@ fn register_health(registry: &mut Registry, state: &Exporter, health: &Health) {
     registry.register("ready", "1 after the first full list of Nodes, Services and EndpointSlices", h.ready);
     registry.register(
         "last_sync_timestamp_seconds",
-        "Unix time of the last successful full list of all watched resources",
-        h.last_sync,
+        "Unix time by which every watch had last heard from the API server (a list, a new watch, an event or a bookmark: about once a minute while healthy); 0 before every watch has listed once",
+        last_sync(health),
     );
-    registry.register("watch_restarts", "Watches that listed again (410 Gone, reconnect)", h.watch_restarts);
+    registry.register(
+        "watch_progress_timestamp_seconds",
+        "Unix time the API server last answered the watch of the resource (a list, a new watch, an event or a bookmark)",
+        h.watch_progress,
+    );
+    registry.register(
+        "watch_restarts",
+        "Lists completed again after the first (410 Gone, reconnect)",
+        h.watch_restarts,
+    );
     registry.register("watch_errors", "Watch and list errors (retried)", h.watch_errors);
     registry.register(
         "recompute_duration_seconds",
@@ -268,6 +281,18 @@ fn register_health(registry: &mut Registry, state: &Exporter, health: &Health) {
         h.recompute_seconds,
     );
     registry.register("recomputed_services", "Services analysed by recomputes", h.services_recomputed);
+}
+
+/// The oldest of the watches' progress, once every watch has listed (0 before).
+fn last_sync(health: &Health) -> FloatGauge {
+    let gauge = FloatGauge::default();
+    if health.ready.get() == 1 {
+        let progress = Resource::VARIANTS
+            .iter()
+            .map(|r| health.watch_progress.get_or_create(&ResourceLabels::of(*r)).get());
+        gauge.set(progress.fold(f64::INFINITY, f64::min));
+    }
+    gauge
 }
 
 fn registry(cluster: Option<&str>) -> Registry {
@@ -292,7 +317,7 @@ pub fn encode_services<'a>(
     let mut out = String::new();
     // Writing to a String cannot fail.
     let _ = encode_registry(&mut out, &registry);
-    out
+    super::format::in_label_order(&out)
 }
 
 /// The rest of a scrape, small and encoded anew each time: the node side and the exporter's
@@ -303,7 +328,7 @@ pub fn tail_text(state: &Exporter, health: &Health, cluster: Option<&str>) -> St
     register_health(&mut registry, state, health);
     let mut out = String::with_capacity(8192);
     let _ = encode_registry(&mut out, &registry);
-    out
+    super::format::in_label_order(&out)
 }
 
 /// The `# EOF` line that ends an OpenMetrics exposition.
@@ -322,4 +347,19 @@ pub fn openmetrics(state: &Exporter, health: &Health, cluster: Option<&str>) -> 
     out.push_str(&tail_text(state, health, cluster));
     out.push_str(&eof());
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use topo_engine::model::Behaviour;
+
+    #[test]
+    fn the_same_state_scrapes_to_the_same_bytes() {
+        let (state, health) = (Exporter::new(Behaviour::default()), Health::default());
+        let first = tail_text(&state, &health, None);
+        for _ in 0..20 {
+            assert_eq!(tail_text(&state, &health, None), first);
+        }
+    }
 }

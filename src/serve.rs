@@ -1,6 +1,15 @@
-//! `serve`: the exporter. `source::serve` delivers watch events and HTTP requests; this wires them
-//! to the pure state of `exporter` (apply, recompute, encode) and logs retried failures on stderr.
-//! Runs until SIGTERM or Ctrl-C, then exits 0.
+//! `serve`: the exporter, in one place. Its pure half is [`exporter`] (the objects held, the
+//! incremental recompute, the metrics and their text, what each path answers: no network, no
+//! clock); its I/O is [`follow`] (the watches, turned into [`exporter::Change`]s) and [`driver`]
+//! (the HTTP listener, the clock, the debounce, SIGTERM). This file wires the two: it applies
+//! changes, recomputes, encodes, and logs retried failures on stderr. Runs until SIGTERM or
+//! Ctrl-C, then exits 0. The generic reflector of `watch` stays in `source::watch`.
+
+pub(crate) mod driver;
+pub mod exporter;
+pub(crate) mod follow;
+pub(crate) mod http;
+pub(crate) mod observe;
 
 use std::io::Write;
 use std::net::SocketAddr;
@@ -10,14 +19,14 @@ use std::time::Instant;
 
 use crate::error::Error;
 use crate::exit::ExitStatus;
-use crate::exporter::Exporter;
-use crate::exporter::exposition::Exposition;
-use crate::exporter::format::Format;
-use crate::exporter::metrics::{Health, ResourceLabels};
-use crate::exporter::routes::{self, Reply, Request};
 use crate::settings::{Settings, SettingsError};
 use crate::source::SourceSpec;
-use crate::source::serve::{self as server, Event};
+use driver::Event;
+use exporter::Exporter;
+use exporter::exposition::Exposition;
+use exporter::format::Format;
+use exporter::metrics::{Health, ResourceLabels};
+use exporter::routes::{self, Reply, Request};
 use topo_engine::model::{Behaviour, Snapshot};
 
 /// What the HTTP side reads and the watch side writes.
@@ -43,7 +52,7 @@ impl Shared {
 }
 
 /// Serve metrics until a signal; exit 0 then.
-pub fn run(
+pub(crate) fn run(
     settings: &Settings,
     listen: SocketAddr,
     cluster: Option<&str>,
@@ -60,35 +69,37 @@ pub fn run(
         exposition: Mutex::new(Exposition::new(cluster)),
     });
     let responder = shared.clone();
-    let respond: server::Respond = Arc::new(move |request: &Request| responder.respond(request));
-    server::run::<Error>(live, listen, respond, &mut |event| on_event(settings, &shared, event, err))?;
+    let respond: http::Respond = Arc::new(move |request: &Request| responder.respond(request));
+    let sides = driver::Sides { respond, observer: observe::Observer::new(&shared.health) };
+    driver::run::<Error>(live, listen, sides, &mut |event| on_event(settings, &shared, event, err))?;
     let _ = writeln!(err, "note: stopped");
     Ok(ExitStatus::Ok)
 }
 
-fn on_event(settings: &Settings, shared: &Shared, event: Event, err: &mut dyn Write) -> Result<(), Error> {
+/// One event of the driver; true when a change touched something the engine reads.
+fn on_event(settings: &Settings, shared: &Shared, event: Event, err: &mut dyn Write) -> Result<bool, Error> {
     let health = &shared.health;
     match event {
-        Event::Connected { server_version, local } => {
-            let mut snapshot = Snapshot::default();
-            snapshot.info.server_version = Some(server_version);
-            let behaviour = super::modelled(settings, &snapshot, err)?.behaviour;
-            *shared.state.lock().unwrap_or_else(PoisonError::into_inner) = Exporter::new(behaviour);
+        Event::Listening { local } => {
             let _ = writeln!(err, "note: serving /metrics, /healthz and /readyz on http://{local}");
         }
-        Event::Change(change) => shared.state.lock().unwrap_or_else(PoisonError::into_inner).apply(change),
+        Event::Connected { server_version } => {
+            let mut snapshot = Snapshot::default();
+            snapshot.info.server_version = Some(server_version);
+            let behaviour = crate::app::modelled(settings, &snapshot, err)?.behaviour;
+            *shared.state.lock().unwrap_or_else(PoisonError::into_inner) = Exporter::new(behaviour);
+        }
+        Event::Change(change) => {
+            return Ok(shared.state.lock().unwrap_or_else(PoisonError::into_inner).apply(change));
+        }
         Event::Synced { unix } => {
             recompute(shared, unix);
-            health.last_sync.set(unix);
             if !shared.ready.swap(true, Ordering::Relaxed) {
                 health.ready.set(1);
                 let _ = writeln!(err, "note: ready: every watch has listed");
             }
         }
         Event::Settled { unix } => recompute(shared, unix),
-        Event::Healthy { unix } => {
-            health.last_sync.set(unix);
-        }
         Event::Restarted(resource) => {
             health.watch_restarts.get_or_create(&ResourceLabels::of(resource)).inc();
         }
@@ -97,7 +108,7 @@ fn on_event(settings: &Settings, shared: &Shared, event: Event, err: &mut dyn Wr
             let _ = writeln!(err, "note: {note}");
         }
     }
-    Ok(())
+    Ok(false)
 }
 
 /// Recompute what changed (timed), then encode the Services whose metrics changed.

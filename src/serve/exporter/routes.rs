@@ -1,8 +1,8 @@
 //! What each path of `serve` answers: `/metrics` in the format the scraper asked for, `/healthz`
 //! (the process runs), `/readyz` (every watch has listed once). Pure: the HTTP server in
-//! `source::serve` hands requests in and writes the replies out.
+//! `serve::driver` hands requests in and writes the replies out.
 
-use super::format::Format;
+use super::format::{Encoding, Format};
 
 /// An HTTP request, as much of it as [`respond`] reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -13,6 +13,8 @@ pub struct Request {
     pub path: String,
     /// The `Accept` header.
     pub accept: Option<String>,
+    /// The `Accept-Encoding` header.
+    pub accept_encoding: Option<String>,
 }
 
 /// The answer to a request.
@@ -22,14 +24,27 @@ pub struct Reply {
     pub status: u16,
     /// `Content-Type`.
     pub content_type: &'static str,
+    /// `Content-Encoding`, when the body is compressed.
+    pub content_encoding: Option<&'static str>,
     /// Body.
-    pub body: String,
+    pub body: Vec<u8>,
 }
 
 const TEXT: &str = "text/plain; charset=utf-8";
 
 fn text(status: u16, body: &str) -> Reply {
-    Reply { status, content_type: TEXT, body: body.to_string() }
+    Reply { status, content_type: TEXT, content_encoding: None, body: body.as_bytes().to_vec() }
+}
+
+/// True when the answer may be large (`/metrics`: 15 MB at 10,000 Services): the server sends
+/// only a few of those at once.
+pub fn is_large(request: &Request) -> bool {
+    request.path == "/metrics"
+}
+
+/// The answer when too many large answers are being sent already.
+pub fn busy() -> Reply {
+    text(503, "busy: too many /metrics answers are being sent; try again\n")
 }
 
 /// The reply to `request`; `ready` after the first full list; `scrape` gives the text of
@@ -41,8 +56,14 @@ pub fn respond(request: &Request, ready: bool, scrape: impl FnOnce(Format) -> St
     match request.path.as_str() {
         "/metrics" => {
             let format = Format::negotiate(request.accept.as_deref());
-            let body = scrape(format);
-            Reply { status: 200, content_type: format.content_type(), body }
+            let encoding = Encoding::negotiate(request.accept_encoding.as_deref());
+            let body = encoding.encode(scrape(format).into_bytes());
+            Reply {
+                status: 200,
+                content_type: format.content_type(),
+                content_encoding: encoding.header(),
+                body,
+            }
         }
         "/healthz" => text(200, "ok\n"),
         "/readyz" if ready => text(200, "ok\n"),
@@ -55,13 +76,18 @@ pub fn respond(request: &Request, ready: bool, scrape: impl FnOnce(Format) -> St
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exporter::Exporter;
-    use crate::exporter::exposition::Exposition;
-    use crate::exporter::metrics::Health;
+    use crate::serve::exporter::Exporter;
+    use crate::serve::exporter::exposition::Exposition;
+    use crate::serve::exporter::metrics::Health;
     use topo_engine::model::Behaviour;
 
     fn get(path: &str, accept: Option<&str>) -> Request {
-        Request { method: "GET".into(), path: path.into(), accept: accept.map(str::to_string) }
+        Request {
+            method: "GET".into(),
+            path: path.into(),
+            accept: accept.map(str::to_string),
+            accept_encoding: None,
+        }
     }
 
     #[test]
@@ -85,13 +111,32 @@ mod tests {
             eu.scrape(&state, &health, format)
         });
         assert!(om.content_type.starts_with("application/openmetrics-text"));
-        assert!(om.body.ends_with("# EOF\n"), "{}", om.body);
-        assert!(om.body.contains("kubectl_topo_ready{cluster=\"eu-1\"} 0"), "{}", om.body);
+        let body = String::from_utf8(om.body).unwrap();
+        assert!(body.ends_with("# EOF\n"), "{body}");
+        assert!(body.contains("kubectl_topo_ready{cluster=\"eu-1\"} 0"), "{body}");
         let exposition = Exposition::new(None);
         let plain =
             respond(&get("/metrics", None), true, |format| exposition.scrape(&state, &health, format));
         assert!(plain.content_type.starts_with("text/plain; version=0.0.4"));
-        assert!(!plain.body.contains("# EOF"), "{}", plain.body);
-        assert!(plain.body.contains("# TYPE kubectl_topo_watch_restarts_total counter"), "{}", plain.body);
+        let body = String::from_utf8(plain.body).unwrap();
+        assert!(!body.contains("# EOF"), "{body}");
+        assert!(body.contains("# TYPE kubectl_topo_watch_restarts_total counter"), "{body}");
+    }
+
+    #[test]
+    fn metrics_are_gzipped_when_asked_and_only_metrics() {
+        use std::io::Read;
+        let (state, health) = (Exporter::new(Behaviour::default()), Health::default());
+        let exposition = Exposition::new(None);
+        let scrape = |format| exposition.scrape(&state, &health, format);
+        let gzip = Request { accept_encoding: Some("gzip, deflate, br".into()), ..get("/metrics", None) };
+        let zipped = respond(&gzip, true, scrape);
+        assert_eq!(zipped.content_encoding, Some("gzip"));
+        let mut text = String::new();
+        flate2::read::GzDecoder::new(zipped.body.as_slice()).read_to_string(&mut text).unwrap();
+        assert_eq!(text.as_bytes(), respond(&get("/metrics", None), true, scrape).body);
+        let health_check = Request { path: "/healthz".into(), ..gzip };
+        let plain = respond(&health_check, true, scrape);
+        assert_eq!((plain.content_encoding, plain.body.as_slice()), (None, &b"ok\n"[..]));
     }
 }

@@ -1,9 +1,10 @@
 //! `serve`'s pure half: the objects held in memory ([`store`]), the incremental recompute of the
 //! Services a change affects ([`state`]), the metrics of a scrape ([`metrics`]), the text kept
 //! between scrapes ([`exposition`]) and the exposition format a scraper asked for ([`format`]).
-//! No I/O: `source::follow` feeds it watch events and `app::serve` serves what it encodes; the
-//! clock arrives as an argument.
+//! No I/O: `serve::follow` feeds it watch events and `serve` (with `serve::driver`) serves what
+//! it encodes; the clock arrives as an argument.
 
+pub mod debounce;
 pub mod exposition;
 pub mod format;
 pub mod metrics;
