@@ -1,15 +1,17 @@
 //! Reads a saved cluster dump into a [`Snapshot`]: `kubectl get nodes,services,endpointslices,events
 //! -A -o yaml|json` output (a `v1 List`), typed lists (`NodeList`, …), multi-document YAML, or a
 //! single object, plus our own `kubectl-topo/v1alpha1 ClusterInfo` item. Objects are dispatched
-//! on apiVersion + kind, decoded into k8s-openapi types (so wrong field types are reported with
-//! their path) and converted by [`super::convert`]. Other kinds are counted, not read.
+//! on apiVersion + kind: Nodes, Services and EndpointSlices are decoded into the lean types of
+//! [`super::convert::lean`], Events and the cilium-config ConfigMap into k8s-openapi types (wrong
+//! field types are reported with their path), and converted by [`super::convert`]. Other kinds are
+//! counted, not read.
 //!
-//! With `render/structured.rs`, this is the only YAML call site (serde-saphyr, in [`yaml`]).
+//! JSON is read in one pass ([`json`]); YAML in kubectl's block style is rewritten into JSON line
+//! by line and read by the same reader ([`yaml`]), other YAML is parsed by serde-saphyr.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use strict::MAX_DEPTH;
 
 use super::convert;
@@ -59,47 +61,6 @@ pub fn yaml_options(text: &str) -> serde_saphyr::Options {
     yaml::options(text)
 }
 
-/// The streaming JSON reader on `bytes` through a window of `chunk` bytes (the differential fuzz
-/// target holds it to [`read_whole`]).
-#[doc(hidden)]
-pub fn stream_json(bytes: &[u8], origin: &str, chunk: usize) -> Result<ParsedDump, DumpError> {
-    stream::read_in_windows(bytes, origin, chunk)
-}
-
-/// The whole-text reader: the whole text as documents (`Value`s), each read into the snapshot.
-/// It is the reference the streaming readers are held to (same documents accepted, same errors),
-/// in tests and in the differential fuzz target.
-#[doc(hidden)]
-pub fn read_whole(text: &str, origin: &str) -> Result<ParsedDump, DumpError> {
-    if !looks_like_json(text) {
-        return yaml::read_tree(text, origin);
-    }
-    let mut reader = Reader::new(origin);
-    for document in json_documents(text, origin)? {
-        reader.read(document, None, 0)?;
-    }
-    reader.finish()
-}
-
-fn looks_like_json(text: &str) -> bool {
-    text.trim_start_matches('\u{feff}').trim_start().starts_with(['{', '['])
-}
-
-/// The whole text as JSON documents, in the grammar both JSON readers share ([`strict`]).
-fn json_documents(text: &str, origin: &str) -> Result<Vec<Value>, DumpError> {
-    let text = text.trim_start_matches('\u{feff}');
-    let documents = serde_json::Deserializer::from_str(text).into_iter::<strict::TreeValue>();
-    documents.map(|document| document.map(|d| d.0)).collect::<Result<_, _>>().map_err(|err| {
-        DumpError::Syntax {
-            origin: origin.to_string(),
-            format: "JSON",
-            line: err.line() as u64,
-            column: err.column() as u64,
-            message: json_message(&err),
-        }
-    })
-}
-
 /// serde_json's message without the location it appends (we print our own).
 fn json_message(err: &serde_json::Error) -> String {
     let message = err.to_string();
@@ -120,18 +81,13 @@ use outcome::{Kind, Object, Outcome, classify, kind_of};
 mod reader;
 use reader::{Inherited, Reader};
 
-mod checked_item;
-mod fast;
-mod item;
-
+mod json;
 mod yaml;
 #[cfg(test)]
 use yaml::documents as yaml_documents;
 
 mod input;
 pub(crate) use input::{read_dump, read_dump_file};
-
-mod stream;
 
 #[cfg(test)]
 mod tests;

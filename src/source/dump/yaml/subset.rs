@@ -1,7 +1,7 @@
 //! The fast path for YAML: the block-style subset `kubectl get -o yaml` writes (mappings and
 //! sequences by indentation, plain and quoted scalars on one line, literal block scalars, `{}`
-//! and `[]`, comments, `---`) is rewritten line by line into JSON, which the streaming JSON
-//! reader reads ([`super::super::stream`]). Nothing is held but a line and a chunk of JSON.
+//! and `[]`, comments, `---`) is rewritten line by line into JSON, which the JSON reader
+//! reads ([`super::super::json`]). Nothing is held but a line and a chunk of JSON.
 //!
 //! Anything outside the subset — anchors, aliases, tags, flow collections, multi-line or
 //! folded scalars, scalars whose type is not certain, tabs, non-ASCII text, deep nesting — stops
@@ -12,7 +12,7 @@
 use std::io::{self, BufRead, Read};
 
 use super::super::error::Limits;
-use super::super::{ParsedDump, stream};
+use super::super::{ParsedDump, json};
 
 mod block;
 mod scalar;
@@ -22,7 +22,7 @@ use block::Block;
 /// The dump read through the fast path; `None` when the full reader must read it (outside the
 /// subset, or refused: the full reader's message is the one to give).
 pub(super) fn read(input: impl BufRead, origin: &str) -> Option<ParsedDump> {
-    stream::read_json(Transcoder::new(input), origin, Limits::DUMP).ok()
+    json::read(Transcoder::new(input), origin, Limits::DUMP).ok()
 }
 
 /// Outside the subset: the full YAML reader decides.
