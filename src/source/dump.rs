@@ -48,8 +48,8 @@ pub struct ParsedDump {
     pub server_version: Option<String>,
 }
 
-/// Parses a dump, as `--from-file` reads one (JSON and YAML streamed item by item). `origin` names the input
-/// in messages and in `snapshot.info.origin`.
+/// Parses a dump, as `--from-file` reads one. `origin` names the input in messages and in
+/// `snapshot.info.origin`.
 pub fn parse_dump(text: &str, origin: &str) -> Result<ParsedDump, DumpError> {
     read_dump(text.as_bytes(), origin, Some(text.len() as u64))
 }
@@ -59,6 +59,21 @@ pub fn parse_dump(text: &str, origin: &str) -> Result<ParsedDump, DumpError> {
 #[doc(hidden)]
 pub fn yaml_options(text: &str) -> serde_saphyr::Options {
     yaml::options(text)
+}
+
+/// The YAML rewrite held to the YAML parser on `text` (the differential fuzz target and its
+/// corpus replay): `Ok(true)` when the rewrite took it and agrees, `Ok(false)` when it left it to
+/// the parser, `Err` saying how they differ.
+#[doc(hidden)]
+pub fn yaml_rewrite_agrees(text: &str) -> Result<bool, String> {
+    yaml::agrees_with_parser(text)
+}
+
+/// The JSON reader through a window of `chunk` bytes (the fuzz target holds it to the 1 MiB window
+/// `parse_dump` reads through).
+#[doc(hidden)]
+pub fn read_json_in_windows(bytes: &[u8], origin: &str, chunk: usize) -> Result<ParsedDump, DumpError> {
+    json::read_in_windows(bytes, origin, chunk, error::Limits::DUMP)
 }
 
 /// serde_json's message without the location it appends (we print our own).

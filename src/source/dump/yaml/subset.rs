@@ -25,6 +25,29 @@ pub(super) fn read(input: impl BufRead, origin: &str) -> Option<ParsedDump> {
     json::read(Transcoder::new(input), origin, Limits::DUMP).ok()
 }
 
+/// The rewrite held to the parser on `text` (the tests and the differential fuzz target): `Ok(true)`
+/// when it took the text and wrote the documents serde-saphyr reads (an empty document is nothing
+/// to either), `Ok(false)` when it left the text to the parser, `Err` saying how they differ.
+/// Allowed: refusing anything (the parser then reads it), and writing JSON for a text the parser
+/// refuses when the JSON reader refuses that JSON too (a duplicate key), so the parser's error is
+/// the one given.
+pub(in super::super) fn agrees_with_parser(text: &str) -> Result<bool, String> {
+    let mut json = String::new();
+    if Transcoder::new(text.as_bytes()).read_to_string(&mut json).is_err() {
+        return Ok(false);
+    }
+    let written = serde_json::Deserializer::from_str(&json).into_iter::<serde_json::Value>();
+    let written = written.collect::<Result<Vec<_>, _>>().map_err(|e| format!("wrote {json:?}: {e}"))?;
+    match super::documents(text, "t") {
+        Ok(parsed) => {
+            let parsed: Vec<_> = parsed.into_iter().filter(|d| !d.is_null()).collect();
+            if written == parsed { Ok(true) } else { Err(format!("wrote {written:?}, parsed {parsed:?}")) }
+        }
+        Err(_) if read(text.as_bytes(), "t").is_none() => Ok(false),
+        Err(err) => Err(format!("refused by the parser ({err}), read by the rewrite")),
+    }
+}
+
 /// Outside the subset: the full YAML reader decides.
 #[derive(Debug)]
 pub(super) struct Unsupported;
