@@ -274,9 +274,8 @@ fn finish<R: Read>(window: &Window<'_, R>, object: Object, items: &mut Items<'_>
                     continue;
                 }
                 match window.item_text(&text, start, inherited(&known))? {
-                    item::Read::Outcomes(outcomes) => items.record(|reader| {
-                        outcomes.into_iter().try_for_each(|outcome| reader.record(outcome))
-                    }),
+                    item::Read::Outcomes(outcomes) => items
+                        .record(|reader| outcomes.into_iter().try_for_each(|outcome| reader.record(outcome))),
                     // Not returned when the List's type is known.
                     item::Read::Untyped => {}
                 }

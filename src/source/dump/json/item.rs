@@ -64,12 +64,19 @@ pub(in super::super) fn read(text: &[u8], inherited: Inherited<'_>, known: bool)
     match read_once(text, inherited, known, true)? {
         Some(read) => Ok(read),
         // The guess was wrong.
-        None => read_once(text, inherited, known, false).map(|read| read.unwrap_or(Read::Outcomes(Vec::new()))),
+        None => {
+            read_once(text, inherited, known, false).map(|read| read.unwrap_or(Read::Outcomes(Vec::new())))
+        }
     }
 }
 
 /// One read of the item; `None` when a guess was wrong.
-fn read_once(text: &[u8], inherited: Inherited<'_>, known: bool, guess: bool) -> Result<Option<Read>, Failure> {
+fn read_once(
+    text: &[u8],
+    inherited: Inherited<'_>,
+    known: bool,
+    guess: bool,
+) -> Result<Option<Read>, Failure> {
     let mut de = serde_json::Deserializer::from_slice(text);
     let mut track = serde_path_to_error::Track::new();
     let mut kind = None;
@@ -287,7 +294,8 @@ impl Types {
 
     /// Neither given as text: the item takes the List's type.
     fn is_untyped(&self) -> bool {
-        !self.api_version.as_ref().is_some_and(Value::is_string) && !self.kind.as_ref().is_some_and(Value::is_string)
+        !self.api_version.as_ref().is_some_and(Value::is_string)
+            && !self.kind.as_ref().is_some_and(Value::is_string)
     }
 }
 

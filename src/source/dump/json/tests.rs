@@ -8,7 +8,8 @@ use crate::source::dump::{json_message, yaml_documents};
 
 /// `text` read through a window of `chunk` bytes, errors as the user sees them.
 fn read_with(text: &str, chunk: usize) -> Result<ParsedDump, String> {
-    read_in_windows(text.as_bytes(), "t", chunk, Limits::DUMP).map_err(|err| SourceError::from(err).to_string())
+    read_in_windows(text.as_bytes(), "t", chunk, Limits::DUMP)
+        .map_err(|err| SourceError::from(err).to_string())
 }
 
 /// `text` read through windows of many sizes, which must all agree: the result.
@@ -75,7 +76,8 @@ fn typed_list_items_take_the_list_kind_before_or_after_them() {
 
 #[test]
 fn an_object_that_is_not_a_list_after_all_forgets_its_items() {
-    let text = json!({"apiVersion": "v1", "items": [node("inner")], "kind": "Node", "metadata": {"name": "outer"}});
+    let text =
+        json!({"apiVersion": "v1", "items": [node("inner")], "kind": "Node", "metadata": {"name": "outer"}});
     assert_eq!(nodes(&read(&text.to_string()).unwrap()), ["outer"]);
     // … and an error in them.
     let bad = json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": 5}});
@@ -101,13 +103,19 @@ fn what_is_wrong_with_an_item_is_said_with_its_name_and_field() {
         "spec": {"ports": [{"port": "eighty"}]}});
     let text = json!({"apiVersion": "v1", "items": [node("n"), service], "kind": "List"}).to_string();
     let message = error(&text);
-    assert!(message.contains(r#"item 1: service "web": spec.ports[0].port: invalid type: string "eighty""#), "{message}");
+    assert!(
+        message.contains(r#"item 1: service "web": spec.ports[0].port: invalid type: string "eighty""#),
+        "{message}"
+    );
     // kubectl writes a slice's endpoints before its metadata: the name is found all the same.
     let slice = json!({"addressType": "IPv4", "apiVersion": "discovery.k8s.io/v1",
         "endpoints": [{"addresses": 5}], "kind": "EndpointSlice", "metadata": {"name": "web-1"}});
     let text = json!({"apiVersion": "v1", "items": [slice], "kind": "List"}).to_string();
     let message = error(&text);
-    assert!(message.contains(r#"item 0: endpointslice "web-1": endpoints[0].addresses: invalid type"#), "{message}");
+    assert!(
+        message.contains(r#"item 0: endpointslice "web-1": endpoints[0].addresses: invalid type"#),
+        "{message}"
+    );
     // A syntax error later in the input comes first.
     let message = error(&format!("{text}\n{{"));
     assert!(message.contains("t:2:1: invalid JSON: EOF while parsing an object"), "{message}");

@@ -216,16 +216,32 @@ impl<'o, R: Read> Window<'o, R> {
     }
 
     /// A cut List item, read with the List's type when it is `known`.
-    pub(super) fn item(&self, range: Range<usize>, inherited: Inherited<'_>, known: bool) -> Step<item::Read> {
+    pub(super) fn item(
+        &self,
+        range: Range<usize>,
+        inherited: Inherited<'_>,
+        known: bool,
+    ) -> Step<item::Read> {
         self.item_at(&self.buf[range.clone()], self.position_of(range.start), inherited, known)
     }
 
     /// A kept List item, read now that the List's type is known.
-    pub(super) fn item_text(&self, text: &[u8], start: (u64, u64), inherited: Inherited<'_>) -> Step<item::Read> {
+    pub(super) fn item_text(
+        &self,
+        text: &[u8],
+        start: (u64, u64),
+        inherited: Inherited<'_>,
+    ) -> Step<item::Read> {
         self.item_at(text, start, inherited, true)
     }
 
-    fn item_at(&self, text: &[u8], start: (u64, u64), inherited: Inherited<'_>, known: bool) -> Step<item::Read> {
+    fn item_at(
+        &self,
+        text: &[u8],
+        start: (u64, u64),
+        inherited: Inherited<'_>,
+        known: bool,
+    ) -> Step<item::Read> {
         if text.first() != Some(&b'{') {
             // Not an object: what it is does not depend on the List.
             let value = tree_at(text, 2).map_err(|err| self.syntax(&err, start))?;

@@ -5,7 +5,6 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 
 use super::*;
-use crate::source::dump::yaml::documents;
 
 /// The JSON documents the fast path writes for `text`; `None` when it leaves it to the parser.
 fn transcode(text: &str) -> Option<Vec<Value>> {
