@@ -41,9 +41,20 @@ pub(in super::super) struct Failure {
     path: String,
     /// The kind it was being decoded as.
     kind: Option<Kind>,
+    /// Whether on a guess.
+    guess: bool,
 }
 
 impl Failure {
+    /// The same failure, read again (as it was read) to know the path of the field it is in.
+    fn with_path(self, text: &[u8], inherited: Inherited<'_>, known: bool) -> Failure {
+        let mut track = serde_path_to_error::Track::new();
+        match read_once(text, inherited, known, self.guess, Some(&mut track)) {
+            Err(failure) => Failure { path: track.path().to_string(), ..failure },
+            Ok(_) => self,
+        }
+    }
+
     /// What is wrong with the object, as its outcome; the error itself when it is the text's
     /// (syntax, or the shared grammar).
     pub(in super::super) fn into_outcome(self, text: &[u8]) -> Result<Outcome, serde_json::Error> {
@@ -51,7 +62,10 @@ impl Failure {
         let data = matches!(self.error.classify(), serde_json::error::Category::Data);
         match self.kind {
             Some(kind) if data && !is_grammar(&message) => {
-                let message = if self.path == "." { message } else { format!("{}: {message}", self.path) };
+                let message = match self.path.as_str() {
+                    "." | "" => message,
+                    path => format!("{path}: {message}"),
+                };
                 Ok(Outcome::Decoded { kind, name: name_in(text), result: Err(message) })
             }
             _ => Err(self.error),
@@ -61,32 +75,34 @@ impl Failure {
 
 /// Reads the item in `text`; `known`: whether the List's type is known (`inherited`).
 pub(in super::super) fn read(text: &[u8], inherited: Inherited<'_>, known: bool) -> Result<Read, Failure> {
-    match read_once(text, inherited, known, true)? {
-        Some(read) => Ok(read),
+    let read = match read_once(text, inherited, known, true, None) {
+        Ok(Some(read)) => return Ok(read),
         // The guess was wrong.
-        None => {
-            read_once(text, inherited, known, false).map(|read| read.unwrap_or(Read::Outcomes(Vec::new())))
-        }
-    }
+        Ok(None) => read_once(text, inherited, known, false, None),
+        Err(failure) => Err(failure),
+    };
+    read.map(|read| read.unwrap_or(Read::Outcomes(Vec::new())))
+        .map_err(|failure| failure.with_path(text, inherited, known))
 }
 
-/// One read of the item; `None` when a guess was wrong.
+/// One read of the item; `None` when a guess was wrong. With `track`, the path of the field an
+/// error is in is tracked (a string per key: only done again once an error is known).
 fn read_once(
     text: &[u8],
     inherited: Inherited<'_>,
     known: bool,
     guess: bool,
+    track: Option<&mut serde_path_to_error::Track>,
 ) -> Result<Option<Read>, Failure> {
     let mut de = serde_json::Deserializer::from_slice(text);
-    let mut track = serde_path_to_error::Track::new();
     let mut kind = None;
     let seed = ItemSeed { inherited, known, guess, kind: &mut kind };
-    let read = seed.deserialize(serde_path_to_error::Deserializer::new(&mut de, &mut track));
-    read.and_then(|read| de.end().map(|()| read)).map_err(|error| Failure {
-        error,
-        path: track.path().to_string(),
-        kind,
-    })
+    let read = match track {
+        Some(track) => seed.deserialize(serde_path_to_error::Deserializer::new(&mut de, track)),
+        None => seed.deserialize(&mut de),
+    };
+    let read = read.and_then(|read| de.end().map(|()| read));
+    read.map_err(|error| Failure { error, path: String::new(), kind, guess })
 }
 
 struct ItemSeed<'s, 'i> {
