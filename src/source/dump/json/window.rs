@@ -3,6 +3,7 @@
 //! column is the number of bytes after the last newline). Values are cut out by serde_json and read
 //! from their text; their errors are moved from the text to the input.
 
+use std::cell::Cell;
 use std::io::Read;
 use std::ops::Range;
 
@@ -55,6 +56,8 @@ pub(super) struct Window<'o, R> {
     column: u64,
     /// Bytes read from the input so far.
     read: u64,
+    /// The last position counted: `buf` index, line, column.
+    counted: Cell<(usize, u64, u64)>,
     pub(super) origin: &'o str,
     pub(super) limits: Limits,
 }
@@ -62,7 +65,8 @@ pub(super) struct Window<'o, R> {
 impl<'o, R: Read> Window<'o, R> {
     pub(super) fn new(input: R, chunk: usize, origin: &'o str, limits: Limits) -> Self {
         let buf = Vec::new();
-        Window { input, chunk, buf, pos: 0, eof: false, line: 1, column: 0, read: 0, origin, limits }
+        let counted = Cell::new((0, 1, 0));
+        Window { input, chunk, buf, pos: 0, eof: false, line: 1, column: 0, read: 0, counted, origin, limits }
     }
 
     /// Drops the consumed bytes and appends at least a chunk, or as many bytes as are held (so a
@@ -75,6 +79,7 @@ impl<'o, R: Read> Window<'o, R> {
         (self.line, self.column) = self.position_of(self.pos);
         self.buf.drain(..self.pos);
         self.pos = 0;
+        self.counted.set((0, self.line, self.column));
         // The window holds at most one byte more than the largest value accepted.
         if self.buf.len() > self.limits.object {
             let (line, column) = self.position_of(0);
@@ -95,17 +100,22 @@ impl<'o, R: Read> Window<'o, R> {
         Ok(read > 0)
     }
 
-    /// Line and column of `buf[index]`, as serde_json gives them.
+    /// Line and column of `buf[index]`, as serde_json gives them. Counted on from the last place
+    /// asked for when it is before `index` (values are read in order), so every byte of the input
+    /// is counted about once.
     pub(super) fn position_of(&self, index: usize) -> (u64, u64) {
-        let before = &self.buf[..index];
-        match before.iter().rposition(|&b| b == b'\n') {
-            None => (self.line, self.column + index as u64),
-            Some(last) => {
-                // Every byte of the input passes here once: counted a vector at a time.
-                let lines = bytecount::count(before, b'\n') as u64;
-                (self.line + lines, (index - last - 1) as u64)
-            }
-        }
+        let (from, line, column) = match self.counted.get() {
+            (from, line, column) if from <= index => (from, line, column),
+            _ => (0, self.line, self.column),
+        };
+        let between = &self.buf[from..index];
+        let position = match between.iter().rposition(|&b| b == b'\n') {
+            None => (line, column + between.len() as u64),
+            // Counted a vector at a time.
+            Some(last) => (line + bytecount::count(between, b'\n') as u64, (between.len() - last - 1) as u64),
+        };
+        self.counted.set((index, position.0, position.1));
+        position
     }
 
     /// Line and 1-based column of the next byte.
@@ -129,6 +139,7 @@ impl<'o, R: Read> Window<'o, R> {
                 // Columns count from after them, as a read of the trimmed text does.
                 self.buf.drain(..self.pos);
                 (self.pos, self.column) = (0, 0);
+                self.counted.set((0, self.line, 0));
                 return Ok(());
             }
             self.pos += BOM.len();
