@@ -15,13 +15,13 @@
 use std::borrow::Cow;
 
 use serde::Deserialize;
-use serde::de::value::{BorrowedStrDeserializer, MapAccessDeserializer, StringDeserializer};
+use serde::de::value::MapAccessDeserializer;
 use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, Visitor};
 use serde_json::{Map, Value};
 
 use super::super::convert::lean;
 use super::super::outcome::{Object, Outcome};
-use super::super::strict::{Check, Key, Keys, Strict, StrictDe, Tree, is_grammar};
+use super::super::strict::{Check, Key, Keys, Strict, Tree, is_grammar};
 use super::super::{Inherited, Kind, classify, json_message, kind_of};
 
 /// Depth of an item's values (the item is in a List's `items`).
@@ -363,65 +363,5 @@ impl<'de, A: MapAccess<'de>> Item<'de, A> {
     }
 }
 
-/// The entries of an item whose type is decided or guessed: those kept, the one at hand, then the
-/// rest of the object, `apiVersion` and `kind` taken out as they come.
-struct Rest<'a, 'de, A> {
-    item: &'a mut Item<'de, A>,
-    head: std::vec::IntoIter<(String, Value)>,
-    /// The key read when the type was decided, its value not read yet.
-    next: Option<Cow<'de, str>>,
-    /// The kept value of the key last handed out.
-    value: Option<Value>,
-}
-
-impl<'a, 'de, A> Rest<'a, 'de, A> {
-    fn new(item: &'a mut Item<'de, A>, next: Option<Cow<'de, str>>) -> Self {
-        let head = std::mem::take(&mut item.head).into_iter();
-        Rest { item, head, next, value: None }
-    }
-}
-
-impl<'de, A: MapAccess<'de>> MapAccess<'de> for Rest<'_, 'de, A> {
-    type Error = A::Error;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, A::Error> {
-        if let Some((key, value)) = self.head.next() {
-            self.value = Some(value);
-            return seed.deserialize(StringDeserializer::new(key)).map(Some);
-        }
-        let key = match self.next.take() {
-            Some(key) => key,
-            None => loop {
-                let Some(key) = self.item.next_key()? else {
-                    return Ok(None);
-                };
-                if !self.item.types.take(&key, &mut self.item.map)? {
-                    break key;
-                }
-            },
-        };
-        match key {
-            Cow::Borrowed(key) => seed.deserialize(BorrowedStrDeserializer::new(key)).map(Some),
-            Cow::Owned(key) => seed.deserialize(StringDeserializer::new(key)).map(Some),
-        }
-    }
-
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
-        match self.value.take() {
-            Some(value) => seed.deserialize(value).map_err(A::Error::custom),
-            None => self.item.map.next_value_seed(Seeded { seed }),
-        }
-    }
-}
-
-/// A value decoded with the grammar applied.
-struct Seeded<S> {
-    seed: S,
-}
-
-impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Seeded<S> {
-    type Value = S::Value;
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<S::Value, D::Error> {
-        self.seed.deserialize(StrictDe::at(deserializer, DEPTH))
-    }
-}
+mod rest;
+use rest::Rest;
