@@ -3,8 +3,11 @@
 //!
 //! - [`dump`]: arbitrary bytes → `parse_dump`; a dump that parses is analysed and rendered, one
 //!   that does not must give a one-line message.
-//! - [`json`]: the differential target: the streaming and the whole-text JSON readers on the same
-//!   bytes must give the same snapshot or the same error.
+//! - [`json`]: the JSON reader through windows of 1 MiB and of a few bytes (values straddle its
+//!   edges) and through `parse_dump` must give the same snapshot or the same error.
+//! - [`yaml`]: the differential target of the YAML rewrite: what it writes as JSON must be what
+//!   serde-saphyr reads (see [`kubectl_topo::source::dump::yaml_rewrite_agrees`] for the allowed
+//!   differences: refusing, and writing JSON the JSON reader refuses where the parser refuses).
 //! - [`engine`]: arbitrary bytes drive a small structured generator of Snapshots (zones, nodes,
 //!   CPU, Services, slices, hints, events drawn from pools of normal and hostile values); the
 //!   Snapshot goes through `zones`, `check`, `explain`, `simulate` and every renderer.
@@ -15,7 +18,7 @@
 use std::collections::BTreeMap;
 
 use kubectl_topo::render::{self, CheckContext, Format as OutputFormat, RenderOptions};
-use kubectl_topo::source::dump::{DumpError, parse_dump, read_whole, stream_json};
+use kubectl_topo::source::dump::{DumpError, parse_dump, read_json_in_windows, yaml_rewrite_agrees};
 use kubectl_topo::triage::{self, FailOn, IgnoreRules, View};
 use topo_engine::core::analyze::{self, TrafficModel};
 use topo_engine::core::whatif::{self, changes::Changes, changes::SpreadSpec};
@@ -278,11 +281,10 @@ fn changes_from(bytes: &mut Bytes<'_>) -> Changes {
     changes
 }
 
-/// The two JSON readers on the same bytes: the streaming one (through a window of 1 MiB and of a
-/// few bytes, so values straddle its edges) must give what the whole-text one gives, the same
-/// snapshot or the same error message (so the same place and class). `parse_dump` (the `-f` path)
-/// must too, unless its input gate refused the bytes first (UTF-16, binary data), which it does
-/// before either reader runs.
+/// The JSON reader on the same bytes through a window of 1 MiB (what `parse_dump` reads through)
+/// and of a few bytes: the same snapshot or the same error message (so the same place and class).
+/// `parse_dump` (the `-f` path) must agree too, unless its input gate refused the bytes first
+/// (UTF-16, binary data), which it does before the reader runs.
 pub fn json(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let text = text.as_ref();
@@ -290,24 +292,27 @@ pub fn json(data: &[u8]) {
         return;
     }
     let chunk = usize::from(data.first().copied().unwrap_or(0) % 16) + 1;
-    let whole = read_whole(text, "fuzz.json").map_err(|e| e.to_string());
+    let whole = read_json_in_windows(text.as_bytes(), "fuzz.json", 1 << 20).map_err(|e| e.to_string());
     let gated = |result: &Result<_, DumpError>| {
         matches!(result, Err(DumpError::Encoding { .. } | DumpError::Binary { .. }))
     };
     let from_file = parse_dump(text, "fuzz.json");
-    let mut results = vec![
-        ("a 1 MiB window", stream_json(text.as_bytes(), "fuzz.json", 1 << 20)),
-        ("a small window", stream_json(text.as_bytes(), "fuzz.json", chunk)),
-    ];
+    let mut results = vec![("a small window", read_json_in_windows(text.as_bytes(), "fuzz.json", chunk))];
     if !gated(&from_file) {
         results.push(("parse_dump", from_file));
     }
-    for (what, streamed) in results {
-        let streamed = streamed.map_err(|e| e.to_string());
-        assert!(
-            streamed == whole,
-            "{what} disagrees with the whole-text reader on {text:?}:\n{streamed:?}\n{whole:?}"
-        );
+    for (what, read) in results {
+        let read = read.map_err(|e| e.to_string());
+        assert!(read == whole, "{what} disagrees with a 1 MiB window on {text:?}:\n{read:?}\n{whole:?}");
+    }
+}
+
+/// YAML text → the rewrite into JSON and serde-saphyr: they agree wherever the rewrite takes the
+/// text, and `parse_dump` on it never panics.
+pub fn yaml(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    if let Err(diff) = yaml_rewrite_agrees(text) {
+        panic!("the YAML rewrite disagrees with serde-saphyr on {text:?}: {diff}");
     }
 }
 

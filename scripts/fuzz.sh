@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Fuzz the dump parser, the two JSON readers against each other, the engine and the command line
+# Fuzz the dump parser, the JSON reader across window sizes, the YAML rewrite against serde-saphyr,
+# the engine and the command line
 # with cargo-fuzz (libFuzzer + ASan). Not part of CI: the
 # committed corpus and regressions are replayed by `cargo test` (tests/fuzz_corpus.rs).
 #
@@ -23,15 +24,15 @@ else
 fi
 nice -n 15 cargo "${toolchain[@]}" fuzz build -O --target-dir "$cache/target"
 bin="$cache/target/$(rustc -vV | sed -n 's/^host: //p')/release"
-for target in dump json engine argv; do
+for target in dump json yaml engine argv; do
     mkdir -p "$cache/work/$target" "$cache/artifacts/$target"
     cp fuzz/corpus/"$target"/* "$cache/work/$target/"
 done
-# dump, json: inputs up to 16 KiB (a small cluster); engine: the generator reads at most a few KiB;
+# dump, json, yaml: inputs up to 16 KiB (a small cluster); engine: the generator reads at most a few KiB;
 # argv: two bytes a word, at most 12 words.
-declare -A max_len=([dump]=16384 [json]=16384 [engine]=4096 [argv]=32)
+declare -A max_len=([dump]=16384 [json]=16384 [yaml]=16384 [engine]=4096 [argv]=32)
 pids=()
-for target in dump json engine argv; do
+for target in dump json yaml engine argv; do
     nice -n 15 "$bin/$target" "$cache/work/$target" -max_total_time="$seconds" \
         -max_len="${max_len[$target]}" -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix="$cache/artifacts/$target/" -print_final_stats=1 \
@@ -40,12 +41,12 @@ for target in dump json engine argv; do
 done
 status=0
 for pid in "${pids[@]}"; do wait "$pid" || status=$?; done
-for target in dump json engine argv; do
+for target in dump json yaml engine argv; do
     echo "== $target: $(grep -E '^stat::number_of_executed_units' "$cache/$target.log") \
 $(grep -E '^stat::peak_rss_mb' "$cache/$target.log"), crashes: $(ls "$cache/artifacts/$target" | wc -l)"
 done
 if [ "${FUZZ_UPDATE_CORPUS:-0}" = 1 ]; then
-    for target in dump json engine argv; do
+    for target in dump json yaml engine argv; do
         rm -rf "$cache/merged/$target" && mkdir -p "$cache/merged/$target"
         nice -n 15 "$bin/$target" -merge=1 -max_len="${max_len[$target]}" \
             "$cache/merged/$target" fuzz/corpus/"$target" "$cache/work/$target" >/dev/null 2>&1

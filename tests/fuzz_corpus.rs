@@ -47,6 +47,11 @@ fn json_corpus_and_regressions_replay_without_disagreement() {
     replay("json", harness::json);
 }
 
+#[test]
+fn yaml_corpus_and_regressions_replay_without_disagreement() {
+    replay("yaml", harness::yaml);
+}
+
 #[path = "../fuzz/argv_harness.rs"]
 mod argv_harness;
 

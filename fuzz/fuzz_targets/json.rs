@@ -1,4 +1,5 @@
-//! The streaming and the whole-text JSON readers on the same bytes: same snapshot or same error.
+//! The JSON reader through windows of 1 MiB and of a few bytes, and `parse_dump`: same snapshot or
+//! same error.
 #![no_main]
 
 #[path = "../harness.rs"]

@@ -1,15 +1,17 @@
 //! Reads a saved cluster dump into a [`Snapshot`]: `kubectl get nodes,services,endpointslices,events
 //! -A -o yaml|json` output (a `v1 List`), typed lists (`NodeList`, …), multi-document YAML, or a
 //! single object, plus our own `kubectl-topo/v1alpha1 ClusterInfo` item. Objects are dispatched
-//! on apiVersion + kind, decoded into k8s-openapi types (so wrong field types are reported with
-//! their path) and converted by [`super::convert`]. Other kinds are counted, not read.
+//! on apiVersion + kind: Nodes, Services and EndpointSlices are decoded into the lean types of
+//! [`super::convert::lean`], Events and the cilium-config ConfigMap into k8s-openapi types (wrong
+//! field types are reported with their path), and converted by [`super::convert`]. Other kinds are
+//! counted, not read.
 //!
-//! With `render/structured.rs`, this is the only YAML call site (serde-saphyr, in [`yaml`]).
+//! JSON is read in one pass ([`json`]); YAML in kubectl's block style is rewritten into JSON line
+//! by line and read by the same reader ([`yaml`]), other YAML is parsed by serde-saphyr.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use strict::MAX_DEPTH;
 
 use super::convert;
@@ -46,8 +48,8 @@ pub struct ParsedDump {
     pub server_version: Option<String>,
 }
 
-/// Parses a dump, as `--from-file` reads one (JSON and YAML streamed item by item). `origin` names the input
-/// in messages and in `snapshot.info.origin`.
+/// Parses a dump, as `--from-file` reads one. `origin` names the input in messages and in
+/// `snapshot.info.origin`.
 pub fn parse_dump(text: &str, origin: &str) -> Result<ParsedDump, DumpError> {
     read_dump(text.as_bytes(), origin, Some(text.len() as u64))
 }
@@ -59,45 +61,19 @@ pub fn yaml_options(text: &str) -> serde_saphyr::Options {
     yaml::options(text)
 }
 
-/// The streaming JSON reader on `bytes` through a window of `chunk` bytes (the differential fuzz
-/// target holds it to [`read_whole`]).
+/// The YAML rewrite held to the YAML parser on `text` (the differential fuzz target and its
+/// corpus replay): `Ok(true)` when the rewrite took it and agrees, `Ok(false)` when it left it to
+/// the parser, `Err` saying how they differ.
 #[doc(hidden)]
-pub fn stream_json(bytes: &[u8], origin: &str, chunk: usize) -> Result<ParsedDump, DumpError> {
-    stream::read_in_windows(bytes, origin, chunk)
+pub fn yaml_rewrite_agrees(text: &str) -> Result<bool, String> {
+    yaml::agrees_with_parser(text)
 }
 
-/// The whole-text reader: the whole text as documents (`Value`s), each read into the snapshot.
-/// It is the reference the streaming readers are held to (same documents accepted, same errors),
-/// in tests and in the differential fuzz target.
+/// The JSON reader through a window of `chunk` bytes (the fuzz target holds it to the 1 MiB window
+/// `parse_dump` reads through).
 #[doc(hidden)]
-pub fn read_whole(text: &str, origin: &str) -> Result<ParsedDump, DumpError> {
-    if !looks_like_json(text) {
-        return yaml::read_tree(text, origin);
-    }
-    let mut reader = Reader::new(origin);
-    for document in json_documents(text, origin)? {
-        reader.read(document, None, 0)?;
-    }
-    reader.finish()
-}
-
-fn looks_like_json(text: &str) -> bool {
-    text.trim_start_matches('\u{feff}').trim_start().starts_with(['{', '['])
-}
-
-/// The whole text as JSON documents, in the grammar both JSON readers share ([`strict`]).
-fn json_documents(text: &str, origin: &str) -> Result<Vec<Value>, DumpError> {
-    let text = text.trim_start_matches('\u{feff}');
-    let documents = serde_json::Deserializer::from_str(text).into_iter::<strict::TreeValue>();
-    documents.map(|document| document.map(|d| d.0)).collect::<Result<_, _>>().map_err(|err| {
-        DumpError::Syntax {
-            origin: origin.to_string(),
-            format: "JSON",
-            line: err.line() as u64,
-            column: err.column() as u64,
-            message: json_message(&err),
-        }
-    })
+pub fn read_json_in_windows(bytes: &[u8], origin: &str, chunk: usize) -> Result<ParsedDump, DumpError> {
+    json::read_in_windows(bytes, origin, chunk, error::Limits::DUMP)
 }
 
 /// serde_json's message without the location it appends (we print our own).
@@ -120,18 +96,13 @@ use outcome::{Kind, Object, Outcome, classify, kind_of};
 mod reader;
 use reader::{Inherited, Reader};
 
-mod checked_item;
-mod fast;
-mod item;
-
+mod json;
 mod yaml;
 #[cfg(test)]
 use yaml::documents as yaml_documents;
 
 mod input;
 pub(crate) use input::{read_dump, read_dump_file};
-
-mod stream;
 
 #[cfg(test)]
 mod tests;

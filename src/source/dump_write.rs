@@ -1,5 +1,5 @@
 //! `kubectl topo dump`: what a live read saw, written as one `v1 List` (YAML, or JSON with
-//! `-o json`) that `--from-file` reads back; a JSON dump reads back fastest (`source/dump/stream.rs`). With `source/dump.rs` and `render/structured.rs`, one of the only YAML call sites.
+//! `-o json`) that `--from-file` reads back; a JSON dump reads back fastest (`source/dump/json.rs`).
 //!
 //! Items: Nodes, Services, EndpointSlices, Events, then `{apiVersion: kubectl-topo/v1alpha1,
 //! kind: ClusterInfo, serverVersion}`. `managedFields` and the last-applied annotation are removed.

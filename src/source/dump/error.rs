@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 /// dump of 5,000 Nodes and 10,000 Services is about 170 MB), low enough that an endless input
 /// stops.
 pub const MAX_JSON_BYTES: u64 = 4 << 30;
-/// Largest input read whole (YAML: its text is held while its items are parsed one by one).
+/// Largest YAML input (outside the subset the rewrite into JSON takes, its text is held and parsed
+/// whole).
 pub const MAX_YAML_BYTES: u64 = 512 << 20;
 /// Largest single object (or top-level value that is not a List). The API server refuses request
 /// bodies over 3 MiB and etcd stores values up to 1.5 MiB, so no real object comes near this.

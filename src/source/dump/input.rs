@@ -1,14 +1,14 @@
 //! What a dump is before it is parsed. The first bytes decide: UTF-16 or UTF-32 text (what Windows
 //! PowerShell's `>` writes) and binary data are refused with a message that says so; JSON (the
 //! first character after byte order marks and whitespace is `{` or `[`) is streamed
-//! ([`super::stream`]); anything else is YAML, up to [`MAX_YAML_BYTES`]: a file is streamed through
+//! ([`super::json`]); anything else is YAML, up to [`MAX_YAML_BYTES`]: a file is streamed through
 //! the fast path when it can be, else read whole, checked for NUL bytes and UTF-8 as it is read,
 //! so `/dev/zero` or `/dev/urandom` stop at once and an endless input stops at the limit.
 
 use std::io::{BufReader, Cursor, Read, Seek, SeekFrom};
 
 use super::error::Limits;
-use super::{DumpError, ParsedDump, stream, yaml};
+use super::{DumpError, ParsedDump, json, yaml};
 
 /// Bytes read at a time while deciding and while reading YAML.
 const CHUNK: usize = 64 << 10;
@@ -59,7 +59,7 @@ fn read_within(
         if len.is_some_and(|len| len > limits.json) {
             return Err(too_large("JSON", limits.json));
         }
-        return stream::read_json(Cursor::new(head).chain(input), origin, limits);
+        return json::read(Cursor::new(head).chain(input), origin, limits);
     }
     if len.is_some_and(|len| len > limits.yaml) {
         return Err(too_large("YAML", limits.yaml));

@@ -1,8 +1,8 @@
-//! What one object of a dump is, decided from its `Value` alone: counted as skipped, decoded into
-//! the model (or why not), or refused. Deciding needs no reader state, so a streaming reader can
-//! decide each item as it is parsed, keep only the small result and drop the item's tree; the
-//! [`Reader`](super::Reader) then records the results in order (indexes, duplicates, the first
-//! error).
+//! What one object of a dump is, decided from its `Value`: counted as skipped, decoded into the
+//! model (or why not), or refused. Deciding needs no reader state; the [`Reader`](super::Reader)
+//! records the results in order (indexes, duplicates, the first error). YAML documents, top-level
+//! JSON values and the few List items the JSON reader does not decode straight into lean types
+//! (Events, ConfigMaps, nested Lists) come here.
 
 use serde_json::Value;
 

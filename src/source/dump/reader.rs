@@ -1,13 +1,11 @@
-//! The dump reader's object dispatch: apiVersion + kind → a typed k8s-openapi object, converted
-//! into the [`Snapshot`] in source order (other kinds counted for the skip note).
+//! Records what each object of a dump is, in source order: model objects into the [`Snapshot`]
+//! (each listed once), other kinds counted for the skip note, and the first error.
 
 use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value;
 
 use topo_engine::model::Names;
-
-use crate::source::convert::lean;
 
 use super::*;
 
@@ -48,11 +46,6 @@ impl<'a> Reader<'a> {
             seen: HashMap::new(),
             names: Names::default(),
         }
-    }
-
-    /// Where the text came from.
-    pub(super) fn origin(&self) -> &'a str {
-        self.origin
     }
 
     /// Where the reader is now, to [`Reader::rollback`] to.
@@ -97,10 +90,6 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn seen_before(&self, kind: &'static str, namespace: &str, name: &str) -> bool {
-        self.seen.contains_key(&(kind, namespace.to_string(), name.to_string()))
-    }
-
     /// Reads `value`, found `depth` Lists deep (items of a List first to last).
     pub(super) fn read(
         &mut self,
@@ -142,49 +131,6 @@ impl<'a> Reader<'a> {
     pub(super) fn skip(&mut self, key: &str) {
         *self.skipped.entry(key.to_string()).or_default() += 1;
         self.index += 1;
-    }
-
-    /// Decodes one object straight from its JSON text; false (and nothing recorded) when it does
-    /// not decode, so the caller can fall back to [`Reader::read`] for the exact message.
-    pub(super) fn decode_text(&mut self, kind: Kind, raw: &str) -> bool {
-        self.decode_from(kind, &mut serde_json::Deserializer::from_str(raw))
-    }
-
-    /// As [`Reader::decode_text`], from any deserializer. An object listed before is left to the
-    /// general reader too, which refuses it.
-    pub(super) fn decode_from<'de, D: serde::Deserializer<'de>>(&mut self, kind: Kind, de: D) -> bool {
-        fn typed<'de, T: Deserialize<'de>, D: serde::Deserializer<'de>>(de: D) -> Option<T> {
-            T::deserialize(de).ok()
-        }
-        let object = match kind {
-            Kind::Node => typed(de).map(Lean::Node).and_then(Lean::object),
-            Kind::Service => typed(de).map(Lean::Service).and_then(Lean::object),
-            Kind::EndpointSlice => typed(de).map(Lean::Slice).and_then(Lean::object),
-            Kind::CoreEvent => typed(de).map(|v| Object::Event(convert::event_from_core(&v))),
-            Kind::EventsV1Event => typed(de).map(|v| Object::Event(convert::event_from_events_v1(&v))),
-            Kind::ClusterInfo => typed::<ClusterInfo, _>(de).map(Object::Info),
-            // Rare and small: the general reader handles it.
-            Kind::ConfigMap => None,
-        };
-        self.accept(object)
-    }
-
-    /// Records an object already decoded into its lean type, as [`Reader::decode_from`] would;
-    /// false (nothing recorded) when the general reader must decide.
-    pub(super) fn take(&mut self, lean: Lean) -> bool {
-        self.accept(lean.object())
-    }
-
-    fn accept(&mut self, object: Option<Object>) -> bool {
-        match object {
-            Some(object)
-                if object.refusal().is_none()
-                    && object.key().is_none_or(|(k, ns, name)| !self.seen_before(k, ns, name)) =>
-            {
-                self.add(object).is_ok()
-            }
-            _ => false,
-        }
     }
 
     /// Records a decoded object and moves to the next index; the first listing's index when the
@@ -267,25 +213,6 @@ impl<'a> Reader<'a> {
             partial: info.partial,
         };
         Ok(ParsedDump { snapshot, skipped, server_version: info.server_version })
-    }
-}
-
-/// A Node, Service or EndpointSlice decoded into its lean type.
-pub(super) enum Lean {
-    Node(lean::Node),
-    Service(lean::Service),
-    Slice(lean::EndpointSlice),
-}
-
-impl Lean {
-    /// The model object; `None` for a nameless one (the general reader refuses it, as for YAML) or
-    /// a Node whose CPU does not parse.
-    fn object(self) -> Option<Object> {
-        match self {
-            Lean::Node(node) => node.has_name().then(|| node.into_model().ok()).flatten().map(Object::Node),
-            Lean::Service(s) => s.has_name().then(|| Object::Service(s.into_model())),
-            Lean::Slice(s) => s.has_name().then(|| Object::Slice(s.into_model())),
-        }
     }
 }
 

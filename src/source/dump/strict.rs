@@ -1,12 +1,11 @@
-//! The JSON grammar both JSON readers share, on top of serde_json's: no duplicate keys in an object
+//! The JSON grammar of dumps, on top of serde_json's: no duplicate keys in an object
 //! (YAML refuses them too; a whole read would silently keep the last one) and no nesting deeper than
 //! [`MAX_DEPTH`] (the same limit as YAML). Every value is visited, so numbers out of range, lone
 //! surrogates and invalid UTF-8 are refused wherever they are.
 //!
-//! [`Tree`] builds a `serde_json::Value` (the whole-text reader); [`Check`] builds nothing (the
-//! streaming reader, which cuts items out of its window with it and decodes them afterwards). Both
-//! run the same visitor, so they accept and refuse the same text with the same message at the same
-//! place.
+//! [`Tree`] builds a `serde_json::Value` (top-level entries, the kinds read through a `Value`);
+//! [`Check`] builds nothing (what is skipped). Both run the same visitor; [`StrictDe`] applies the
+//! same rules, with the same messages, while a lean type is decoded.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -88,24 +87,6 @@ impl<B> Strict<B> {
     }
 }
 
-/// A whole value at depth `D` checked (and dropped): what `StreamDeserializer` cuts.
-pub(super) struct Checked<const D: usize>;
-
-impl<'de, const D: usize> de::Deserialize<'de> for Checked<D> {
-    fn deserialize<T: Deserializer<'de>>(deserializer: T) -> Result<Self, T::Error> {
-        Strict::<Check>::at(D).deserialize(deserializer).map(|()| Checked)
-    }
-}
-
-/// A whole top-level value, as a `Value`.
-pub(super) struct TreeValue(pub(super) Value);
-
-impl<'de> de::Deserialize<'de> for TreeValue {
-    fn deserialize<T: Deserializer<'de>>(deserializer: T) -> Result<Self, T::Error> {
-        Strict::<Tree>::at(0).deserialize(deserializer).map(TreeValue)
-    }
-}
-
 impl<'de, B: Build> DeserializeSeed<'de> for Strict<B> {
     type Value = B::Out;
     fn deserialize<T: Deserializer<'de>>(self, deserializer: T) -> Result<B::Out, T::Error> {
@@ -163,6 +144,11 @@ impl<'de, B: Build> Visitor<'de> for Strict<B> {
         }
         Ok(B::object(object))
     }
+}
+
+/// Whether `message` is one of the grammar's refusals (the text's fault, not an object's).
+pub(super) fn is_grammar(message: &str) -> bool {
+    message.starts_with("duplicate key ") || message.starts_with("nested deeper than ")
 }
 
 /// The message for a key given twice in one object.

@@ -1,25 +1,16 @@
-//! The YAML reader. Each document is parsed once, from the parser's events (serde-saphyr), and
-//! the `items` of a List are decided one by one as they are parsed ([`super::outcome`]): an item's
-//! `Value` lives only while it is decided, so no tree of the whole List is built. It reads what the
-//! reference reader ([`read_tree`]: every document as one `Value`, then read) reads, with the same
-//! results and the same errors, and the same refusals (aliases, deep nesting, duplicate keys, tags,
-//! nulls where text is needed): both parse with the same options and build each object's `Value`
-//! with serde_json's own visitor.
-//!
-//! Like the streaming JSON reader, it learns whether a document is a List only once it has its
-//! `apiVersion` and `kind`, which kubectl writes after `items`: until then the items that name
-//! their own type are decided, and from the first that does not (it would take the List's type)
-//! on they are kept; when the document ends as anything but a List, the decided items are
-//! forgotten and the document is read without its `items`, as a whole read would read it.
+//! The YAML reader. A dump in the block style `kubectl get -o yaml` writes is rewritten line by
+//! line into JSON and read by the JSON reader ([`subset`]); anything else is parsed whole by
+//! serde-saphyr into `Value` documents, each read as the JSON reader reads a top-level value. Both
+//! parse with the same limits and refusals (aliases, deep nesting, duplicate keys, tags, nulls
+//! where text is needed): when the rewrite refuses, the parser reads the text from the start and
+//! its message is the one given.
 
 use serde_json::Value;
 
 use super::{DumpError, MAX_DEPTH, ParsedDump, Reader};
 
-mod document;
 mod subset;
-
-use document::Documents;
+pub(super) use subset::agrees_with_parser;
 
 /// Reads a YAML dump (one or more documents): through the fast path ([`subset`]) when it can, or
 /// else with the full parser.
@@ -36,19 +27,8 @@ pub(super) fn read_fast(input: impl std::io::BufRead, origin: &str) -> Option<Pa
     subset::read(input, origin)
 }
 
-/// Reads a YAML dump with the full parser (serde-saphyr's events).
+/// Reads a YAML dump with the full parser: every document as a `Value`, then read.
 pub(super) fn read_parsed(text: &str, origin: &str) -> Result<ParsedDump, DumpError> {
-    let Documents(outcomes) =
-        serde_saphyr::from_str_multiple_with_options::<_, Documents>(text, options(text))
-            .map_err(|err| syntax(&err, origin))?;
-    let mut reader = Reader::new(origin);
-    outcomes.into_iter().try_for_each(|outcome| reader.record(outcome))?;
-    reader.finish()
-}
-
-/// The reference reader: every document as one `Value`, then read (the streaming reader is tested
-/// against it).
-pub(super) fn read_tree(text: &str, origin: &str) -> Result<ParsedDump, DumpError> {
     let mut reader = Reader::new(origin);
     for document in documents(text, origin)? {
         reader.read(document, None, 0)?;

@@ -96,8 +96,8 @@ fn list_with_types_cluster_info_and_stripped_metadata() {
     assert!(yaml.contains("kind: ClusterInfo"), "{yaml}");
 }
 
-/// `dump -o json` carries exactly what the YAML dump carries, and `--from-file` takes it through
-/// the streaming JSON reader (not the whole-text fallback).
+/// `dump -o json` carries exactly what the YAML dump carries, and `--from-file` reads it back
+/// through the JSON reader.
 #[test]
 fn json_dump_reads_back_like_the_yaml_dump_through_the_streaming_reader() {
     let write = |format| {

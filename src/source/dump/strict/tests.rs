@@ -1,11 +1,13 @@
 use super::*;
 
 fn tree(text: &str) -> Result<Value, String> {
-    serde_json::from_str::<TreeValue>(text).map(|v| v.0).map_err(|e| e.to_string())
+    let mut de = serde_json::Deserializer::from_str(text);
+    Strict::<Tree>::at(0).deserialize(&mut de).and_then(|v| de.end().map(|()| v)).map_err(|e| e.to_string())
 }
 
 fn check(text: &str) -> Result<(), String> {
-    serde_json::from_str::<Checked<0>>(text).map(drop).map_err(|e| e.to_string())
+    let mut de = serde_json::Deserializer::from_str(text);
+    Strict::<Check>::at(0).deserialize(&mut de).and_then(|()| de.end()).map_err(|e| e.to_string())
 }
 
 #[test]

@@ -1,12 +1,8 @@
-//! The shared grammar applied while a typed value is decoded, so an item is parsed once instead of
-//! checked by [`Checked`](super::Checked) and then decoded. [`StrictDe`] wraps a deserializer: every
-//! object it hands out refuses a key given twice, every array or object counts towards
+//! The shared grammar applied while a typed value is decoded, so a List item is parsed once: every
+//! object [`StrictDe`] hands out refuses a key given twice, every array or object counts towards
 //! [`MAX_DEPTH`](super::MAX_DEPTH), and what the typed value skips (`IgnoredAny`) is visited by the
-//! checking visitor instead of skipped, so numbers, strings and nesting are checked everywhere, as
-//! [`Checked`](super::Checked) checks them.
-//!
-//! It refuses at least what [`Checked`](super::Checked) refuses, not with the same words: a caller
-//! that needs the exact message goes back to the checked path on any error.
+//! checking visitor instead of skipped, so numbers, strings and nesting are checked everywhere, with
+//! the checking visitor's messages.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -122,8 +118,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<V> {
         let depth = self.enter()?;
         self.inner.visit_map(StrictMap { map, depth, keys: Keys::default() })
     }
-    /// Not in any type the dump reader decodes this way: refused, so the caller takes the checked
-    /// path.
+    /// Not in any type the dump reader decodes this way.
     fn visit_enum<A: EnumAccess<'de>>(self, _: A) -> Result<V::Value, A::Error> {
         Err(de::Error::custom("an enum is not decoded with the grammar applied"))
     }

@@ -1,7 +1,7 @@
 //! The fast path for YAML: the block-style subset `kubectl get -o yaml` writes (mappings and
 //! sequences by indentation, plain and quoted scalars on one line, literal block scalars, `{}`
-//! and `[]`, comments, `---`) is rewritten line by line into JSON, which the streaming JSON
-//! reader reads ([`super::super::stream`]). Nothing is held but a line and a chunk of JSON.
+//! and `[]`, comments, `---`) is rewritten line by line into JSON, which the JSON reader
+//! reads ([`super::super::json`]). Nothing is held but a line and a chunk of JSON.
 //!
 //! Anything outside the subset — anchors, aliases, tags, flow collections, multi-line or
 //! folded scalars, scalars whose type is not certain, tabs, non-ASCII text, deep nesting — stops
@@ -12,7 +12,7 @@
 use std::io::{self, BufRead, Read};
 
 use super::super::error::Limits;
-use super::super::{ParsedDump, stream};
+use super::super::{ParsedDump, json};
 
 mod block;
 mod scalar;
@@ -22,7 +22,30 @@ use block::Block;
 /// The dump read through the fast path; `None` when the full reader must read it (outside the
 /// subset, or refused: the full reader's message is the one to give).
 pub(super) fn read(input: impl BufRead, origin: &str) -> Option<ParsedDump> {
-    stream::read_json(Transcoder::new(input), origin, Limits::DUMP).ok()
+    json::read(Transcoder::new(input), origin, Limits::DUMP).ok()
+}
+
+/// The rewrite held to the parser on `text` (the tests and the differential fuzz target): `Ok(true)`
+/// when it took the text and wrote the documents serde-saphyr reads (an empty document is nothing
+/// to either), `Ok(false)` when it left the text to the parser, `Err` saying how they differ.
+/// Allowed: refusing anything (the parser then reads it), and writing JSON for a text the parser
+/// refuses when the JSON reader refuses that JSON too (a duplicate key), so the parser's error is
+/// the one given.
+pub(in super::super) fn agrees_with_parser(text: &str) -> Result<bool, String> {
+    let mut json = String::new();
+    if Transcoder::new(text.as_bytes()).read_to_string(&mut json).is_err() {
+        return Ok(false);
+    }
+    let written = serde_json::Deserializer::from_str(&json).into_iter::<serde_json::Value>();
+    let written = written.collect::<Result<Vec<_>, _>>().map_err(|e| format!("wrote {json:?}: {e}"))?;
+    match super::documents(text, "t") {
+        Ok(parsed) => {
+            let parsed: Vec<_> = parsed.into_iter().filter(|d| !d.is_null()).collect();
+            if written == parsed { Ok(true) } else { Err(format!("wrote {written:?}, parsed {parsed:?}")) }
+        }
+        Err(_) if read(text.as_bytes(), "t").is_none() => Ok(false),
+        Err(err) => Err(format!("refused by the parser ({err}), read by the rewrite")),
+    }
 }
 
 /// Outside the subset: the full YAML reader decides.

@@ -8,7 +8,7 @@ use crate::source::dump::parse_dump;
 
 /// What the reference reader gives, errors as the user sees them.
 fn tree(text: &str) -> Result<ParsedDump, String> {
-    read_tree(text, "t").map_err(|err| SourceError::from(err).to_string())
+    read_parsed(text, "t").map_err(|err| SourceError::from(err).to_string())
 }
 
 /// Reads `text` item by item and through `parse_dump`; both must give what the reference reader
