@@ -81,6 +81,10 @@ pub struct SourceInfo {
     pub server_version: Option<String>,
     /// True when Nodes could not be read (e.g. forbidden): zone weights are unknown.
     pub nodes_unavailable: bool,
+    /// True when EndpointSlices were not read (a dump that holds none, while Services select
+    /// Pods): which slices a Service has, and their hints, are unknown.
+    #[serde(default)]
+    pub slices_unavailable: bool,
     /// Human notes about partial data (one per missing resource).
     pub partial: Vec<String>,
 }
