@@ -45,7 +45,15 @@ pub(super) fn items(snapshot: &Snapshot) -> (Vec<Value>, Vec<String>) {
         items.push(json!({"apiVersion": "v1", "kind": "ConfigMap",
             "metadata": {"namespace": CILIUM_CONFIG.0, "name": CILIUM_CONFIG.1}, "data": data}));
     }
-    let notes = snapshot.info.partial.iter().map(|n| p.in_text(n)).collect();
+    let namespaces: Vec<String> = snapshot
+        .services
+        .iter()
+        .map(|s| &s.namespace)
+        .chain(snapshot.slices.iter().map(|s| &s.namespace))
+        .map(|ns| p.get(Category::Namespace, ns))
+        .collect();
+    let notes =
+        snapshot.info.partial.iter().filter_map(|n| values::note(&p.in_text(n), &namespaces)).collect();
     (items, notes)
 }
 

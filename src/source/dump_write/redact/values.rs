@@ -8,6 +8,8 @@
 use topo_engine::core::topologycache::events as ev;
 use topo_engine::core::trafficdist::{PREFER_CLOSE, PREFER_SAME_NODE, PREFER_SAME_ZONE};
 
+use crate::prose::partial;
+use crate::source::live::LIST_NODES;
 use crate::triage::{AnnotationRule, IGNORE_ANNOTATION};
 
 /// What an unknown value becomes: no comparison of the engine matches it, as none matched the
@@ -17,6 +19,32 @@ pub(super) const INVALID: &str = "invalid";
 /// The message of an Event whose message is not one of the controller's sentences.
 pub(super) const MESSAGE_REMOVED: &str =
     "(message removed by --redact: not one of the EndpointSlice controller's sentences)";
+
+/// What a note about a Node the read left out (`node "…" left out: field: why`, which quotes the
+/// value it could not read) becomes.
+pub(super) const NODE_LEFT_OUT: &str =
+    "a Node was left out: it could not be read (details removed by --redact)";
+
+/// A note of a partial read (ClusterInfo `partial`, names already replaced by their pseudonyms):
+/// kept when it is one of ours as a read writes it, word for word; a Node left out is said without
+/// the value it quoted; any other text (a dump's ClusterInfo can hold anything) is dropped.
+pub(super) fn note(note: &str, namespaces: &[String]) -> Option<String> {
+    let mut ours = vec![
+        partial::nodes_forbidden_note(LIST_NODES),
+        partial::dump_without_nodes_note(),
+        partial::dump_without_slices_note(),
+        partial::events_forbidden_note("list events at cluster scope"),
+    ];
+    ours.extend(
+        namespaces
+            .iter()
+            .map(|ns| partial::events_forbidden_note(&format!("list events in namespace {ns:?}"))),
+    );
+    if ours.iter().any(|n| n == note) {
+        return Some(note.to_string());
+    }
+    (note.starts_with("node ") && note.contains(" left out: ")).then(|| NODE_LEFT_OUT.to_string())
+}
 
 /// `value` when it is one of `known`, else [`INVALID`].
 pub(super) fn one_of(value: &str, known: &[&str]) -> String {
@@ -164,6 +192,20 @@ mod tests {
         ] {
             assert_eq!(event_message(removed), MESSAGE_REMOVED, "{removed}");
         }
+    }
+
+    #[test]
+    fn only_our_own_notes_are_kept() {
+        let namespaces = vec!["ns-1".to_string()];
+        let forbidden = partial::nodes_forbidden_note(LIST_NODES);
+        assert_eq!(note(&forbidden, &namespaces), Some(forbidden.clone()));
+        let events = partial::events_forbidden_note("list events in namespace \"ns-1\"");
+        assert_eq!(note(&events, &namespaces), Some(events.clone()));
+        let other = partial::events_forbidden_note("list events in namespace \"acme-hunter2\"");
+        assert_eq!(note(&other, &namespaces), None);
+        let left_out = "node \"node-1\" left out: status.allocatable.cpu: invalid quantity \"hunter2\"";
+        assert_eq!(note(left_out, &namespaces).as_deref(), Some(NODE_LEFT_OUT));
+        assert_eq!(note("customer acme password=hunter2", &namespaces), None);
     }
 
     #[test]
