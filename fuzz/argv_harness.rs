@@ -13,7 +13,8 @@
 //! Asserted: no panic; the exit code is one of the documented 0–3; at most one `error:` line, and
 //! one exactly when the exit code is 2 or 3 (except clap's own usage text for a bare command);
 //! no raw control character (C0 but `\n`/`\t`, DEL, C1) on stderr, nor on stdout unless colour
-//! was forced with `--color always`; the planted token never printed.
+//! was forced with `--color always`; with `-o json|yaml|sarif`, no raw hidden character at all on
+//! stdout (bidi and format characters too); the planted token never printed.
 
 use std::ffi::OsString;
 use std::sync::Once;
@@ -76,6 +77,7 @@ const VALUES: &[&str] = &[
     "zone=a,cpu=2",
     "json",
     "yaml",
+    "sarif",
     "wide",
     "table",
     "never",
@@ -133,7 +135,7 @@ items:
 - {apiVersion: v1, kind: Node, metadata: {name: node-a, labels: {topology.kubernetes.io/zone: a}}, status: {allocatable: {cpu: "4"}, conditions: [{type: Ready, status: "True"}]}}
 - {apiVersion: v1, kind: Node, metadata: {name: node-b, labels: {topology.kubernetes.io/zone: b}}, status: {allocatable: {cpu: "2"}, conditions: [{type: Ready, status: "True"}]}}
 - {apiVersion: v1, kind: Service, metadata: {name: web, namespace: default, annotations: {service.kubernetes.io/topology-mode: Auto}}, spec: {clusterIP: 10.96.0.10, selector: {app: web}, ports: [{port: 80}]}}
-- {apiVersion: discovery.k8s.io/v1, kind: EndpointSlice, metadata: {name: web-1, namespace: default, labels: {kubernetes.io/service-name: web, endpointslice.kubernetes.io/managed-by: endpointslice-controller.k8s.io}}, addressType: IPv4, ports: [{port: 80}], endpoints: [{addresses: [10.0.0.1], conditions: {ready: true}, nodeName: node-a, zone: a}, {addresses: [10.0.0.2], conditions: {ready: true}, nodeName: node-b, zone: "b\e[2J"}]}
+- {apiVersion: discovery.k8s.io/v1, kind: EndpointSlice, metadata: {name: web-1, namespace: default, labels: {kubernetes.io/service-name: web, endpointslice.kubernetes.io/managed-by: endpointslice-controller.k8s.io}}, addressType: IPv4, ports: [{port: 80}], endpoints: [{addresses: [10.0.0.1], conditions: {ready: true}, nodeName: node-a, zone: a}, {addresses: [10.0.0.2], conditions: {ready: true}, nodeName: node-b, zone: "b\e[2J\u202e\u2066\u200d\x9b"}]}
 - {apiVersion: "x\e]0;t\a", kind: "Other\u202e", metadata: {name: o}}
 "#;
 
@@ -204,6 +206,14 @@ pub fn argv(data: &[u8]) {
     assert_eq!(raw(&stderr), None, "raw control character on stderr: {}", context());
     if !words.iter().any(|w| w == "always") {
         assert_eq!(raw(&stdout), None, "raw control character on stdout: {}", context());
+    }
+    // `__complete` and `__man` speak their own protocols (tab-separated candidates, roff).
+    let internal = words.iter().any(|w| w == "__complete" || w == "__man");
+    let machine = !internal
+        && words.windows(2).any(|w| w[0] == "-o" && matches!(w[1].as_str(), "json" | "yaml" | "sarif"));
+    if machine {
+        let hidden = stdout.chars().find(|&c| c != '\n' && kubectl_topo::is_hidden(c));
+        assert_eq!(hidden, None, "raw hidden character in a machine format: {}", context());
     }
     assert!(!stdout.contains(TOKEN) && !stderr.contains(TOKEN), "token printed: {}", context());
 }

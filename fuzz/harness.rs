@@ -13,7 +13,9 @@
 //!   Snapshot goes through `zones`, `check`, `explain`, `simulate` and every renderer.
 //!
 //! Invariants checked besides "no panic": error messages are one line; table output without
-//! colour never carries a raw ESC byte (cluster strings are escaped before the terminal).
+//! colour never carries a raw ESC byte (cluster strings are escaped before the terminal); the
+//! machine formats (`-o json`, `-o yaml`, `-o sarif`) carry no raw hidden character at all — C0
+//! but the line feed, DEL, C1, bidi and other format characters are escapes (`\u202e`).
 
 use std::collections::BTreeMap;
 
@@ -97,7 +99,11 @@ pub fn exercise(snapshot: &Snapshot, behaviour: Behaviour, changes: &Changes, st
 fn check_output(format: OutputFormat, render: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) {
     let mut out = Vec::new();
     render(&mut out).expect("rendering to memory succeeds");
-    if !matches!(format, OutputFormat::Json | OutputFormat::Yaml) {
+    if matches!(format, OutputFormat::Json | OutputFormat::Yaml | OutputFormat::Sarif) {
+        let text = String::from_utf8(out).expect("machine formats are UTF-8");
+        let raw = text.chars().find(|&c| c != '\n' && kubectl_topo::is_hidden(c));
+        assert_eq!(raw, None, "raw hidden character in {format:?} output:\n{text}");
+    } else {
         assert!(!out.contains(&0x1b), "raw ESC in {format:?} output");
     }
 }
@@ -134,10 +140,21 @@ impl Bytes<'_> {
     }
 }
 
-const ZONES: &[&str] = &["a", "b", "c", "d", "", "zone\u{1b}[2J", "z\u{7}\t\r\n", "ü-zone"];
+const ZONES: &[&str] = &[
+    "a",
+    "b",
+    "c",
+    "d",
+    "",
+    "zone\u{1b}[2J",
+    "z\u{7}\t\r\n",
+    "ü-zone",
+    "z\u{202e}\u{9b}1",
+    "z\u{2066}\u{200d}",
+];
 const NODES: &[&str] = &["n0", "n1", "n2", "n3", "n4", "n5\u{1b}]0;x\u{7}", ""];
 const CPUS: &[&str] = &["4", "2", "1", "500m", "0", "1.5", "3900m", "1Ki", "1e3", "0.001", "-1", "1n"];
-const SERVICES: &[&str] = &["s0", "s1", "s2", "s\u{1b}[31m"];
+const SERVICES: &[&str] = &["s0", "s1", "s2", "s\u{1b}[31m", "s\u{202e}4"];
 const ADDRESSES: &[&str] = &["10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4", "fd00::1", "x.example", ""];
 
 fn snapshot_from(bytes: &mut Bytes<'_>) -> Snapshot {
@@ -257,7 +274,9 @@ fn event_from(bytes: &mut Bytes<'_>) -> Event {
         object_name: bytes.pick(SERVICES).to_string(),
         event_type: "Warning".into(),
         reason: "TopologyAwareHintsDisabled".into(),
-        message: bytes.pick(&["Insufficient Node information", "x\u{1b}[2Jy\r\n"]).to_string(),
+        message: bytes
+            .pick(&["Insufficient Node information", "x\u{1b}[2Jy\r\n", "x\u{200d}\u{2066}\u{85}"])
+            .to_string(),
         count: i32::from(bytes.byte()) - 1,
         last_seen: bytes.option(&["2026-07-31T14:05:58Z", "yesterday"]).map(str::to_string),
         source: None,

@@ -17,7 +17,7 @@ use crate::version::VersionReport;
 use topo_engine::core::analyze;
 use topo_engine::core::version::{self, Chosen};
 use topo_engine::core::whatif::{self, changes::Changes};
-use topo_engine::model::{Service, Snapshot};
+use topo_engine::model::{Service, Snapshot, SourceInfo};
 use topo_engine::report::Verdict;
 
 /// `kubectl topo` when invoked as a kubectl plugin (argv[0] `kubectl-…`), else the file name.
@@ -152,7 +152,7 @@ pub(crate) fn request<'a>(
 fn zones(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitStatus, Error> {
     let snapshot = load(settings, request(settings, None, true), err)?.snapshot;
     if snapshot.info.nodes_unavailable {
-        return Err(nodes_missing("zone weights cannot be computed"));
+        return Err(nodes_missing(&snapshot.info, false, "zone weights cannot be computed"));
     }
     let chosen = modelled(settings, &snapshot, err)?;
     let mut report = analyze::zones(&snapshot, chosen.behaviour);
@@ -177,13 +177,13 @@ fn explain(
     let mut report = analyze::explain_with(&snapshot, service, behaviour, &settings.traffic);
     report.kubernetes_version_basis = Some(chosen.basis);
     let zones = settings.output.picture().map(|_| analyze::zones(&snapshot, behaviour));
-    render::explain_with(&report, zones.as_ref(), &options(settings), out).map_err(Error::Write)?;
     let verdicts: Vec<Verdict> = report.families.iter().map(|f| f.verdict).collect();
-    nothing_known(&verdicts)?;
-    Ok(match fail_on {
+    let computed = nothing_known(&verdicts, &snapshot.info).map(|()| match fail_on {
         Some(level) if fails(level, &verdicts) => ExitStatus::Findings,
         _ => ExitStatus::Ok,
-    })
+    });
+    let written = render::explain_with(&report, zones.as_ref(), &options(settings), out);
+    crate::error::after_output(written, computed)
 }
 
 /// `dump`: the raw objects of a live read as one YAML or JSON List (`--from-file` reads it back);
@@ -226,7 +226,7 @@ fn simulate(
     let snapshot = loaded.snapshot;
     let service = find_service(&snapshot, loaded.namespace.as_deref(), name)?;
     if snapshot.info.nodes_unavailable {
-        return Err(nodes_missing(crate::prose::partial::SIMULATE_NEEDS_NODES));
+        return Err(nodes_missing(&snapshot.info, false, crate::prose::partial::SIMULATE_NEEDS_NODES));
     }
     check_traffic(settings, &snapshot)?;
     let chosen = modelled(settings, &snapshot, err)?;
@@ -244,16 +244,36 @@ pub(crate) fn check_traffic(settings: &Settings, snapshot: &Snapshot) -> Result<
     }
 }
 
-/// Nodes were forbidden and nothing useful can be said without them.
-fn nodes_missing(consequence: &'static str) -> Error {
-    SourceError::Missing { action: source::live::LIST_NODES, consequence }.into()
+/// Nodes were forbidden (or a dump recorded so), or a dump holds none (nor EndpointSlices, when
+/// those are unknown too), and nothing useful can be said without them: exit 3 for the permission,
+/// 2 for the dump that lacks them.
+/// `slices`: whether the verdicts read EndpointSlices too (a dump without them is then named so).
+fn nodes_missing(info: &SourceInfo, slices: bool, consequence: &'static str) -> Error {
+    let not_dumped = source::incomplete::nodes_not_dumped(info);
+    let missing = match (not_dumped, slices && info.slices_unavailable) {
+        (true, true) => "Node and no EndpointSlice",
+        (false, true) => "EndpointSlice",
+        (true, false) => "Node",
+        // A live read forbidden to list Nodes, or a dump that recorded one: said as that read did.
+        (false, false) => {
+            return SourceError::Missing { action: source::live::LIST_NODES, consequence }.into();
+        }
+    };
+    let origin = info.origin.strip_prefix("dump:").unwrap_or(&info.origin).to_string();
+    SourceError::DumpIncomplete { origin, missing, consequence }.into()
 }
 
-/// Exit 3 when every verdict asked for is Unknown (Nodes forbidden, all in Auto mode): the report
-/// is printed, but it answers nothing. Some Unknown among known verdicts is a note, not an error.
-pub(crate) fn nothing_known(verdicts: &[Verdict]) -> Result<(), Error> {
+/// An error when every verdict asked for is Unknown (Nodes forbidden or not in the dump, all in
+/// Auto mode; no EndpointSlice in the dump): the report is printed, but it answers nothing. Some
+/// Unknown among known verdicts is a note, not an error.
+pub(crate) fn nothing_known(verdicts: &[Verdict], info: &SourceInfo) -> Result<(), Error> {
     if !verdicts.is_empty() && verdicts.iter().all(|v| *v == Verdict::Unknown) {
-        return Err(nodes_missing(crate::prose::partial::NO_VERDICT_WITHOUT_NODES));
+        let dumped = source::incomplete::nodes_not_dumped(info) || info.slices_unavailable;
+        let consequence = match dumped {
+            false => crate::prose::partial::NO_VERDICT_WITHOUT_NODES,
+            true => crate::prose::partial::NO_VERDICT_WITHOUT_DUMPED_KINDS,
+        };
+        return Err(nodes_missing(info, true, consequence));
     }
     Ok(())
 }

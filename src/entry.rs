@@ -2,8 +2,9 @@
 //! given: what `main` runs on the real process and the argv fuzz target runs in-process.
 //!
 //! Two policies live here, once for every command: stderr is escaped line by line
-//! (`EscapedLines`), and output errors end the run the same way (`Error::is_closed_pipe`: a
-//! closed pipe exits 0 without a word; any other write error is one `error:` line, exit 2).
+//! ([`EscapedLines`]), and output errors end the run the same way ([`after_output`]: a closed
+//! pipe ends it without a word, with the exit status already computed — a finding stays exit 1 —
+//! or 0 when none was; any other write error is one `error:` line, exit 2).
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -12,7 +13,7 @@ use clap::{CommandFactory, FromArgMatches};
 
 use crate::cli::Cli;
 use crate::cli::usage_error::{ParseOutcome, usage_error};
-use crate::error::Error;
+use crate::error::{Error, after_output};
 use crate::escape::{EscapedLines, escape};
 use crate::exit::ExitStatus;
 use crate::render::FormatKind;
@@ -41,11 +42,12 @@ pub fn run(
     };
     let mut err = EscapedLines::new(err);
     let result = dispatch(argv0, &bin_name, args, ambient, out, &mut err);
-    // What is still buffered can fail too (a full disk): it is output like the rest.
-    let result = result.and_then(|status| out.flush().map(|()| status).map_err(Error::Write));
+    // What is still buffered can fail too (a full disk): it is output like the rest, and a closed
+    // pipe keeps the status computed (`check -A | head` fails as `check -A` does).
+    let result = result.and_then(|status| after_output(out.flush(), Ok(status)));
     match result {
         Ok(status) => status,
-        // A closed pipe (`| head`) is a normal end for every command: exit 0, nothing said.
+        // A closed pipe (`| head`) before any status was computed: a normal end, exit 0, nothing said.
         Err(error) if error.is_closed_pipe() => ExitStatus::Ok,
         Err(error) => {
             // The whole message escaped at once: a newline inside it cannot start a second line.
@@ -88,8 +90,7 @@ fn dispatch(
     }
     let mut ascii = AsciiWriter::new(out);
     let status = crate::app::run(&settings, &mut ascii, err)?;
-    ascii.flush().map_err(Error::Write)?;
-    Ok(status)
+    after_output(ascii.flush(), Ok(status))
 }
 
 /// `--help`, `--version`, a bare command: clap's text and exit code, written to our writers (so

@@ -87,9 +87,25 @@ impl Error {
     }
 
     /// The output-error policy of every command: a closed pipe (`| head`) ends the run normally,
-    /// exit 0 and nothing said; any other write error is one `error:` line and exit 2.
+    /// nothing said, with the exit status already computed (0 when none was; see [`after_output`]);
+    /// any other write error is one `error:` line and exit 2.
     pub(crate) fn is_closed_pipe(&self) -> bool {
         matches!(self, Error::Write(e) if e.kind() == std::io::ErrorKind::BrokenPipe)
+    }
+}
+
+/// What a run ends with once its output is written (`written`) and its outcome is computed
+/// (`computed`: a status, or an error such as "every verdict is Unknown"). A closed pipe (`| head`
+/// quit, `| true`) keeps the outcome: a finding's exit code does not depend on whether, or when,
+/// the reader went away. Any other write error is the run's error.
+pub fn after_output(
+    written: std::io::Result<()>,
+    computed: Result<ExitStatus, Error>,
+) -> Result<ExitStatus, Error> {
+    match written {
+        Ok(()) => computed,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => computed,
+        Err(e) => Err(Error::Write(e)),
     }
 }
 
@@ -120,5 +136,18 @@ mod tests {
         assert_eq!((write.exit_status(), write.hint("k")), (ExitStatus::Usage, None));
         assert!(!write.is_closed_pipe());
         assert!(Error::Write(std::io::ErrorKind::BrokenPipe.into()).is_closed_pipe());
+    }
+
+    #[test]
+    fn a_closed_pipe_keeps_the_computed_outcome_and_other_write_errors_replace_it() {
+        let pipe = || Err(std::io::ErrorKind::BrokenPipe.into());
+        let full = || Err(std::io::Error::from_raw_os_error(28));
+        assert_eq!(after_output(pipe(), Ok(ExitStatus::Findings)).unwrap(), ExitStatus::Findings);
+        assert_eq!(after_output(pipe(), Ok(ExitStatus::Ok)).unwrap(), ExitStatus::Ok);
+        assert_eq!(after_output(Ok(()), Ok(ExitStatus::Findings)).unwrap(), ExitStatus::Findings);
+        let unknown = || Err(Error::from(SettingsError::NamespaceConflict));
+        assert!(matches!(after_output(pipe(), unknown()), Err(Error::Settings(_))));
+        let failed = after_output(full(), Ok(ExitStatus::Findings)).unwrap_err();
+        assert!(matches!(failed, Error::Write(_)) && !failed.is_closed_pipe());
     }
 }

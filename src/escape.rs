@@ -10,7 +10,8 @@
 //!
 //! Where it is applied, so that no message can forget it: stderr goes through [`EscapedLines`]
 //! (every line of every note, warning, `error:` and `hint:`), table cells call [`escape`], and
-//! `-o json` writes hidden characters as `\u` escapes ([`json`]).
+//! every machine format writes hidden characters as `\u` escapes: `-o json` and `-o sarif`
+//! ([`json`]), `-o yaml` and `dump -o yaml` ([`yaml`]).
 
 use std::borrow::Cow;
 use std::io::Write;
@@ -18,15 +19,22 @@ use std::io::Write;
 use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
 pub(crate) mod json;
+pub(crate) mod yaml;
 
 /// True for a character that must not reach a terminal as it is (see the module doc).
-pub(crate) fn is_hidden(c: char) -> bool {
+pub fn is_hidden(c: char) -> bool {
     use GeneralCategory as G;
     match c.general_category() {
         G::Control | G::Format | G::LineSeparator | G::ParagraphSeparator | G::Unassigned => true,
         G::SpaceSeparator => c != ' ',
         _ => is_blank_filler(c),
     }
+}
+
+/// A [hidden](is_hidden) character other than the line feed: what may not stand raw in a text
+/// format whose lines are its structure (YAML).
+pub(crate) fn is_hidden_raw(c: char) -> bool {
+    c != '\n' && is_hidden(c)
 }
 
 /// Letters and marks that draw nothing: the combining grapheme joiner, Hangul and Khmer fillers,

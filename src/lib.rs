@@ -40,3 +40,7 @@ pub mod settings;
 pub mod source;
 pub mod triage;
 mod version;
+
+/// The rule every output follows for untrusted text: true for a character that must not reach a
+/// terminal or a machine format raw (the fuzz harnesses hold every `-o` to it).
+pub use escape::is_hidden;

@@ -80,6 +80,7 @@ pub fn event_message(reason: &Reason) -> Option<String> {
         | C::CiliumIgnoresHints
         | C::CiliumAppliesHints
         | C::NodesUnknown
+        | C::SlicesUnknown
         | C::HintsMissing
         | C::HintsUnexpected
         | C::HintsInvalid
@@ -123,6 +124,7 @@ pub fn safeguard(code: C) -> Option<&'static str> {
         | C::CiliumIgnoresHints
         | C::CiliumAppliesHints
         | C::NodesUnknown
+        | C::SlicesUnknown
         | C::EndpointMissingZone
         | C::NoHintsAllocated
         | C::HintsMissing

@@ -6,6 +6,7 @@ pub(crate) mod convert;
 pub mod dump;
 pub(crate) mod dump_write;
 pub(crate) mod error;
+pub(crate) mod incomplete;
 pub mod live;
 pub(crate) mod probe;
 mod spec;
@@ -88,6 +89,9 @@ fn load_dump(path: &DumpPath, err: &mut dyn Write) -> Result<Snapshot, SourceErr
         let _ = writeln!(err, "note: skipped {total} object(s) of other kinds ({})", kinds.join(", "));
     }
     let mut snapshot = parsed.snapshot;
+    for note in incomplete::mark_dump(&mut snapshot) {
+        let _ = writeln!(err, "note: {note}");
+    }
     snapshot.info.origin = format!("dump:{origin}");
     if snapshot.info.server_version.is_none() {
         snapshot.info.server_version = parsed.server_version;

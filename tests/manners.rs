@@ -1,5 +1,6 @@
 //! kubectl conventions and terminal manners, end to end: data on stdout and diagnostics on stderr,
-//! `version`, a closed pipe exits 0, colour and the progress indicator only on a terminal (a real
+//! `version`, a closed pipe keeps the exit code (0 with nothing found, 1 with a finding), colour
+//! and the progress indicator only on a terminal (a real
 //! pseudo-terminal through util-linux `script`), and strings from the cluster escaped.
 
 use std::process::{Command, Stdio};
@@ -50,22 +51,22 @@ fn version_prints_the_plugin_version_and_no_server_without_a_cluster() {
 }
 
 #[test]
-fn a_closed_pipe_exits_0() {
-    // The reader is gone before the first write, so every write fails with EPIPE (`| head` case).
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kubectl-topo"))
-        .args(["check", "-A", "-f", &demo_arg()])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    drop(child.stdout.take());
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "stderr: {}", String::from_utf8_lossy(&out.stderr));
-    assert!(
-        !String::from_utf8_lossy(&out.stderr).contains("error"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+fn a_closed_pipe_keeps_the_exit_code() {
+    // The reader is gone before the first write, so every write fails with EPIPE (`| head` case):
+    // nothing said, and the exit code is the run's (the demo has no Drift, and one Blocked Service).
+    for (fail_on, code) in [("drift", 0), ("blocked", 1)] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kubectl-topo"))
+            .args(["check", "-A", "-f", &demo_arg(), "--fail-on", fail_on])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "--fail-on {fail_on}, stderr: {stderr}");
+        assert!(!stderr.contains("error"), "{stderr}");
+    }
 }
 
 #[test]

@@ -11,7 +11,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::{check_traffic, load_from, modelled, nothing_known, options, request, services_in_scope};
-use crate::error::Error;
+use crate::error::{Error, after_output};
 use crate::exit::ExitStatus;
 use crate::render::clusters::ClusterCheck;
 use crate::render::picture::CheckDetails;
@@ -55,11 +55,14 @@ pub(super) fn run(
         let Target { spec, .. } = targets.remove(0);
         let source = spec?;
         let cluster = Cluster { source: &source, progress: settings.progress, workers: settings.workers };
-        let (triaged, verdicts, pictures) = one(settings, &cluster, &plan, err)?;
+        let (triaged, known, pictures) = one(settings, &cluster, &plan, err)?;
         let context = CheckContext { file: dump_file(&source), pictures };
-        render::check(&triaged, &context, &options(settings), out).map_err(Error::Write)?;
-        nothing_known(&verdicts)?;
-        return Ok(if triaged.failing.iter().any(|f| *f) { ExitStatus::Findings } else { ExitStatus::Ok });
+        let computed = known.map(|()| match triaged.failing.iter().any(|f| *f) {
+            true => ExitStatus::Findings,
+            false => ExitStatus::Ok,
+        });
+        let written = render::check(&triaged, &context, &options(settings), out);
+        return after_output(written, computed);
     }
     if let Some(format) = report_format(settings.output) {
         return Err(SettingsError::ReportOneSource(format).into());
@@ -67,14 +70,14 @@ pub(super) fn run(
     many(settings, targets, &plan, out, err)
 }
 
-/// One cluster: read, analyse, triage; also every verdict before triage (for "nothing known"), and
-/// for a picture format the full reports it draws.
+/// One cluster: read, analyse, triage; also whether any verdict before triage is known ("nothing
+/// known" is an error after the report), and for a picture format the full reports it draws.
 fn one(
     settings: &Settings,
     cluster: &Cluster<'_>,
     plan: &Plan<'_>,
     err: &mut dyn Write,
-) -> Result<(Triaged, Vec<Verdict>, CheckDetails), Error> {
+) -> Result<(Triaged, Result<(), Error>, CheckDetails), Error> {
     let request = request(settings, None, false);
     let loaded = load_from(cluster.source, cluster.progress, settings.unicode, request, err)?;
     let snapshot = loaded.snapshot;
@@ -91,6 +94,7 @@ fn one(
     report.kubernetes_version_basis = Some(chosen.basis);
     let verdicts: Vec<Verdict> =
         report.services.iter().flat_map(|row| row.families.iter().map(|f| f.verdict)).collect();
+    let known = nothing_known(&verdicts, &snapshot.info);
     let annotations: BTreeMap<ServiceRef, &str> = services
         .iter()
         .filter_map(|s| {
@@ -107,7 +111,7 @@ fn one(
         Some(_) => pictures::details(settings, &snapshot, &triaged.report, behaviour),
         None => CheckDetails::default(),
     };
-    Ok((triaged, verdicts, pictures))
+    Ok((triaged, known, pictures))
 }
 
 /// One cluster checked, and its notes for stderr.
@@ -152,8 +156,7 @@ fn many(
         }
     }
     let clusters: Vec<ClusterCheck> = clusters.into_iter().map(|(c, _)| c).collect();
-    render::clusters::render(&clusters, &options(settings), out).map_err(Error::Write)?;
-    Ok(status)
+    after_output(render::clusters::render(&clusters, &options(settings), out), Ok(status))
 }
 
 /// Findings (1) win; else a cluster error (3) beats an input error (2).

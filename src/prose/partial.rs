@@ -30,3 +30,28 @@ pub(crate) const SIMULATE_NEEDS_NODES: &str =
 /// Every verdict asked for is Unknown: the report above is all that could be said.
 pub(crate) const NO_VERDICT_WITHOUT_NODES: &str =
     "zone weights are unknown and no verdict could be computed (the report above shows what was read)";
+
+/// The command that dumps everything a verdict reads (named by every note about an incomplete dump).
+pub const DUMP_COMMAND: &str = "kubectl get nodes,services,endpointslices,events -A -o yaml";
+
+/// A dump that holds no Node: as when Nodes are forbidden, zone weights are unknown.
+pub fn dump_without_nodes_note() -> String {
+    format!(
+        "the dump holds no Node: zone weights are unknown, so Services in Auto mode get the verdict \
+         Unknown (NodesUnknown); not computed: the Auto hint allocation, kube-proxy's routing by zone, the \
+         cross-zone share and the replicas needed. Dump the Nodes too: `{DUMP_COMMAND} > dump.yaml`"
+    )
+}
+
+/// A dump that holds no EndpointSlice while some Service selects Pods (`kubectl get all`).
+pub fn dump_without_slices_note() -> String {
+    format!(
+        "the dump holds no EndpointSlice, yet Services select Pods: their slices and hints are unknown, so \
+         they get the verdict Unknown (SlicesUnknown). Dump the EndpointSlices too (`kubectl get all` lists \
+         none): `{DUMP_COMMAND} > dump.yaml`"
+    )
+}
+
+/// What cannot be done without the Nodes, from a dump.
+pub const NO_VERDICT_WITHOUT_DUMPED_KINDS: &str =
+    "no verdict could be computed (the report above shows what was read)";

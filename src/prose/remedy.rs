@@ -16,7 +16,10 @@ const SUPPORTED_VALUE: &str =
 const NOT_THE_CONTROLLER: &str =
     "Nothing the EndpointSlice controller can do: whoever writes these slices owns their hints.";
 const BIND_READER: &str = "Bind the ClusterRole kubectl-topo-reader (deploy/rbac.yaml): `list nodes` at cluster \
-     scope gives the zone weights.";
+     scope gives the zone weights; from a dump, dump the Nodes too (`kubectl get nodes,services,endpointslices,events \
+     -A -o yaml`).";
+const READ_SLICES: &str = "Read the EndpointSlices too: dump with `kubectl get nodes,services,endpointslices,events -A \
+     -o yaml` (`kubectl get all` lists none).";
 const TWO_ZONES: &str = "Auto hints need Ready worker nodes in at least two zones.";
 const SCALE: &str = "Scale to a count where hints hold (see Replicas below), or spread the pods in proportion to \
      zone CPU.";
@@ -39,6 +42,7 @@ pub fn remedy(reason: Option<&Reason>) -> String {
         C::TrafficDistributionUnsupported => SUPPORTED_VALUE.into(),
         C::NoSelector | C::ExternalName | C::NoManagedSlices => NOT_THE_CONTROLLER.into(),
         C::NodesUnknown => BIND_READER.into(),
+        C::SlicesUnknown => READ_SLICES.into(),
         C::NodeMissingZone => format!("Label node(s) {} with topology.kubernetes.io/zone.", list(&f.nodes)),
         C::NodeMissingCPU => format!("Fix node(s) {}: they report no allocatable CPU.", list(&f.nodes)),
         C::SingleZone => TWO_ZONES.into(),

@@ -24,6 +24,7 @@ pub fn sentence(reason: &Reason) -> String {
         C::CiliumIgnoresHints => cilium_ignores_hints(&reason.facts),
         C::CiliumAppliesHints => cilium_applies_hints(&reason.facts),
         C::NodesUnknown => NODES_UNKNOWN.into(),
+        C::SlicesUnknown => SLICES_UNKNOWN.into(),
         C::NodeMissingZone => node_missing_zone(&reason.facts),
         C::NodeMissingCPU => node_missing_cpu(&reason.facts),
         C::SingleZone => single_zone(&reason.facts),
@@ -141,6 +142,9 @@ fn cilium_applies_hints(f: &Facts) -> String {
 
 const NODES_UNKNOWN: &str = "Nodes could not be read, so zone weights are unknown and the Auto allocation \
              could not be recomputed.";
+
+const SLICES_UNKNOWN: &str = "The input holds no EndpointSlice at all, so this Service's slices and their hints \
+             are unknown: whether anyone manages them, and what they say, could not be read.";
 
 fn node_missing_zone(f: &Facts) -> String {
     format!(

@@ -47,7 +47,7 @@ pub fn render(triaged: &Triaged, context: &CheckContext, out: &mut dyn Write) ->
         run["artifacts"] = json!([{ "location": { "uri": uri(file) } }]);
     }
     let log = json!({ "$schema": SCHEMA, "version": "2.1.0", "runs": [run] });
-    serde_json::to_writer_pretty(&mut *out, &log)?;
+    crate::escape::json::to_writer_pretty(&mut *out, &log)?;
     writeln!(out)
 }
 

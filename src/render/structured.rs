@@ -46,7 +46,7 @@ pub(crate) fn write<T: Kind>(report: &T, format: Structured, out: &mut dyn Write
             writeln!(out)
         }
         Structured::Yaml => {
-            let text = serde_saphyr::to_string(&envelope).map_err(std::io::Error::other)?;
+            let text = crate::escape::yaml::to_string(&envelope).map_err(std::io::Error::other)?;
             out.write_all(text.as_bytes())
         }
     }

@@ -20,7 +20,7 @@ pub fn change(change: &ServiceChange, options: &RenderOptions, out: &mut dyn Wri
             writeln!(out)?;
         }
         Format::Yaml => {
-            let text = serde_saphyr::to_string(&change.clone().present(&prose::view).envelope())
+            let text = crate::escape::yaml::to_string(&change.clone().present(&prose::view).envelope())
                 .map_err(std::io::Error::other)?;
             writeln!(out, "---")?;
             out.write_all(text.as_bytes())?;

@@ -86,7 +86,7 @@ pub fn write_dump(
     let value = dump_value(input);
     Ok(match format {
         DumpFormat::Yaml => {
-            let text = serde_saphyr::to_string(&value).map_err(SourceError::Serialise)?;
+            let text = crate::escape::yaml::to_string(&value).map_err(SourceError::Serialise)?;
             out.write_all(text.as_bytes())
         }
         DumpFormat::Json => {

@@ -89,6 +89,17 @@ pub enum SourceError {
         /// What could therefore not be done.
         consequence: &'static str,
     },
+    /// A dump holds none of the objects a command needs (no Node: no zone weights), so nothing
+    /// useful can be said: as [`SourceError::Missing`] for a live read, but the input is at fault.
+    #[error("{origin} holds no {missing}, so {consequence}")]
+    DumpIncomplete {
+        /// The dump, as named on the command line (`stdin` for `-f -`).
+        origin: String,
+        /// The kinds it lacks (`Node`, `Node or EndpointSlice`).
+        missing: &'static str,
+        /// What could therefore not be done.
+        consequence: &'static str,
+    },
     /// `/version` answered 404: what the URL points at is not a Kubernetes API server.
     #[error("{server} answered 404 Not Found for /version ({message}): it is not a Kubernetes API server")]
     NotAnApiServer {
@@ -139,6 +150,7 @@ impl SourceError {
             SourceError::Read { .. }
             | SourceError::Dump(_)
             | SourceError::Listen { .. }
+            | SourceError::DumpIncomplete { .. }
             | SourceError::ServiceNotFound(_) => ExitStatus::Usage,
             SourceError::Runtime(_)
             | SourceError::Serialise(_)
@@ -185,6 +197,10 @@ impl SourceError {
             ),
             SourceError::Kube { source, .. } => Some(api::hint(&classify(source)).to_string()),
             SourceError::Missing { .. } => Some(FORBIDDEN_HINT.to_string()),
+            SourceError::DumpIncomplete { .. } => Some(format!(
+                "dump every kind a verdict reads: `{} > dump.yaml`",
+                crate::prose::partial::DUMP_COMMAND
+            )),
             SourceError::Listen { .. } => {
                 Some("pick a free local address and port with --listen HOST:PORT (e.g. 127.0.0.1:9464)".to_string())
             }

@@ -210,6 +210,7 @@ impl<'a> Reader<'a> {
             origin: origin.to_string(),
             server_version: info.server_version.clone(),
             nodes_unavailable: info.nodes_unavailable,
+            slices_unavailable: false,
             partial: info.partial,
         };
         Ok(ParsedDump { snapshot, skipped, server_version: info.server_version })

@@ -225,7 +225,7 @@ fn hostile_inputs_are_rejected_without_panicking() {
     assert!(error(numbers).contains("spec.ports[0].port"), "{}", error(numbers));
     // Labels the model keeps (`NODE_LABELS_READ`).
     let norway = parse_ok(
-        "apiVersion: v1\nkind: Node\nmetadata: {name: n, labels: {topology.kubernetes.io/zone: no, kubernetes.io/os: 0755}}\n",
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n, labels: {topology.kubernetes.io/zone: no, kubernetes.io/os: '0755'}}\n",
     );
     assert_eq!(norway.snapshot.nodes[0].name, "n", "YAML 1.2 booleans only");
     assert_eq!(norway.snapshot.nodes[0].labels["topology.kubernetes.io/zone"], "no");

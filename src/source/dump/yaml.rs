@@ -56,10 +56,12 @@ pub(super) fn options(text: &str) -> serde_saphyr::Options {
             max_recorded_anchor_events: 100_000,
             max_depth: MAX_DEPTH,
         },
-        // YAML 1.2 core schema, as Kubernetes JSON semantics expect: `n`/`no`/`on` stay strings,
-        // `0755` stays a string.
+        // Booleans of the YAML 1.2 core schema, as Kubernetes JSON semantics expect: `n`/`no`/`on`
+        // stay strings. Numbers with a leading zero as kubectl reads them (sigs.k8s.io/yaml, go-yaml
+        // v2, YAML 1.1): `017` and `0o17` are 15, `-017` is -15, `08` is 8 (a float).
         strict_booleans: true,
-        leading_zero_numbers_as_strings: true,
+        leading_zero_numbers_as_strings: false,
+        legacy_octal_numbers: true,
         with_snippet: false,
         // Comments are never needed; emitting them makes the parser buffer comment events while
         // it looks ahead, and a block of 33+ comment lines before a sequence then fails.

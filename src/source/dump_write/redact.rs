@@ -1,6 +1,7 @@
 //! `dump --redact`: a dump rebuilt from the Snapshot (what `source::convert` read, nothing else),
 //! keeping only the fields the engine and `check` read, with names and addresses replaced by
-//! consistent pseudonyms (`pseudonyms.rs`). What it keeps, field by field, is the README's
+//! consistent pseudonyms (`pseudonyms.rs`), and other free text reduced to what the reports read of
+//! it (`values.rs`: `invalid`, the controller's own Event sentences). What it keeps, field by field, is the README's
 //! "Sharing a dump" list; anything not written here (UIDs, other labels and annotations, owner
 //! references, Node addresses, Pod names, other Events) never reaches the output.
 
@@ -9,17 +10,18 @@ use serde_json::{Map, Value, json};
 use topo_engine::core::topologycache::{EVENT_REASON_DISABLED, EVENT_REASON_ENABLED};
 use topo_engine::core::zones::{LABEL_CONTROL_PLANE, LABEL_MASTER};
 use topo_engine::model::{
-    Endpoint, EndpointSlice, Event, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, LABEL_ZONE, Node, Service, Snapshot,
+    Endpoint, EndpointSlice, Event, LABEL_MANAGED_BY, LABEL_OS, LABEL_SERVICE_NAME, LABEL_ZONE, Node,
+    Service, Snapshot,
 };
 
 use crate::source::convert::{CILIUM_CONFIG, SERVICE_ANNOTATIONS_READ};
 
 mod pseudonyms;
+mod values;
 use pseudonyms::{Category, Pseudonyms};
 
-/// The Node labels the engine reads: the zone, the OS (kube-proxy and the Windows caveat read
-/// `kubernetes.io/os`) and the two role labels `SetNodes` excludes on (by key only).
-const NODE_LABELS: [&str; 2] = [LABEL_ZONE, "kubernetes.io/os"];
+/// The Node labels the engine reads besides the zone and the OS (kube-proxy and the Windows caveat
+/// read `kubernetes.io/os`): the two role labels `SetNodes` excludes on (by key only).
 const ROLE_LABELS: [&str; 2] = [LABEL_CONTROL_PLANE, LABEL_MASTER];
 
 /// An address that stands for "reachable from outside" when no node port says so (TEST-NET-1).
@@ -36,12 +38,22 @@ pub(super) fn items(snapshot: &Snapshot) -> (Vec<Value>, Vec<String>) {
     items.extend(events.enumerate().map(|(i, e)| event(i, e, &p)));
     if let Some(cilium) = &snapshot.data_plane.cilium {
         let mut data = Map::new();
-        insert_some(&mut data, "kube-proxy-replacement", cilium.kube_proxy_replacement.as_deref());
-        insert_some(&mut data, "enable-service-topology", cilium.service_topology.as_deref());
+        let replacement = cilium.kube_proxy_replacement.as_deref().map(values::cilium_replacement);
+        insert_some(&mut data, "kube-proxy-replacement", replacement.as_deref());
+        let topology = cilium.service_topology.as_deref().map(values::cilium_topology);
+        insert_some(&mut data, "enable-service-topology", topology.as_deref());
         items.push(json!({"apiVersion": "v1", "kind": "ConfigMap",
             "metadata": {"namespace": CILIUM_CONFIG.0, "name": CILIUM_CONFIG.1}, "data": data}));
     }
-    let notes = snapshot.info.partial.iter().map(|n| p.in_text(n)).collect();
+    let namespaces: Vec<String> = snapshot
+        .services
+        .iter()
+        .map(|s| &s.namespace)
+        .chain(snapshot.slices.iter().map(|s| &s.namespace))
+        .map(|ns| p.get(Category::Namespace, ns))
+        .collect();
+    let notes =
+        snapshot.info.partial.iter().filter_map(|n| values::note(&p.in_text(n), &namespaces)).collect();
     (items, notes)
 }
 
@@ -60,9 +72,9 @@ fn insert_some(map: &mut Map<String, Value>, key: &str, value: Option<&str>) {
 
 fn node(node: &Node, p: &Pseudonyms) -> Value {
     let mut labels = Map::new();
-    for key in NODE_LABELS {
-        insert_some(&mut labels, key, node.labels.get(key).map(String::as_str));
-    }
+    insert_some(&mut labels, LABEL_ZONE, node.labels.get(LABEL_ZONE).map(String::as_str));
+    let os = node.labels.get(LABEL_OS).map(|v| values::os(v));
+    insert_some(&mut labels, LABEL_OS, os.as_deref());
     for key in ROLE_LABELS.into_iter().filter(|k| node.labels.contains_key(k)) {
         labels.insert(key.to_string(), Value::String(String::new()));
     }
@@ -71,7 +83,7 @@ fn node(node: &Node, p: &Pseudonyms) -> Value {
         status.insert("allocatable".into(), json!({"cpu": cpu.to_string()}));
     }
     if let Some(ready) = &node.ready {
-        status.insert("conditions".into(), json!([{"type": "Ready", "status": ready}]));
+        status.insert("conditions".into(), json!([{"type": "Ready", "status": values::condition(ready)}]));
     }
     if let Some(kubelet) = &node.kubelet_version {
         status.insert("nodeInfo".into(), json!({"kubeletVersion": version_core(kubelet)}));
@@ -93,28 +105,33 @@ fn version_core(version: &str) -> &str {
 fn service(service: &Service, p: &Pseudonyms) -> Value {
     let mut annotations = Map::new();
     for key in SERVICE_ANNOTATIONS_READ {
-        insert_some(&mut annotations, key, service.annotations.get(key).map(String::as_str));
+        let value = service.annotations.get(key).map(|v| values::annotation(key, v));
+        insert_some(&mut annotations, key, value.as_deref());
     }
     let mut spec = Map::new();
     if service.has_selector {
         spec.insert("selector".into(), json!({}));
     }
-    spec.insert("type".into(), Value::String(service.service_type.clone()));
+    spec.insert("type".into(), Value::String(values::service_type(&service.service_type)));
     let cluster_ip = service.cluster_ip.as_deref().map(|ip| p.get(Category::Address, ip));
     insert_some(&mut spec, "clusterIP", cluster_ip.as_deref());
     if !service.ip_families.is_empty() {
-        spec.insert("ipFamilies".into(), json!(service.ip_families));
+        let families: Vec<String> = service.ip_families.iter().map(|f| values::address_type(f)).collect();
+        spec.insert("ipFamilies".into(), json!(families));
     }
-    insert_some(&mut spec, "trafficDistribution", service.traffic_distribution.as_deref());
-    insert_some(&mut spec, "internalTrafficPolicy", service.internal_traffic_policy.as_deref());
-    insert_some(&mut spec, "externalTrafficPolicy", service.external_traffic_policy.as_deref());
+    let distribution = service.traffic_distribution.as_deref().map(values::traffic_distribution);
+    insert_some(&mut spec, "trafficDistribution", distribution.as_deref());
+    let internal = service.internal_traffic_policy.as_deref().map(values::traffic_policy);
+    insert_some(&mut spec, "internalTrafficPolicy", internal.as_deref());
+    let external = service.external_traffic_policy.as_deref().map(values::traffic_policy);
+    insert_some(&mut spec, "externalTrafficPolicy", external.as_deref());
     if service.publish_not_ready_addresses {
         spec.insert("publishNotReadyAddresses".into(), Value::Bool(true));
     }
     let ports = service.ports.iter().map(|port| {
-        let mut v = json!({"port": port.port, "protocol": port.protocol});
+        let mut v = json!({"port": port.port, "protocol": values::protocol(&port.protocol)});
         if !port.name.is_empty() {
-            v["name"] = Value::String(port.name.clone());
+            v["name"] = Value::String(p.get(Category::Port, &port.name));
         }
         if port.node_port != 0 {
             v["nodePort"] = json!(port.node_port);
@@ -141,17 +158,19 @@ fn slice(slice: &EndpointSlice, p: &Pseudonyms) -> Value {
     insert_some(&mut labels, LABEL_MANAGED_BY, manager.as_deref());
     let ports = slice.ports.iter().map(|port| {
         let mut v = Map::new();
-        insert_some(&mut v, "name", port.name.as_deref());
+        let name = port.name.as_deref().map(|n| p.get(Category::Port, n));
+        insert_some(&mut v, "name", name.as_deref());
         if let Some(number) = port.port {
             v.insert("port".into(), json!(number));
         }
-        insert_some(&mut v, "protocol", port.protocol.as_deref());
+        let protocol = port.protocol.as_deref().map(values::protocol);
+        insert_some(&mut v, "protocol", protocol.as_deref());
         Value::Object(v)
     });
     json!({"apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice",
         "metadata": {"namespace": p.get(Category::Namespace, &slice.namespace),
             "name": p.get(Category::Slice, &slice.name), "labels": labels},
-        "addressType": slice.address_type,
+        "addressType": values::address_type(&slice.address_type),
         "ports": ports.collect::<Vec<_>>(),
         "endpoints": slice.endpoints.iter().map(|e| endpoint(e, p)).collect::<Vec<_>>()})
 }
@@ -193,11 +212,12 @@ fn event(index: usize, event: &Event, p: &Pseudonyms) -> Value {
         "metadata": {"namespace": namespace, "name": format!("event-{}", index + 1)},
         "involvedObject": {"kind": event.object_kind, "namespace": namespace,
             "name": p.get(Category::Service, &event.object_name)},
-        "type": event.event_type, "reason": event.reason, "message": event.message, "count": event.count});
-    if let Some(last) = &event.last_seen {
-        v["lastTimestamp"] = Value::String(last.clone());
+        "type": values::event_type(&event.event_type), "reason": event.reason,
+        "message": values::event_message(&event.message), "count": event.count});
+    if let Some(last) = event.last_seen.as_deref().and_then(values::timestamp) {
+        v["lastTimestamp"] = Value::String(last);
     }
-    if let Some(source) = &event.source {
+    if let Some(source) = event.source.as_deref().and_then(values::event_source) {
         v["source"] = json!({"component": source});
     }
     v

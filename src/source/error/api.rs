@@ -140,7 +140,7 @@ pub(super) fn message(action: &str, server: &str, source: &kube::Error) -> Strin
         Failure::Truncated(m) => {
             format!("the API server's answer was cut off while trying to {action} on {server}: {m}")
         }
-        Failure::Tls(m) => format!("TLS error talking to {server} (trying to {action}): {m}"),
+        Failure::Tls(m) => format!("TLS error talking to {server} (trying to {action}): {}", tls_message(&m)),
         Failure::Unreachable(m) => {
             format!("cannot reach the API server at {server} (trying to {action}): {m}")
         }
@@ -158,9 +158,7 @@ pub(super) fn hint(failure: &Failure) -> &'static str {
             "the credentials of the current context are missing or expired: log in again (e.g. aws eks update-kubeconfig, gcloud container clusters get-credentials, az aks get-credentials)"
         }
         Failure::NotFound(_) => "check the namespace (-n) and the name",
-        Failure::Tls(_) => {
-            "the server certificate does not match the kubeconfig's certificate-authority-data or server name: check the context (--context) and refresh the kubeconfig"
-        }
+        Failure::Tls(m) => tls_hint(m),
         Failure::Unreachable(_) => {
             "check that the cluster is running and that the current context points at it (kubectl config current-context)"
         }
@@ -171,5 +169,92 @@ pub(super) fn hint(failure: &Failure) -> &'static str {
         Failure::Status(..) | Failure::Truncated(_) | Failure::Other(_) => {
             "retry; if it persists, check the API server's health (kubectl get --raw /readyz)"
         }
+    }
+}
+
+/// Which certificate a TLS failure refuses: the kubeconfig's own (client-certificate-data and
+/// client-key-data, refused by rustls before any connection: kube reports it as an invalid private
+/// key or identity) or the API server's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Refused {
+    /// The kubeconfig's client certificate or key.
+    ClientIdentity,
+    /// The certificate the API server presented.
+    ServerCertificate,
+}
+
+fn refused(text: &str) -> Refused {
+    let lower = text.to_lowercase();
+    match lower.contains("invalid private key") || lower.contains("identity pem") {
+        true => Refused::ClientIdentity,
+        false => Refused::ServerCertificate,
+    }
+}
+
+/// rustls (webpki) accepts X.509 v3 certificates only.
+fn is_x509_v1(text: &str) -> bool {
+    text.contains("UnsupportedCertVersion")
+}
+
+/// The TLS failure said as which certificate is refused and why, rustls' words kept after it.
+fn tls_message(text: &str) -> String {
+    match (refused(text), is_x509_v1(text)) {
+        (Refused::ClientIdentity, true) => format!(
+            "the kubeconfig's client certificate (client-certificate-data) is refused: it is an X.509 v1 \
+             certificate, and rustls accepts v3 only ({text})"
+        ),
+        (Refused::ClientIdentity, false) => {
+            format!(
+                "the kubeconfig's client certificate or key (client-certificate-data, client-key-data) is refused ({text})"
+            )
+        }
+        (Refused::ServerCertificate, true) => format!(
+            "the API server's certificate is refused: it is an X.509 v1 certificate, and rustls accepts v3 only ({text})"
+        ),
+        (Refused::ServerCertificate, false) => text.to_string(),
+    }
+}
+
+/// The remedy for the certificate that was refused.
+fn tls_hint(text: &str) -> &'static str {
+    match (refused(text), is_x509_v1(text)) {
+        (Refused::ClientIdentity, true) => {
+            "reissue the client certificate as X.509 v3 (e.g. through a CertificateSigningRequest, or openssl x509 -req with -extfile), then update client-certificate-data in the kubeconfig"
+        }
+        (Refused::ClientIdentity, false) => {
+            "check the user's client-certificate-data and client-key-data: PEM, the key matching the certificate (kubectl config view --minify --raw), or refresh the kubeconfig"
+        }
+        (Refused::ServerCertificate, true) => {
+            "the API server presents an X.509 v1 certificate: reissue the serving certificate as v3 (or connect through a proxy that presents one)"
+        }
+        (Refused::ServerCertificate, false) => {
+            "the server certificate does not match the kubeconfig's certificate-authority-data or server name: check the context (--context) and refresh the kubeconfig"
+        }
+    }
+}
+
+#[cfg(test)]
+mod tls_tests {
+    use super::*;
+
+    #[test]
+    fn a_refused_certificate_is_named_with_why_and_its_own_remedy() {
+        let client_v1 = "rustls tls error: invalid private key: invalid peer certificate: Other(OtherError(UnsupportedCertVersion))";
+        let message = tls_message(client_v1);
+        assert!(
+            message.starts_with("the kubeconfig's client certificate (client-certificate-data) is refused")
+        );
+        assert!(message.contains("X.509 v1") && message.contains("UnsupportedCertVersion"), "{message}");
+        assert!(tls_hint(client_v1).starts_with("reissue the client certificate as X.509 v3"));
+        let server_v1 = "invalid peer certificate: Other(OtherError(UnsupportedCertVersion))";
+        assert!(tls_message(server_v1).starts_with("the API server's certificate is refused"));
+        assert!(tls_hint(server_v1).contains("serving certificate"));
+        let unknown_issuer = "invalid peer certificate: UnknownIssuer";
+        assert_eq!(tls_message(unknown_issuer), unknown_issuer);
+        assert!(tls_hint(unknown_issuer).contains("certificate-authority-data"));
+        let bad_key = "rustls tls error: identity PEM is missing a private key";
+        assert!(
+            tls_message(bad_key).contains("client-key-data") && tls_hint(bad_key).contains("client-key-data")
+        );
     }
 }

@@ -81,6 +81,10 @@ pub struct SourceInfo {
     pub server_version: Option<String>,
     /// True when Nodes could not be read (e.g. forbidden): zone weights are unknown.
     pub nodes_unavailable: bool,
+    /// True when EndpointSlices were not read (a dump that holds none, while Services select
+    /// Pods): which slices a Service has, and their hints, are unknown.
+    #[serde(default)]
+    pub slices_unavailable: bool,
     /// Human notes about partial data (one per missing resource).
     pub partial: Vec<String>,
 }
@@ -128,7 +132,8 @@ pub struct Service {
     pub has_selector: bool,
     /// `spec.type` (`ClusterIP` when absent).
     pub service_type: String,
-    /// `spec.clusterIP` (`None`/`"None"` for headless).
+    /// `spec.clusterIP`: `"None"` for headless ([`Service::is_headless`]); `None` (or `""`) when a
+    /// manifest leaves it out, which the API server fills with an allocated address.
     pub cluster_ip: Option<String>,
     /// `spec.ipFamilies` as written (`IPv4`, `IPv6`).
     pub ip_families: Vec<String>,
@@ -145,6 +150,15 @@ pub struct Service {
     pub publish_not_ready_addresses: bool,
     /// `spec.ports[]`: name, port, protocol.
     pub ports: Vec<ServicePort>,
+}
+
+impl Service {
+    /// Headless: `clusterIP: None`, the only spelling the API server keeps. An absent or empty
+    /// `clusterIP` (a manifest, `kubectl create --dry-run -o yaml`) is allocated an address when
+    /// the Service is created, so such a Service is not headless.
+    pub fn is_headless(&self) -> bool {
+        self.cluster_ip.as_deref() == Some("None")
+    }
 }
 
 /// One Service port.

@@ -101,6 +101,10 @@ pub enum ReasonCode {
     ProxyTopologyNotUsed,
     /// Windows kube-proxy ignores hints (docs/behaviour.md#windows).
     ProxyWindowsIgnoresHints,
+    // --- incomplete input (last, so that the rule indexes of `-o sarif` stay as they were)
+    /// EndpointSlices unavailable (the input holds none, yet Services select Pods): the Service's
+    /// slices, and so its hints, are unknown.
+    SlicesUnknown,
 }
 
 /// A reason with the numbers behind it. Every fact is optional; each code documents which it sets.

@@ -23,6 +23,8 @@ pub(super) enum Category {
     Manager,
     /// Endpoint and Service addresses: IPv4, IPv6, and names (FQDN slices).
     Address,
+    /// Port names, of Services and EndpointSlices alike (kube-proxy matches them by name).
+    Port,
 }
 
 impl Category {
@@ -34,6 +36,7 @@ impl Category {
             Category::Slice => "slice",
             Category::Manager => "manager",
             Category::Address => "host",
+            Category::Port => "port",
         }
     }
 }
@@ -43,11 +46,15 @@ fn kept(category: Category, name: &str) -> bool {
     match category {
         Category::Namespace => matches!(name, "default" | "kube-system" | "kube-public" | "kube-node-lease"),
         Category::Service => name == "kubernetes",
-        Category::Manager => name.ends_with(".k8s.io"),
+        Category::Manager => KUBERNETES_MANAGERS.contains(&name),
         Category::Address => name.is_empty() || name == "None",
-        Category::Node | Category::Slice => name.is_empty(),
+        Category::Node | Category::Slice | Category::Port => name.is_empty(),
     }
 }
+
+/// The managers Kubernetes' own controllers write (`endpointslice.kubernetes.io/managed-by`).
+const KUBERNETES_MANAGERS: [&str; 2] =
+    ["endpointslice-controller.k8s.io", "endpointslicemirroring-controller.k8s.io"];
 
 /// original → pseudonym, per category.
 #[derive(Debug, Default)]
@@ -102,12 +109,14 @@ fn collect<'a>(snapshot: &'a Snapshot, add: &mut dyn FnMut(Category, &'a str)) {
         add(Category::Namespace, &service.namespace);
         add(Category::Service, &service.name);
         add(Category::Address, service.cluster_ip.as_deref().unwrap_or_default());
+        service.ports.iter().for_each(|p| add(Category::Port, &p.name));
     }
     for slice in &snapshot.slices {
         add(Category::Namespace, &slice.namespace);
         add(Category::Slice, &slice.name);
         slice.service_name.iter().for_each(|s| add(Category::Service, s));
         slice.managed_by.iter().for_each(|m| add(Category::Manager, m));
+        slice.ports.iter().filter_map(|p| p.name.as_deref()).for_each(|n| add(Category::Port, n));
         for endpoint in &slice.endpoints {
             endpoint.addresses.iter().for_each(|a| add(Category::Address, a));
             endpoint.node_name.iter().for_each(|n| add(Category::Node, n));

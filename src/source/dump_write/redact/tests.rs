@@ -69,7 +69,7 @@ fn raw() -> Raw {
         slices: vec![slice],
         events,
         server_version: Some("v1.33.4".into()),
-        notes: vec!["Events not shown (forbidden to list events in namespace \"payments\")".into()],
+        notes: vec![crate::prose::partial::events_forbidden_note("list events in namespace \"payments\"")],
         ..Raw::default()
     }
 }
@@ -115,7 +115,10 @@ fn pseudonyms_are_consistent_across_objects() {
     assert_eq!(slice["metadata"]["labels"]["kubernetes.io/service-name"], svc["metadata"]["name"]);
     assert_eq!(slice["metadata"]["namespace"], svc["metadata"]["namespace"]);
     assert_eq!(items[4]["involvedObject"]["name"], svc["metadata"]["name"]);
-    assert_eq!(notes, vec!["Events not shown (forbidden to list events in namespace \"ns-1\")".to_string()]);
+    assert_eq!(
+        notes,
+        vec![crate::prose::partial::events_forbidden_note("list events in namespace \"ns-1\"")]
+    );
     // Addresses sort as the originals do ("10.0.1.77" < "10.0.1.9" as text).
     assert_eq!(slice["endpoints"][0]["addresses"][0], "10.100.100.100");
     assert_eq!(slice["endpoints"][1]["addresses"][0], "10.100.100.101");

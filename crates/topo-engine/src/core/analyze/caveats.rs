@@ -19,7 +19,7 @@ pub(super) fn data_plane_notes(
         return vec![];
     }
     let mut notes = Vec::new();
-    if matches!(service.cluster_ip.as_deref(), None | Some("") | Some("None")) {
+    if service.is_headless() {
         let value = service.cluster_ip.clone().unwrap_or_default();
         let facts = Facts { key: Some("spec.clusterIP".into()), value: Some(value), ..Facts::default() };
         notes.push(Reason::with(C::HeadlessService, facts));

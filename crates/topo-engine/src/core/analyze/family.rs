@@ -88,6 +88,9 @@ pub(super) fn analyze(
     };
     let (managed, outcome, unmanaged) = outcome(cluster, service, address_type, decision, skip);
     if let Some(reason) = unmanaged {
+        if reason.code == C::NoManagedSlices && cluster.snapshot.info.slices_unavailable {
+            return unknown_slices(cluster, address_type, outcome);
+        }
         return finish(cluster, address_type, &managed, outcome, Verdict::Unmanaged, vec![reason], proxy);
     }
     if !nodes_known {
@@ -120,6 +123,18 @@ fn unknown_nodes(
     }
     let (verdict, reasons) = verdict(cluster, decision, &managed, &outcome);
     finish(cluster, address_type, &managed, outcome, verdict, reasons, proxy)
+}
+
+/// No EndpointSlice was read at all (a dump without them): no slice is not "nobody manages them",
+/// so the verdict is Unknown, with no zone, endpoint or kube-proxy rows (each would count the
+/// endpoints as zero).
+fn unknown_slices(cluster: &Cluster<'_>, address_type: &str, outcome: Outcome) -> FamilyReport {
+    let reasons = vec![Reason::new(C::SlicesUnknown)];
+    let mut report = finish(cluster, address_type, &[], outcome, Verdict::Unknown, reasons, Vec::new());
+    report.action = ControllerAction::Unknown;
+    report.zones.clear();
+    report.endpoints.clear();
+    report
 }
 
 fn finish(

@@ -40,15 +40,12 @@ fn skip_reason(service: &Service) -> Option<Reason> {
         value: Some(value.into()),
         ..Facts::default()
     };
-    match service.cluster_ip.as_deref() {
-        None | Some("") | Some("None") => {
-            let value = service.cluster_ip.clone().unwrap_or_default();
-            Some(Reason::with(ReasonCode::ProxyTopologyNotUsed, facts("spec.clusterIP", &value)))
-        }
-        _ if service.ports.is_empty() => {
-            Some(Reason::with(ReasonCode::ProxyTopologyNotUsed, facts("spec.ports", "")))
-        }
-        _ => None,
+    if service.is_headless() {
+        return Some(Reason::with(ReasonCode::ProxyTopologyNotUsed, facts("spec.clusterIP", "None")));
+    }
+    match service.ports.is_empty() {
+        true => Some(Reason::with(ReasonCode::ProxyTopologyNotUsed, facts("spec.ports", ""))),
+        false => None,
     }
 }
 
@@ -368,4 +365,26 @@ pub fn proxy_view_on(
         .collect();
     zones.sort_by(|a, b| (&a.zone, a.nodes.first()).cmp(&(&b.zone, b.nodes.first())));
     ProxyView { hypothetical_nodes: grouped.hypothetical, skipped: None, port: Some(grouped.port), zones }
+}
+
+#[cfg(test)]
+mod headless_tests {
+    use super::*;
+    use crate::core::testkit_td::service;
+
+    #[test]
+    fn only_cluster_ip_none_is_headless() {
+        let with = |ip: Option<&str>| Service { cluster_ip: ip.map(str::to_string), ..service() };
+        // A manifest without clusterIP (or with an empty one) gets an address when created.
+        for allocated in [None, Some(""), Some("10.96.0.10")] {
+            assert!(!with(allocated).is_headless(), "{allocated:?}");
+            assert_eq!(skip_reason(&with(allocated)), None, "{allocated:?}");
+        }
+        assert!(with(Some("None")).is_headless());
+        let skipped = skip_reason(&with(Some("None"))).expect("headless is not proxied");
+        assert_eq!(
+            (skipped.code, skipped.facts.value.as_deref()),
+            (ReasonCode::ProxyTopologyNotUsed, Some("None"))
+        );
+    }
 }

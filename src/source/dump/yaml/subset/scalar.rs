@@ -1,6 +1,6 @@
 //! One scalar of the subset, written as the JSON value serde-saphyr resolves it to with the
 //! reader's options ([`super::super::options`]: YAML 1.2 core booleans, leading-zero numbers as
-//! text). A plain scalar whose reading is not certain (floats, radix or underscored numbers,
+//! YAML 1.1 octal). A plain scalar whose reading is not certain (floats, radix or underscored numbers,
 //! `inf`/`nan` words, sexagesimal forms) is [`Unsupported`]: the full parser reads it.
 
 use super::{Fast, Unsupported};
@@ -48,8 +48,8 @@ fn integer(s: &str) -> Fast<bool> {
     };
     if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
         return match (digits.len(), digits.as_bytes()[0]) {
-            // `0127`, `-0127`: kept as text (leading_zero_numbers_as_strings).
-            (2.., b'0') => Ok(false),
+            // `0127`, `-0127`: YAML 1.1 octal, as kubectl reads it; the parser's (legacy_octal_numbers).
+            (2.., b'0') => Err(Unsupported),
             (1, b'0') if negative => Err(Unsupported),
             // Within i64 and u64 whatever the digits.
             (..=18, _) => Ok(true),

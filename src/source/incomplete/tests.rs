@@ -1,0 +1,209 @@
+//! What a dump lacks is marked once, and no verdict is stated with more certainty than what is
+//! left supports: a property test over clusters with a whole kind removed.
+
+use super::*;
+use topo_engine::model::{EndpointSlice, Node, Service};
+
+fn service(selector: bool, kind: &str) -> Service {
+    Service {
+        namespace: "ns".into(),
+        name: "web".into(),
+        labels: Default::default(),
+        annotations: Default::default(),
+        has_selector: selector,
+        service_type: kind.to_string(),
+        cluster_ip: None,
+        ip_families: vec![],
+        traffic_distribution: None,
+        internal_traffic_policy: None,
+        external_traffic_policy: None,
+        externally_accessible: false,
+        publish_not_ready_addresses: false,
+        ports: vec![],
+    }
+}
+
+fn node() -> Node {
+    Node {
+        name: "n".into(),
+        labels: Default::default(),
+        allocatable_cpu: None,
+        ready: None,
+        kubelet_version: None,
+    }
+}
+
+#[test]
+fn a_dump_without_nodes_or_slices_says_so_once() {
+    let mut snapshot = Snapshot { services: vec![service(true, "ClusterIP")], ..Snapshot::default() };
+    let notes = mark_dump(&mut snapshot);
+    assert_eq!(notes.len(), 2);
+    assert!(snapshot.info.nodes_unavailable && snapshot.info.slices_unavailable);
+    assert!(notes.iter().all(|n| n.contains(partial::DUMP_COMMAND)), "{notes:?}");
+    assert_eq!(snapshot.info.partial, notes);
+    assert!(mark_dump(&mut snapshot).is_empty(), "a note already recorded is not repeated");
+    assert_eq!(snapshot.info.partial.len(), 2);
+}
+
+#[test]
+fn what_is_there_or_not_needed_is_not_marked() {
+    for services in [vec![], vec![service(false, "ClusterIP")], vec![service(true, "ExternalName")]] {
+        let mut snapshot = Snapshot { nodes: vec![node()], services, ..Snapshot::default() };
+        assert!(mark_dump(&mut snapshot).is_empty());
+        assert!(!snapshot.info.nodes_unavailable && !snapshot.info.slices_unavailable);
+    }
+    let slice = EndpointSlice {
+        namespace: "ns".into(),
+        name: "web-1".into(),
+        service_name: None,
+        managed_by: None,
+        address_type: "IPv4".into(),
+        ports: vec![],
+        endpoints: vec![],
+    };
+    let mut snapshot = Snapshot {
+        nodes: vec![node()],
+        services: vec![service(true, "ClusterIP")],
+        slices: vec![slice],
+        ..Snapshot::default()
+    };
+    assert!(mark_dump(&mut snapshot).is_empty());
+}
+
+mod property {
+    use std::collections::BTreeMap;
+
+    use proptest::prelude::*;
+    use topo_engine::core::analyze;
+    use topo_engine::model::cpu::CpuAmount;
+    use topo_engine::model::{
+        ANNOTATION_TOPOLOGY_MODE, Behaviour, CONTROLLER_NAME, Endpoint, EndpointSlice, Hints, LABEL_ZONE,
+        Node, Service, Snapshot,
+    };
+    use topo_engine::report::Verdict;
+
+    use super::super::mark_dump;
+
+    const ZONES: [&str; 3] = ["a", "b", "c"];
+
+    fn node(i: usize, zone: Option<usize>, cpu: u8, ready: bool) -> Node {
+        let labels: BTreeMap<String, String> =
+            zone.map(|z| (LABEL_ZONE.to_string(), ZONES[z].to_string())).into_iter().collect();
+        Node {
+            name: format!("n{i}"),
+            labels: labels.into(),
+            allocatable_cpu: Some(CpuAmount::parse(&cpu.to_string()).expect("a CPU count")),
+            ready: Some(if ready { "True" } else { "False" }.to_string()),
+            kubelet_version: None,
+        }
+    }
+
+    /// mode: 0 none, 1 Auto, 2 PreferClose, 3 PreferSameNode, 4 no selector, 5 ExternalName.
+    fn service(i: usize, mode: u8) -> Service {
+        let annotations: BTreeMap<String, String> = (mode == 1)
+            .then(|| (ANNOTATION_TOPOLOGY_MODE.to_string(), "Auto".to_string()))
+            .into_iter()
+            .collect();
+        let distribution = match mode {
+            2 => Some("PreferClose".to_string()),
+            3 => Some("PreferSameNode".to_string()),
+            _ => None,
+        };
+        Service {
+            namespace: "ns".into(),
+            name: format!("s{i}"),
+            labels: Default::default(),
+            annotations: annotations.into(),
+            has_selector: mode != 4,
+            service_type: if mode == 5 { "ExternalName" } else { "ClusterIP" }.into(),
+            cluster_ip: Some(format!("10.0.0.{i}")),
+            ip_families: vec!["IPv4".into()],
+            traffic_distribution: distribution,
+            internal_traffic_policy: None,
+            external_traffic_policy: None,
+            externally_accessible: false,
+            publish_not_ready_addresses: false,
+            ports: vec![],
+        }
+    }
+
+    /// (zone, ready, hinted zone) per endpoint.
+    fn slice(i: usize, owner: usize, endpoints: &[(Option<usize>, bool, Option<usize>)]) -> EndpointSlice {
+        EndpointSlice {
+            namespace: "ns".into(),
+            name: format!("sl{i}"),
+            service_name: Some(format!("s{owner}")),
+            managed_by: Some(CONTROLLER_NAME.to_string()),
+            address_type: "IPv4".into(),
+            ports: vec![],
+            endpoints: endpoints
+                .iter()
+                .enumerate()
+                .map(|(e, (zone, ready, hint))| Endpoint {
+                    addresses: vec![format!("10.1.{i}.{e}")].into(),
+                    ready: Some(*ready),
+                    serving: Some(*ready),
+                    terminating: Some(false),
+                    node_name: zone.map(|z| format!("n{z}").into()),
+                    zone: zone.map(|z| ZONES[z].into()),
+                    hints: hint.map(|h| Hints::zone(ZONES[h])),
+                })
+                .collect(),
+        }
+    }
+
+    fn cluster() -> impl Strategy<Value = Snapshot> {
+        let zone = proptest::option::weighted(0.9, 0..3usize);
+        let nodes = proptest::collection::vec((zone.clone(), 1..5u8, proptest::bool::weighted(0.9)), 1..7);
+        let services = proptest::collection::vec(0..6u8, 1..5);
+        let endpoint = (zone.clone(), proptest::bool::weighted(0.85), zone);
+        let slices = proptest::collection::vec((0..5usize, proptest::collection::vec(endpoint, 0..7)), 1..6);
+        (nodes, services, slices).prop_map(|(nodes, services, slices)| Snapshot {
+            nodes: nodes.into_iter().enumerate().map(|(i, (z, cpu, ready))| node(i, z, cpu, ready)).collect(),
+            services: services.into_iter().enumerate().map(|(i, mode)| service(i, mode)).collect(),
+            slices: slices.into_iter().enumerate().map(|(i, (owner, eps))| slice(i, owner, &eps)).collect(),
+            ..Snapshot::default()
+        })
+    }
+
+    /// (namespace/name, family) → verdict, of `check` on the snapshot as a dump read gives it.
+    fn verdicts(mut snapshot: Snapshot) -> BTreeMap<(String, String), Verdict> {
+        mark_dump(&mut snapshot);
+        let services: Vec<&Service> = snapshot.services.iter().collect();
+        let report = analyze::check(&snapshot, &services, Behaviour::new(36));
+        report
+            .services
+            .iter()
+            .flat_map(|row| {
+                row.families.iter().map(|f| ((row.service.name.clone(), f.address_type.clone()), f.verdict))
+            })
+            .collect()
+    }
+
+    proptest! {
+        #[test]
+        fn no_verdict_is_more_certain_than_what_is_left(
+            cluster in cluster(),
+            removed in 0..3u8,
+            kept_services in proptest::collection::vec(any::<bool>(), 5),
+        ) {
+            let whole = verdicts(cluster.clone());
+            let mut part = cluster;
+            match removed {
+                0 => part.nodes.clear(),
+                1 => part.slices.clear(),
+                _ => {
+                    let mut keep = kept_services.into_iter().cycle();
+                    part.services.retain(|_| keep.next().unwrap_or(true));
+                }
+            }
+            for (family, verdict) in verdicts(part) {
+                let known = whole.get(&family);
+                prop_assert!(
+                    verdict == Verdict::Unknown || known == Some(&verdict),
+                    "{:?} with part {} removed: {:?}, from the whole cluster {:?}", family, removed, verdict, known
+                );
+            }
+        }
+    }
+}
