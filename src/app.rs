@@ -128,15 +128,8 @@ pub(crate) fn modelled(
     err: &mut dyn Write,
 ) -> Result<Chosen, Error> {
     let chosen = version::choose(settings.behaviour, snapshot)?;
-    if let Some(note) = crate::prose::version::note(&chosen.basis, chosen.behaviour) {
+    for note in crate::prose::version::notes(&chosen, snapshot) {
         let _ = writeln!(err, "note: {note}");
-    }
-    if let Some(skew) = version::skew(chosen.behaviour, snapshot) {
-        let _ = writeln!(
-            err,
-            "note: {}",
-            crate::prose::version::skew_note(skew.nodes, skew.oldest, chosen.behaviour)
-        );
     }
     Ok(chosen)
 }

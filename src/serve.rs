@@ -86,7 +86,11 @@ fn on_event(settings: &Settings, shared: &Shared, event: Event, err: &mut dyn Wr
         Event::Connected { server_version } => {
             let mut snapshot = Snapshot::default();
             snapshot.info.server_version = Some(server_version);
-            let behaviour = crate::app::modelled(settings, &snapshot, err)?.behaviour;
+            let chosen = topo_engine::core::version::choose(settings.behaviour, &snapshot)?;
+            for note in crate::prose::version::notes(&chosen, &snapshot) {
+                let _ = writeln!(err, "note: {note}");
+            }
+            let behaviour = chosen.behaviour;
             *shared.state.lock().unwrap_or_else(PoisonError::into_inner) = Exporter::new(behaviour);
         }
         Event::Change(change) => {

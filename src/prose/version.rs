@@ -1,9 +1,9 @@
 //! Words for where the modelled Kubernetes version came from: the header suffix of `explain` and
 //! `simulate`, and the `note:` when the version was not given by `--k8s-version` or an exact server.
 
-use topo_engine::core::version::{Reporter, TooOld};
-use topo_engine::model::Behaviour;
+use topo_engine::core::version::{self, Chosen, Reporter, TooOld};
 use topo_engine::model::version::{NEWEST_MINOR, OLDEST_MINOR};
+use topo_engine::model::{Behaviour, Snapshot};
 use topo_engine::report::VersionBasis;
 
 /// What follows "Kubernetes 1.NN behaviour" in a header: empty when the version was asked for or
@@ -21,6 +21,15 @@ pub(crate) fn header_suffix(basis: Option<&VersionBasis>) -> String {
         },
         Some(VersionBasis::Default) => ", assumed (no version recorded)".to_string(),
     }
+}
+
+/// The `note:` lines a version choice owes the user: why this version when it was not simply
+/// given, and the Nodes whose kubelets are older than the control plane.
+pub(crate) fn notes(chosen: &Chosen, snapshot: &Snapshot) -> Vec<String> {
+    let basis = note(&chosen.basis, chosen.behaviour);
+    let skew = version::skew(chosen.behaviour, snapshot)
+        .map(|skew| skew_note(skew.nodes, skew.oldest, chosen.behaviour));
+    basis.into_iter().chain(skew).collect()
 }
 
 /// The `note:` for a skewed cluster: some kubelets older than the control plane.
