@@ -6,6 +6,7 @@
 use crate::exit::ExitStatus;
 use crate::settings::SettingsError;
 use crate::source::SourceError;
+use topo_engine::core::analyze::TooManyZones;
 use topo_engine::core::whatif::simulate::{Misfit, SimulateError};
 
 /// Everything that can stop a run.
@@ -23,6 +24,9 @@ pub enum Error {
     /// The cluster runs a Kubernetes version older than any line modelled.
     #[error("{0}")]
     Version(#[from] crate::app::TooOld),
+    /// The snapshot names more zones than are modelled (docs/behaviour.md#limits).
+    #[error("{}", crate::prose::limits::too_many_zones(.0.limit))]
+    Zones(TooManyZones),
     /// clap refused the command line (its message folded onto one line, and where to read more).
     #[error("{message}")]
     Usage {
@@ -36,6 +40,12 @@ pub enum Error {
     Write(std::io::Error),
 }
 
+impl From<TooManyZones> for Error {
+    fn from(limit: TooManyZones) -> Self {
+        Error::Zones(limit)
+    }
+}
+
 impl Error {
     /// The exit status this error maps to.
     pub fn exit_status(&self) -> ExitStatus {
@@ -43,6 +53,7 @@ impl Error {
             Error::Settings(_)
             | Error::Simulate(_)
             | Error::Version(_)
+            | Error::Zones(_)
             | Error::Usage { .. }
             | Error::Write(_) => ExitStatus::Usage,
             Error::Source(e) => e.exit_status(),
@@ -66,6 +77,7 @@ impl Error {
             Error::Version(_) => Some(format!(
                 "upgrade the cluster, or model a line anyway with `{bin_name} --k8s-version 1.NN`"
             )),
+            Error::Zones(_) => Some(crate::prose::limits::too_many_zones_hint(bin_name)),
             Error::Usage { hint, .. } => Some(hint.clone()),
             Error::Write(_) => None,
         }

@@ -2,6 +2,7 @@
 //! Event text for it (docs/behaviour.md#controller-events), and the safeguard name from the Kubernetes docs.
 
 pub mod check;
+pub mod limits;
 pub mod partial;
 pub mod picture;
 mod remedy;
