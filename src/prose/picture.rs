@@ -64,6 +64,11 @@ pub fn capped(shown: usize, total: usize) -> String {
     )
 }
 
+/// A family routes more zone pairs than one picture draws.
+pub fn routes_capped(shown: usize, total: usize) -> String {
+    format!("The {shown} widest of {total} routed zone pairs are drawn (a size cap); -o json lists them all.")
+}
+
 /// Captions of the two routing states drawn.
 pub const NOW: &str = "Now: where each zone's requests go with today's hints";
 /// See [`NOW`].
