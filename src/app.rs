@@ -229,8 +229,10 @@ fn simulate(
     Ok(ExitStatus::Ok)
 }
 
-/// `--traffic` may only name zones that have nodes.
+/// No more zones than modelled ([`analyze::MAX_ZONES`]), and `--traffic` may only name zones
+/// that have nodes.
 pub(crate) fn check_traffic(settings: &Settings, snapshot: &Snapshot) -> Result<(), Error> {
+    analyze::zone_limit(snapshot, analyze::MAX_ZONES)?;
     match analyze::crosszone::unknown_zones(&settings.traffic, &snapshot.nodes).first() {
         Some(zone) => Err(SettingsError::from(WhatIfError::TrafficZone { zone: zone.clone() }).into()),
         None => Ok(()),

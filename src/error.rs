@@ -7,6 +7,7 @@ use crate::exit::ExitStatus;
 use crate::settings::SettingsError;
 use crate::source::SourceError;
 use crate::triage::config::ConfigError;
+use topo_engine::core::analyze::TooManyZones;
 use topo_engine::core::version::TooOld;
 use topo_engine::core::whatif::simulate::{Misfit, SimulateError};
 
@@ -28,6 +29,9 @@ pub(crate) enum Error {
     /// The cluster runs a Kubernetes version older than any line modelled.
     #[error("{}", crate::prose::version::too_old(.0))]
     Version(TooOld),
+    /// The snapshot names more zones than are modelled (docs/behaviour.md#limits).
+    #[error("{}", crate::prose::limits::too_many_zones(.0.limit))]
+    Zones(TooManyZones),
     /// clap refused the command line (its message folded onto one line, and where to read more).
     #[error("{message}")]
     Usage {
@@ -47,6 +51,12 @@ impl From<TooOld> for Error {
     }
 }
 
+impl From<TooManyZones> for Error {
+    fn from(limit: TooManyZones) -> Self {
+        Error::Zones(limit)
+    }
+}
+
 impl Error {
     /// The exit status this error maps to.
     pub(crate) fn exit_status(&self) -> ExitStatus {
@@ -55,6 +65,7 @@ impl Error {
             | Error::Config(_)
             | Error::Simulate(_)
             | Error::Version(_)
+            | Error::Zones(_)
             | Error::Usage { .. }
             | Error::Write(_) => ExitStatus::Usage,
             Error::Source(e) => e.exit_status(),
@@ -81,6 +92,7 @@ impl Error {
             Error::Version(_) => Some(format!(
                 "upgrade the cluster, or model a line anyway with `{bin_name} --k8s-version 1.NN`"
             )),
+            Error::Zones(_) => Some(crate::prose::limits::too_many_zones_hint(bin_name)),
             Error::Usage { hint, .. } => Some(hint.clone()),
             Error::Write(_) => None,
         }

@@ -2,6 +2,7 @@
 //! Event text for it (docs/behaviour.md#controller-events), and the safeguard name from the Kubernetes docs.
 
 pub(crate) mod check;
+pub(crate) mod limits;
 pub(crate) mod partial;
 pub(crate) mod picture;
 mod remedy;

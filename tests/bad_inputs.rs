@@ -253,7 +253,10 @@ fn generate(kind: &str) -> String {
             format!(r#"{{"apiVersion": "v1", "kind": "List", "items": ["{}"]}}"#, "x".repeat(70 << 20))
         }
         "slice-1001-endpoints" => slice_with_endpoints(1001),
-        "zones-10000" => zones(10_000),
+        "zones-10000" => zones(10_000, 1, false),
+        "zones-1000" => zones(1_000, 1, false),
+        "zones-1001" => zones(1_001, 1, false),
+        "services-40-zones-500" => zones(500, 40, true),
         other => panic!("unknown generator {other}"),
     }
 }
@@ -309,35 +312,51 @@ fn generate_sparse(kind: &str, file: &Path) -> bool {
     true
 }
 
-/// One Ready node per zone, and an Auto Service with one endpoint in each (no hints yet).
-fn zones(n: usize) -> String {
+/// One Ready node per zone, and `services` Auto Services with one endpoint in each zone, each
+/// hinted for its own zone (what the controller writes) when `hinted`, else none yet.
+fn zones(n: usize, services: usize, hinted: bool) -> String {
     let mut text = String::from(LIST_HEADER);
     for i in 0..n {
         text.push_str(&node(&format!("node-{i}"), &format!("zone-{i:05}")));
     }
-    text.push_str(
-        "- apiVersion: v1\n  kind: Service\n  metadata:\n    name: web\n    namespace: default\n    \
+    for k in 0..services {
+        let name = if k == 0 { "web".to_string() } else { format!("web-{k}") };
+        auto_service(&mut text, &name, k, n, hinted);
+    }
+    text
+}
+
+/// Service `name` (the `k`th) and its slices: one ready endpoint on each of the `n` nodes. The
+/// port is named as the controller names it, so kube-proxy routes to the endpoints (a slice port
+/// without a name is one it skips).
+fn auto_service(text: &mut String, name: &str, k: usize, n: usize, hinted: bool) {
+    let _ = write!(
+        text,
+        "- apiVersion: v1\n  kind: Service\n  metadata:\n    name: {name}\n    namespace: default\n    \
          annotations:\n      service.kubernetes.io/topology-mode: Auto\n  spec:\n    clusterIP: \
-         10.96.0.10\n    selector:\n      app: web\n    ports:\n    - port: 80\n",
+         10.96.{}.{}\n    selector:\n      app: {name}\n    ports:\n    - name: http\n      port: 80\n",
+        k / 250,
+        k % 250 + 1
     );
     for (s, chunk) in (0..n).collect::<Vec<_>>().chunks(1000).enumerate() {
         let _ = write!(
             text,
-            "- apiVersion: discovery.k8s.io/v1\n  kind: EndpointSlice\n  metadata:\n    name: web-{s}\n    \
-             namespace: default\n    labels:\n      kubernetes.io/service-name: web\n      \
+            "- apiVersion: discovery.k8s.io/v1\n  kind: EndpointSlice\n  metadata:\n    name: {name}-{s}\n    \
+             namespace: default\n    labels:\n      kubernetes.io/service-name: {name}\n      \
              endpointslice.kubernetes.io/managed-by: endpointslice-controller.k8s.io\n  addressType: IPv4\n  \
-             ports:\n  - port: 80\n  endpoints:\n"
+             ports:\n  - name: http\n    port: 80\n  endpoints:\n"
         );
         for i in chunk {
             let _ = write!(
                 text,
-                "  - addresses: [\"10.{}.{}.{}\"]\n    conditions: {{ready: true}}\n    nodeName: node-{i}\n    \
+                "  - addresses: [\"10.{k}.{}.{}\"]\n    conditions: {{ready: true}}\n    nodeName: node-{i}\n    \
                  zone: zone-{i:05}\n",
-                i / 65536,
-                i / 256 % 256,
+                i / 256,
                 i % 256
             );
+            if hinted {
+                let _ = writeln!(text, "    hints: {{forZones: [{{name: zone-{i:05}}}]}}");
+            }
         }
     }
-    text
 }

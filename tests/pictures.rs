@@ -280,10 +280,10 @@ fn capped_check_page(dir: &Path) -> (PathBuf, Page) {
     let behaviour = topo_engine::model::Behaviour::default();
     let services: Vec<_> = snapshot.services.iter().collect();
     let check = topo_engine::core::analyze::check(&snapshot, &services, behaviour);
-    let details = CheckDetails {
-        reports: vec![topo_engine::core::analyze::explain(&snapshot, services[1], behaviour)],
-        zones: Some(topo_engine::core::analyze::zones(&snapshot, behaviour)),
-    };
+    let details = CheckDetails::of_reports(
+        vec![topo_engine::core::analyze::explain(&snapshot, services[1], behaviour)],
+        Some(topo_engine::core::analyze::zones(&snapshot, behaviour)),
+    );
     let options = RenderOptions {
         format: kubectl_topo::render::Format::Html,
         color: false,

@@ -91,7 +91,7 @@ fn proxy_on(f: &FamilyReport, node: &str) -> (ProxyMode, Vec<String>, Option<Rea
         .iter()
         .find(|v| v.nodes.iter().any(|n| n == node))
         .unwrap_or_else(|| panic!("no kube-proxy group with node {node}"));
-    (view.mode, view.endpoints.clone(), view.reason.as_ref().map(|r| r.code))
+    (view.mode, view.endpoints.to_vec(), view.reason.as_ref().map(|r| r.code))
 }
 
 fn strings(items: &[&str]) -> Vec<String> {

@@ -108,7 +108,7 @@ fn one(
         let _ = writeln!(err, "{}", crate::prose::check::unknown_codes_note(service, unknown));
     }
     let pictures = match settings.output.picture() {
-        Some(_) => pictures::details(settings, &snapshot, &triaged.report, behaviour),
+        Some(_) => pictures::details(settings, snapshot, &triaged.report, behaviour),
         None => CheckDetails::default(),
     };
     Ok((triaged, known, pictures))

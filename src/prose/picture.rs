@@ -65,6 +65,11 @@ pub(crate) fn capped(shown: usize, total: usize) -> String {
     )
 }
 
+/// A family routes more zone pairs than one picture draws.
+pub fn routes_capped(shown: usize, total: usize) -> String {
+    format!("The {shown} widest of {total} routed zone pairs are drawn (a size cap); -o json lists them all.")
+}
+
 /// Captions of the two routing states drawn.
 pub(crate) const NOW: &str = "Now: where each zone's requests go with today's hints";
 /// See [`NOW`].

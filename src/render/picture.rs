@@ -9,10 +9,11 @@ pub mod html;
 pub mod mermaid;
 
 use std::io::Write;
+use std::rc::Rc;
 
 use graph::{Side, panels};
 use topo_engine::report::whatif::SimulationReport;
-use topo_engine::report::{CheckReport, ServiceReport, ZoneReport};
+use topo_engine::report::{CheckReport, ServiceRef, ServiceReport, ZoneReport};
 
 /// The picture formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,14 +26,55 @@ pub enum Picture {
     Mermaid,
 }
 
-/// What a `check` picture draws beyond the check rows.
-#[derive(Debug, Clone, Default)]
+/// Draws the full reports of the Services a `check` picture shows, in order: calls its argument
+/// with each report as it is computed, and stops at the first error it returns.
+pub type Reports = Rc<dyn Fn(&mut dyn FnMut(&ServiceReport) -> std::io::Result<()>) -> std::io::Result<()>>;
+
+/// What a `check` picture draws beyond the check rows. The full reports are computed one Service
+/// at a time as its picture is written, and dropped before the next (issue 32: 40 Services of 500
+/// zones held at once were 683 MB).
+#[derive(Clone, Default)]
 pub struct CheckDetails {
-    /// The full reports of some check rows, in the order their sections are drawn (fewer than the
-    /// rows under a size cap; rows without a report get no section).
-    pub reports: Vec<ServiceReport>,
+    /// The Services drawn in full, in the order of their sections (fewer than the rows under a
+    /// size cap; rows without a report get no section).
+    pub services: Vec<ServiceRef>,
+    /// Their full reports, on demand.
+    reports: Option<Reports>,
     /// The cluster's zones (nodes per zone).
     pub zones: Option<ZoneReport>,
+}
+
+impl std::fmt::Debug for CheckDetails {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CheckDetails").field("services", &self.services).field("zones", &self.zones).finish()
+    }
+}
+
+impl CheckDetails {
+    /// The Services `services` drawn in full, their reports computed by `reports` as they are drawn.
+    pub fn new(services: Vec<ServiceRef>, reports: Reports, zones: Option<ZoneReport>) -> Self {
+        CheckDetails { services, reports: Some(reports), zones }
+    }
+
+    /// Reports computed already (tests, small inputs).
+    pub fn of_reports(reports: Vec<ServiceReport>, zones: Option<ZoneReport>) -> Self {
+        let services = reports.iter().map(|r| r.service.clone()).collect();
+        let reports: Reports = Rc::new(move |draw| reports.iter().try_for_each(&mut *draw));
+        CheckDetails::new(services, reports, zones)
+    }
+
+    /// `draw` each report in order with its index: one computed at a time, dropped once drawn.
+    pub fn each(
+        &self,
+        mut draw: impl FnMut(usize, &ServiceReport) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        let Some(reports) = &self.reports else { return Ok(()) };
+        let mut i = 0;
+        reports(&mut |report| {
+            i += 1;
+            draw(i - 1, report)
+        })
+    }
 }
 
 /// `explain` as a picture.
@@ -49,21 +91,39 @@ pub fn explain(
     }
 }
 
-/// `check` as a picture.
+/// `check` as a picture: each Service's picture written as its report is computed.
 pub fn check(
     report: &CheckReport,
     details: &CheckDetails,
     format: Picture,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    let shown = details.reports.len();
+    let shown = details.services.len();
     let total = report.services.len();
     let note = (shown < total).then(|| crate::prose::picture::capped(shown, total));
+    let mut panel = 0;
     match format {
-        Picture::Html => html::check(report, &details.reports, details.zones.as_ref(), out),
-        Picture::Dot => dot::write(&panels(&details.reports, None), note.as_deref(), out),
-        Picture::Mermaid => mermaid::write(&panels(&details.reports, None), note.as_deref(), out),
+        Picture::Html => html::check(report, details, out),
+        Picture::Dot => {
+            dot::begin(note.as_deref(), out)?;
+            details.each(|_, r| {
+                panels([r], None).iter().try_for_each(|p| dot::cluster(next(&mut panel), p, out))
+            })?;
+            dot::end(out)
+        }
+        Picture::Mermaid => {
+            mermaid::begin(note.as_deref(), out)?;
+            details.each(|_, r| {
+                panels([r], None).iter().try_for_each(|p| mermaid::subgraph(next(&mut panel), p, out))
+            })
+        }
     }
+}
+
+/// The next panel's number.
+fn next(counter: &mut usize) -> usize {
+    *counter += 1;
+    *counter - 1
 }
 
 /// `simulate` as a picture: before and after.

@@ -181,7 +181,7 @@ fn proxy(
             let nodes = view
                 .zones
                 .iter()
-                .flat_map(|z| z.nodes.iter().map(move |n| (n.clone(), z.endpoints.clone())))
+                .flat_map(|z| z.nodes.iter().map(move |n| (n.clone(), z.endpoints.to_vec())))
                 .collect();
             (family.clone(), OurProxy { port, local, nodes })
         })

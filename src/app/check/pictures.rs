@@ -1,11 +1,14 @@
 //! What a `check` picture (`-o html|dot|mermaid`) draws beyond the rows: the full report of the
-//! Services listed, the worst verdicts first, up to [`PICTURE_SECTIONS_CAP`].
+//! Services listed, the worst verdicts first, up to [`PICTURE_SECTIONS_CAP`], each computed when
+//! its picture is written (the snapshot moves into the [`CheckDetails`] for that).
 
-use crate::render::picture::CheckDetails;
+use std::rc::Rc;
+
+use crate::render::picture::{CheckDetails, Reports};
 use crate::settings::Settings;
-use topo_engine::core::analyze;
-use topo_engine::model::{Behaviour, Service, Snapshot};
-use topo_engine::report::{CheckReport, CheckRow};
+use topo_engine::core::analyze::{self, Cluster};
+use topo_engine::model::{Behaviour, Snapshot};
+use topo_engine::report::{CheckReport, CheckRow, ServiceRef};
 
 /// The most Services a `check` picture draws in full: beyond it the page (or graph) would grow past
 /// what a browser opens comfortably (BENCHMARKS.md); the rows are all listed, with a note.
@@ -15,7 +18,7 @@ pub(crate) const PICTURE_SECTIONS_CAP: usize = 1000;
 /// worst verdicts first (Drift, Blocked, …), in row order within a verdict.
 pub(super) fn details(
     settings: &Settings,
-    snapshot: &Snapshot,
+    snapshot: Snapshot,
     report: &CheckReport,
     behaviour: Behaviour,
 ) -> CheckDetails {
@@ -24,20 +27,23 @@ pub(super) fn details(
     // A stable sort keeps the row order within a verdict.
     rows.sort_by_key(|row| std::cmp::Reverse(worst(row)));
     rows.truncate(PICTURE_SECTIONS_CAP);
-    let by_name: std::collections::HashMap<(&str, &str), &Service> =
-        snapshot.services.iter().map(|s| ((s.namespace.as_str(), s.name.as_str()), s)).collect();
-    let services: Vec<&Service> = rows
-        .iter()
-        .filter_map(|row| by_name.get(&(row.service.namespace.as_str(), row.service.name.as_str())).copied())
+    let by_name: std::collections::HashMap<(&str, &str), usize> = (snapshot.services.iter().enumerate())
+        .map(|(i, s)| ((s.namespace.as_str(), s.name.as_str()), i))
         .collect();
-    CheckDetails {
-        reports: analyze::service_reports_with(
-            snapshot,
-            &services,
-            behaviour,
-            &settings.traffic,
-            settings.workers,
-        ),
-        zones: Some(analyze::zones(snapshot, behaviour)),
-    }
+    let (services, at): (Vec<ServiceRef>, Vec<usize>) = rows
+        .iter()
+        .filter_map(|row| {
+            let i = by_name.get(&(row.service.namespace.as_str(), row.service.name.as_str()))?;
+            Some((row.service.clone(), *i))
+        })
+        .unzip();
+    drop(by_name);
+    let zones = Some(analyze::zones(&snapshot, behaviour));
+    let traffic = settings.traffic.clone();
+    let reports: Reports = Rc::new(move |draw| {
+        // As `analyze::service_reports_with`, one Service at a time: no per-node kube-proxy groups.
+        let cluster = Cluster::without_proxy_groups(&snapshot, behaviour, &traffic);
+        at.iter().try_for_each(|&i| draw(&analyze::service_report(&cluster, &snapshot.services[i])))
+    });
+    CheckDetails::new(services, reports, zones)
 }

@@ -5,11 +5,20 @@
 use std::io::Write;
 
 use super::escape::dot as esc;
-use super::graph::{Nodes, Panel, Side, routes};
+use super::graph::{MAX_ROUTES, Nodes, Panel, Side, routed, routes};
 use crate::prose::picture as words;
 
 /// Write the panels as one digraph.
 pub fn write(panels: &[Panel<'_>], note: Option<&str>, out: &mut dyn Write) -> std::io::Result<()> {
+    begin(note, out)?;
+    for (i, panel) in panels.iter().enumerate() {
+        cluster(i, panel, out)?;
+    }
+    end(out)
+}
+
+/// The digraph's opening and defaults, with a graph label `note`.
+pub fn begin(note: Option<&str>, out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(out, "digraph routing {{")?;
     writeln!(out, "  graph [rankdir=LR, fontname=\"Helvetica\", labelloc=t];")?;
     writeln!(
@@ -20,13 +29,16 @@ pub fn write(panels: &[Panel<'_>], note: Option<&str>, out: &mut dyn Write) -> s
     if let Some(note) = note {
         writeln!(out, "  label=\"{}\";", esc(note))?;
     }
-    for (i, panel) in panels.iter().enumerate() {
-        cluster(i, panel, out)?;
-    }
+    Ok(())
+}
+
+/// The digraph's end.
+pub fn end(out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(out, "}}")
 }
 
-fn cluster(i: usize, p: &Panel<'_>, out: &mut dyn Write) -> std::io::Result<()> {
+/// Panel `i` as one cluster.
+pub fn cluster(i: usize, p: &Panel<'_>, out: &mut dyn Write) -> std::io::Result<()> {
     let title = words::panel_title(&p.service.service, p.family, p.side.map(|s| s == Side::After));
     writeln!(out, "  subgraph cluster_{i} {{")?;
     writeln!(out, "    label=\"{}\";", esc(&title))?;
@@ -35,6 +47,9 @@ fn cluster(i: usize, p: &Panel<'_>, out: &mut dyn Write) -> std::io::Result<()> 
         return writeln!(out, "  }}");
     };
     let routes = routes(c);
+    if routes.len() == MAX_ROUTES && routed(c) > MAX_ROUTES {
+        writeln!(out, "    // {}", esc(&words::routes_capped(routes.len(), routed(c))))?;
+    }
     let nodes = Nodes::of(&routes);
     for (k, (zone, share)) in nodes.from.iter().enumerate() {
         writeln!(out, "    p{i}_from{k} [label=\"{}\"];", lines(&words::clients(zone, *share)))?;

@@ -1,6 +1,8 @@
 //! The routing graph of one address family, as every picture format draws it: the engine's
 //! per-zone-pair routing facts (`CrossZoneRow.destinations`) reshaped, nothing recomputed.
 
+use std::collections::HashMap;
+
 use topo_engine::report::whatif::{CrossZone, Outcomes};
 use topo_engine::report::{FamilyReport, ServiceReport};
 
@@ -24,8 +26,32 @@ impl Route<'_> {
     }
 }
 
-/// The routed pairs (some request takes them now or after the next sync), by origin then destination.
+/// The most zone pairs one picture of a family draws: a thousand zones without hints route a
+/// million pairs, which no page or graph can show (issue 32). The widest are kept.
+pub const MAX_ROUTES: usize = 2_000;
+
+/// How many pairs some request takes now or after the next sync (what [`routes`] draws at most
+/// [`MAX_ROUTES`] of).
+pub fn routed(c: &CrossZone) -> usize {
+    every_route(c).count()
+}
+
+/// The routed pairs (some request takes them now or after the next sync), by origin then
+/// destination; beyond [`MAX_ROUTES`], the widest (by their largest share of all requests).
 pub fn routes(c: &CrossZone) -> Vec<Route<'_>> {
+    let all: Vec<Route<'_>> = every_route(c).collect();
+    if all.len() <= MAX_ROUTES {
+        return all;
+    }
+    let width = |r: &Route<'_>| r.of_all().0.max(r.of_all().1);
+    let mut widest: Vec<usize> = (0..all.len()).collect();
+    widest.sort_by(|&a, &b| width(&all[b]).total_cmp(&width(&all[a])).then(a.cmp(&b)));
+    widest.truncate(MAX_ROUTES);
+    widest.sort_unstable();
+    widest.into_iter().map(|i| all[i].clone()).collect()
+}
+
+fn every_route(c: &CrossZone) -> impl Iterator<Item = Route<'_>> {
     c.zones
         .iter()
         .flat_map(|row| {
@@ -37,7 +63,6 @@ pub fn routes(c: &CrossZone) -> Vec<Route<'_>> {
             })
         })
         .filter(|r| r.share.now > 0.0 || r.share.expected > 0.0)
-        .collect()
 }
 
 /// The nodes of a routing graph: the origin zones with their share of all requests, in route
@@ -47,6 +72,8 @@ pub struct Nodes<'a> {
     pub from: Vec<(&'a str, f64)>,
     /// Destination zones.
     pub to: Vec<&'a str>,
+    /// Position of each zone in `from` and in `to` (the first, as a search would find).
+    at: HashMap<&'a str, (Option<usize>, Option<usize>)>,
 }
 
 impl<'a> Nodes<'a> {
@@ -57,13 +84,21 @@ impl<'a> Nodes<'a> {
         let mut to: Vec<&str> = routes.iter().map(|r| r.to).collect();
         to.sort_by_key(|z| (z.is_empty(), *z));
         to.dedup();
-        Nodes { from, to }
+        let mut at: HashMap<&str, (Option<usize>, Option<usize>)> = HashMap::new();
+        for (i, f) in from.iter().enumerate() {
+            at.entry(f.0).or_default().0.get_or_insert(i);
+        }
+        for (i, z) in to.iter().enumerate() {
+            at.entry(*z).or_default().1.get_or_insert(i);
+        }
+        Nodes { from, to, at }
     }
 
-    /// The positions of a route's origin node in `from` and destination node in `to`.
+    /// The positions of a route's origin node in `from` and destination node in `to` (looked up,
+    /// not searched: hundreds of zones route tens of thousands of pairs).
     pub fn edge(&self, r: &Route<'_>) -> (usize, usize) {
-        let from = self.from.iter().position(|f| f.0 == r.from).unwrap_or(0);
-        (from, self.to.iter().position(|z| *z == r.to).unwrap_or(0))
+        let from = self.at.get(r.from).and_then(|p| p.0).unwrap_or(0);
+        (from, self.at.get(r.to).and_then(|p| p.1).unwrap_or(0))
     }
 }
 

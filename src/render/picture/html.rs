@@ -20,13 +20,25 @@ const CSS: &str = include_str!("html/page.css");
 
 /// The page around `body`.
 fn document(title: &str, body: &str, out: &mut dyn Write) -> std::io::Result<()> {
+    open(title, out)?;
+    out.write_all(body.as_bytes())?;
+    close(out)
+}
+
+/// The page up to its body's content.
+fn open(title: &str, out: &mut dyn Write) -> std::io::Result<()> {
     write!(
         out,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>{}</title>\n<style>\n{CSS}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n",
+         <title>{}</title>\n<style>\n{CSS}</style>\n</head>\n<body>\n",
         esc(title)
     )
+}
+
+/// The page after its body's content.
+fn close(out: &mut dyn Write) -> std::io::Result<()> {
+    out.write_all(b"\n</body>\n</html>\n")
 }
 
 /// `explain` of one Service.

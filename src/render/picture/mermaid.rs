@@ -6,22 +6,29 @@
 use std::io::Write;
 
 use super::escape::mermaid as esc;
-use super::graph::{Nodes, Panel, Side, routes};
+use super::graph::{MAX_ROUTES, Nodes, Panel, Side, routed, routes};
 use crate::prose::picture as words;
 
 /// Write the panels as one flowchart.
 pub fn write(panels: &[Panel<'_>], note: Option<&str>, out: &mut dyn Write) -> std::io::Result<()> {
-    writeln!(out, "flowchart LR")?;
-    if let Some(note) = note {
-        writeln!(out, "  note[\"{}\"]", esc(note))?;
-    }
+    begin(note, out)?;
     for (i, panel) in panels.iter().enumerate() {
         subgraph(i, panel, out)?;
     }
     Ok(())
 }
 
-fn subgraph(i: usize, p: &Panel<'_>, out: &mut dyn Write) -> std::io::Result<()> {
+/// The flowchart's opening, with a `note` node.
+pub fn begin(note: Option<&str>, out: &mut dyn Write) -> std::io::Result<()> {
+    writeln!(out, "flowchart LR")?;
+    if let Some(note) = note {
+        writeln!(out, "  note[\"{}\"]", esc(note))?;
+    }
+    Ok(())
+}
+
+/// Panel `i` as one subgraph.
+pub fn subgraph(i: usize, p: &Panel<'_>, out: &mut dyn Write) -> std::io::Result<()> {
     let title = words::panel_title(&p.service.service, p.family, p.side.map(|s| s == Side::After));
     writeln!(out, "  subgraph p{i}[\"{}\"]", esc(&title))?;
     let Some(c) = &p.family.cross_zone else {
@@ -29,6 +36,9 @@ fn subgraph(i: usize, p: &Panel<'_>, out: &mut dyn Write) -> std::io::Result<()>
         return writeln!(out, "  end");
     };
     let routes = routes(c);
+    if routes.len() == MAX_ROUTES && routed(c) > MAX_ROUTES {
+        writeln!(out, "    %% {}", esc(&words::routes_capped(routes.len(), routed(c))))?;
+    }
     let nodes = Nodes::of(&routes);
     for (k, (zone, share)) in nodes.from.iter().enumerate() {
         writeln!(out, "    p{i}_from{k}[\"{}\"]", lines(&words::clients(zone, *share)))?;

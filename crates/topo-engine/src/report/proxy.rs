@@ -1,5 +1,7 @@
 //! kube-proxy's outcome per group of nodes: codes and facts.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 
 use super::reason::Reason;
@@ -32,7 +34,8 @@ pub struct ProxyZoneView {
     /// Routing of ClusterIP traffic.
     pub mode: ProxyMode,
     /// Endpoints ClusterIP traffic goes to (first addresses, sorted); empty = traffic dropped.
-    pub endpoints: Vec<String>,
+    // Shared by the groups that route to the same endpoints (without hints, every zone's).
+    pub endpoints: Arc<[String]>,
     /// With `externalTrafficPolicy: Local` on an externally accessible Service: the node-local
     /// endpoints external traffic goes to.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -60,7 +60,10 @@ impl State {
 
 /// One SVG of bands for `state` over `columns`.
 pub fn svg(columns: &[&str], routes: &[Route<'_>], state: State, width: f64) -> String {
-    let col = |z: &str| columns.iter().position(|c| *c == z).unwrap_or(0);
+    // Looked up once per band: hundreds of zones make tens of thousands of bands.
+    let index: std::collections::HashMap<&str, usize> =
+        columns.iter().enumerate().rev().map(|(i, c)| (*c, i)).collect();
+    let col = |z: &str| index.get(z).copied().unwrap_or(0);
     let live: Vec<&Route<'_>> = routes.iter().filter(|r| state.of(r).0 > 0.0).collect();
     // Scale: the fullest bar (an origin's requests, or what a destination receives) fills its column.
     let mut out_sum = vec![0.0; columns.len()];

@@ -6,44 +6,42 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::Write;
 
+use super::super::CheckDetails;
 use super::super::escape::html as esc;
 use super::service::{section, verdict_class};
 use crate::prose;
 use crate::prose::picture::{self as words, page};
-use topo_engine::report::{CheckReport, CheckRow, ServiceRef, ServiceReport, ZoneReport};
+use topo_engine::report::{CheckReport, CheckRow, ServiceRef};
 
-/// The check page; `details` are the full reports of the Services that get a section, in the
-/// order of their sections.
-pub fn check(
-    report: &CheckReport,
-    details: &[ServiceReport],
-    zones: Option<&ZoneReport>,
-    out: &mut dyn Write,
-) -> std::io::Result<()> {
+/// The check page; the Services of `details` get a section each, written as its report is
+/// computed (the summary and the table first, then one section at a time).
+pub fn check(report: &CheckReport, details: &CheckDetails, out: &mut dyn Write) -> std::io::Result<()> {
+    super::open(page::CHECK, out)?;
     let mut body = format!("<h1>{}</h1>", esc(page::CHECK));
     summary(&mut body, report);
-    if details.len() < report.services.len() {
-        let _ = write!(
-            body,
-            "<p class=\"note-cap\">{}</p>",
-            esc(&words::capped(details.len(), report.services.len()))
-        );
+    let shown = details.services.len();
+    if shown < report.services.len() {
+        let _ =
+            write!(body, "<p class=\"note-cap\">{}</p>", esc(&words::capped(shown, report.services.len())));
     }
     let sections: BTreeMap<&ServiceRef, usize> =
-        details.iter().enumerate().map(|(i, d)| (&d.service, i)).collect();
+        details.services.iter().enumerate().map(|(i, s)| (s, i)).collect();
     table(&mut body, report, &sections);
-    for (i, d) in details.iter().enumerate() {
+    out.write_all(body.as_bytes())?;
+    drop(body);
+    let zones = details.zones.as_ref();
+    details.each(|i, d| {
         let worst = d.families.iter().map(|f| f.verdict).max_by_key(|v| v.severity());
         let verdict = worst
             .map_or(String::new(), |v| format!("<span class=\"verdict {}\">{v}</span>", verdict_class(v)));
-        let _ = write!(
-            body,
+        write!(
+            out,
             "<details class=\"service-details\" id=\"s{i}\"><summary>{}{verdict}</summary>{}</details>",
             esc(&format!("{}/{}", d.service.namespace, d.service.name)),
             section(d, &format!("s{i}-section"), zones, super::bands::FULL_WIDTH)
-        );
-    }
-    super::document(page::CHECK, &body, out)
+        )
+    })?;
+    super::close(out)
 }
 
 fn summary(body: &mut String, report: &CheckReport) {

@@ -6,11 +6,12 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::super::escape::html as esc;
-use super::super::graph::{columns, routes};
+use super::super::graph::{MAX_ROUTES, columns, routed, routes};
 use super::bands::{self, State};
 use crate::prose;
 use crate::prose::picture::{self as words, card};
 use topo_engine::core::topologycache::OVERLOAD_THRESHOLD;
+use topo_engine::report::whatif::CrossZone;
 use topo_engine::report::{FamilyReport, ServiceReport, Verdict, ZoneReport};
 
 /// Nodes per zone: kube-proxy's groups of the family when it has them, else the `zones` report.
@@ -101,6 +102,7 @@ fn family(h: &mut String, f: &FamilyReport, zones: Option<&ZoneReport>, width: f
         Some(c) => {
             let routes = routes(c);
             let _ = write!(h, "<p class=\"legend\">{}</p>", esc(words::BANDS));
+            capped_note(h, c, routes.len());
             for (state, caption, share) in [
                 (State::Now, words::NOW, &c.overall.now),
                 (State::Expected, words::AFTER_SYNC, &c.overall.expected),
@@ -116,6 +118,14 @@ fn family(h: &mut String, f: &FamilyReport, zones: Option<&ZoneReport>, width: f
         }
     }
     h.push_str("</article>");
+}
+
+/// When the family routes more zone pairs than are drawn ([`MAX_ROUTES`]), says so.
+fn capped_note(h: &mut String, c: &CrossZone, drawn: usize) {
+    if drawn == MAX_ROUTES && routed(c) > MAX_ROUTES {
+        let note = words::routes_capped(drawn, routed(c));
+        let _ = write!(h, "<p class=\"note-cap\">{}</p>", esc(&note));
+    }
 }
 
 fn zone_cards(h: &mut String, f: &FamilyReport, cols: &[&str], nodes: &BTreeMap<&str, usize>) {

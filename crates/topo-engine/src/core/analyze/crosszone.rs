@@ -18,7 +18,9 @@ use crate::model::{Behaviour, EndpointSlice, Node, Service};
 use crate::report::CrossZone;
 
 mod assemble;
+mod route;
 use assemble::assemble;
+use route::{Dests, route};
 
 /// Where requests originate.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -93,15 +95,6 @@ fn cpu_of(node: &Node) -> f64 {
     node.allocatable_cpu.map_or(0.0, |c| c.milli_value() as f64)
 }
 
-/// Requests routed under one proxy view: per origin zone (total, cross, dropped), per endpoint, and
-/// per (origin zone, destination zone) pair (destination `""` = an endpoint without a zone).
-#[derive(Debug, Default, Clone)]
-struct Routed {
-    zones: BTreeMap<String, (f64, f64, f64)>,
-    loads: BTreeMap<String, f64>,
-    flows: BTreeMap<String, BTreeMap<String, f64>>,
-}
-
 /// Every node's share of requests, summed per row and per (zone, Windows) class of the sorted
 /// nodes once per run, so routing a Service visits groups rather than every node.
 #[derive(Debug, Clone, Default)]
@@ -137,7 +130,8 @@ impl Origins {
         let mut by_row = vec![Vec::new(); rows.len()];
         let mut unplaced = Vec::new();
         for (name, zone, weight) in &list {
-            let z = zones.iter().position(|x| x == zone).unwrap_or(0);
+            // `list` runs zone by zone in name order, so `zones` is sorted.
+            let z = zones.binary_search(zone).unwrap_or(0);
             zone_totals[z] += weight;
             match rows.row(name) {
                 Some(row) => add_to(&mut by_row[row], z, *weight),
@@ -186,102 +180,6 @@ impl Origins {
     }
 }
 
-/// The requests of every group of origins sent evenly over the endpoints of the group.
-/// Without `detail`, only the per-zone totals (`Routed::zones`) are summed.
-fn route(
-    view: &Grouped,
-    nodes: &ProxyNodes,
-    origins: &Origins,
-    zone_of: &BTreeMap<String, String>,
-    detail: bool,
-) -> Routed {
-    let group_zones = view.zones();
-    let mut addresses: Vec<&str> = Vec::new();
-    let mut ids: BTreeMap<&str, usize> = BTreeMap::new();
-    // Per group: (address id, leaves the zone) of each endpoint; origins of a group share its zone.
-    let targets: Vec<Vec<(usize, bool)>> = view
-        .endpoints()
-        .iter()
-        .zip(&group_zones)
-        .map(|(endpoints, zone)| {
-            endpoints
-                .iter()
-                .map(|a| {
-                    let id = *ids.entry(a.as_str()).or_insert_with(|| {
-                        addresses.push(a.as_str());
-                        addresses.len() - 1
-                    });
-                    (id, zone_of.get(a).is_none_or(|z| z != zone))
-                })
-                .collect()
-        })
-        .collect();
-    let mut zones: Vec<(f64, f64, f64)> = origins.zone_totals.iter().map(|&t| (t, 0.0, 0.0)).collect();
-    let mut loads: Vec<Option<f64>> = vec![None; addresses.len()];
-    // Per origin zone: (address id, requests) it sends there.
-    let mut sent: Vec<Vec<(usize, f64)>> = vec![Vec::new(); zones.len()];
-    origins.unplaced.iter().for_each(|&(z, w)| zones[z].2 += w);
-    for (g, z, weight) in origins.per_group(view, nodes) {
-        let targets = &targets[g];
-        if targets.is_empty() {
-            zones[z].2 += weight;
-            continue;
-        }
-        let each = weight / targets.len() as f64;
-        for &(id, cross) in targets {
-            if detail {
-                *loads[id].get_or_insert_default() += each;
-                add_to(&mut sent[z], id, each);
-            }
-            if cross {
-                zones[z].1 += each;
-            }
-        }
-    }
-    let zones = origins.zones.iter().cloned().zip(zones).collect();
-    if !detail {
-        return Routed { zones, ..Routed::default() };
-    }
-    Routed {
-        zones,
-        loads: addresses.iter().zip(loads).filter_map(|(a, v)| Some((a.to_string(), v?))).collect(),
-        flows: per_destination(&origins.zones, sent, &addresses, zone_of),
-    }
-}
-
-/// Requests sent per origin zone and endpoint, summed per destination zone.
-fn per_destination(
-    zones: &[String],
-    sent: Vec<Vec<(usize, f64)>>,
-    addresses: &[&str],
-    zone_of: &BTreeMap<String, String>,
-) -> BTreeMap<String, BTreeMap<String, f64>> {
-    let row = |list: Vec<(usize, f64)>| {
-        let mut to: BTreeMap<String, f64> = BTreeMap::new();
-        for (id, w) in list {
-            *to.entry(zone_of.get(addresses[id]).cloned().unwrap_or_default()).or_default() += w;
-        }
-        to
-    };
-    zones.iter().cloned().zip(sent.into_iter().map(row)).collect()
-}
-
-/// First address → zone of every endpoint (its `zone`, else its node's zone label).
-fn endpoint_zones(slices: &[&EndpointSlice], nodes: &ProxyNodes) -> BTreeMap<String, String> {
-    let node_zone = |name: &str| nodes.row(name).and_then(|row| nodes.node(row).1).filter(|z| !z.is_empty());
-    let mut out = BTreeMap::new();
-    for e in slices.iter().flat_map(|s| &s.endpoints) {
-        let Some(address) = e.addresses.first() else { continue };
-        let zone = e
-            .zone
-            .as_deref()
-            .filter(|z| !z.is_empty())
-            .or_else(|| e.node_name.as_deref().and_then(node_zone));
-        out.entry(address.clone()).or_insert_with(|| zone.unwrap_or_default().to_string());
-    }
-    out
-}
-
 fn without_hints(slices: &[&EndpointSlice]) -> Vec<EndpointSlice> {
     let mut out: Vec<EndpointSlice> = slices.iter().map(|s| (*s).clone()).collect();
     out.iter_mut().flat_map(|s| &mut s.endpoints).for_each(|e| e.hints = None);
@@ -317,23 +215,23 @@ pub fn cross_zone(input: &CrossZoneInput<'_>) -> Option<CrossZone> {
     if input.origins.list.is_empty() || input.nodes.is_empty() {
         return None;
     }
-    let zone_of = endpoint_zones(input.now, input.nodes);
+    let dests = Dests::new(input.now, input.nodes);
     let routed = |slices: &[&EndpointSlice]| {
         let view = grouped(input.service, slices, input.nodes, input.behaviour).ok()?;
-        Some(route(&view, input.nodes, input.origins, &zone_of, input.detail))
+        Some(route(&view, input.nodes, input.origins, &dests, input.detail))
     };
     let now = routed(input.now)?;
     // The same slices route the same way: most Services have no hints, or keep the ones they have.
-    let expected = if same_slices(input.now, input.expected) { now.clone() } else { routed(input.expected)? };
+    let other = if same_slices(input.now, input.expected) { None } else { Some(routed(input.expected)?) };
+    let expected = other.as_ref().unwrap_or(&now);
     if !input.detail {
-        return Some(assemble::overall_only(input.model, &now, &expected));
+        return Some(assemble::overall_only(input.model, &now, expected));
     }
     let hinted = input.now.iter().flat_map(|s| &s.endpoints).any(|e| e.hints.is_some());
-    let bare = match hinted {
-        true => routed(&without_hints(input.now).iter().collect::<Vec<_>>())?,
-        false => now.clone(),
-    };
-    Some(assemble(input.model, &zone_of, [now, expected, bare]))
+    let unhinted =
+        if hinted { Some(routed(&without_hints(input.now).iter().collect::<Vec<_>>())?) } else { None };
+    let bare = unhinted.as_ref().unwrap_or(&now);
+    Some(assemble(input.model, &input.origins.zones, &dests, [&now, expected, bare]))
 }
 
 /// The same slices in the same order (kube-proxy's merge of duplicate endpoints reads the order).

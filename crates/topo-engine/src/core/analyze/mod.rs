@@ -13,6 +13,7 @@ mod parallel;
 pub mod replicas;
 mod rows;
 pub mod spread;
+mod zone_limit;
 mod zones;
 
 #[cfg(test)]
@@ -32,6 +33,7 @@ use crate::report::{CheckReport, CheckRow, CheckSummary, ServiceRef, ServiceRepo
 pub use crosszone::{CrossZoneInput, TrafficModel, cross_zone};
 pub use replicas::{hints_hold, replicas_needed, spread_weights};
 pub use rows::hinted_counts;
+pub use zone_limit::{MAX_ZONES, TooManyZones, zone_limit};
 pub use zones::zones_report;
 
 /// Cluster-wide facts computed once per run (node topology is shared by every Service).
@@ -95,6 +97,16 @@ impl<'a> Cluster<'a> {
             row_only: false,
             slices,
         }
+    }
+
+    /// [`Cluster::with_traffic`] for full reports without the per-node kube-proxy groups (as
+    /// [`service_reports_with`] makes them; `check` pictures draw them one Service at a time).
+    pub fn without_proxy_groups(
+        snapshot: &'a Snapshot,
+        behaviour: Behaviour,
+        traffic: &TrafficModel,
+    ) -> Self {
+        Cluster { proxy_detail: false, ..Self::with_traffic(snapshot, behaviour, traffic) }
     }
 
     /// Every slice labelled with this Service's name (any manager, any address type).

@@ -158,7 +158,7 @@ fn w15_traffic_policies_and_terminating() {
     let etp = proxy_view(&service().etp_local_node_port(), &[&s], &n4, V36);
     let z = &etp.zones[0];
     assert_eq!(
-        (z.mode, z.endpoints.clone(), z.external_endpoints.clone()),
+        (z.mode, z.endpoints.to_vec(), z.external_endpoints.clone()),
         (ProxyMode::PreferSameZone, strings(&["10.0.0.1", "10.0.0.2"]), Some(vec![]))
     );
     let mut terminating = w15_slice();
@@ -231,7 +231,7 @@ fn view_skips_and_windows() {
     );
     let nodes = [node("nz", None)];
     assert_eq!(
-        proxy_view(&service(), &[&empty_hint], &nodes, V36).zones[0].endpoints,
+        proxy_view(&service(), &[&empty_hint], &nodes, V36).zones[0].endpoints.to_vec(),
         strings(&["10.0.0.7"])
     );
     assert_eq!(
@@ -261,7 +261,7 @@ fn a_duplicate_is_merged_per_node_before_1_36() {
     let nodes = vec![node("n1", None), node("n2", None)];
     let per_node = |behaviour| -> Vec<(Vec<String>, Vec<String>)> {
         let view = proxy_view(&service(), &[&s], &nodes, behaviour);
-        view.zones.iter().map(|z| (z.nodes.clone(), z.endpoints.clone())).collect()
+        view.zones.iter().map(|z| (z.nodes.clone(), z.endpoints.to_vec())).collect()
     };
     assert_eq!(
         per_node(Behaviour::new(35)),
@@ -299,7 +299,7 @@ fn each_node_runs_kube_proxy_at_its_kubelets_version() {
             (strings(&["older"]), ProxyMode::Cluster, Some("1.21".into())),
         ]
     );
-    assert_eq!(view.zones[1].endpoints, strings(&["10.0.0.1", "10.0.0.2"]));
+    assert_eq!(view.zones[1].endpoints.to_vec(), strings(&["10.0.0.1", "10.0.0.2"]));
     // The same nodes under a 1.30 control plane: nobody is older, nothing is skewed.
     let same = proxy_view(&prefer_close, &[&s], &nodes[..2], Behaviour::new(30));
     assert!(same.zones.iter().all(|z| z.kube_proxy_version.is_none()));

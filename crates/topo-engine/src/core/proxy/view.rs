@@ -3,17 +3,19 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 
 use serde::Serialize;
 
 use super::cache::prefers_non_terminating;
 use super::nodes::{Locality, NodeRow, ProxyNodes, named_rows};
-use super::{
-    Categorized, ProxyNode, ProxyServiceInfo, TopologyMode, categorize_endpoints, endpoints_for_port,
-};
+use super::{Categorized, ProxyServiceInfo, TopologyMode, endpoints_for_port};
 use crate::model::{Behaviour, EndpointSlice, Node, Service};
 use crate::report::proxy::{ProxyMode, ProxyZoneView};
 use crate::report::reason::{Facts, Reason, ReasonCode};
+
+mod shared;
+use shared::{Alike, Lists, Rows, unhinted};
 
 /// What kube-proxy does for one Service, per zone.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -67,7 +69,7 @@ fn hypothetical_rows(slices: &[&EndpointSlice]) -> Vec<NodeRow> {
 #[derive(Debug, Clone, PartialEq)]
 struct Outcome {
     mode: ProxyMode,
-    endpoints: Vec<String>,
+    endpoints: Arc<[String]>,
     external_endpoints: Option<Vec<String>>,
     reason: Option<Reason>,
     log_shape: Vec<(String, Vec<(String, String)>)>,
@@ -86,16 +88,17 @@ fn outcome(
     categorized: &Categorized,
     by_identity: &BTreeMap<String, String>,
     kube_proxy: Option<Behaviour>,
+    lists: &mut Lists,
 ) -> Outcome {
     let (mode, list) = if svc.internal_policy_local {
-        (ProxyMode::Local, categorized.local.clone())
+        (ProxyMode::Local, categorized.local.as_deref())
     } else {
         let mode = match categorized.topology_mode {
             Some(TopologyMode::PreferSameNode) => ProxyMode::PreferSameNode,
             Some(TopologyMode::PreferSameZone) => ProxyMode::PreferSameZone,
             None => ProxyMode::Cluster,
         };
-        (mode, categorized.cluster.clone())
+        (mode, categorized.cluster.as_deref())
     };
     let external = (svc.external_policy_local && !svc.internal_policy_local)
         .then(|| addresses(categorized.local.as_deref().unwrap_or_default(), by_identity));
@@ -113,7 +116,7 @@ fn outcome(
         .collect();
     Outcome {
         mode,
-        endpoints: addresses(&list.unwrap_or_default(), by_identity),
+        endpoints: lists.get(list.unwrap_or_default(), by_identity),
         external_endpoints: external,
         reason: categorized.reason.clone(),
         log_shape,
@@ -221,24 +224,18 @@ fn group_nodes(
     let mut class_group: Vec<Option<usize>> = vec![None; nodes.members.len()];
     let mut named_groups = Vec::with_capacity(named.len());
     let mut groups = GroupSet::default();
+    let mut alike = Alike::new(shared.as_deref().is_some_and(unhinted));
+    let rows = Rows { service, svc: &svc, own, nodes, behaviour, shared: &shared, ids: &shared_identities };
     for visit in visited_rows(nodes, &named, every_row) {
         let (Ok(row) | Err(row)) = visit;
-        let (name, zone, windows, _) = &nodes.rows[row];
-        let node = ProxyNode { name, zone: zone.as_deref(), windows: *windows };
+        let (_, zone, windows, _) = &nodes.rows[row];
         let at = nodes.kube_proxy(row, behaviour);
-        let svc = service_info_at(service, &svc, at, behaviour);
-        let own_endpoints;
-        let own_identities;
-        let (endpoints, by_identity) = match (&shared, &shared_identities) {
-            (Some(eps), Some(ids)) => (eps, ids),
-            _ => {
-                own_endpoints = endpoints_for_port(own, &port.name, &port.protocol, name, at);
-                own_identities = own_endpoints.iter().map(|ep| (ep.identity(), ep.address.clone())).collect();
-                (&own_endpoints, &own_identities)
-            }
-        };
-        let categorized = categorize_endpoints(endpoints, &svc, &node, at);
-        let result = outcome(&svc, &categorized, by_identity, (at != behaviour).then_some(at));
+        let key = (*windows, zone.as_deref().unwrap_or_default().is_empty(), at);
+        let (categorized, result) = alike.get(key).unwrap_or_else(|| {
+            let decided = rows.decide(row, at, &mut groups.lists);
+            alike.put(key, &decided.0, &decided.1);
+            decided
+        });
         let g = groups.place(zone.clone().unwrap_or_default(), result, &categorized);
         match visit {
             Ok(row) => named_groups.push((row, g)),
@@ -275,6 +272,7 @@ fn service_info_at<'s>(
 struct GroupSet {
     groups: Vec<Group>,
     by_zone: HashMap<String, Vec<usize>>,
+    lists: Lists,
 }
 
 impl GroupSet {

@@ -102,7 +102,7 @@ fn direct(service: &Service, slices: &[&EndpointSlice], nodes: &[Node], behaviou
             continue;
         }
         let each = weight / group.endpoints.len() as f64;
-        for address in &group.endpoints {
+        for address in group.endpoints.iter() {
             *loads.entry(address.clone()).or_insert(0.0) += each;
             let dest = zone_of.get(address).cloned().unwrap_or_default();
             *flows.entry((zone.clone(), dest)).or_insert(0.0) += each;
