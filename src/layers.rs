@@ -22,6 +22,7 @@ const LAYERS: &[&str] = &[
     "triage",     // what `check` lists and what fails it
     "escape",     // the one escaper for untrusted strings
     "exit",       // the exit code table
+    "fixtures",   // model builders for the property tests (cfg(test))
 ];
 
 /// Imports that break the order, each left to the developer who owns the file (issue 31):

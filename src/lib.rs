@@ -28,6 +28,8 @@ pub mod entry;
 mod error;
 mod escape;
 mod exit;
+#[cfg(test)]
+mod fixtures;
 mod internal;
 #[cfg(test)]
 mod layers;

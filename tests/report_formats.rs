@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-use crate::support::{demo, path, topo};
+use crate::support::{demo, path, report};
 
 /// The cache directory of the consumers (installed on first use).
 fn consumers() -> &'static Path {
@@ -23,18 +23,6 @@ fn consumers() -> &'static Path {
         assert!(out.status.success(), "tests/consumers/install-reports.sh failed (see stderr above)");
         PathBuf::from(String::from_utf8(out.stdout).expect("UTF-8 path").trim())
     })
-}
-
-/// `check -A -f DUMP -o FORMAT ARGS…` → (exit code, stdout).
-fn report(dump: &Path, format: &str, args: &[&str]) -> (i32, String) {
-    let out = topo()
-        .args(["check", "-A", "-f", &dump.display().to_string(), "-o", format])
-        .args(args)
-        .output()
-        .expect("runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("error:"), "{stderr}");
-    (out.status.code().unwrap(), String::from_utf8(out.stdout).expect("UTF-8"))
 }
 
 /// Run a Python snippet of the consumers' virtualenv on `input`; its stdout parsed as JSON.

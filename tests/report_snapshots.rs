@@ -2,21 +2,7 @@
 //! fixtures. Hermetic, so a change to a report format shows in plain `cargo test`; the consumers
 //! tier reads the same formats back with the programs that read them (`report_formats.rs`).
 
-use std::path::Path;
-
-use crate::support::{demo, path, topo};
-
-/// `check -A -f DUMP -o FORMAT ARGS…` → (exit code, stdout).
-fn report(dump: &Path, format: &str, args: &[&str]) -> (i32, String) {
-    let out = topo()
-        .args(["check", "-A", "-f", &dump.display().to_string(), "-o", format])
-        .args(args)
-        .output()
-        .expect("runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("error:"), "{stderr}");
-    (out.status.code().unwrap(), String::from_utf8(out.stdout).expect("UTF-8"))
-}
+use crate::support::{demo, path, report};
 
 #[test]
 fn report_contents_are_stable() {

@@ -105,3 +105,15 @@ pub fn cannot_run(test: &str, why: &str) {
 pub fn read(p: &Path) -> String {
     std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
+
+/// `check -A -f DUMP -o FORMAT ARGS…` → (exit code, stdout); no `error:` on stderr.
+pub fn report(dump: &Path, format: &str, args: &[&str]) -> (i32, String) {
+    let out = topo()
+        .args(["check", "-A", "-f", &dump.display().to_string(), "-o", format])
+        .args(args)
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("error:"), "{stderr}");
+    (out.status.code().unwrap(), String::from_utf8(out.stdout).expect("UTF-8"))
+}

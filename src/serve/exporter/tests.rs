@@ -6,11 +6,7 @@
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
-use topo_engine::model::cpu::CpuAmount;
-use topo_engine::model::{
-    ANNOTATION_TOPOLOGY_MODE, Behaviour, CONTROLLER_NAME, Endpoint, EndpointSlice, Hints, LABEL_ZONE, Node,
-    Service,
-};
+use topo_engine::model::{ANNOTATION_TOPOLOGY_MODE, Behaviour, Service};
 use topo_engine::report::Verdict;
 
 use super::exposition::Exposition;
@@ -18,72 +14,7 @@ use super::format::{Format, prometheus_text};
 use super::metrics::{Health, openmetrics};
 use super::state::{Exporter, from_scratch};
 use super::store::{Change, Key, Object, Resource, Store, key_of, resource_of};
-
-const ZONES: [&str; 3] = ["a", "b", "c"];
-
-fn node(i: usize, zone: Option<usize>, cpu: Option<u8>, ready: bool) -> Node {
-    let mut labels = BTreeMap::new();
-    if let Some(z) = zone {
-        labels.insert(LABEL_ZONE.to_string(), ZONES[z].to_string());
-    }
-    Node {
-        name: format!("n{i}"),
-        labels: labels.into(),
-        allocatable_cpu: cpu.map(|c| CpuAmount::parse(&c.to_string()).unwrap()),
-        ready: Some(if ready { "True" } else { "False" }.to_string()),
-        kubelet_version: None,
-    }
-}
-
-fn service(i: usize, mode: u8) -> Service {
-    let mut annotations = BTreeMap::new();
-    if mode == 1 {
-        annotations.insert(ANNOTATION_TOPOLOGY_MODE.to_string(), "Auto".to_string());
-    }
-    Service {
-        namespace: "ns".into(),
-        name: format!("s{i}"),
-        labels: Default::default(),
-        annotations: annotations.into(),
-        has_selector: true,
-        service_type: "ClusterIP".into(),
-        cluster_ip: Some(format!("10.0.0.{i}")),
-        ip_families: vec!["IPv4".into()],
-        traffic_distribution: (mode == 2).then(|| "PreferClose".to_string()),
-        internal_traffic_policy: None,
-        external_traffic_policy: None,
-        externally_accessible: false,
-        publish_not_ready_addresses: false,
-        ports: vec![],
-    }
-}
-
-/// (zone, ready, hinted zone)
-type EndpointSpec = (Option<usize>, bool, Option<usize>);
-
-fn slice(i: usize, owner: usize, endpoints: &[EndpointSpec]) -> EndpointSlice {
-    EndpointSlice {
-        namespace: "ns".into(),
-        name: format!("sl{i}"),
-        service_name: Some(format!("s{owner}")),
-        managed_by: Some(CONTROLLER_NAME.to_string()),
-        address_type: "IPv4".into(),
-        ports: vec![],
-        endpoints: endpoints
-            .iter()
-            .enumerate()
-            .map(|(e, (zone, ready, hint))| Endpoint {
-                addresses: vec![format!("10.1.{i}.{e}")].into(),
-                ready: Some(*ready),
-                serving: Some(*ready),
-                terminating: Some(false),
-                node_name: zone.map(|z| format!("n{z}").into()),
-                zone: zone.map(|z| ZONES[z].into()),
-                hints: hint.map(|h| Hints::zone(ZONES[h])),
-            })
-            .collect(),
-    }
-}
+use crate::fixtures::{EndpointSpec, node, service, slice};
 
 fn object() -> impl Strategy<Value = Object> {
     let zone = proptest::option::of(0..3usize);

@@ -75,82 +75,12 @@ mod property {
 
     use proptest::prelude::*;
     use topo_engine::core::analyze;
-    use topo_engine::model::cpu::CpuAmount;
-    use topo_engine::model::{
-        ANNOTATION_TOPOLOGY_MODE, Behaviour, CONTROLLER_NAME, Endpoint, EndpointSlice, Hints, LABEL_ZONE,
-        Node, Service, Snapshot,
-    };
+    use topo_engine::model::{Behaviour, Service, Snapshot};
     use topo_engine::report::Verdict;
 
     use super::super::mark_dump;
 
-    const ZONES: [&str; 3] = ["a", "b", "c"];
-
-    fn node(i: usize, zone: Option<usize>, cpu: u8, ready: bool) -> Node {
-        let labels: BTreeMap<String, String> =
-            zone.map(|z| (LABEL_ZONE.to_string(), ZONES[z].to_string())).into_iter().collect();
-        Node {
-            name: format!("n{i}"),
-            labels: labels.into(),
-            allocatable_cpu: Some(CpuAmount::parse(&cpu.to_string()).expect("a CPU count")),
-            ready: Some(if ready { "True" } else { "False" }.to_string()),
-            kubelet_version: None,
-        }
-    }
-
-    /// mode: 0 none, 1 Auto, 2 PreferClose, 3 PreferSameNode, 4 no selector, 5 ExternalName.
-    fn service(i: usize, mode: u8) -> Service {
-        let annotations: BTreeMap<String, String> = (mode == 1)
-            .then(|| (ANNOTATION_TOPOLOGY_MODE.to_string(), "Auto".to_string()))
-            .into_iter()
-            .collect();
-        let distribution = match mode {
-            2 => Some("PreferClose".to_string()),
-            3 => Some("PreferSameNode".to_string()),
-            _ => None,
-        };
-        Service {
-            namespace: "ns".into(),
-            name: format!("s{i}"),
-            labels: Default::default(),
-            annotations: annotations.into(),
-            has_selector: mode != 4,
-            service_type: if mode == 5 { "ExternalName" } else { "ClusterIP" }.into(),
-            cluster_ip: Some(format!("10.0.0.{i}")),
-            ip_families: vec!["IPv4".into()],
-            traffic_distribution: distribution,
-            internal_traffic_policy: None,
-            external_traffic_policy: None,
-            externally_accessible: false,
-            publish_not_ready_addresses: false,
-            ports: vec![],
-        }
-    }
-
-    /// (zone, ready, hinted zone) per endpoint.
-    fn slice(i: usize, owner: usize, endpoints: &[(Option<usize>, bool, Option<usize>)]) -> EndpointSlice {
-        EndpointSlice {
-            namespace: "ns".into(),
-            name: format!("sl{i}"),
-            service_name: Some(format!("s{owner}")),
-            managed_by: Some(CONTROLLER_NAME.to_string()),
-            address_type: "IPv4".into(),
-            ports: vec![],
-            endpoints: endpoints
-                .iter()
-                .enumerate()
-                .map(|(e, (zone, ready, hint))| Endpoint {
-                    addresses: vec![format!("10.1.{i}.{e}")].into(),
-                    ready: Some(*ready),
-                    serving: Some(*ready),
-                    terminating: Some(false),
-                    node_name: zone.map(|z| format!("n{z}").into()),
-                    zone: zone.map(|z| ZONES[z].into()),
-                    hints: hint.map(|h| Hints::zone(ZONES[h])),
-                })
-                .collect(),
-        }
-    }
+    use crate::fixtures::{node, service, slice};
 
     fn cluster() -> impl Strategy<Value = Snapshot> {
         let zone = proptest::option::weighted(0.9, 0..3usize);
@@ -159,7 +89,11 @@ mod property {
         let endpoint = (zone.clone(), proptest::bool::weighted(0.85), zone);
         let slices = proptest::collection::vec((0..5usize, proptest::collection::vec(endpoint, 0..7)), 1..6);
         (nodes, services, slices).prop_map(|(nodes, services, slices)| Snapshot {
-            nodes: nodes.into_iter().enumerate().map(|(i, (z, cpu, ready))| node(i, z, cpu, ready)).collect(),
+            nodes: nodes
+                .into_iter()
+                .enumerate()
+                .map(|(i, (z, cpu, ready))| node(i, z, Some(cpu), ready))
+                .collect(),
             services: services.into_iter().enumerate().map(|(i, mode)| service(i, mode)).collect(),
             slices: slices.into_iter().enumerate().map(|(i, (owner, eps))| slice(i, owner, &eps)).collect(),
             ..Snapshot::default()
