@@ -301,7 +301,8 @@ impl<'a> Walk<'a> {
 }
 
 fn takes_value(arg: &Arg) -> bool {
-    matches!(arg.get_action(), ArgAction::Set | ArgAction::Append)
+    // A boolean flag takes `--flag=false` only in `=` form: the next word is never its value.
+    matches!(arg.get_action(), ArgAction::Set | ArgAction::Append) && !arg.is_require_equals_set()
 }
 
 fn find_long<'a>(command: &'a Command, name: &str) -> Option<&'a Arg> {
