@@ -217,6 +217,8 @@ struct Walk<'a> {
     pending: Option<&'a Arg>,
     typed: Typed,
     seen: Vec<String>,
+    /// The last positional word (`svc` of `explain svc <TAB>`).
+    last_positional: Option<String>,
 }
 
 impl<'a> Walk<'a> {
@@ -228,6 +230,7 @@ impl<'a> Walk<'a> {
             pending: None,
             typed: Typed::default(),
             seen: Vec::new(),
+            last_positional: None,
         };
         let mut words = words.iter();
         while let Some(word) = words.next() {
@@ -297,6 +300,7 @@ impl<'a> Walk<'a> {
             return;
         }
         self.positionals += 1;
+        self.last_positional = Some(word.to_string());
     }
 }
 
@@ -348,6 +352,13 @@ fn positional(walk: &Walk<'_>, current: &str, lookup: &mut dyn Lookup) -> Reply 
     }
     match command.get_positionals().nth(walk.positionals) {
         Some(arg) => values(arg, command.get_name(), current, "", &walk.typed, lookup),
+        // `explain svc <TAB>` (TYPE NAME, as kubectl takes it): the Service's bare name.
+        None if walk.positionals == 1
+            && command.get_positionals().next().is_some_and(|a| a.get_id() == "service")
+            && walk.last_positional.as_deref().is_some_and(crate::settings::is_service_kind) =>
+        {
+            values::service_names(current, &walk.typed, lookup)
+        }
         None => Reply::none(),
     }
 }

@@ -252,7 +252,7 @@ pub fn parse_service_words(words: &[String]) -> Result<String, SettingsError> {
 
 /// A resource type that means Services, as kubectl resolves it: the short name, the singular, the
 /// plural, each with the version and the (empty) core group (`service.v1.`), in any case.
-fn is_service_kind(kind: &str) -> bool {
+pub(crate) fn is_service_kind(kind: &str) -> bool {
     let kind = kind.to_ascii_lowercase();
     let resource = kind.strip_suffix(".v1.").or_else(|| kind.strip_suffix(".v1")).unwrap_or(&kind);
     matches!(resource, "svc" | "service" | "services")

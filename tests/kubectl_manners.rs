@@ -196,7 +196,10 @@ fn check_only_flags_are_described_only_under_check() {
         );
     }
     let check = help("check");
-    assert!(check.contains("(repeatable: one cluster each)") && check.contains("Repeatable, and a"), "{check}");
+    assert!(
+        check.contains("(repeatable: one cluster each)") && check.contains("Repeatable, and a"),
+        "{check}"
+    );
     let dump = help("dump");
     assert!(!dump.contains("report model"), "dump -o json is no report model:\n{dump}");
     assert!(dump.contains("kubectl get -o json"), "{dump}");
