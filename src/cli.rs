@@ -97,9 +97,9 @@ pub struct VersionArgs {
 /// `explain` arguments.
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
-    /// The Service: `svc/NAME`, `service/NAME`, `services/NAME`, `NAME`, or `svc NAME` (TYPE NAME, as
-    /// kubectl takes it).
-    #[arg(value_name = "SERVICE", num_args = 1..=2, required = true)]
+    /// The Service(s), as kubectl takes them: `svc/NAME` (or `service/NAME`, `NAME`), `svc NAME`,
+    /// several as `svc/A svc/B` or `svc A B` (explained in turn; -o json|yaml: one List).
+    #[arg(value_name = "SERVICE", num_args = 1.., required = true)]
     pub service: Vec<String>,
     /// Exit with code 1 when the Service's verdict is at or above --fail-on.
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", hide_default_value = true, hide_possible_values = true, value_name = "BOOL", value_parser = crate::cli::shared::boolean())]

@@ -33,10 +33,10 @@ pub enum DumpFormat {
 pub enum Job {
     /// `zones`.
     Zones,
-    /// `explain` one Service.
+    /// `explain` one Service, or several in turn.
     Explain {
-        /// Service name (the `svc/` prefix removed).
-        name: String,
+        /// Service names (the `svc/` prefix removed), at least one.
+        names: Vec<String>,
         /// `--exit-code` with its `--fail-on`; None without `--exit-code`.
         fail_on: Option<FailOn>,
     },
@@ -171,7 +171,7 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
     Ok(match command {
         Command::Zones(_) => Job::Zones,
         Command::Explain(a) => Job::Explain {
-            name: parse_service_words(&a.service)?,
+            names: explain_names(&a.service, g)?,
             // `--fail-on` says what should fail: it asks for the exit code by itself.
             fail_on: (a.exit_code || a.fail_on.is_some())
                 .then(|| a.fail_on.unwrap_or(crate::cli::FailOn::Drift).into()),
@@ -248,6 +248,33 @@ pub fn parse_service_words(words: &[String]) -> Result<String, SettingsError> {
         [kind, _] if !kind.contains('/') => Err(SettingsError::NotAService(kind.clone())),
         _ => Err(SettingsError::OneService(words.join(" "))),
     }
+}
+
+/// The Services of `explain`: one as [`parse_service_words`] takes it, or several as kubectl's
+/// `get` takes them (`svc/A svc/B`, or `svc A B`); several are drawn one picture at a time only.
+fn explain_names(words: &[String], g: &GlobalArgs) -> Result<Vec<String>, SettingsError> {
+    let names = match words {
+        [_] | [_, _] if parse_service_words(words).is_ok() => return Ok(vec![parse_service_words(words)?]),
+        [kind, names @ ..] if is_service_kind(kind) => names
+            .iter()
+            .map(|n| {
+                if n.contains('/') {
+                    Err(SettingsError::OneService(words.join(" ")))
+                } else {
+                    parse_service_ref(n)
+                }
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        _ if words.iter().all(|w| w.contains('/')) => {
+            words.iter().map(|w| parse_service_ref(w)).collect::<Result<Vec<_>, _>>()?
+        }
+        _ => return parse_service_words(words).map(|name| vec![name]),
+    };
+    let picture = g.output.map(Format::from).is_some_and(|f| f.kind() == FormatKind::Picture);
+    if names.len() > 1 && picture {
+        return Err(SettingsError::SeveralPictures);
+    }
+    Ok(names)
 }
 
 /// A resource type that means Services, as kubectl resolves it: the short name, the singular, the

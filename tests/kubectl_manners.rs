@@ -97,6 +97,51 @@ fn a_service_is_named_as_kubectl_names_a_resource() {
 }
 
 #[test]
+fn several_services_are_explained_in_turn_as_kubectl_gets_several_objects() {
+    let d = demo_arg();
+    for words in [&["svc/demo-service", "svc/demo-service-4"][..], &["svc", "demo-service", "demo-service-4"]]
+    {
+        let mut args = vec!["explain"];
+        args.extend_from_slice(words);
+        args.extend(["-n", "demo", "-f", &d]);
+        let (code, out, err) = run(&args);
+        assert_eq!(code, Some(0), "{words:?}: {err}");
+        let headers: Vec<&str> = out.lines().filter(|l| l.starts_with("Service demo/")).collect();
+        assert!(headers[0].starts_with("Service demo/demo-service "), "{out}");
+        assert!(headers[1].starts_with("Service demo/demo-service-4 "), "{out}");
+        args.extend(["-o", "json"]);
+        let (code, out, err) = run(&args);
+        assert_eq!(code, Some(0), "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["kind"], "ServiceReportList");
+        let names: Vec<&str> =
+            v["items"].as_array().unwrap().iter().map(|i| i["service"]["name"].as_str().unwrap()).collect();
+        assert_eq!(names, ["demo-service", "demo-service-4"]);
+    }
+    // The worst Service decides the exit code; an unknown one stops the run, as for one Service.
+    let (code, _, _) = run(&[
+        "explain",
+        "svc",
+        "demo-service",
+        "demo-service-4",
+        "-n",
+        "demo",
+        "-f",
+        &d,
+        "--fail-on",
+        "blocked",
+    ]);
+    assert_eq!(code, Some(1));
+    let (code, _, err) = run(&["explain", "svc/demo-service", "svc/nope", "-n", "demo", "-f", &d]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("demo/nope not found"), "{err}");
+    let (code, _, err) =
+        run(&["explain", "svc/demo-service", "svc/demo-service-4", "-n", "demo", "-f", &d, "-o", "html"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("a picture draws one Service"), "{err}");
+}
+
+#[test]
 fn boolean_flags_take_a_value_after_equals_as_in_kubectl() {
     let d = demo_arg();
     let listed = |extra: &[&str]| {

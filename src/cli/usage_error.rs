@@ -167,7 +167,7 @@ mod tests {
             ),
             (&["explain"], &["required arguments were not provided: <SERVICE>"]),
             (&["check", "--fail-on", "bad"], &["invalid value 'bad'", "--fail-on"]),
-            (&["explain", "-n", "demo", "svc", "a", "b"], &["unexpected value 'b'"]),
+            (&["simulate", "-n", "demo", "svc", "a", "b"], &["unexpected value 'b'"]),
             (
                 &["-n", "demo", "explain", "a"],
                 &["-n comes after the subcommand", "`kubectl topo explain -n …`"],
@@ -187,7 +187,7 @@ mod tests {
             for part in *parts {
                 assert!(error.contains(part), "{args:?}: {part:?} not in {error:?}");
             }
-            let sub = args.iter().find(|a| ["zones", "explain", "check", "serve"].contains(a));
+            let sub = args.iter().find(|a| ["zones", "explain", "check", "serve", "simulate"].contains(a));
             let expected = sub.map_or("kubectl topo".to_string(), |s| format!("kubectl topo {s}"));
             assert_eq!(hint, format!("see `{expected} --help`"), "{args:?}");
         }

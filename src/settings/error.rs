@@ -14,9 +14,16 @@ pub enum SettingsError {
         "{0:?} names another kind: topology hints belong to Services, use svc/NAME (the Service in front of it)"
     )]
     NotAService(String),
-    /// More than one Service where one is read (`explain svc/a svc/b`).
-    #[error("{0:?}: give one Service (svc/NAME, or svc NAME), then run once per Service")]
+    /// More than one Service where one is read (`simulate svc/a svc/b`), or a mix of forms.
+    #[error(
+        "{0:?}: name the Service as svc/NAME or svc NAME (explain takes several: svc/A svc/B, or svc A B)"
+    )]
     OneService(String),
+    /// `explain svc/a svc/b -o html|dot|mermaid`.
+    #[error(
+        "a picture draws one Service: explain several with -o table, wide, json or yaml, or one at a time"
+    )]
+    SeveralPictures,
     /// Bad `-l`.
     #[error("-l {0}")]
     Selector(String),

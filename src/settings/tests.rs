@@ -60,7 +60,7 @@ fn dump_source_and_scope() {
     assert_eq!(s.scope, Scope::AllNamespaces);
     let s = resolve(&["explain", "svc/x", "-n", "demo", "-f", "d.yaml", "--exit-code"], &tty()).unwrap();
     assert_eq!(s.scope, Scope::Namespace(Some("demo".into())));
-    assert_eq!(s.job, Job::Explain { name: "x".into(), fail_on: Some(FailOn::Drift) });
+    assert_eq!(s.job, Job::Explain { names: vec!["x".into()], fail_on: Some(FailOn::Drift) });
     // kubectl lets -A win over -n (`kubectl get svc -A -n x` lists every namespace).
     assert_eq!(resolve(&["check", "-A", "-n", "x"], &tty()).unwrap().scope, Scope::AllNamespaces);
 }
