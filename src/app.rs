@@ -49,7 +49,7 @@ pub(crate) fn run(
         Job::Zones => zones(settings, out, err),
         Job::Explain { names, fail_on } => match names.as_slice() {
             [name] => explain(settings, name, *fail_on, out, err),
-            several => explain_several(settings, several, *fail_on, out, err),
+            several => explain::several(settings, several, *fail_on, out, err),
         },
         Job::Check(job) => check::run(settings, job, out, err),
         Job::Dump { redact, format } => dump(settings, *redact, *format, out, err),
@@ -183,40 +183,6 @@ fn explain(
     let zones = settings.output.picture().map(|_| analyze::zones(&snapshot, behaviour));
     render::explain_with(&report, zones.as_ref(), &options(settings), out).map_err(Error::Write)?;
     let verdicts: Vec<Verdict> = report.families.iter().map(|f| f.verdict).collect();
-    nothing_known(&verdicts)?;
-    Ok(match fail_on {
-        Some(level) if fails(level, &verdicts) => ExitStatus::Findings,
-        _ => ExitStatus::Ok,
-    })
-}
-
-/// `explain svc/A svc/B`: each Service in turn from one read, as kubectl prints several objects
-/// (tables one after the other; `-o json|yaml`: one `ServiceReportList`); the worst exit code.
-fn explain_several(
-    settings: &Settings,
-    names: &[String],
-    fail_on: Option<FailOn>,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> Result<ExitStatus, Error> {
-    let loaded = load(settings, request(settings, None, false), err)?;
-    let snapshot = loaded.snapshot;
-    let services = names
-        .iter()
-        .map(|name| find_service(&snapshot, loaded.namespace.as_deref(), name))
-        .collect::<Result<Vec<_>, _>>()?;
-    check_traffic(settings, &snapshot)?;
-    let chosen = modelled(settings, &snapshot, err)?;
-    let reports: Vec<_> = services
-        .into_iter()
-        .map(|service| {
-            let mut report = analyze::explain_with(&snapshot, service, chosen.behaviour, &settings.traffic);
-            report.kubernetes_version_basis = Some(chosen.basis.clone());
-            report
-        })
-        .collect();
-    render::explain_list(&reports, &options(settings), out).map_err(Error::Write)?;
-    let verdicts: Vec<Verdict> = reports.iter().flat_map(|r| r.families.iter().map(|f| f.verdict)).collect();
     nothing_known(&verdicts)?;
     Ok(match fail_on {
         Some(level) if fails(level, &verdicts) => ExitStatus::Findings,
@@ -365,6 +331,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 mod check;
+mod explain;
 mod serve;
 mod watch;
 

@@ -217,8 +217,8 @@ struct Walk<'a> {
     pending: Option<&'a Arg>,
     typed: Typed,
     seen: Vec<String>,
-    /// The last positional word (`svc` of `explain svc <TAB>`).
-    last_positional: Option<String>,
+    /// The first positional word (`svc` of `explain svc <TAB>`).
+    first_positional: Option<String>,
 }
 
 impl<'a> Walk<'a> {
@@ -230,7 +230,7 @@ impl<'a> Walk<'a> {
             pending: None,
             typed: Typed::default(),
             seen: Vec::new(),
-            last_positional: None,
+            first_positional: None,
         };
         let mut words = words.iter();
         while let Some(word) = words.next() {
@@ -300,7 +300,7 @@ impl<'a> Walk<'a> {
             return;
         }
         self.positionals += 1;
-        self.last_positional = Some(word.to_string());
+        self.first_positional.get_or_insert_with(|| word.to_string());
     }
 }
 
@@ -352,14 +352,25 @@ fn positional(walk: &Walk<'_>, current: &str, lookup: &mut dyn Lookup) -> Reply 
     }
     match command.get_positionals().nth(walk.positionals) {
         Some(arg) => values(arg, command.get_name(), current, "", &walk.typed, lookup),
-        // `explain svc <TAB>` (TYPE NAME, as kubectl takes it): the Service's bare name.
-        None if walk.positionals == 1
-            && command.get_positionals().next().is_some_and(|a| a.get_id() == "service")
-            && walk.last_positional.as_deref().is_some_and(crate::settings::is_service_kind) =>
-        {
-            values::service_names(current, &walk.typed, lookup)
-        }
-        None => Reply::none(),
+        // The Service positional takes more words (`svc NAME`, `explain svc/A svc/B`): after a
+        // type, bare names (TYPE NAME…, as kubectl takes them); after `svc/A`, `svc/NAME` again.
+        None => match command.get_positionals().next() {
+            Some(arg)
+                if arg.get_id() == "service"
+                    && arg.get_num_args().is_some_and(|n| n.max_values() > walk.positionals) =>
+            {
+                match walk.first_positional.as_deref() {
+                    Some(kind) if crate::settings::is_service_kind(kind) => {
+                        values::service_names(current, &walk.typed, lookup)
+                    }
+                    Some(first) if first.contains('/') && command.get_name() == "explain" => {
+                        values(arg, command.get_name(), current, "", &walk.typed, lookup)
+                    }
+                    _ => Reply::none(),
+                }
+            }
+            _ => Reply::none(),
+        },
     }
 }
 
