@@ -45,9 +45,12 @@ pub(crate) fn run(
             crate::completion::scripts::write(*shell, out).map_err(Error::Write)?;
             Ok(ExitStatus::Ok)
         }
-        Job::Version => version(settings, out),
+        Job::Version { client } => version(settings, *client, out),
         Job::Zones => zones(settings, out, err),
-        Job::Explain { name, fail_on } => explain(settings, name, *fail_on, out, err),
+        Job::Explain { names, fail_on } => match names.as_slice() {
+            [name] => explain(settings, name, *fail_on, out, err),
+            several => explain::several(settings, several, *fail_on, out, err),
+        },
         Job::Check(job) => check::run(settings, job, out, err),
         Job::Dump { redact, format } => dump(settings, *redact, *format, out, err),
         Job::Simulate { name, changes } => simulate(settings, name, changes, out, err),
@@ -58,14 +61,15 @@ pub(crate) fn run(
 
 /// `version`: the plugin's line at once (flushed: the server may take up to the timeout), then
 /// the server's; a configured server that does not answer is an error after the plugin's line.
-/// `-o json|yaml` write one document, after the server answered or not.
-fn version(settings: &Settings, out: &mut dyn Write) -> Result<ExitStatus, Error> {
+/// `-o json|yaml` write one document, after the server answered or not. `--client` asks no server.
+fn version(settings: &Settings, client: bool, out: &mut dyn Write) -> Result<ExitStatus, Error> {
     let structured = settings.output.structured().is_some();
     let plugin = VersionReport::new(None);
     if !structured {
         plugin.write(settings.output, out).and_then(|()| out.flush()).map_err(Error::Write)?;
     }
     let server = match &settings.source {
+        SourceSpec::Live(_) if client => Ok(None),
         SourceSpec::Live(live) => source::probe::server_version(live),
         SourceSpec::Dump(_) => Ok(None),
     };
@@ -342,6 +346,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 mod check;
+mod explain;
 mod watch;
 
 #[cfg(test)]

@@ -30,7 +30,8 @@ pub const EXIT_CODES_HELP: &str = "\
 Exit codes:
   0  success (and, for check / explain --exit-code, nothing at or above --fail-on)
   1  check / explain --exit-code found a Service at or above --fail-on
-  2  usage or input error (bad flag, unreadable or invalid dump, unknown Service in a dump or cluster)
+  2  usage or input error (bad flag, unreadable or invalid dump or kubeconfig, no such --context,
+     unknown Service in a dump or cluster)
   3  cluster or API error (unreachable, unauthorised, forbidden, timeout)";
 
 /// The subcommands.
@@ -74,7 +75,7 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct ZonesArgs {
     /// Output format [default: table].
-    #[arg(short = 'o', long, value_parser = shared::formats(shared::ZONES_FORMATS))]
+    #[arg(short = 'o', long, ignore_case = true, value_parser = shared::formats(shared::ZONES_FORMATS))]
     pub output: Option<OutputFormat>,
     #[command(flatten)]
     pub read: ReadArgs,
@@ -83,8 +84,11 @@ pub struct ZonesArgs {
 /// `version` arguments.
 #[derive(Debug, Args)]
 pub struct VersionArgs {
+    /// The plugin's version only: ask no server (as `kubectl version --client`).
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", hide_default_value = true, hide_possible_values = true, value_name = "BOOL", value_parser = crate::cli::shared::boolean())]
+    pub client: bool,
     /// Output format [default: table].
-    #[arg(short = 'o', long, value_parser = shared::formats(shared::VERSION_FORMATS))]
+    #[arg(short = 'o', long, ignore_case = true, value_parser = shared::formats(shared::VERSION_FORMATS))]
     pub output: Option<OutputFormat>,
     #[command(flatten)]
     pub connection: Connection,
@@ -93,19 +97,21 @@ pub struct VersionArgs {
 /// `explain` arguments.
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
-    /// The Service: `svc/NAME`, `service/NAME`, `services/NAME` or `NAME`.
-    pub service: String,
+    /// The Service(s), as kubectl takes them: `svc/NAME` (or `service/NAME`, `NAME`), `svc NAME`,
+    /// several as `svc/A svc/B` or `svc A B` (explained in turn; -o json|yaml: one List).
+    #[arg(value_name = "SERVICE", num_args = 1.., required = true)]
+    pub service: Vec<String>,
     /// Exit with code 1 when the Service's verdict is at or above --fail-on.
-    #[arg(long)]
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", hide_default_value = true, hide_possible_values = true, value_name = "BOOL", value_parser = crate::cli::shared::boolean())]
     pub exit_code: bool,
-    /// Severity that makes --exit-code fail (needs --exit-code).
-    #[arg(long, value_enum, default_value_t = FailOn::Drift, requires = "exit_code")]
-    pub fail_on: FailOn,
+    /// Severity that makes --exit-code fail, and implies --exit-code [default: drift].
+    #[arg(long, value_enum, ignore_case = true)]
+    pub fail_on: Option<FailOn>,
     /// Traffic model of the cross-zone share.
     #[command(flatten)]
     pub traffic: TrafficArgs,
     /// Output format [default: table].
-    #[arg(short = 'o', long, value_parser = shared::formats(shared::REPORT_FORMATS))]
+    #[arg(short = 'o', long, ignore_case = true, value_parser = shared::formats(shared::REPORT_FORMATS))]
     pub output: Option<OutputFormat>,
     #[command(flatten)]
     pub namespace: Namespace,
@@ -115,9 +121,11 @@ pub struct ExplainArgs {
 
 /// `check` arguments.
 #[derive(Debug, Args)]
+#[command(mut_arg("from_file", |a| a.help(shared::CHECK_FROM_FILE_HELP)))]
+#[command(mut_arg("context", |a| a.help(shared::CHECK_CONTEXT_HELP)))]
 pub struct CheckArgs {
     /// Severity that makes `check` exit with code 1.
-    #[arg(long, value_enum, default_value_t = FailOn::Drift)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = FailOn::Drift)]
     pub fail_on: FailOn,
     /// Traffic model of the cross-zone share.
     #[command(flatten)]
@@ -134,16 +142,16 @@ pub struct CheckArgs {
     pub mode: Vec<String>,
     /// Row order: namespace and name ascending, verdict worst first, cross-zone and replicas
     /// largest first.
-    #[arg(long, value_enum, default_value_t = SortBy::Namespace)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = SortBy::Namespace)]
     pub sort_by: SortBy,
     /// Leave out namespaces matching this glob (e.g. `kube-*`; repeatable).
     #[arg(long, value_name = "GLOB")]
     pub exclude_namespace: Vec<String>,
     /// Also list the Services for which nobody asked for hints and that have none.
-    #[arg(long)]
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", hide_default_value = true, hide_possible_values = true, value_name = "BOOL", value_parser = crate::cli::shared::boolean())]
     pub show_all: bool,
     /// Check every context of the kubeconfig, one cluster each.
-    #[arg(long)]
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", hide_default_value = true, hide_possible_values = true, value_name = "BOOL", value_parser = crate::cli::shared::boolean())]
     pub all_contexts: bool,
     /// Config file with excludes and failure levels (default:
     /// $KUBECTL_TOPO_CONFIG, else ${XDG_CONFIG_HOME:-~/.config}/kubectl-topo/config.yaml when it
@@ -151,7 +159,7 @@ pub struct CheckArgs {
     #[arg(long, value_name = "PATH")]
     pub config: Option<PathBuf>,
     /// Output format [default: table].
-    #[arg(short = 'o', long, value_parser = shared::formats(shared::CHECK_FORMATS))]
+    #[arg(short = 'o', long, ignore_case = true, value_parser = shared::formats(shared::CHECK_FORMATS))]
     pub output: Option<OutputFormat>,
     #[command(flatten)]
     pub namespace: Namespace,
@@ -166,8 +174,10 @@ pub struct CheckArgs {
 /// `simulate` arguments: changes are repeatable and combinable.
 #[derive(Debug, Args)]
 pub struct SimulateArgs {
-    /// The Service: `svc/NAME`, `service/NAME`, `services/NAME` or `NAME`.
-    pub service: String,
+    /// The Service: `svc/NAME`, `service/NAME`, `services/NAME`, `NAME`, or `svc NAME` (TYPE NAME, as
+    /// kubectl takes it).
+    #[arg(value_name = "SERVICE", num_args = 1..=2, required = true)]
+    pub service: Vec<String>,
     /// Ready endpoints per address family afterwards (spread as the pods are spread today unless
     /// --spread says otherwise).
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
@@ -190,14 +200,14 @@ pub struct SimulateArgs {
     /// Set a node's allocatable CPU.
     #[arg(long, value_name = "NODE=Q")]
     pub set_cpu: Vec<String>,
-    /// Switch the Service's mode: Auto, PreferClose, PreferSameZone, PreferSameNode or none.
+    /// Switch the Service's mode: Auto, PreferClose, PreferSameZone, PreferSameNode or None.
     #[arg(long, value_name = "MODE")]
     pub mode: Option<String>,
     /// Traffic model of the cross-zone share.
     #[command(flatten)]
     pub traffic: TrafficArgs,
     /// Output format [default: table].
-    #[arg(short = 'o', long, value_parser = shared::formats(shared::REPORT_FORMATS))]
+    #[arg(short = 'o', long, ignore_case = true, value_parser = shared::formats(shared::REPORT_FORMATS))]
     pub output: Option<OutputFormat>,
     #[command(flatten)]
     pub namespace: Namespace,
@@ -207,11 +217,12 @@ pub struct SimulateArgs {
 
 /// `watch` arguments.
 #[derive(Debug, Args)]
+#[command(mut_arg("k8s_version", |a| a.help(shared::LIVE_K8S_VERSION_HELP)))]
 pub struct WatchArgs {
     /// One Service (`svc/NAME`); without it, every Service of the namespace (or of all with -A).
     pub service: Option<String>,
     /// Output format [default: table].
-    #[arg(short = 'o', long, value_parser = shared::formats(shared::WATCH_FORMATS))]
+    #[arg(short = 'o', long, ignore_case = true, value_parser = shared::formats(shared::WATCH_FORMATS))]
     pub output: Option<OutputFormat>,
     #[command(flatten)]
     pub namespace: Namespace,
@@ -229,6 +240,7 @@ pub struct WatchArgs {
 
 /// `serve` arguments.
 #[derive(Debug, Args)]
+#[command(mut_arg("k8s_version", |a| a.help(shared::LIVE_K8S_VERSION_HELP)))]
 pub struct ServeArgs {
     /// Address to serve /metrics, /healthz and /readyz on.
     #[arg(long, value_name = "HOST:PORT", default_value = "0.0.0.0:9464")]
@@ -253,12 +265,13 @@ pub struct TrafficArgs {
 
 /// `dump` arguments.
 #[derive(Debug, Args)]
+#[command(mut_arg("from_file", |a| a.help(shared::DUMP_FROM_FILE_HELP)))]
 pub struct DumpArgs {
     /// Keep only what the reports read, names and addresses replaced consistently; with -f, redact that dump offline.
-    #[arg(long)]
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", hide_default_value = true, hide_possible_values = true, value_name = "BOOL", value_parser = crate::cli::shared::boolean())]
     pub redact: bool,
     /// Output format [default: yaml].
-    #[arg(short = 'o', long, value_parser = shared::formats(shared::DUMP_FORMATS))]
+    #[arg(short = 'o', long, ignore_case = true, value_parser = shared::dump_formats())]
     pub output: Option<OutputFormat>,
     #[command(flatten)]
     pub namespace: Namespace,
@@ -274,7 +287,7 @@ pub struct DumpArgs {
 #[derive(Debug, Args)]
 pub struct CompletionArgs {
     /// The shell.
-    #[arg(value_enum)]
+    #[arg(value_enum, ignore_case = true)]
     pub shell: clap_complete::Shell,
 }
 

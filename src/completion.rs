@@ -217,6 +217,8 @@ struct Walk<'a> {
     pending: Option<&'a Arg>,
     typed: Typed,
     seen: Vec<String>,
+    /// The first positional word (`svc` of `explain svc <TAB>`).
+    first_positional: Option<String>,
 }
 
 impl<'a> Walk<'a> {
@@ -228,6 +230,7 @@ impl<'a> Walk<'a> {
             pending: None,
             typed: Typed::default(),
             seen: Vec::new(),
+            first_positional: None,
         };
         let mut words = words.iter();
         while let Some(word) = words.next() {
@@ -297,11 +300,13 @@ impl<'a> Walk<'a> {
             return;
         }
         self.positionals += 1;
+        self.first_positional.get_or_insert_with(|| word.to_string());
     }
 }
 
 fn takes_value(arg: &Arg) -> bool {
-    matches!(arg.get_action(), ArgAction::Set | ArgAction::Append)
+    // A boolean flag takes `--flag=false` only in `=` form: the next word is never its value.
+    matches!(arg.get_action(), ArgAction::Set | ArgAction::Append) && !arg.is_require_equals_set()
 }
 
 fn find_long<'a>(command: &'a Command, name: &str) -> Option<&'a Arg> {
@@ -347,7 +352,25 @@ fn positional(walk: &Walk<'_>, current: &str, lookup: &mut dyn Lookup) -> Reply 
     }
     match command.get_positionals().nth(walk.positionals) {
         Some(arg) => values(arg, command.get_name(), current, "", &walk.typed, lookup),
-        None => Reply::none(),
+        // The Service positional takes more words (`svc NAME`, `explain svc/A svc/B`): after a
+        // type, bare names (TYPE NAME…, as kubectl takes them); after `svc/A`, `svc/NAME` again.
+        None => match command.get_positionals().next() {
+            Some(arg)
+                if arg.get_id() == "service"
+                    && arg.get_num_args().is_some_and(|n| n.max_values() > walk.positionals) =>
+            {
+                match walk.first_positional.as_deref() {
+                    Some(kind) if crate::settings::is_service_kind(kind) => {
+                        values::service_names(current, &walk.typed, lookup)
+                    }
+                    Some(first) if first.contains('/') && command.get_name() == "explain" => {
+                        values(arg, command.get_name(), current, "", &walk.typed, lookup)
+                    }
+                    _ => Reply::none(),
+                }
+            }
+            _ => Reply::none(),
+        },
     }
 }
 

@@ -52,7 +52,8 @@ pub fn run(
         Err(error) => {
             // The whole message escaped at once: a newline inside it cannot start a second line.
             let _ = writeln!(err, "error: {}", escape(&error.to_string()));
-            if let Some(hint) = error.hint(&bin_name) {
+            let command = crate::cli::usage_error::command_name(&bin_name, args);
+            if let Some(hint) = error.hint(&bin_name, &command) {
                 let _ = writeln!(err, "hint: {}", escape(&hint));
             }
             error.exit_status()
@@ -71,6 +72,7 @@ fn dispatch(
     if let Some(written) = crate::internal::run(args, out) {
         return written.map(|()| ExitStatus::Ok).map_err(Error::Write);
     }
+    let args = crate::cli::usage_error::kubectl_args(args);
     let parsed = Cli::command()
         .bin_name(bin_name)
         .try_get_matches_from(std::iter::once(argv0.into()).chain(args.iter().cloned()))
@@ -78,7 +80,7 @@ fn dispatch(
     let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
-            return match usage_error(&e, bin_name, args) {
+            return match usage_error(&e, bin_name, &args) {
                 ParseOutcome::ClapText => clap_text(&e, ambient, out, err),
                 ParseOutcome::Usage { error, hint } => Err(Error::Usage { message: error, hint }),
             };
@@ -102,7 +104,9 @@ fn clap_text(
     err: &mut dyn Write,
 ) -> Result<ExitStatus, Error> {
     let text = e.render();
-    if e.use_stderr() {
+    // A bare `kubectl topo` is a request for help, as kubectl's own: stdout, exit 0.
+    let bare = e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand;
+    if e.use_stderr() && !bare {
         let _ = write!(err, "{text}");
         return Ok(ExitStatus::Usage);
     }
@@ -112,5 +116,5 @@ fn clap_text(
         write!(out, "{text}")
     };
     written.map_err(Error::Write)?;
-    Ok(if e.exit_code() == 0 { ExitStatus::Ok } else { ExitStatus::Usage })
+    Ok(if e.exit_code() == 0 || bare { ExitStatus::Ok } else { ExitStatus::Usage })
 }

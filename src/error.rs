@@ -72,12 +72,20 @@ impl Error {
         }
     }
 
-    /// One line of remedy, when there is one.
-    pub(crate) fn hint(&self, bin_name: &str) -> Option<String> {
+    /// One line of remedy, when there is one; `command` is what was run (`kubectl topo check`), so
+    /// a flag's hint points at that subcommand's `--help`.
+    pub(crate) fn hint(&self, bin_name: &str, command: &str) -> Option<String> {
         match self {
             // The what-if flags belong to `simulate` (`--traffic` too: explain's help lists it as well).
             Error::Settings(SettingsError::WhatIf(_)) => Some(format!("see `{bin_name} simulate --help`")),
-            Error::Settings(_) => Some(format!("see `{bin_name} --help`")),
+            Error::Settings(_) => Some(format!("see `{command} --help`")),
+            // `watch` and `serve` read no dump: the kubeconfig is their only way in.
+            Error::Source(
+                SourceError::NoKubeconfig(_)
+                | SourceError::Kubeconfig { source: kube::config::KubeconfigError::ReadConfig(..), .. },
+            ) if [" watch", " serve"].iter().any(|sub| command.ends_with(sub)) => Some(format!(
+                "pass --kubeconfig FILE or set KUBECONFIG: `{command}` follows a live cluster and reads no dump"
+            )),
             Error::Source(e) => e.hint(bin_name),
             Error::Config(_) => Some(
                 "fix the file (format: README, section \"What check lists, and what fails it\"), or point --config elsewhere".to_string(),
@@ -90,7 +98,7 @@ impl Error {
                     .to_string(),
             ),
             Error::Version(_) => Some(format!(
-                "upgrade the cluster, or model a line anyway with `{bin_name} --k8s-version 1.NN`"
+                "upgrade the cluster, or model a line anyway with `{command} … --k8s-version 1.NN`"
             )),
             Error::Zones(_) => Some(crate::prose::limits::too_many_zones_hint(bin_name)),
             Error::Usage { hint, .. } => Some(hint.clone()),
@@ -131,7 +139,7 @@ mod tests {
         let dump = || SourceError::from(DumpError::Empty { origin: "d".into() });
         let error = Error::from(dump());
         assert_eq!(error.to_string(), dump().to_string());
-        assert_eq!(error.hint("kubectl topo"), dump().hint("kubectl topo"));
+        assert_eq!(error.hint("kubectl topo", "kubectl topo check"), dump().hint("kubectl topo"));
         assert_eq!(error.exit_status(), ExitStatus::Usage);
         let missing = SourceError::Missing { action: "list nodes at cluster scope", consequence: "x" };
         assert_eq!(Error::from(missing).exit_status(), ExitStatus::Cluster);
@@ -139,13 +147,16 @@ mod tests {
 
     #[test]
     fn flag_and_output_errors_are_usage_errors() {
-        let settings = Error::from(SettingsError::NamespaceConflict);
-        assert_eq!(settings.to_string(), "-n and -A cannot be used together");
-        assert_eq!(settings.hint("kubectl topo").as_deref(), Some("see `kubectl topo --help`"));
+        let settings = Error::from(SettingsError::DumpWide);
+        assert!(settings.to_string().starts_with("dump writes YAML"));
+        assert_eq!(
+            settings.hint("kubectl topo", "kubectl topo dump").as_deref(),
+            Some("see `kubectl topo dump --help`")
+        );
         assert_eq!(settings.exit_status(), ExitStatus::Usage);
         let write = Error::Write(std::io::ErrorKind::Other.into());
         assert!(write.to_string().starts_with("cannot write output: "));
-        assert_eq!((write.exit_status(), write.hint("k")), (ExitStatus::Usage, None));
+        assert_eq!((write.exit_status(), write.hint("k", "k")), (ExitStatus::Usage, None));
         assert!(!write.is_closed_pipe());
         assert!(Error::Write(std::io::ErrorKind::BrokenPipe.into()).is_closed_pipe());
     }
@@ -157,7 +168,7 @@ mod tests {
         assert_eq!(after_output(pipe(), Ok(ExitStatus::Findings)).unwrap(), ExitStatus::Findings);
         assert_eq!(after_output(pipe(), Ok(ExitStatus::Ok)).unwrap(), ExitStatus::Ok);
         assert_eq!(after_output(Ok(()), Ok(ExitStatus::Findings)).unwrap(), ExitStatus::Findings);
-        let unknown = || Err(Error::from(SettingsError::NamespaceConflict));
+        let unknown = || Err(Error::from(SettingsError::DumpWide));
         assert!(matches!(after_output(pipe(), unknown()), Err(Error::Settings(_))));
         let failed = after_output(full(), Ok(ExitStatus::Findings)).unwrap_err();
         assert!(matches!(failed, Error::Write(_)) && !failed.is_closed_pipe());

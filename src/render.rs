@@ -11,7 +11,7 @@ pub(crate) mod ascii;
 mod bar;
 mod check;
 pub(crate) mod clusters;
-mod explain;
+pub(crate) mod explain;
 mod format;
 mod junit;
 mod markdown;
@@ -125,6 +125,26 @@ pub fn explain_with(
         Some(format) => picture::explain(report, zones, format, out),
         None => dispatch(report, options, out, explain::render),
     }
+}
+
+/// Render several `explain` reports: tables one after the other (a blank line between), or one
+/// `ServiceReportList` for `-o json|yaml` (settings refuses the pictures for several).
+pub(crate) fn explain_list(
+    reports: &[ServiceReport],
+    options: &RenderOptions,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    if let Some(format) = options.format.structured() {
+        let items = reports.iter().map(|r| structured::Worded::worded(r.clone())).collect();
+        return structured::write(&explain::ServiceReportList { items }, format, out);
+    }
+    for (at, report) in reports.iter().enumerate() {
+        if at > 0 {
+            writeln!(out)?;
+        }
+        explain::render(report, options, out)?;
+    }
+    Ok(())
 }
 
 /// Render `explain`.

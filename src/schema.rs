@@ -12,6 +12,7 @@ use topo_engine::report::{API_VERSION, CheckReport, Envelope, Kind, ServiceRepor
 
 use crate::prose::ReasonView;
 use crate::render::clusters::CheckReportList;
+use crate::render::explain::ServiceReportList;
 use crate::version::VersionReport;
 
 /// Where the schema is committed, relative to the repository root.
@@ -34,6 +35,7 @@ pub fn document() -> Value {
         envelope::<ServiceChange<ReasonView>>(&mut generator),
         envelope::<VersionReport>(&mut generator),
         envelope::<CheckReportList>(&mut generator),
+        envelope::<ServiceReportList>(&mut generator),
     ];
     let names: Vec<&str> = kinds.iter().map(|(kind, _)| *kind).collect();
     let by_kind: Vec<Value> = kinds

@@ -33,10 +33,10 @@ pub enum DumpFormat {
 pub enum Job {
     /// `zones`.
     Zones,
-    /// `explain` one Service.
+    /// `explain` one Service, or several in turn.
     Explain {
-        /// Service name (the `svc/` prefix removed).
-        name: String,
+        /// Service names (the `svc/` prefix removed), at least one.
+        names: Vec<String>,
         /// `--exit-code` with its `--fail-on`; None without `--exit-code`.
         fail_on: Option<FailOn>,
     },
@@ -71,7 +71,10 @@ pub enum Job {
     /// `completion SHELL`.
     Completion(clap_complete::Shell),
     /// `version`.
-    Version,
+    Version {
+        /// `--client`: the plugin's version only, no server asked.
+        client: bool,
+    },
 }
 
 /// What `check` does beyond reading: what it lists, what fails it, over which clusters.
@@ -126,9 +129,6 @@ impl Settings {
     /// Resolve what was typed against the ambient facts.
     pub fn resolve(cli: Cli, ambient: &Ambient, bin_name: &str) -> Result<Settings, SettingsError> {
         let g = cli.command.shared();
-        if g.all_namespaces && g.namespace.is_some() {
-            return Err(SettingsError::NamespaceConflict);
-        }
         let output = g.output.map_or(Format::Table, Format::from);
         let traffic = resolve_traffic(&cli.command)?;
         // Checked even with --from-file, where it is unused: a typo should not pass silently.
@@ -149,6 +149,7 @@ impl Settings {
             job,
             source,
             sources,
+            // -A wins over -n, as in kubectl (`kubectl get svc -A -n x` lists every namespace).
             scope: if g.all_namespaces { Scope::AllNamespaces } else { Scope::Namespace(g.namespace) },
             selector,
             behaviour,
@@ -170,8 +171,10 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
     Ok(match command {
         Command::Zones(_) => Job::Zones,
         Command::Explain(a) => Job::Explain {
-            name: parse_service_ref(&a.service)?,
-            fail_on: a.exit_code.then_some(a.fail_on.into()),
+            names: explain_names(&a.service, g)?,
+            // `--fail-on` says what should fail: it asks for the exit code by itself.
+            fail_on: (a.exit_code || a.fail_on.is_some())
+                .then(|| a.fail_on.unwrap_or(crate::cli::FailOn::Drift).into()),
         },
         Command::Check(a) => Job::Check(CheckJob {
             fail_on: a.fail_on.into(),
@@ -184,7 +187,7 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
             if !g.from_file.is_empty() && !a.redact {
                 return Err(SettingsError::DumpFromFile);
             }
-            // The parser takes only -o yaml and -o json for dump (`cli::shared::DUMP_FORMATS`).
+            // The parser takes only -o yaml and -o json for dump (`cli::shared::dump_formats`).
             let format = match g.output.unwrap_or(OutputFormat::Yaml) {
                 OutputFormat::Json => DumpFormat::Json,
                 OutputFormat::Yaml => DumpFormat::Yaml,
@@ -193,7 +196,7 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
             Job::Dump { redact: a.redact, format }
         }
         Command::Simulate(a) => {
-            Job::Simulate { name: parse_service_ref(&a.service)?, changes: whatif_settings::changes(&a)? }
+            Job::Simulate { name: parse_service_words(&a.service)?, changes: whatif_settings::changes(&a)? }
         }
         Command::Watch(a) => {
             if a.service.is_some() && g.all_namespaces {
@@ -203,7 +206,7 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
         }
         Command::Serve(a) => serve::job(&a)?,
         Command::Completion(a) => Job::Completion(a.shell),
-        Command::Version(_) => Job::Version,
+        Command::Version(a) => Job::Version { client: a.client },
     })
 }
 
@@ -224,10 +227,8 @@ pub fn parse_service_ref(text: &str) -> Result<String, SettingsError> {
     let bad = || SettingsError::ServiceRef(text.to_string());
     // kubectl matches resource names in any case (`Service/x`, `SVC/x`).
     let name = match text.split_once('/') {
-        Some((kind, name)) => match kind.to_ascii_lowercase().as_str() {
-            "svc" | "service" | "services" | "service.v1" | "services.v1" => name,
-            _ => return Err(SettingsError::NotAService(text.to_string())),
-        },
+        Some((kind, name)) if is_service_kind(kind) => name,
+        Some(_) => return Err(SettingsError::NotAService(text.to_string())),
         None => text,
     };
     let valid = !name.is_empty()
@@ -236,6 +237,52 @@ pub fn parse_service_ref(text: &str) -> Result<String, SettingsError> {
         && name.starts_with(|c: char| c.is_ascii_alphanumeric())
         && name.ends_with(|c: char| c.is_ascii_alphanumeric());
     if valid { Ok(name.to_string()) } else { Err(bad()) }
+}
+
+/// The Service as kubectl takes a resource: `TYPE/NAME` or `NAME` in one word, or `TYPE NAME` in
+/// two (`explain svc demo`) → `NAME`.
+pub fn parse_service_words(words: &[String]) -> Result<String, SettingsError> {
+    match words {
+        [one] => parse_service_ref(one),
+        [kind, name] if is_service_kind(kind) && !name.contains('/') => parse_service_ref(name),
+        [kind, _] if !kind.contains('/') => Err(SettingsError::NotAService(kind.clone())),
+        _ => Err(SettingsError::OneService(words.join(" "))),
+    }
+}
+
+/// The Services of `explain`: one as [`parse_service_words`] takes it, or several as kubectl's
+/// `get` takes them (`svc/A svc/B`, or `svc A B`); several are drawn one picture at a time only.
+fn explain_names(words: &[String], g: &GlobalArgs) -> Result<Vec<String>, SettingsError> {
+    let names = match words {
+        [_] | [_, _] if parse_service_words(words).is_ok() => return Ok(vec![parse_service_words(words)?]),
+        [kind, names @ ..] if is_service_kind(kind) => names
+            .iter()
+            .map(|n| {
+                if n.contains('/') {
+                    Err(SettingsError::OneService(words.join(" ")))
+                } else {
+                    parse_service_ref(n)
+                }
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        _ if words.iter().all(|w| w.contains('/')) => {
+            words.iter().map(|w| parse_service_ref(w)).collect::<Result<Vec<_>, _>>()?
+        }
+        _ => return parse_service_words(words).map(|name| vec![name]),
+    };
+    let picture = g.output.map(Format::from).is_some_and(|f| f.kind() == FormatKind::Picture);
+    if names.len() > 1 && picture {
+        return Err(SettingsError::SeveralPictures);
+    }
+    Ok(names)
+}
+
+/// A resource type that means Services, as kubectl resolves it: the short name, the singular, the
+/// plural, each with the version and the (empty) core group (`service.v1.`), in any case.
+pub(crate) fn is_service_kind(kind: &str) -> bool {
+    let kind = kind.to_ascii_lowercase();
+    let resource = kind.strip_suffix(".v1.").or_else(|| kind.strip_suffix(".v1")).unwrap_or(&kind);
+    matches!(resource, "svc" | "service" | "services")
 }
 
 /// `--request-timeout` as kubectl reads it: an integer is seconds, else a Go duration (`500ms`,

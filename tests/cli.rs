@@ -235,7 +235,6 @@ fn flags_a_subcommand_does_not_use_are_refused_with_its_help() {
         (&["zones", "-o", "wide"], "error: zones does not write -o wide: use -o table, json or yaml"),
         (&["dump", "-o", "table"], "error: dump does not write -o table: use -o json or yaml"),
         (&["zones", "-n", "demo"], "error: zones does not take -n: it reads no namespaced object"),
-        (&["explain", "svc/demo-service", "-n", "demo", "--fail-on", "any"], "--exit-code"),
         (&["check", "-A", "-V"], "error: unexpected argument '-V'"),
         (&["serve", "-n", "shop"], "error: serve does not take -n"),
         (&["serve", "-o", "json"], "error: serve does not take -o"),

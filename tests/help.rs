@@ -74,7 +74,7 @@ fn every_help_lists_exactly_the_shared_flags_its_subcommand_takes() {
         let help = String::from_utf8(out.stdout).unwrap();
         let listed: std::collections::BTreeSet<&str> = help
             .lines()
-            .filter_map(|l| l.trim_start().split([' ', ',', '=']).find(|w| w.starts_with("--")))
+            .filter_map(|l| l.trim_start().split([' ', ',', '=', '[']).find(|w| w.starts_with("--")))
             .filter(|flag| shared.contains(flag))
             .collect();
         let mut expected: std::collections::BTreeSet<&str> = flags.iter().copied().collect();

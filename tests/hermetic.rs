@@ -15,6 +15,7 @@ mod cli;
 mod connection;
 mod fuzz_corpus;
 mod help;
+mod kubectl_manners;
 mod manners;
 mod partial;
 mod read_only;

@@ -265,8 +265,8 @@ fn cli_bad_values_are_one_line_errors_with_exit_code_2() {
         (&["--set-cpu", "node-a"], "error: --set-cpu \"node-a\": use NODE=QUANTITY"),
         (&["--set-cpu", "node-a=lots"], "error: --set-cpu \"node-a=lots\": invalid CPU quantity"),
         (
-            &["--mode", "auto"],
-            "error: --mode \"auto\": use Auto, PreferClose, PreferSameZone, PreferSameNode or none",
+            &["--mode", "automatic"],
+            "error: --mode \"automatic\": use Auto, PreferClose, PreferSameZone, PreferSameNode or None",
         ),
         (&["--replicas", "3", "--traffic", "a=x"], "error: --traffic \"a=x\""),
         (&[], "error: simulate needs a change"),

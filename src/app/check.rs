@@ -104,6 +104,13 @@ fn one(
         .collect();
     let lookup = |s: &ServiceRef| annotations.get(s).copied();
     let triaged = triage::triage(report, &lookup, plan.view, plan.rules, plan.fail_on);
+    // Services there, none listed (hidden or filtered): say where we looked, as kubectl's "No
+    // resources found in default namespace.", and how to look wider.
+    if let (Some(namespace), false, true) =
+        (loaded.namespace.as_deref(), services.is_empty(), triaged.report.services.is_empty())
+    {
+        let _ = writeln!(err, "{}", crate::prose::check::none_listed_note(namespace));
+    }
     for (service, unknown) in &triaged.unknown_codes {
         let _ = writeln!(err, "{}", crate::prose::check::unknown_codes_note(service, unknown));
     }
@@ -150,7 +157,10 @@ fn many(
             Ok(t) if t.failing.iter().any(|f| *f) => status = ExitStatus::Findings,
             Ok(_) => {}
             Err((message, code)) => {
-                let _ = writeln!(err, "note: {}: {message}", cluster.cluster);
+                // A table prints the error once, on the cluster's line under it; elsewhere, here.
+                if settings.output.kind() != FormatKind::Table {
+                    let _ = writeln!(err, "note: {}: {message}", cluster.cluster);
+                }
                 status = worse(status, *code);
             }
         }

@@ -128,6 +128,9 @@ pub fn why_not(command: &str, typed: &str) -> Option<&'static str> {
         ("completion", "--output") => "it writes a shell script",
         ("completion", _) => "it writes a shell script and reads no cluster",
         (_, "--namespace") => "it reads no namespaced object (Nodes, the server, nothing)",
+        ("zones" | "version", "--all-namespaces") => {
+            "it reads no namespaced object (Nodes, the server, nothing)"
+        }
         (_, "--all-namespaces") => "it reads one Service or no Services at all; name the namespace with -n",
         (_, "--selector") => "the label selector picks Services for check and watch only",
         (_, "--from-file") => "it reads no dump; `check -f` and `explain -f` do",

@@ -14,8 +14,7 @@ use super::{ColorChoice, OutputFormat};
 #[derive(Debug, Args)]
 pub struct FromFile {
     /// Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events
-    /// -A -o yaml`); `-` reads stdin. `check`: repeatable, and a directory reads every *.yaml,
-    /// *.yml and *.json in it, each as its own cluster.
+    /// -A -o yaml`); `-` reads stdin.
     #[arg(short = 'f', long, value_name = "PATH", action = clap::ArgAction::Append)]
     pub from_file: Vec<PathBuf>,
 }
@@ -32,7 +31,7 @@ pub struct Namespace {
 #[derive(Debug, Args)]
 pub struct AllNamespaces {
     /// All namespaces.
-    #[arg(short = 'A', long)]
+    #[arg(short = 'A', long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", hide_default_value = true, hide_possible_values = true, value_name = "BOOL", value_parser = crate::cli::shared::boolean())]
     pub all_namespaces: bool,
 }
 
@@ -48,7 +47,7 @@ pub struct Selector {
 #[derive(Debug, Args)]
 pub struct K8sVersion {
     /// Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the
-    /// server version recorded in the dump, else 1.36.
+    /// server's version (live, or recorded by `dump`), else the newest kubelet's, else 1.37.
     #[arg(long, value_name = "1.NN")]
     pub k8s_version: Option<String>,
 }
@@ -57,10 +56,10 @@ pub struct K8sVersion {
 #[derive(Debug, Args)]
 pub struct TableLook {
     /// Omit table headers.
-    #[arg(long)]
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", hide_default_value = true, hide_possible_values = true, value_name = "BOOL", value_parser = crate::cli::shared::boolean())]
     pub no_headers: bool,
     /// When to colour the table output (NO_COLOR and non-TTY stdout disable `auto`).
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
 }
 
@@ -84,7 +83,7 @@ pub struct Connection {
     /// Path to the kubeconfig file.
     #[arg(long)]
     pub kubeconfig: Option<PathBuf>,
-    /// The kubeconfig context to use (`check`: repeatable, one cluster each).
+    /// The kubeconfig context to use.
     #[arg(long, action = clap::ArgAction::Append)]
     pub context: Vec<String>,
     /// The kubeconfig cluster to use.
@@ -106,7 +105,7 @@ pub struct Connection {
     #[arg(long, value_name = "PATH")]
     pub certificate_authority: Option<PathBuf>,
     /// Do not check the server's certificate: insecure.
-    #[arg(long)]
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", hide_default_value = true, hide_possible_values = true, value_name = "BOOL", value_parser = crate::cli::shared::boolean())]
     pub insecure_skip_tls_verify: bool,
     /// Server name to validate the server's certificate against.
     #[arg(long, value_name = "NAME")]
@@ -122,6 +121,15 @@ pub struct Connection {
     pub verbosity: u8,
 }
 
+/// A boolean flag's value as pflag reads `--flag=VALUE` (Go's `strconv.ParseBool`): `1`, `t`, `T`,
+/// `TRUE`, `true`, `True` and their false twins; `--flag` alone is `true`.
+pub fn boolean() -> impl TypedValueParser<Value = bool> {
+    PossibleValuesParser::new([
+        "true", "false", "1", "0", "t", "f", "TRUE", "FALSE", "True", "False", "T", "F",
+    ])
+    .map(|v| matches!(v.as_str(), "true" | "1" | "t" | "T" | "TRUE" | "True"))
+}
+
 /// The `-o` values of a subcommand: `names` of [`OutputFormat`], with their help.
 pub fn formats(names: &'static [&'static str]) -> impl TypedValueParser<Value = OutputFormat> {
     let values = OutputFormat::value_variants()
@@ -129,7 +137,31 @@ pub fn formats(names: &'static [&'static str]) -> impl TypedValueParser<Value = 
         .filter_map(ValueEnum::to_possible_value)
         .filter(|v| names.contains(&v.get_name()));
     PossibleValuesParser::new(values)
-        .map(|name| OutputFormat::from_str(&name, false).unwrap_or(OutputFormat::Table))
+        .map(|name| OutputFormat::from_str(&name, true).unwrap_or(OutputFormat::Table))
+}
+
+/// `check`'s `-f`: repeatable, a directory too.
+pub const CHECK_FROM_FILE_HELP: &str = "Read a saved dump instead of a live cluster (`kubectl get \
+    nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. Repeatable, and a directory \
+    reads every *.yaml, *.yml and *.json in it, each as its own cluster";
+/// `check`'s `--context`: repeatable.
+pub const CHECK_CONTEXT_HELP: &str = "The kubeconfig context to use (repeatable: one cluster each)";
+/// `dump`'s `-f`: only to redact it.
+pub const DUMP_FROM_FILE_HELP: &str =
+    "Redact this saved dump offline instead of reading a live cluster (needs --redact); `-` reads stdin";
+/// `--k8s-version` of `watch` and `serve`, which read no dump.
+pub const LIVE_K8S_VERSION_HELP: &str = "Model the controller and kube-proxy of this Kubernetes minor \
+    version (1.21–1.37). Default: the server's version, else the newest kubelet's, else 1.37";
+
+/// `dump`'s `-o`: the objects as read, not the report model.
+pub fn dump_formats() -> impl TypedValueParser<Value = OutputFormat> {
+    use clap::builder::PossibleValue;
+    PossibleValuesParser::new([
+        PossibleValue::new("json")
+            .help("The objects as one JSON List, like `kubectl get -o json` (read back faster)"),
+        PossibleValue::new("yaml").help("The objects as one YAML List, like `kubectl get -o yaml`"),
+    ])
+    .map(|name| if name.eq_ignore_ascii_case("json") { OutputFormat::Json } else { OutputFormat::Yaml })
 }
 
 /// `-o` of `zones`.
@@ -141,8 +173,6 @@ pub const CHECK_FORMATS: &[&str] =
     &["table", "wide", "json", "yaml", "html", "dot", "mermaid", "markdown", "junit", "sarif"];
 /// `-o` of `watch`.
 pub const WATCH_FORMATS: &[&str] = &["table", "wide", "json", "yaml"];
-/// `-o` of `dump`.
-pub const DUMP_FORMATS: &[&str] = &["yaml", "json"];
 /// `-o` of `version`.
 pub const VERSION_FORMATS: &[&str] = &["table", "json", "yaml"];
 

@@ -33,10 +33,7 @@ pub(crate) fn usage_error(err: &clap::Error, bin_name: &str, args: &[OsString]) 
         return ParseOutcome::ClapText;
     }
     let sub = typed_subcommand(args);
-    let command = match &sub {
-        Some(sub) => format!("{bin_name} {sub}"),
-        None => bin_name.to_string(),
-    };
+    let command = command_name(bin_name, args);
     let hint = format!("see `{command} --help`");
     // A shared flag this subcommand does not take: say why, not only that clap did not expect it.
     if let (ErrorKind::UnknownArgument, Some(sub), Some(ContextValue::String(typed))) =
@@ -84,6 +81,26 @@ fn unwritten_format(err: &clap::Error, sub: &str) -> Option<String> {
         None => return None,
     };
     Some(format!("{sub} does not write -o {value}: use -o {list}"))
+}
+
+/// The command line as clap should read it: `help --help` (or `-h`) is `--help`, as kubectl's
+/// `help` takes it; everything else unchanged.
+pub(crate) fn kubectl_args(args: &[OsString]) -> Vec<OsString> {
+    let help = |a: &OsString| a == "--help" || a == "-h";
+    match args.split_first() {
+        Some((first, rest)) if first == "help" && rest.iter().any(help) => {
+            rest.iter().filter(|a| !help(a)).cloned().chain(std::iter::once("--help".into())).collect()
+        }
+        _ => args.to_vec(),
+    }
+}
+
+/// What was run, for a hint: `kubectl topo check`, or `kubectl topo` without a subcommand.
+pub(crate) fn command_name(bin_name: &str, args: &[OsString]) -> String {
+    match typed_subcommand(args) {
+        Some(sub) => format!("{bin_name} {sub}"),
+        None => bin_name.to_string(),
+    }
 }
 
 /// The first argument that names a subcommand (flags and their values come before it).
@@ -150,7 +167,7 @@ mod tests {
             ),
             (&["explain"], &["required arguments were not provided: <SERVICE>"]),
             (&["check", "--fail-on", "bad"], &["invalid value 'bad'", "--fail-on"]),
-            (&["explain", "-n", "demo", "a", "b"], &["unexpected argument 'b'"]),
+            (&["simulate", "-n", "demo", "svc", "a", "b"], &["unexpected value 'b'"]),
             (
                 &["-n", "demo", "explain", "a"],
                 &["-n comes after the subcommand", "`kubectl topo explain -n …`"],
@@ -170,7 +187,7 @@ mod tests {
             for part in *parts {
                 assert!(error.contains(part), "{args:?}: {part:?} not in {error:?}");
             }
-            let sub = args.iter().find(|a| ["zones", "explain", "check", "serve"].contains(a));
+            let sub = args.iter().find(|a| ["zones", "explain", "check", "serve", "simulate"].contains(a));
             let expected = sub.map_or("kubectl topo".to_string(), |s| format!("kubectl topo {s}"));
             assert_eq!(hint, format!("see `{expected} --help`"), "{args:?}");
         }

@@ -142,7 +142,15 @@ fn services_as_svc_slash_name_in_the_typed_namespace() {
     assert_eq!(values(&["explain", "--namespace=demo", "de"]), ["demo-service", "demo-service-4"]);
     assert_eq!(values(&["explain", "s"]), ["svc/kubernetes"]);
     assert_eq!(values(&["explain", "deploy/"]), Vec::<String>::new());
-    assert_eq!(values(&["explain", "svc/kubernetes", ""]), Vec::<String>::new(), "one Service only");
+    // explain takes several Services: the same form again.
+    assert_eq!(values(&["explain", "svc/kubernetes", ""]), ["svc/kubernetes"]);
+    assert_eq!(values(&["explain", "-n", "demo", "svc", "other", "demo-service-"]), ["demo-service-4"]);
+    assert_eq!(values(&["simulate", "svc/kubernetes", ""]), Vec::<String>::new(), "one Service only");
+    // TYPE NAME, as kubectl takes it: after a Service type, the bare names.
+    assert_eq!(values(&["explain", "-n", "demo", "svc", "demo-s"]), ["demo-service", "demo-service-4"]);
+    assert_eq!(values(&["simulate", "Service", ""]), ["kubernetes"]);
+    assert_eq!(values(&["explain", "deploy", ""]), Vec::<String>::new());
+    assert_eq!(values(&["simulate", "svc", "kubernetes", ""]), Vec::<String>::new(), "one Service only");
 }
 
 #[test]

@@ -106,6 +106,13 @@ fn services(current: &str, typed: &Typed, lookup: &mut dyn Lookup) -> Reply {
     Reply { candidates, directive: Directive::NoFileComp }
 }
 
+/// The NAME of `explain svc NAME`: bare names matching what is typed.
+pub(super) fn service_names(current: &str, typed: &Typed, lookup: &mut dyn Lookup) -> Reply {
+    let names = lookup.services(typed);
+    let candidates = names.iter().filter(|n| n.starts_with(current)).map(|n| plain_one(n.clone())).collect();
+    Reply { candidates, directive: Directive::NoFileComp }
+}
+
 fn plain_one(value: String) -> Candidate {
     Candidate { value, help: None }
 }

@@ -53,6 +53,16 @@ pub(crate) fn no_services_note(namespace: Option<&str>, selector: bool) -> Strin
     format!("note: no Services found {place}{matching}: check -n (or use -A) and -l")
 }
 
+/// The REASON cell of a cluster that could not be checked (its error is under the table).
+pub(crate) const CLUSTER_ERROR_CELL: &str = "see the error below";
+
+/// `check` in one namespace whose Services are all hidden or filtered out.
+pub(crate) fn none_listed_note(namespace: &str) -> String {
+    format!(
+        "note: no Services listed in namespace {namespace:?}: -A checks every namespace, -n NAMESPACE another"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeMap;

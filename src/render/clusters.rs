@@ -106,8 +106,13 @@ fn tables(clusters: &[ClusterCheck], options: &RenderOptions, out: &mut dyn Writ
             })),
             Err((message, _)) => {
                 let mut cells = vec![name.clone(), "-".into(), "-".into(), "-".into(), "Error".into()];
-                // The whole message is on the cluster's summary line below; `-o wide` shows it here.
-                cells.push(if wide { escape(message).into_owned() } else { clipped(&escape(message), 40) });
+                // The whole message is on the cluster's summary line below (not cut mid-word);
+                // `-o wide` and `--no-headers`, which has no summary lines, show it here.
+                cells.push(if wide || options.no_headers {
+                    escape(message).into_owned()
+                } else {
+                    crate::prose::check::CLUSTER_ERROR_CELL.to_string()
+                });
                 cells.extend(["-".to_string(), "-".to_string()]);
                 if wide {
                     cells.push("-".into());
@@ -130,12 +135,4 @@ fn tables(clusters: &[ClusterCheck], options: &RenderOptions, out: &mut dyn Writ
         }
     }
     Ok(())
-}
-
-/// `text` cut to `width` characters, the cut marked with `…`.
-fn clipped(text: &str, width: usize) -> String {
-    match text.char_indices().nth(width) {
-        Some((at, _)) => format!("{} …", text[..at].trim_end()),
-        None => text.to_string(),
-    }
 }

@@ -13,6 +13,17 @@ use topo_engine::report::mode::ModeSource;
 use topo_engine::report::proxy::{ProxyMode, ProxyZoneView};
 use topo_engine::report::{FamilyReport, ServiceReport};
 
+/// `-o json|yaml` of `explain` over several Services: kubectl's List of several objects.
+#[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
+pub(crate) struct ServiceReportList {
+    /// One report per Service, in the order given.
+    pub(crate) items: Vec<ServiceReport<crate::prose::ReasonView>>,
+}
+
+impl topo_engine::report::Kind for ServiceReportList {
+    const KIND: &'static str = "ServiceReportList";
+}
+
 /// Render one Service.
 pub fn render(report: &ServiceReport, options: &RenderOptions, out: &mut dyn Write) -> std::io::Result<()> {
     let p = Palette::new(options.color);

@@ -46,7 +46,7 @@ pub enum WhatIfError {
         problem: CpuProblem,
     },
     /// `--mode` names no mode.
-    #[error("--mode {text:?}: use Auto, PreferClose, PreferSameZone, PreferSameNode or none")]
+    #[error("--mode {text:?}: use Auto, PreferClose, PreferSameZone, PreferSameNode or None")]
     Mode {
         /// The value as given.
         text: String,
@@ -183,12 +183,13 @@ pub fn parse_set_cpu(text: &str) -> Result<(String, CpuAmount), WhatIfError> {
 
 /// `--mode Auto|PreferClose|PreferSameZone|PreferSameNode|none`.
 pub fn parse_mode(text: &str) -> Result<ModeChoice, WhatIfError> {
-    match text {
-        "Auto" => Ok(ModeChoice::Auto),
-        "PreferClose" => Ok(ModeChoice::PreferClose),
-        "PreferSameZone" => Ok(ModeChoice::PreferSameZone),
-        "PreferSameNode" => Ok(ModeChoice::PreferSameNode),
-        "none" | "None" => Ok(ModeChoice::None),
+    // In any case, as `check --mode` and kubectl's resource names.
+    match text.to_ascii_lowercase().as_str() {
+        "auto" => Ok(ModeChoice::Auto),
+        "preferclose" => Ok(ModeChoice::PreferClose),
+        "prefersamezone" => Ok(ModeChoice::PreferSameZone),
+        "prefersamenode" => Ok(ModeChoice::PreferSameNode),
+        "none" => Ok(ModeChoice::None),
         _ => Err(WhatIfError::Mode { text: text.to_string() }),
     }
 }

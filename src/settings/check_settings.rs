@@ -41,7 +41,8 @@ pub(crate) fn view(args: &CheckArgs) -> Result<View, SettingsError> {
     })
 }
 
-/// Each value as one of `valid` by its exact name (empty values, as in `a,,b`, are skipped).
+/// Each value as one of `valid` by its name in any case, as kubectl matches resource names (empty
+/// values, as in `a,,b`, are skipped).
 fn names<T>(flag: &'static str, values: &[String], valid: &[T]) -> Result<Vec<T>, SettingsError>
 where
     T: Copy + Into<&'static str>,
@@ -49,7 +50,7 @@ where
     let mut out = Vec::new();
     for value in values.iter().map(|v| v.trim()).filter(|v| !v.is_empty()) {
         let name = |t: T| -> &'static str { t.into() };
-        match valid.iter().copied().find(|t| name(*t) == value) {
+        match valid.iter().copied().find(|t| name(*t).eq_ignore_ascii_case(value)) {
             Some(t) => out.push(t),
             None => {
                 let valid: Vec<&str> = valid.iter().map(|t| name(*t)).collect();

@@ -14,6 +14,16 @@ pub enum SettingsError {
         "{0:?} names another kind: topology hints belong to Services, use svc/NAME (the Service in front of it)"
     )]
     NotAService(String),
+    /// More than one Service where one is read (`simulate svc/a svc/b`), or a mix of forms.
+    #[error(
+        "{0:?}: name the Service as svc/NAME or svc NAME (explain takes several: svc/A svc/B, or svc A B)"
+    )]
+    OneService(String),
+    /// `explain svc/a svc/b -o html|dot|mermaid`.
+    #[error(
+        "a picture draws one Service: explain several with -o table, wide, json or yaml, or one at a time"
+    )]
+    SeveralPictures,
     /// Bad `-l`.
     #[error("-l {0}")]
     Selector(String),
@@ -46,9 +56,6 @@ pub enum SettingsError {
     /// `serve --listen` that is not HOST:PORT.
     #[error("--listen {0:?} is not an address and port such as 0.0.0.0:9464 or 127.0.0.1:9464")]
     ServeListen(String),
-    /// `-n` with `-A`.
-    #[error("-n and -A cannot be used together")]
-    NamespaceConflict,
     /// A `check` flag value that names no verdict, reason code or mode.
     #[error("{flag} {value:?}: use one of {valid}")]
     UnknownName {

@@ -60,8 +60,9 @@ fn dump_source_and_scope() {
     assert_eq!(s.scope, Scope::AllNamespaces);
     let s = resolve(&["explain", "svc/x", "-n", "demo", "-f", "d.yaml", "--exit-code"], &tty()).unwrap();
     assert_eq!(s.scope, Scope::Namespace(Some("demo".into())));
-    assert_eq!(s.job, Job::Explain { name: "x".into(), fail_on: Some(FailOn::Drift) });
-    assert!(matches!(resolve(&["check", "-A", "-n", "x"], &tty()), Err(SettingsError::NamespaceConflict)));
+    assert_eq!(s.job, Job::Explain { names: vec!["x".into()], fail_on: Some(FailOn::Drift) });
+    // kubectl lets -A win over -n (`kubectl get svc -A -n x` lists every namespace).
+    assert_eq!(resolve(&["check", "-A", "-n", "x"], &tty()).unwrap().scope, Scope::AllNamespaces);
 }
 
 #[test]
@@ -200,18 +201,21 @@ fn check_filters_become_engine_names() {
 
 #[test]
 fn a_bad_check_filter_names_the_valid_values() {
-    let error = check_job(&["--verdict", "drift"], &tty()).unwrap_err();
+    let error = check_job(&["--verdict", "drifted"], &tty()).unwrap_err();
     assert_eq!(
         error.to_string(),
-        "--verdict \"drift\": use one of Active, Blocked, NotEnabled, Drift, Unmanaged, Unknown"
+        "--verdict \"drifted\": use one of Active, Blocked, NotEnabled, Drift, Unmanaged, Unknown"
     );
     let error = check_job(&["--reason", "Overload"], &tty()).unwrap_err().to_string();
     assert!(
         error.starts_with("--reason \"Overload\": use one of NotEnabled, AnnotationValueIgnored, "),
         "{error}"
     );
-    let error = check_job(&["--mode", "auto"], &tty()).unwrap_err().to_string();
-    assert_eq!(error, "--mode \"auto\": use one of Auto, PreferClose, PreferSameZone, PreferSameNode, None");
+    let error = check_job(&["--mode", "automatic"], &tty()).unwrap_err().to_string();
+    assert_eq!(
+        error,
+        "--mode \"automatic\": use one of Auto, PreferClose, PreferSameZone, PreferSameNode, None"
+    );
     let error = check_job(&["--exclude-namespace", "kube-["], &tty()).unwrap_err().to_string();
     assert_eq!(error, "--exclude-namespace \"kube-[\": unclosed character class; missing ']'");
 }

@@ -147,15 +147,16 @@ impl SourceError {
     /// as kubectl's `NotFound` is an answer, not a failure to get one.
     pub fn exit_status(&self) -> ExitStatus {
         match self {
+            // A kubeconfig that cannot be read or names no such context is input, as a dump is.
             SourceError::Read { .. }
             | SourceError::Dump(_)
             | SourceError::Listen { .. }
             | SourceError::DumpIncomplete { .. }
+            | SourceError::Kubeconfig { .. }
+            | SourceError::NoSuchContext { .. }
             | SourceError::ServiceNotFound(_) => ExitStatus::Usage,
             SourceError::Runtime(_)
             | SourceError::Serialise(_)
-            | SourceError::Kubeconfig { .. }
-            | SourceError::NoSuchContext { .. }
             | SourceError::Exec(_)
             | SourceError::NoKubeconfig(_)
             | SourceError::Kube { .. }

@@ -72,7 +72,7 @@ impl AnnotationRule {
         let mut rule = AnnotationRule::default();
         for word in value.split(',').map(str::trim).filter(|w| !w.is_empty()) {
             match word {
-                "*" | "all" => rule.all = true,
+                _ if word == "*" || word.eq_ignore_ascii_case("all") => rule.all = true,
                 _ => match parse_code(word) {
                     Some(code) => {
                         rule.codes.insert(code);
@@ -89,9 +89,9 @@ impl AnnotationRule {
     }
 }
 
-/// A reason code by its exact name.
+/// A reason code by its name in any case (as kubectl matches resource names).
 pub fn parse_code(text: &str) -> Option<ReasonCode> {
-    ReasonCode::VARIANTS.iter().copied().find(|c| <&str>::from(*c) == text)
+    ReasonCode::VARIANTS.iter().copied().find(|c| <&str>::from(*c).eq_ignore_ascii_case(text))
 }
 
 impl IgnoreRules {

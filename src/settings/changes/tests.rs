@@ -32,7 +32,8 @@ fn parses_every_change() {
     assert_eq!(parse_set_cpu("n1=2"), Ok(("n1".to_string(), CpuAmount::from_millis(2000))));
     assert_eq!(parse_mode("none"), Ok(ModeChoice::None));
     assert_eq!(parse_mode("PreferClose"), Ok(ModeChoice::PreferClose));
-    assert!(parse_mode("preferclose").is_err());
+    assert_eq!(parse_mode("preferclose"), Ok(ModeChoice::PreferClose), "any case, as check --mode");
+    assert!(parse_mode("close").is_err());
     assert_eq!(parse_traffic("a=50,b=30").unwrap().len(), 2);
     let huge = parse_traffic("a=1e308,b=1e308,c=5e307").unwrap();
     assert_eq!(huge.values().copied().collect::<Vec<_>>(), [1.0, 1.0, 0.5], "ratios kept, sum finite");
@@ -73,8 +74,8 @@ fn each_error_is_the_one_line_the_user_sees() {
         (message(parse_set_cpu("n=lots").map(drop)), r#"--set-cpu "n=lots": invalid CPU quantity "lots""#),
         (message(parse_set_cpu("n=-2").map(drop)), r#"--set-cpu "n=-2": CPU must not be negative"#),
         (
-            message(parse_mode("auto").map(drop)),
-            r#"--mode "auto": use Auto, PreferClose, PreferSameZone, PreferSameNode or none"#,
+            message(parse_mode("automatic").map(drop)),
+            r#"--mode "automatic": use Auto, PreferClose, PreferSameZone, PreferSameNode or None"#,
         ),
         (
             message(parse_traffic("a=x").map(drop)),

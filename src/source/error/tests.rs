@@ -73,8 +73,10 @@ fn kubeconfig_problems_name_the_file_and_share_one_remedy() {
         ),
         "{none}"
     );
-    for error in [with_path, without, none] {
-        assert_eq!(error.exit_status(), ExitStatus::Cluster);
+    // A kubeconfig that is wrong is input (2); none at all, outside a Pod, is no cluster (3).
+    let expected = [ExitStatus::Usage, ExitStatus::Usage, ExitStatus::Cluster];
+    for (error, status) in [with_path, without, none].into_iter().zip(expected) {
+        assert_eq!(error.exit_status(), status, "{error}");
         assert!(error.hint("k").unwrap().starts_with("pass --kubeconfig FILE"));
     }
 }

@@ -120,6 +120,6 @@ fn mode_name(mode: ModeChoice) -> &'static str {
         ModeChoice::PreferClose => "PreferClose",
         ModeChoice::PreferSameZone => "PreferSameZone",
         ModeChoice::PreferSameNode => "PreferSameNode",
-        ModeChoice::None => "none",
+        ModeChoice::None => "None",
     }
 }
