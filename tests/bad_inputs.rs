@@ -326,9 +326,10 @@ fn zones(n: usize, services: usize, hinted: bool) -> String {
     text
 }
 
-/// Service `name` (the `k`th) and its slices: one ready endpoint on each of the `n` nodes. The
-/// port is named as the controller names it, so kube-proxy routes to the endpoints (a slice port
-/// without a name is one it skips).
+/// Service `name` (the `k`th) and its slices: one ready endpoint on each of the `n` nodes, in the
+/// block style `kubectl get -o yaml` writes (the memory bounds are about the zones, not about YAML
+/// outside kubectl's style, which is parsed whole). The port is named as the controller names it,
+/// so kube-proxy routes to the endpoints (a slice port without a name is one it skips).
 fn auto_service(text: &mut String, name: &str, k: usize, n: usize, hinted: bool) {
     let _ = write!(
         text,
@@ -349,13 +350,13 @@ fn auto_service(text: &mut String, name: &str, k: usize, n: usize, hinted: bool)
         for i in chunk {
             let _ = write!(
                 text,
-                "  - addresses: [\"10.{k}.{}.{}\"]\n    conditions: {{ready: true}}\n    nodeName: node-{i}\n    \
+                "  - addresses:\n    - 10.{k}.{}.{}\n    conditions:\n      ready: true\n    nodeName: node-{i}\n    \
                  zone: zone-{i:05}\n",
                 i / 256,
                 i % 256
             );
             if hinted {
-                let _ = writeln!(text, "    hints: {{forZones: [{{name: zone-{i:05}}}]}}");
+                let _ = writeln!(text, "    hints:\n      forZones:\n      - name: zone-{i:05}");
             }
         }
     }
