@@ -50,7 +50,7 @@ pub enum SettingsError {
     /// A `--server` that is not a URL.
     #[error("--server {0:?} is not a URL: use https://HOST:PORT (or HOST:PORT)")]
     Server(String),
-    /// `serve` on a dump (the parser refuses `serve -f`; `app::serve` guards its Settings).
+    /// `serve` on a dump (the parser refuses `serve -f`; `serve::run` guards its Settings).
     #[error("serve follows a live cluster: it cannot be combined with --from-file")]
     ServeFromFile,
     /// `serve --listen` that is not HOST:PORT.
