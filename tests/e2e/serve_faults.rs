@@ -18,7 +18,7 @@ use k8s_openapi::api::core::v1::Service;
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding};
 use kube::Api;
 
-use crate::cluster::{Cluster, node};
+use crate::cluster::Cluster;
 use crate::harness::{self, ControlPlane};
 use crate::monitoring::{WAIT, get, serve};
 use crate::topo::Topo;
@@ -69,15 +69,7 @@ fn checked_verdict(topo: &Topo) -> String {
 
 pub async fn run(cp: &ControlPlane, cl: &Cluster, topo: Option<&Topo>) {
     let Some(topo) = topo else { return };
-    let zones =
-        [node("a1", Some("zone-a"), "4"), node("b1", Some("zone-b"), "4"), node("c1", Some("zone-c"), "4")];
-    cl.set_nodes(&zones).await;
-    cl.namespace(NS).await;
-    for (i, n) in ["a1", "b1", "c1"].iter().enumerate() {
-        cl.create_pod(NS, &format!("web-{i}"), "web", n).await;
-    }
-    cl.create_service(NS, "web", json!({"service.kubernetes.io/topology-mode": "Auto"}), None).await;
-    cl.wait_slices(NS, "web", "3 endpoints hinted", WAIT, |s| s.endpoints == 3 && s.hinted == 3).await;
+    crate::fixtures::auto_web(cl, NS).await;
 
     let (mut exporter, port) = serve(topo, &cp.admin_kubeconfig);
     let start = Instant::now();
