@@ -15,9 +15,11 @@ use super::super::error::Limits;
 use super::super::{ParsedDump, json};
 
 mod block;
+mod line;
 mod scalar;
 
 use block::Block;
+use line::{Key, printable, split_key};
 
 /// The dump read through the fast path; `None` when the full reader must read it (outside the
 /// subset, or refused: the full reader's message is the one to give).
@@ -318,76 +320,6 @@ impl<R: BufRead> Transcoder<R> {
         }
         Ok(())
     }
-}
-
-/// A line as text, when every character is one YAML prints as itself: no tabs, no carriage
-/// returns, no control characters, none of the characters YAML 1.1 reads as line breaks, no byte
-/// order mark.
-fn printable(line: &[u8]) -> Fast<&str> {
-    // Nearly every line is printable ASCII: one pass decides, and only the others look further.
-    let ascii = line.iter().fold(true, |all, &b| all & (b' '..=b'~').contains(&b));
-    if !ascii && line.iter().any(|&b| b < 0x20 || b == 0x7f) {
-        return Err(Unsupported);
-    }
-    let text = std::str::from_utf8(line).map_err(|_| Unsupported)?;
-    let odd =
-        |c| matches!(c, '\u{80}'..='\u{9f}' | '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}');
-    if !ascii && text.chars().any(odd) {
-        return Err(Unsupported);
-    }
-    Ok(text)
-}
-
-/// Whether `s` holds byte `a` followed by byte `b`: `str::contains` with a two-byte needle sets up
-/// a general substring search for every line, a tenth of the YAML reader's time (`perf`).
-fn has_pair(s: &str, a: u8, b: u8) -> bool {
-    s.as_bytes().windows(2).any(|w| w[0] == a && w[1] == b)
-}
-
-/// How a key is written.
-enum Key<'s> {
-    Plain(&'s str),
-    Single,
-    Double,
-}
-
-/// `key: …` or `key:` at the start of `s`: the key and what follows its colon; `None` when `s`
-/// is not a key (or not a key of the subset).
-fn split_key(s: &str) -> Option<(Key<'_>, &str)> {
-    let (key, end) = match s.as_bytes().first()? {
-        b'"' => (Key::Double, quoted_end(s, b'"')?),
-        b'\'' => (Key::Single, quoted_end(s, b'\'')?),
-        _ => {
-            let bytes = s.as_bytes();
-            let colon = (0..bytes.len())
-                .find(|&i| bytes[i] == b':' && matches!(bytes.get(i + 1), None | Some(b' ')))?;
-            let key = &s[..colon];
-            let plain = !key.is_empty()
-                && !key.ends_with(' ')
-                && !has_pair(key, b' ', b'#')
-                && !key.starts_with([
-                    '-', '?', '&', '*', '!', '|', '>', '%', '@', '`', '#', '[', ']', '{', '}', ',', '"', '\'',
-                ]);
-            (Key::Plain(plain.then_some(key)?), colon)
-        }
-    };
-    let after = s[end..].strip_prefix(':')?;
-    (after.is_empty() || after.starts_with(' ')).then_some((key, after))
-}
-
-/// Where a quoted scalar at the start of `s` ends (after its closing quote).
-fn quoted_end(s: &str, quote: u8) -> Option<usize> {
-    let bytes = s.as_bytes();
-    let mut i = 1;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' if quote == b'"' => i += 2,
-            b if b == quote && quote == b'\'' && bytes.get(i + 1) == Some(&b'\'') => i += 2,
-            b if b == quote => return Some(i + 1),
-            _ => i += 1,
-        }
-    }
-    None
 }
 
 impl<R: BufRead> Read for Transcoder<R> {
