@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use crate::cli::{Cli, ColorChoice, Command, GlobalArgs, OutputFormat};
 use crate::render::{Format, FormatKind};
+use crate::source::dump_write::DumpFormat;
 use crate::source::{Scope, SourceSpec};
 use crate::triage::config::ConfigPath;
 use crate::triage::{FailOn, View};
@@ -18,15 +19,6 @@ use topo_engine::model::Behaviour;
 use topo_engine::model::selector::Selector;
 
 pub use ambient::{Ambient, Locale};
-
-/// How `dump` writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DumpFormat {
-    /// YAML, like `kubectl get -o yaml` (the default).
-    Yaml,
-    /// JSON, like `kubectl get -o json`: `--from-file` streams it back, many times faster.
-    Json,
-}
 
 /// The resolved subcommand.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -11,12 +11,20 @@ use std::io::Write;
 
 use serde_json::{Map, Value, json};
 
-use crate::settings::DumpFormat;
 use crate::source::SourceError;
 use crate::source::live::Raw;
 use topo_engine::model::Snapshot;
 
 mod redact;
+
+/// How `dump` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DumpFormat {
+    /// YAML, like `kubectl get -o yaml` (the default).
+    Yaml,
+    /// JSON, like `kubectl get -o json`: `--from-file` streams it back, many times faster.
+    Json,
+}
 
 /// `apiVersion` of the ClusterInfo item.
 pub const CLUSTER_INFO_API_VERSION: &str = "kubectl-topo/v1alpha1";
