@@ -54,28 +54,6 @@ pub fn parse_dump(text: &str, origin: &str) -> Result<ParsedDump, DumpError> {
     read_dump(text.as_bytes(), origin, Some(text.len() as u64))
 }
 
-/// The YAML parser's limits for a dump of `text` (the parse-only floor in `cargo xtask` parses
-/// with exactly these).
-#[doc(hidden)]
-pub fn yaml_options(text: &str) -> serde_saphyr::Options {
-    yaml::options(text)
-}
-
-/// The YAML rewrite held to the YAML parser on `text` (the differential fuzz target and its
-/// corpus replay): `Ok(true)` when the rewrite took it and agrees, `Ok(false)` when it left it to
-/// the parser, `Err` saying how they differ.
-#[doc(hidden)]
-pub fn yaml_rewrite_agrees(text: &str) -> Result<bool, String> {
-    yaml::agrees_with_parser(text)
-}
-
-/// The JSON reader through a window of `chunk` bytes (the fuzz target holds it to the 1 MiB window
-/// `parse_dump` reads through).
-#[doc(hidden)]
-pub fn read_json_in_windows(bytes: &[u8], origin: &str, chunk: usize) -> Result<ParsedDump, DumpError> {
-    json::read_in_windows(bytes, origin, chunk, error::Limits::DUMP)
-}
-
 /// serde_json's message without the location it appends (we print our own).
 fn json_message(err: &serde_json::Error) -> String {
     let message = err.to_string();
@@ -102,7 +80,8 @@ mod yaml;
 use yaml::documents as yaml_documents;
 
 mod input;
-pub(crate) use input::{read_dump, read_dump_file};
+pub use input::read_dump;
+pub(crate) use input::read_dump_file;
 
 #[cfg(test)]
 mod tests;

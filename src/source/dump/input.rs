@@ -13,9 +13,9 @@ use super::{DumpError, ParsedDump, json, yaml};
 /// Bytes read at a time while deciding and while reading YAML.
 const CHUNK: usize = 64 << 10;
 
-/// Reads a dump from `input`; `len` is its size when known (a regular file), so an input over the
-/// limit is refused before it is read.
-pub(crate) fn read_dump(input: impl Read, origin: &str, len: Option<u64>) -> Result<ParsedDump, DumpError> {
+/// Reads a dump from `input`, as `--from-file -` reads stdin; `len` is its size when known (a
+/// regular file), so an input over the limit is refused before it is read.
+pub fn read_dump(input: impl Read, origin: &str, len: Option<u64>) -> Result<ParsedDump, DumpError> {
     read_within(input, origin, len, Limits::DUMP)
 }
 
@@ -88,8 +88,19 @@ fn sniff(input: &mut impl Read, origin: &str, limit: u64) -> Result<(Vec<u8>, bo
     }
 }
 
+/// One read of up to [`CHUNK`] bytes onto `buf`: what the input hands out (the JSON reader then
+/// reads on in the input's own steps).
 fn read_chunk(input: &mut impl Read, buf: &mut Vec<u8>, origin: &str) -> Result<usize, DumpError> {
-    input.by_ref().take(CHUNK as u64).read_to_end(buf).map_err(|err| read_error(origin, &err))
+    let start = buf.len();
+    buf.resize(start + CHUNK, 0);
+    let read = loop {
+        match input.read(&mut buf[start..]) {
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+            read => break read.map_err(|err| read_error(origin, &err)),
+        }
+    };
+    buf.truncate(start + *read.as_ref().unwrap_or(&0));
+    read
 }
 
 /// UTF-16 or UTF-32, by its byte order mark or, without one, by the NUL bytes that ASCII text has

@@ -1,10 +1,10 @@
 //! The JSON reader: one pass over the input, through a window of about a megabyte. The top-level
 //! structure of each document (an object's keys, `:` and `,`, a List's `[ … ]`) is read here; each
-//! value inside it is cut out of the window by serde_json (`IgnoredAny`: syntax only, nothing
-//! built) and read by one visitor: a List item by [`item`] straight into its lean type, any other
-//! value into a `serde_json::Value` in the shared grammar ([`super::strict`]). Every error is
-//! serde_json's (or the grammar's, raised inside serde_json), at its place in the input. No tree of
-//! a List is built and the input is never held whole, so memory follows one item, not the input.
+//! value inside it is decoded by serde_json straight from the window, which says where it ends: a
+//! List item by one visitor ([`item`]) into its lean type, any other value into a
+//! `serde_json::Value`, both in the shared grammar ([`super::strict`]). Every error is serde_json's
+//! (or the grammar's, raised inside serde_json), at its place in the input. No tree of a List is
+//! built and the input is never held whole, so memory follows one item, not the input.
 //!
 //! A List's type is known only once its `kind` is, which kubectl writes after `items`: until then
 //! the items that name their own type are read as they come, and from the first that does not
@@ -14,10 +14,9 @@
 //! parsed (a syntax error later in the input comes first).
 
 use std::io::Read;
-use std::ops::Range;
 
 use serde::de::DeserializeSeed;
-use serde_json::{Map, Value};
+use serde_json::{Deserializer, Map, Value};
 
 use super::error::Limits;
 use super::reader::Checkpoint;
@@ -27,32 +26,19 @@ use super::{DumpError, Inherited, ParsedDump, Reader};
 mod item;
 mod window;
 
-use window::{Expected, Step, Window};
+use window::{Expected, Step, Window, offset};
 
-/// Bytes read at a time. The window grows past this only for a value that does not fit.
-const CHUNK: usize = 1 << 20;
-
-/// Reads a JSON dump (one or more JSON documents) from `input`.
+/// Reads a JSON dump (one or more JSON documents) from `input`, through windows as large as its
+/// reads (a test's input that hands out a few bytes at a time cuts items everywhere).
 pub(super) fn read(input: impl Read, origin: &str, limits: Limits) -> Result<ParsedDump, DumpError> {
-    read_in_windows(input, origin, CHUNK, limits)
-}
-
-/// As [`read`], through a window of `chunk` bytes (tests cut items at every byte).
-pub(super) fn read_in_windows(
-    input: impl Read,
-    origin: &str,
-    chunk: usize,
-    limits: Limits,
-) -> Result<ParsedDump, DumpError> {
-    let mut window = Window::new(input, chunk.max(1), origin, limits);
+    let mut window = Window::new(input, origin, limits);
     let mut items = Items { reader: Reader::new(origin), pending: None };
     window.skip_byte_order_marks()?;
     while let Some(byte) = window.peek()? {
         if byte == b'{' {
             read_object(&mut window, &mut items)?;
         } else {
-            let range = window.cut(0)?;
-            let value = window.tree(range, 0)?;
+            let value = window.decode(|text| value_at(text, 0))?;
             items.record(|reader| reader.read(value, None, 0));
         }
     }
@@ -132,8 +118,9 @@ fn inherited(known: &Option<(String, String)>) -> Inherited<'_> {
 
 /// A top-level `{…}`: a List, whose items are read as they come, or any other object.
 fn read_object<R: Read>(window: &mut Window<'_, R>, items: &mut Items<'_>) -> Step {
+    let (line, column) = window.here();
     let mut object = Object {
-        start: window.start(),
+        start: (line, column + 1),
         api_version: None,
         kind: None,
         entries: Map::new(),
@@ -151,11 +138,14 @@ fn read_object<R: Read>(window: &mut Window<'_, R>, items: &mut Items<'_>) -> St
             None => return Err(window.expected(Expected::ObjectEnd)),
         }
         first = false;
-        let range = window.cut(1)?;
-        let key = window.parse::<String>(range.clone())?;
+        let key = window.decode(|text| {
+            let mut de = Deserializer::from_slice(text);
+            let key = <String as serde::Deserialize>::deserialize(&mut de)?;
+            Ok((key, offset(de)))
+        })?;
         let seen = key == "items" && object.list.is_some();
         if seen || object.entries.contains_key(&key) || is_type_key_again(&object, &key) {
-            return Err(window.error_after(range.end, duplicate_key(&key)));
+            return Err(window.error_here(duplicate_key(&key)));
         }
         match window.peek()? {
             Some(b':') => window.consume(b':'),
@@ -187,14 +177,13 @@ fn is_type_key_again(object: &Object, key: &str) -> bool {
 /// One entry of a top-level object other than a List's items; refuses an object larger than any
 /// real one.
 fn entry<R: Read>(window: &mut Window<'_, R>, object: &mut Object, key: String) -> Step {
-    let range = window.cut(1)?;
-    object.bytes += key.len() + range.len();
+    let (value, len) = window.decode(|text| value_at(text, 1).map(|(value, end)| ((value, end), end)))?;
+    object.bytes += key.len() + len;
     if object.bytes > window.limits.object {
         let (line, column) = object.start;
         let (origin, limit) = (window.origin.to_string(), window.limits.object);
         return Err(DumpError::ObjectTooLarge { origin, line, column, limit });
     }
-    let value = window.tree(range, 1)?;
     let text = || value.as_str().map(str::to_string);
     match key.as_str() {
         "apiVersion" => object.api_version = Some(text()),
@@ -219,8 +208,7 @@ fn read_items<R: Read>(window: &mut Window<'_, R>, items: &mut Items<'_>, object
         Some(_) => {}
     }
     loop {
-        let range = window.cut(2)?;
-        read_item(window, range, items, &mut list)?;
+        read_item(window, items, &mut list)?;
         match window.peek()? {
             Some(b',') => window.consume(b','),
             Some(b']') => break,
@@ -237,28 +225,29 @@ fn read_items<R: Read>(window: &mut Window<'_, R>, items: &mut Items<'_>, object
     Ok(list)
 }
 
-/// One item, cut at `range` of the window: read now, checked only (an item has failed), or kept.
-fn read_item<R: Read>(
-    window: &Window<'_, R>,
-    range: Range<usize>,
-    items: &mut Items<'_>,
-    list: &mut List,
-) -> Step {
+/// One item: read now, checked only (an item has failed), or kept until the List's type is known.
+fn read_item<R: Read>(window: &mut Window<'_, R>, items: &mut Items<'_>, list: &mut List) -> Step {
     if items.pending.is_some() {
-        return window.check(range, 2);
+        return window.decode(|text| check_at(text, 2).map(|end| ((), end)));
     }
+    let start = window.here();
     if let Some(kept) = &mut list.kept {
-        kept.push((window.bytes(range.clone()).to_vec(), window.position_of(range.start)));
+        let text = window.decode(|text| check_at(text, 2).map(|end| (text[..end].to_vec(), end)))?;
+        kept.push((text, start));
         return Ok(());
     }
     let known = list.known.as_ref().map(inherited);
-    match window.item(range.clone(), known.flatten(), known.is_some())? {
-        item::Read::Outcomes(outcomes) => {
+    let read = window.decode(|text| {
+        item::read(text, known.flatten(), known.is_some()).map(|(read, end)| match read {
+            item::Read::Untyped => ((None, Some(text[..end].to_vec())), end),
+            item::Read::Outcomes(outcomes) => ((Some(outcomes), None), end),
+        })
+    })?;
+    match read {
+        (Some(outcomes), _) => {
             items.record(|reader| outcomes.into_iter().try_for_each(|outcome| reader.record(outcome)));
         }
-        item::Read::Untyped => {
-            list.kept = Some(vec![(window.bytes(range.clone()).to_vec(), window.position_of(range.start))]);
-        }
+        (None, text) => list.kept = Some(vec![(text.unwrap_or_default(), start)]),
     }
     Ok(())
 }
@@ -270,10 +259,10 @@ fn finish<R: Read>(window: &Window<'_, R>, object: Object, items: &mut Items<'_>
         (Some(list), Some(known)) => {
             for (text, start) in list.kept.unwrap_or_default() {
                 if items.pending.is_some() {
-                    window.check_text(&text, start, 2)?;
-                    continue;
+                    break;
                 }
-                match window.item_text(&text, start, inherited(&known))? {
+                let read = item::read(&text, inherited(&known), true);
+                match read.map_err(|err| window.syntax(&err, start))?.0 {
                     item::Read::Outcomes(outcomes) => items
                         .record(|reader| outcomes.into_iter().try_for_each(|outcome| reader.record(outcome))),
                     // Not returned when the List's type is known.
@@ -299,24 +288,20 @@ fn finish<R: Read>(window: &Window<'_, R>, object: Object, items: &mut Items<'_>
     Ok(())
 }
 
-/// A whole value nested `depth` deep, as a `Value` in the shared grammar.
-fn tree_at(text: &[u8], depth: usize) -> Result<Value, serde_json::Error> {
-    let mut de = serde_json::Deserializer::from_slice(text);
+/// The value at the start of `text`, nested `depth` deep, as a `Value` in the shared grammar, and
+/// where it ends.
+fn value_at(text: &[u8], depth: usize) -> serde_json::Result<(Value, usize)> {
+    let mut de = Deserializer::from_slice(text);
     let value = Strict::<Tree>::at(depth).deserialize(&mut de)?;
-    de.end()?;
-    Ok(value)
+    Ok((value, offset(de)))
 }
 
-/// A whole value nested `depth` deep, checked in the shared grammar and dropped.
-fn check_at(text: &[u8], depth: usize) -> Result<(), serde_json::Error> {
-    let mut de = serde_json::Deserializer::from_slice(text);
+/// The value at the start of `text`, nested `depth` deep, checked in the shared grammar: where it
+/// ends.
+fn check_at(text: &[u8], depth: usize) -> serde_json::Result<usize> {
+    let mut de = Deserializer::from_slice(text);
     Strict::<Check>::at(depth).deserialize(&mut de)?;
-    de.end()
-}
-
-/// The first value of `text`, nested `depth` deep, checked in the shared grammar.
-fn check_first(text: &[u8], depth: usize) -> Result<(), serde_json::Error> {
-    Strict::<Check>::at(depth).deserialize(&mut serde_json::Deserializer::from_slice(text))
+    Ok(offset(de))
 }
 
 #[cfg(test)]

@@ -10,7 +10,6 @@ use serde_json::Value;
 use super::{DumpError, MAX_DEPTH, ParsedDump, Reader};
 
 mod subset;
-pub(super) use subset::agrees_with_parser;
 
 /// Reads a YAML dump (one or more documents): through the fast path ([`subset`]) when it can, or
 /// else with the full parser.

@@ -23,6 +23,7 @@ use super::super::convert::lean;
 use super::super::outcome::{Object, Outcome};
 use super::super::strict::{Check, Key, Keys, Strict, Tree, is_grammar};
 use super::super::{Inherited, Kind, classify, json_message, kind_of};
+use super::window::offset;
 
 /// Depth of an item's values (the item is in a List's `items`).
 const DEPTH: usize = 3;
@@ -35,74 +36,74 @@ pub(in super::super) enum Read {
     Untyped,
 }
 
-/// An item whose text did not read.
-pub(in super::super) struct Failure {
-    error: serde_json::Error,
-    path: String,
-    /// The kind it was being decoded as.
-    kind: Option<Kind>,
-    /// Whether on a guess.
-    guess: bool,
-}
-
-impl Failure {
-    /// The same failure, read again (as it was read) to know the path of the field it is in.
-    fn with_path(self, text: &[u8], inherited: Inherited<'_>, known: bool) -> Failure {
-        let mut track = serde_path_to_error::Track::new();
-        match read_once(text, inherited, known, self.guess, Some(&mut track)) {
-            Err(failure) => Failure { path: track.path().to_string(), ..failure },
-            Ok(_) => self,
-        }
+/// Reads the item at the start of `text`, and where it ends; `known`: whether the List's type is
+/// known (`inherited`). What is wrong with the object is its outcome; the error is the text's
+/// (syntax, or the shared grammar).
+pub(in super::super) fn read(
+    text: &[u8],
+    inherited: Inherited<'_>,
+    known: bool,
+) -> serde_json::Result<(Read, usize)> {
+    if text.first() != Some(&b'{') {
+        // Not an object: what it is does not depend on the List.
+        let mut de = serde_json::Deserializer::from_slice(text);
+        let value = Strict::<Tree>::at(DEPTH - 1).deserialize(&mut de)?;
+        let mut outcomes = Vec::new();
+        classify(value, inherited, 1, &mut outcomes);
+        return Ok((Read::Outcomes(outcomes), offset(de)));
     }
-
-    /// What is wrong with the object, as its outcome; the error itself when it is the text's
-    /// (syntax, or the shared grammar).
-    pub(in super::super) fn into_outcome(self, text: &[u8]) -> Result<Outcome, serde_json::Error> {
-        let message = json_message(&self.error);
-        let data = matches!(self.error.classify(), serde_json::error::Category::Data);
-        match self.kind {
-            Some(kind) if data && !is_grammar(&message) => {
-                let message = match self.path.as_str() {
-                    "." | "" => message,
-                    path => format!("{path}: {message}"),
-                };
-                Ok(Outcome::Decoded { kind, name: name_in(text), result: Err(message) })
-            }
-            _ => Err(self.error),
-        }
-    }
-}
-
-/// Reads the item in `text`; `known`: whether the List's type is known (`inherited`).
-pub(in super::super) fn read(text: &[u8], inherited: Inherited<'_>, known: bool) -> Result<Read, Failure> {
-    let read = match read_once(text, inherited, known, true, None) {
-        Ok(Some(read)) => return Ok(read),
+    let mut kind = None;
+    let mut guess = true;
+    let read = match read_once(text, inherited, known, guess, &mut kind, None) {
         // The guess was wrong.
-        Ok(None) => read_once(text, inherited, known, false, None),
-        Err(failure) => Err(failure),
+        Ok((None, _)) => {
+            guess = false;
+            read_once(text, inherited, known, guess, &mut kind, None)
+        }
+        read => read,
     };
-    read.map(|read| read.unwrap_or(Read::Outcomes(Vec::new())))
-        .map_err(|failure| failure.with_path(text, inherited, known))
+    let error = match read {
+        Ok((read, end)) => return Ok((read.unwrap_or(Read::Outcomes(Vec::new())), end)),
+        Err(error) => error,
+    };
+    let message = json_message(&error);
+    let data = matches!(error.classify(), serde_json::error::Category::Data);
+    let Some(kind) = kind.filter(|_| data && !is_grammar(&message)) else {
+        return Err(error);
+    };
+    // The object is at fault only when its text parses to its end.
+    let mut de = serde_json::Deserializer::from_slice(text);
+    Strict::<Check>::at(DEPTH - 1).deserialize(&mut de)?;
+    let end = offset(de);
+    // Read again, as it was read, to know the path of the field.
+    let mut track = serde_path_to_error::Track::new();
+    let _ = read_once(&text[..end], inherited, known, guess, &mut None, Some(&mut track));
+    let message = match track.path().to_string().as_str() {
+        "." | "" => message,
+        path => format!("{path}: {message}"),
+    };
+    let name = name_in(&text[..end]);
+    Ok((Read::Outcomes(vec![Outcome::Decoded { kind, name, result: Err(message) }]), end))
 }
 
-/// One read of the item; `None` when a guess was wrong. With `track`, the path of the field an
-/// error is in is tracked (a string per key: only done again once an error is known).
+/// One read of the item, and where it ends; `None` when a guess was wrong. With `track`, the path
+/// of the field an error is in is tracked (a string per key: only done again once an error is
+/// known).
 fn read_once(
     text: &[u8],
     inherited: Inherited<'_>,
     known: bool,
     guess: bool,
+    kind: &mut Option<Kind>,
     track: Option<&mut serde_path_to_error::Track>,
-) -> Result<Option<Read>, Failure> {
+) -> serde_json::Result<(Option<Read>, usize)> {
     let mut de = serde_json::Deserializer::from_slice(text);
-    let mut kind = None;
-    let seed = ItemSeed { inherited, known, guess, kind: &mut kind };
+    let seed = ItemSeed { inherited, known, guess, kind };
     let read = match track {
         Some(track) => seed.deserialize(serde_path_to_error::Deserializer::new(&mut de, track)),
         None => seed.deserialize(&mut de),
-    };
-    let read = read.and_then(|read| de.end().map(|()| read));
-    read.map_err(|error| Failure { error, path: String::new(), kind, guess })
+    }?;
+    Ok((read, offset(de)))
 }
 
 struct ItemSeed<'s, 'i> {

@@ -6,17 +6,32 @@ use super::*;
 use crate::source::SourceError;
 use crate::source::dump::{json_message, yaml_documents};
 
-/// `text` read through a window of `chunk` bytes, errors as the user sees them.
+/// Hands out `text` a few bytes per read, so the reader's windows end everywhere.
+pub(crate) struct Trickle<'t> {
+    pub(crate) text: &'t [u8],
+    pub(crate) bytes: usize,
+}
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.bytes.min(buf.len()).min(self.text.len());
+        buf[..n].copy_from_slice(&self.text[..n]);
+        self.text = &self.text[n..];
+        Ok(n)
+    }
+}
+
+/// `text` read `chunk` bytes per read, errors as the user sees them.
 fn read_with(text: &str, chunk: usize) -> Result<ParsedDump, String> {
-    read_in_windows(text.as_bytes(), "t", chunk, Limits::DUMP)
+    super::read(Trickle { text: text.as_bytes(), bytes: chunk }, "t", Limits::DUMP)
         .map_err(|err| SourceError::from(err).to_string())
 }
 
-/// `text` read through windows of many sizes, which must all agree: the result.
+/// `text` read in reads of many sizes, which must all agree: the result.
 fn read(text: &str) -> Result<ParsedDump, String> {
-    let want = read_with(text, CHUNK);
+    let want = read_with(text, usize::MAX);
     for chunk in [1, 2, 3, 7, 64, 1000] {
-        assert_eq!(read_with(text, chunk), want, "window of {chunk} bytes: {text:.300}");
+        assert_eq!(read_with(text, chunk), want, "reads of {chunk} bytes: {text:.300}");
     }
     want
 }

@@ -33,7 +33,8 @@ pub(super) fn read(input: impl BufRead, origin: &str) -> Option<ParsedDump> {
 /// Allowed: refusing anything (the parser then reads it), and writing JSON for a text the parser
 /// refuses when the JSON reader refuses that JSON too (a duplicate key), so the parser's error is
 /// the one given.
-pub(in super::super) fn agrees_with_parser(text: &str) -> Result<bool, String> {
+#[cfg(test)]
+pub(super) fn agrees_with_parser(text: &str) -> Result<bool, String> {
     let mut json = String::new();
     if Transcoder::new(text.as_bytes()).read_to_string(&mut json).is_err() {
         return Ok(false);
@@ -57,7 +58,7 @@ pub(super) struct Unsupported;
 pub(super) type Fast<T> = Result<T, Unsupported>;
 
 /// JSON handed out at a time.
-const CHUNK: usize = 64 << 10;
+const CHUNK: usize = 1 << 20;
 /// Longest line taken; a longer one (a huge scalar) is the full reader's.
 const MAX_LINE: usize = 1 << 20;
 /// Deepest nesting taken, well under the parser's limit (`MAX_DEPTH`).

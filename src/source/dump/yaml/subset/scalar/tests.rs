@@ -6,7 +6,7 @@ use super::*;
 /// What serde-saphyr makes of `yaml` as the value of a key, with the reader's options.
 fn saphyr(yaml: &str) -> Option<Value> {
     let text = format!("k: {yaml}\n");
-    let options = crate::source::dump::yaml_options(&text);
+    let options = crate::source::dump::yaml::options(&text);
     serde_saphyr::from_str_with_options::<Value>(&text, options).ok().map(|v| v["k"].clone())
 }
 
