@@ -1,5 +1,5 @@
-//! The JSON reader through windows of 1 MiB and of a few bytes, and `parse_dump`: same snapshot or
-//! same error.
+//! The JSON reader on an input handed out a few bytes per read, and `parse_dump` on the whole text:
+//! same snapshot or same error.
 #![no_main]
 
 #[path = "../harness.rs"]

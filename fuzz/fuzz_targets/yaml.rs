@@ -1,5 +1,5 @@
-//! The YAML rewrite into JSON against serde-saphyr on the same text: the same documents wherever
-//! the rewrite takes the text.
+//! The YAML rewrite into JSON against serde-saphyr on the same text (through `parse_dump`): the same
+//! snapshot wherever the rewrite takes the text.
 #![no_main]
 
 #[path = "../harness.rs"]
