@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 
 use super::spread::{ZoneSpread, ready_spread, spread};
-use crate::core::topologycache::{get_allocations, overload_factor};
+use crate::core::topologycache::overload_factor;
 use crate::core::zones::{NodeTopology, Ratios};
 use crate::model::EndpointSlice;
 use crate::report::{CountRange, ReplicasNeeded, SpreadBasis};
@@ -37,9 +37,38 @@ pub fn spread_weights(
 }
 
 /// True when a fresh sync with `n` ready endpoints spread by `weights` writes hints.
+///
+/// `replicas_needed` asks this for up to 1,100 counts per Auto family, so it builds nothing: the
+/// safeguards of `getAllocations` are checked with its own arithmetic ([`allocations_hold`]), and
+/// the spread is built only when it can place an endpoint without a zone ([`spread_holds`]).
 pub fn hints_hold(ratios: &Ratios, weights: &BTreeMap<String, i64>, n: i64) -> bool {
-    if get_allocations(ratios, n).is_err() {
+    allocations_hold(ratios, n) && spread_holds(weights, n)
+}
+
+/// `get_allocations(ratios, n).is_ok()` without building the allocations: the same checks in the
+/// same order, each minimum `ceil(ratio · n · K)` computed with the same f64 operations.
+fn allocations_hold(ratios: &Ratios, n: i64) -> bool {
+    let Some(map) = ratios.as_map() else { return false };
+    let zones = map.len() as i64;
+    if zones < 2 || zones > n {
         return false;
+    }
+    let minimum = |ratio: f64| ((ratio * n as f64) * overload_factor()).ceil() as i64;
+    map.values().map(|&ratio| minimum(ratio)).sum::<i64>() <= n
+}
+
+/// `spread(weights, n)` places `n` endpoints, none of them without a zone. Without a zone-less
+/// group of positive weight that is true whenever the total weight and `n` are positive: the
+/// largest-remainder rule gives `floor(n·w/W)` per zone and the `n - Σ floor(·) < |zones|` seats
+/// left one each to zones of positive weight, `n` in all. Otherwise the spread is built.
+fn spread_holds(weights: &BTreeMap<String, i64>, n: i64) -> bool {
+    let total: i128 = weights.values().map(|w| i128::from((*w).max(0))).sum();
+    if total == 0 || n <= 0 {
+        // `spread` places nothing.
+        return n == 0;
+    }
+    if weights.get("").is_none_or(|w| *w <= 0) {
+        return true;
     }
     let placed = spread(weights, n);
     placed.values().sum::<i64>() == n && placed.get("").copied().unwrap_or(0) == 0

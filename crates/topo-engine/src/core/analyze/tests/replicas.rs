@@ -64,3 +64,47 @@ fn nothing_works_without_ratios_and_the_search_goes_past_100() {
     // No endpoints at all: nothing can be placed.
     assert!(!hints_hold(&thirds(), &BTreeMap::new(), 3));
 }
+
+/// The definition `hints_hold` answers without building anything: `getAllocations` succeeds and
+/// the spread places `n` endpoints, none without a zone.
+fn hints_hold_by_definition(ratios: &Ratios, weights: &BTreeMap<String, i64>, n: i64) -> bool {
+    let placed = crate::core::analyze::spread::spread(weights, n);
+    crate::core::topologycache::get_allocations(ratios, n).is_ok()
+        && placed.values().sum::<i64>() == n
+        && placed.get("").copied().unwrap_or(0) == 0
+}
+
+#[test]
+fn hints_hold_agrees_with_its_definition() {
+    let ratio_sets = [
+        Ratios::Nil,
+        ratios(&[]),
+        ratios(&[("a", 1.0)]),
+        thirds(),
+        ratios(&[("a", 0.2), ("b", 0.8)]),
+        ratios(&[("a", 0.1), ("b", 0.45), ("c", 0.45)]),
+        ratios(&[("a", 0.6), ("b", 0.3), ("c", 0.05), ("d", 0.05)]),
+    ];
+    let weight_sets = [
+        map(&[]),
+        map(&[("a", 0)]),
+        map(&[("a", 1), ("b", 1), ("c", 1)]),
+        map(&[("a", 5), ("b", 5), ("", 1)]),
+        map(&[("", 3)]),
+        map(&[("", 0), ("a", 2)]),
+        map(&[("", -1), ("a", 2), ("b", -4)]),
+        map(&[("a", 7), ("b", 2), ("c", 1), ("", 2)]),
+    ];
+    let mut held = 0;
+    for r in &ratio_sets {
+        for w in &weight_sets {
+            for n in -1..=250 {
+                let expected = hints_hold_by_definition(r, w, n);
+                assert_eq!(hints_hold(r, w, n), expected, "{r:?} {w:?} {n}");
+                held += usize::from(expected);
+            }
+        }
+    }
+    // Both answers occur: the comparison is not of two constants.
+    assert!(held > 1000, "{held}");
+}
