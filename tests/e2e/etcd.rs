@@ -53,6 +53,11 @@ pub fn delete_prefix(url: &str, prefix: &str) -> u64 {
     answer["deleted"].as_str().and_then(|n| n.parse().ok()).unwrap_or(0)
 }
 
+/// Write `value` at `key` (a new revision of the store).
+pub fn put(url: &str, key: &str, value: &str) {
+    post(url, "/v3/kv/put", &json!({"key": b64(key.as_bytes()), "value": b64(value.as_bytes())}));
+}
+
 /// The store's current revision.
 fn revision(url: &str) -> u64 {
     let answer = post(url, "/v3/kv/range", &json!({"key": b64(b"/registry/"), "count_only": true}));

@@ -67,7 +67,7 @@ pub async fn run(cp: &ControlPlane, cl: &Cluster, topo: Option<&Topo>) {
     let prometheus = Prometheus::start(port).await;
     until_equal_to_check(port, topo, "before the faults").await;
     frozen(cp, topo, port, &prometheus, &exporter).await;
-    let outage = Outage { cp, cl, topo, port, prometheus: &prometheus };
+    let outage = Outage { cp, cl, topo, port, prometheus: &prometheus, exporter: &exporter };
     serve_outages::killed(&outage).await;
     serve_outages::compacted(&outage).await;
     assert_eq!(exporter.terminate(), Some(0), "serve after SIGTERM: {}", exporter.stderr());
