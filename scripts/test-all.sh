@@ -74,7 +74,8 @@ step "cargo test --test e2e (real control plane and kube-proxies)"
 cargo test --locked -p kubectl-topo "${tiers[@]}" --test e2e -- --test-threads 2 --skip serve_faults --skip prometheus_operator
 # Each in a control plane of its own (one per test process), after every other group:
 # prometheus_operator runs the Operator and a Prometheus beside the apiserver (other groups beside
-# it missed their 30 s waits on 2 cores), serve_faults freezes the apiserver (SIGSTOP).
+# it missed their 30 s waits on 2 cores), serve_faults freezes (SIGSTOP), kills and restarts the
+# apiserver and compacts etcd behind it.
 cargo test --locked -p kubectl-topo "${tiers[@]}" --test e2e -- --exact prometheus_operator
 cargo test --locked -p kubectl-topo "${tiers[@]}" --test e2e -- --exact serve_faults
 
@@ -94,3 +95,9 @@ tree="$(git rev-parse 'HEAD^{tree}' 2>/dev/null || echo 0)"
 export ORACLE_SEED="${ORACLE_SEED:-$((16#${tree:0:7}))}"
 echo "differential: ${ORACLE_CASES} cases, seed ${ORACLE_SEED} (replay: ORACLE_SEED=${ORACLE_SEED} scripts/test-all.sh)"
 cargo test --locked -p kubectl-topo "${tiers[@]}" --test differential -- --nocapture
+
+step "benchmarks: every cargo xtask command of BENCHMARKS.md once at the small size (dev builds)"
+# Only that each still runs (a refused flag, a child that exits, a cluster that does not load fail
+# here with the child's last words); the figures mean nothing. Last: it builds kubectl-topo
+# without the test tiers' features.
+bash scripts/bench-smoke.sh

@@ -27,7 +27,10 @@ mod chart_install;
 mod cilium;
 mod cluster;
 mod contexts;
+mod etcd;
+mod fault_alerts;
 mod fault_proxy;
+mod fault_state;
 mod faults;
 mod fixtures;
 mod gone_proxy;
@@ -46,6 +49,7 @@ mod readers;
 mod replay;
 mod scenarios;
 mod serve_faults;
+mod serve_outages;
 mod shared;
 mod topo;
 mod verify;
@@ -127,8 +131,10 @@ fn prometheus_operator() {
     group(async |env| operator::run(env.cp, &env.cl, env.topo.as_ref()).await);
 }
 
-/// `kubectl topo serve` while the apiserver is frozen (SIGSTOP): the staleness metric ages, and
-/// after SIGCONT the watches are heard from again and the verdicts are those of `check -A`.
+/// `kubectl topo serve` while the apiserver is frozen (SIGSTOP), killed and restarted, killed while
+/// etcd is compacted, and while its RBAC binding is revoked: the staleness alert fires in a real
+/// Prometheus; after each, every watch lists again, `/metrics` equals `check -A` and nothing
+/// deleted meanwhile is exported.
 #[test]
 fn serve_faults() {
     group(async |env| serve_faults::run(env.cp, &env.cl, env.topo.as_ref()).await);

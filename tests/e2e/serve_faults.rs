@@ -1,16 +1,20 @@
-//! `kubectl topo serve` on the real apiserver under faults (issue 37, items 1 and 3):
+//! `kubectl topo serve` on the real apiserver under faults (issue 37, items 1 and 3), scraped by a
+//! real Prometheus with the shipped rules (a test copy: `fault_alerts.rs`):
 //!
-//! - the apiserver frozen with SIGSTOP for 30 s (it keeps its connections and answers nothing, as
-//!   a hung apiserver does): `time() - kubectl_topo_last_sync_timestamp_seconds` must grow with it
-//!   (the old heartbeat kept it under 15 s: nothing failed); after SIGCONT every watch is heard
-//!   from again and `/metrics` shows the verdict `check -A` computes;
-//! - the exporter's RBAC binding (deploy/rbac.yaml's role) revoked until its watches are refused,
-//!   a Service deleted meanwhile, then the binding restored: the Service must leave `/metrics`.
+//! - the apiserver frozen with SIGSTOP (it keeps its connections and answers nothing, as a hung
+//!   apiserver does) until `KubectlTopoExporterStale` fires: `time() -
+//!   kubectl_topo_last_sync_timestamp_seconds` must grow with it (the old heartbeat kept it under
+//!   15 s: nothing failed); after SIGCONT every watch is heard from again, `/metrics` equals a
+//!   fresh `check -A` and the alert resolves;
+//! - the apiserver killed and restarted, and killed while etcd is compacted (`serve_outages.rs`);
+//! - the exporter's RBAC binding (deploy/rbac.yaml's role) revoked until its watches are refused
+//!   and the alert fires, a Service deleted meanwhile, then the binding restored: the Service must
+//!   leave `/metrics`, which must equal `check -A`, and the alert resolve.
 //!
-//! The times from SIGCONT and from the restore to fresh are printed.
+//! The times from SIGCONT, from the apiserver ready and from the restore to fresh are printed.
 
 use std::process::Command;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
@@ -19,11 +23,14 @@ use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding};
 use kube::Api;
 
 use crate::cluster::Cluster;
+use crate::fault_alerts::{Prometheus, STALE_AFTER};
+use crate::fault_state::{services_exported, staleness, until_equal_to_check};
 use crate::harness::{self, ControlPlane};
 use crate::monitoring::{WAIT, get, serve};
+use crate::serve_outages::{self, Outage};
 use crate::topo::Topo;
 
-const NS: &str = "serve-faults";
+pub const NS: &str = "serve-faults";
 
 /// Sends SIGCONT when dropped, so a failed assertion never leaves the apiserver stopped.
 struct Frozen(String);
@@ -42,29 +49,13 @@ impl Drop for Frozen {
     }
 }
 
-/// Seconds since the last sync, and the scrape.
-fn staleness(port: u16) -> (f64, String) {
-    let (status, text) = get(port, "/metrics").expect("serve answers /metrics");
-    assert_eq!(status, 200);
-    let last: f64 = text
-        .lines()
-        .find_map(|l| l.strip_prefix("kubectl_topo_last_sync_timestamp_seconds "))
-        .and_then(|v| v.trim().parse().ok())
-        .expect("last_sync");
-    (SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs_f64() - last, text)
-}
-
-/// `check -A`'s verdict of NS/web's IPv4 family.
-fn checked_verdict(topo: &Topo) -> String {
-    let run = topo.run(&["check", "-A", "-o", "json", "--fail-on", "none"]);
-    assert_eq!(run.code, 0, "{run:?}");
-    let report: Value = serde_json::from_str(&run.stdout).expect("check JSON");
-    let services = report["services"].as_array().expect("services");
-    let web = services
-        .iter()
-        .find(|s| s["service"]["namespace"] == NS && s["service"]["name"] == "web")
-        .expect("web checked");
-    web["families"][0]["verdict"].as_str().expect("verdict").to_string()
+/// Until `serve` on `port` is ready and has heard from every watch lately.
+async fn until_fresh(port: u16, exporter: &crate::monitoring::Running) {
+    let start = Instant::now();
+    while staleness(port).0 > 90.0 || get(port, "/readyz").map(|r| r.0) != Some(200) {
+        assert!(start.elapsed() < WAIT, "not ready: {}", exporter.stderr());
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
 }
 
 pub async fn run(cp: &ControlPlane, cl: &Cluster, topo: Option<&Topo>) {
@@ -72,16 +63,32 @@ pub async fn run(cp: &ControlPlane, cl: &Cluster, topo: Option<&Topo>) {
     crate::fixtures::auto_web(cl, NS).await;
 
     let (mut exporter, port) = serve(topo, &cp.admin_kubeconfig);
-    let start = Instant::now();
-    while staleness(port).0 > 90.0 || get(port, "/readyz").map(|r| r.0) != Some(200) {
-        assert!(start.elapsed() < WAIT, "not ready: {}", exporter.stderr());
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
+    until_fresh(port, &exporter).await;
+    let prometheus = Prometheus::start(port).await;
+    until_equal_to_check(port, topo, "before the faults").await;
+    frozen(cp, topo, port, &prometheus, &exporter).await;
+    let outage = Outage { cp, cl, topo, port, prometheus: &prometheus, exporter: &exporter };
+    serve_outages::killed(&outage).await;
+    serve_outages::compacted(&outage).await;
+    assert_eq!(exporter.terminate(), Some(0), "serve after SIGTERM: {}", exporter.stderr());
+    drop(prometheus);
+    serve_outages::restore(cp).await;
+    revoked(cp, cl, topo).await;
+}
+
+/// SIGSTOP until the alert fires, then SIGCONT.
+async fn frozen(
+    cp: &ControlPlane,
+    topo: &Topo,
+    port: u16,
+    prometheus: &Prometheus,
+    exporter: &crate::monitoring::Running,
+) {
     let pid = cp.apiserver_pid().expect("the apiserver runs");
     let frozen = Frozen::new(pid);
-    tokio::time::sleep(Duration::from_secs(30)).await;
+    prometheus.until_firing().await;
     let (stale, _) = staleness(port);
-    assert!(stale >= 28.0, "after a 30 s freeze the metrics are only {stale:.1}s old: {}", exporter.stderr());
+    assert!(stale > STALE_AFTER, "the alert fired at a staleness of {stale:.1}s: {}", exporter.stderr());
     drop(frozen);
     let thawed = Instant::now();
     while staleness(port).0 > 5.0 {
@@ -92,12 +99,8 @@ pub async fn run(cp: &ControlPlane, cl: &Cluster, topo: Option<&Topo>) {
         "e2e: serve_faults: heard from every watch {:.2}s after SIGCONT",
         thawed.elapsed().as_secs_f64()
     );
-    let verdict = checked_verdict(topo);
-    let series = format!("namespace=\"{NS}\",service=\"web\",address_type=\"IPv4\",verdict=\"{verdict}\"");
-    let (_, text) = staleness(port);
-    assert!(text.contains(&series), "check -A says {verdict}; /metrics:\n{text}");
-    assert_eq!(exporter.terminate(), Some(0), "serve after SIGTERM: {}", exporter.stderr());
-    revoked(cp, cl, topo).await;
+    until_equal_to_check(port, topo, "after the freeze").await;
+    prometheus.until_resolved().await;
 }
 
 const READER: &str = "serve-faults-reader";
@@ -125,11 +128,13 @@ async fn revoked(cp: &ControlPlane, cl: &Cluster, topo: &Topo) {
     cl.create_service(NS, "gone", json!({"service.kubernetes.io/topology-mode": "Auto"}), None).await;
     let kubeconfig = bound_reader(cp, cl).await;
     let (mut exporter, port) = serve(topo, &kubeconfig);
+    let gone = format!("{NS}/gone");
     let start = Instant::now();
-    while staleness(port).0 > 90.0 || !staleness(port).1.contains("service=\"gone\"") {
+    while staleness(port).0 > 90.0 || !services_exported(&staleness(port).1).contains(&gone) {
         assert!(start.elapsed() < WAIT, "not ready: {}", exporter.stderr());
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
+    let prometheus = Prometheus::start(port).await;
     let bindings: Api<ClusterRoleBinding> = Api::all(cl.client.clone());
     let binding = bindings.get(READER).await.expect("the binding");
     bindings.delete(READER, &Default::default()).await.expect("revoke");
@@ -148,14 +153,15 @@ async fn revoked(cp: &ControlPlane, cl: &Cluster, topo: &Topo) {
         .delete("gone", &Default::default())
         .await
         .expect("delete");
-    tokio::time::sleep(Duration::from_secs(5)).await;
+    prometheus.until_firing().await;
     let (stale, text) = staleness(port);
-    assert!(text.contains("service=\"gone\""), "while refused, the last known state stays");
+    assert!(stale > STALE_AFTER, "the alert fired at a staleness of {stale:.1}s");
+    assert!(services_exported(&text).contains(&gone), "while refused, the last known state stays");
     let mut restored = binding;
     restored.metadata = kube::api::ObjectMeta { name: Some(READER.into()), ..Default::default() };
     bindings.create(&Default::default(), &restored).await.expect("restore");
     let back = Instant::now();
-    while staleness(port).0 > 5.0 || staleness(port).1.contains("service=\"gone\"") {
+    while staleness(port).0 > 5.0 || services_exported(&staleness(port).1).contains(&gone) {
         assert!(back.elapsed() < WAIT, "not caught up after the restore: {}", exporter.stderr());
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -163,6 +169,8 @@ async fn revoked(cp: &ControlPlane, cl: &Cluster, topo: &Topo) {
         "e2e: serve_faults: RBAC restored: caught up after {:.2}s (stale {stale:.0}s when restored)",
         back.elapsed().as_secs_f64()
     );
+    until_equal_to_check(port, topo, "after the RBAC restore").await;
+    prometheus.until_resolved().await;
     bindings.delete(READER, &Default::default()).await.expect("clean up the binding");
     assert_eq!(exporter.terminate(), Some(0), "serve after SIGTERM: {}", exporter.stderr());
 }

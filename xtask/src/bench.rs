@@ -14,14 +14,22 @@ pub(crate) fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask/ sits in the repo").to_path_buf()
 }
 
-/// The release `kubectl-topo`, next to this xtask binary (same target dir).
+/// `kubectl-topo` built in xtask's own profile, next to this xtask binary (same target dir):
+/// release under `cargo xtask` (the alias builds xtask with `--release`), the dev profile when
+/// xtask itself is a dev build (`cargo run -p xtask`: scripts/bench-smoke.sh, which only checks
+/// that each benchmark still runs; its figures mean nothing).
 pub(crate) fn product() -> io::Result<PathBuf> {
+    let profile = if cfg!(debug_assertions) { "dev" } else { "release" };
+    if profile == "dev" {
+        eprintln!("xtask: a dev build: the figures below are not benchmarks");
+    }
     let status = Command::new(env!("CARGO"))
         // With xtask's own package too: the same features as the build of `cargo xtask` itself,
         // so the dependencies it already built are reused instead of built again.
         .args([
             "build",
-            "--release",
+            "--profile",
+            profile,
             "--locked",
             "-p",
             "xtask",
@@ -33,7 +41,7 @@ pub(crate) fn product() -> io::Result<PathBuf> {
         .current_dir(repo())
         .status()?;
     if !status.success() {
-        return Err(io::Error::other("cargo build --release failed"));
+        return Err(io::Error::other(format!("cargo build --profile {profile} failed")));
     }
     let exe = std::env::current_exe()?;
     Ok(exe.with_file_name("kubectl-topo"))
@@ -49,7 +57,9 @@ pub(crate) fn bench_dir() -> io::Result<PathBuf> {
 pub(crate) fn script_path(script: &str) -> io::Result<PathBuf> {
     let out = Command::new("bash").arg(repo().join(script)).output()?;
     if !out.status.success() {
-        return Err(io::Error::other(format!("{script} failed")));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let tail = crate::measure::stderr_tail(&stderr, 10);
+        return Err(io::Error::other(format!("{script} failed ({}); its stderr ends:\n{tail}", out.status)));
     }
     Ok(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
 }
@@ -161,11 +171,11 @@ pub fn run(name: &str, size: Size, runs: usize, part: Part, kubeconfig: Option<&
 }
 
 /// `cargo xtask bench-serve`: see `serve_bench`.
-pub fn serve(name: &str, size: Size, updates: usize) -> io::Result<()> {
+pub fn serve(name: &str, size: Size, updates: usize, outage: u64) -> io::Result<()> {
     let topo = product()?;
     let dump = bench_dir()?.join(format!("{name}.json"));
     println!("Machine: {}.", machine());
-    crate::serve_bench::run(name, size, updates, &topo, &dump)
+    crate::serve_bench::run(name, size, updates, outage, &topo, &dump)
 }
 
 /// The dump benchmarks of issue 19, side by side: JSON and YAML of the same cluster, each against

@@ -84,12 +84,16 @@ fn up(plan: &ClusterPlan) -> io::Result<ControlPlane> {
 /// `cargo xtask live-up`: load `size` and keep the plane up (for repeated `bench --live-only
 /// --kubeconfig KC` runs against one load) until the file it names is deleted.
 pub fn keep_up(size: Size) -> io::Result<()> {
-    let plane = up(&plan::plan(size))?;
+    let mut plane = up(&plan::plan(size))?;
     let flag = crate::bench::bench_dir()?.join("live-up.running");
     std::fs::write(&flag, plane.admin_kubeconfig.to_string_lossy().as_bytes())?;
     println!("kubeconfig: {}", plane.admin_kubeconfig.display());
     println!("delete {} to stop it", flag.display());
     while flag.exists() {
+        if let Some(why) = plane.dead() {
+            let _ = std::fs::remove_file(&flag);
+            return Err(io::Error::other(format!("the kept-up cluster stopped: {why}")));
+        }
         std::thread::sleep(std::time::Duration::from_secs(1));
     }
     println!("At the end: {}.", memory(&plane));

@@ -24,6 +24,21 @@ mod harness;
 
 pub use harness::ControlPlane;
 
+/// etcd's v3 JSON gateway (the e2e fault tier's helpers): `bench-serve` deletes a Service behind
+/// the apiserver's back while it is down.
+#[path = "../../tests/e2e/etcd.rs"]
+#[allow(dead_code)]
+pub mod etcd;
+
+/// `e`, with the component of `plane` that exited and the end of its log, if one did: a load
+/// that fails because etcd or the apiserver died says so instead of only "connection refused".
+pub fn with_dead(plane: &mut ControlPlane, e: io::Error) -> io::Error {
+    match plane.dead() {
+        Some(why) => io::Error::other(format!("{e}\n{why}")),
+        None => e,
+    }
+}
+
 /// Requests in flight while loading Nodes (and namespaces).
 const CONCURRENCY: usize = 32;
 
@@ -35,7 +50,11 @@ const SERVICE_CONCURRENCY: usize = 128;
 pub fn binaries(repo: &Path) -> io::Result<harness::Binaries> {
     let out = Command::new("bash").arg(repo.join("tests/e2e/build-control-plane.sh")).output()?;
     if !out.status.success() {
-        return Err(io::Error::other("tests/e2e/build-control-plane.sh failed"));
+        let tail = crate::measure::stderr_tail(&String::from_utf8_lossy(&out.stderr), 10);
+        return Err(io::Error::other(format!(
+            "tests/e2e/build-control-plane.sh failed ({}); its stderr ends:\n{tail}",
+            out.status
+        )));
     }
     let text = String::from_utf8_lossy(&out.stdout);
     let get = |key: &str| {
@@ -60,12 +79,12 @@ pub async fn client(plane: &ControlPlane) -> Client {
 /// Start etcd + kube-apiserver and load `dump` into it.
 pub async fn start_loaded(repo: &Path, dump: &Path) -> io::Result<ControlPlane> {
     let bins = binaries(repo)?;
-    let plane = ControlPlane::start_apiserver_only(&bins).await;
+    let mut plane = ControlPlane::start_apiserver_only(&bins).await;
     let client = harness::client_for(&plane.admin_kubeconfig).await;
     let text = std::fs::read(dump)?;
     let list: List = serde_json::from_slice(&text).map_err(io::Error::other)?;
     drop(text);
-    load(&client, list.items).await?;
+    load(&client, list.items).await.map_err(|e| with_dead(&mut plane, e))?;
     Ok(plane)
 }
 
@@ -73,10 +92,10 @@ pub async fn start_loaded(repo: &Path, dump: &Path) -> io::Result<ControlPlane> 
 /// as they are generated: no dump file, and never the whole cluster in memory.
 pub async fn start_generated(repo: &Path, plan: &ClusterPlan) -> io::Result<ControlPlane> {
     let bins = binaries(repo)?;
-    let plane = ControlPlane::start_apiserver_only(&bins).await;
+    let mut plane = ControlPlane::start_apiserver_only(&bins).await;
     let client = harness::client_for(&plane.admin_kubeconfig).await;
     let (table, _) = hints::compute(plan);
-    load(&client, generate::Objects::new(plan, &table)).await?;
+    load(&client, generate::Objects::new(plan, &table)).await.map_err(|e| with_dead(&mut plane, e))?;
     Ok(plane)
 }
 

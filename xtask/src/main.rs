@@ -8,7 +8,7 @@
 //!   cargo xtask list-probe --kubeconfig KC --strategy S   one way of listing what `check -A` reads
 //!   cargo xtask scale [--runs 5] [--max 500] [--mix xlarge]   µs per endpoint at 1×…500× the small cluster
 //!   cargo xtask clusters [--runs 5]                   50 small dumps in one `check` vs one 50× dump
-//!   cargo xtask bench-serve [--size large]            `serve`: time to ready, RSS, update → metric latency
+//!   cargo xtask bench-serve [--size large]            `serve`: time to ready, RSS, scrapes, update → metric latency, recovery
 //!   cargo xtask schema                                rewrite docs/schema/ from the report types
 //!   cargo xtask parse-only FILE                       the parse-only floor `bench` compares with
 //!
@@ -29,6 +29,7 @@ mod objects;
 mod plan;
 mod scale;
 mod serve_bench;
+mod serve_recovery;
 
 use std::path::{Path, PathBuf};
 
@@ -128,6 +129,9 @@ enum Command {
         /// EndpointSlice updates measured.
         #[arg(long, default_value_t = 200)]
         updates: usize,
+        /// Seconds the apiserver stays down for the recovery figure.
+        #[arg(long, default_value_t = 10)]
+        outage: u64,
     },
     /// Rewrite the JSON Schema of `-o json|yaml` (docs/schema/) from the report types.
     Schema,
@@ -198,7 +202,9 @@ fn main() {
             lists::probe(&kubeconfig, strategy).map(|counts| println!("{counts}"))
         }
         Command::Scale { runs, max, oracle_max, mix } => crate::scale::run(&mix, runs, max, oracle_max),
-        Command::BenchServe { size: name, updates } => bench::serve(&name, size(&name, None), updates),
+        Command::BenchServe { size: name, updates, outage } => {
+            bench::serve(&name, size(&name, None), updates, outage)
+        }
         Command::Clusters { runs } => bench::clusters(runs),
         Command::Schema => write_schema(),
         Command::ParseOnly { file } => floor::parse_only(&file).map(|documents| {

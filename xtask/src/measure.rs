@@ -51,14 +51,20 @@ fn run_once(cmd: &Cmd) -> io::Result<Sample> {
     let secs = started.elapsed().as_secs_f64();
     if !out.status.success() {
         return Err(io::Error::other(format!(
-            "{} failed ({}): {}",
+            "{} failed ({}); its stderr ends:\n{}",
             cmd.display(),
             out.status,
-            String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or("")
+            stderr_tail(&String::from_utf8_lossy(&out.stderr), 10)
         )));
     }
     let (rss_kb, cpu) = time_line(&std::fs::read_to_string(rss_file.path())?);
     Ok((secs, rss_kb, cpu))
+}
+
+/// The last `n` lines of a child's stderr (what it said before it stopped).
+pub fn stderr_tail(text: &str, n: usize) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(n)..].join("\n")
 }
 
 /// GNU time's `%M %U %S` line (the last one): peak RSS in KB and user + system seconds.

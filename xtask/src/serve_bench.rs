@@ -1,11 +1,12 @@
 //! `cargo xtask bench-serve`: `kubectl topo serve` on the synthetic cluster loaded into the local
 //! kube-apiserver — time to ready, steady RSS next to `check -A`'s peak RSS on the same cluster,
-//! the latency from an EndpointSlice update to the changed metric on `/metrics` (p50/p99/max),
-//! and the CPU cost of a change.
+//! one scrape of `/metrics` with and without gzip (size received, median time), the latency from
+//! an EndpointSlice update to the changed metric on `/metrics` (p50/p99/max), the CPU cost of a
+//! change, and the recovery after the apiserver was down (`serve_recovery.rs`).
 
 use std::io::{self, Read, Write};
 use std::net::TcpStream;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -15,15 +16,74 @@ use serde_json::{Value, json};
 
 use crate::generate;
 use crate::live::{self, ControlPlane};
-use crate::measure::{Cmd, alone, mb};
+use crate::measure::{Cmd, alone, mb, stderr_tail};
 use crate::plan::Size;
 
-struct Killed(Child);
+/// `kubectl-topo serve` running, its stderr kept in a file: every wait on it ends as soon as it
+/// exits, saying how and with the end of what it printed. Killed when dropped.
+pub(crate) struct Serve {
+    child: Child,
+    log: PathBuf,
+    pub port: u16,
+}
 
-impl Drop for Killed {
+impl Serve {
+    fn start(topo: &Path, kubeconfig: &str, log: PathBuf) -> io::Result<Serve> {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+        // Its flags after the subcommand (serve's own).
+        let child = Command::new(topo)
+            .args(["serve", "--kubeconfig", kubeconfig, "--listen", &format!("127.0.0.1:{port}")])
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log)?)
+            .spawn()?;
+        Ok(Serve { child, log, port })
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// `what` went wrong: the error to return, with serve's exit status and the end of its
+    /// stderr when it has exited (the usual reason).
+    pub fn why(&mut self, what: &str) -> io::Error {
+        let stderr = std::fs::read_to_string(&self.log).unwrap_or_default();
+        match self.child.try_wait() {
+            Ok(Some(status)) => io::Error::other(format!(
+                "{what}: serve exited ({status}); its stderr ends:\n{}",
+                stderr_tail(&stderr, 20)
+            )),
+            _ => io::Error::other(format!(
+                "{what} (serve still runs; its stderr ends:\n{})",
+                stderr_tail(&stderr, 5)
+            )),
+        }
+    }
+
+    /// `GET path`, or why not.
+    pub fn get(&mut self, path: &str) -> io::Result<(u16, String)> {
+        get(self.port, path).ok_or_else(|| self.why(&format!("GET {path} failed")))
+    }
+
+    /// Until `/readyz` answers 200, at most `limit`; failing at once if serve exits.
+    fn until_ready(&mut self, limit: Duration) -> io::Result<()> {
+        let started = Instant::now();
+        while get(self.port, "/readyz").map(|r| r.0) != Some(200) {
+            if self.child.try_wait()?.is_some() {
+                return Err(self.why("not ready"));
+            }
+            if started.elapsed() > limit {
+                return Err(self.why(&format!("not ready after {limit:?}")));
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Serve {
     fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
@@ -73,7 +133,7 @@ fn cpu_secs(pid: u32) -> f64 {
 /// Σ of `kubectl_topo_hinted_endpoints` for one Service in a scrape (a substring search for the
 /// Service's labels, then only the lines that hold them: a 15 MB scrape is read in milliseconds,
 /// so the poll is the exporter's time, not the bench's).
-fn hinted_total(metrics: &str, ns: &str, name: &str) -> i64 {
+pub(crate) fn hinted_total(metrics: &str, ns: &str, name: &str) -> i64 {
     let prefix = "kubectl_topo_hinted_endpoints{";
     let wanted = format!("namespace=\"{ns}\",service=\"{name}\",");
     metrics
@@ -112,8 +172,35 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
 }
 
-/// The benchmark; prints a Markdown table.
-pub fn run(name: &str, size: Size, updates: usize, topo: &Path, dump: &Path) -> io::Result<()> {
+/// Scrapes of `/metrics` with and without gzip: the last plain answer, the median time of each
+/// and the bytes received.
+struct Scrapes {
+    metrics: String,
+    plain: f64,
+    gzip: f64,
+    gzip_bytes: usize,
+}
+
+/// `SCRAPES` plain and gzipped scrapes, alternating.
+fn scrapes(serve: &mut Serve) -> io::Result<Scrapes> {
+    const SCRAPES: usize = 5;
+    let (mut plain, mut gzip, mut metrics, mut gzip_bytes) = (Vec::new(), Vec::new(), String::new(), 0);
+    for _ in 0..SCRAPES {
+        let started = Instant::now();
+        metrics = serve.get("/metrics")?.1;
+        plain.push(started.elapsed().as_secs_f64());
+        let started = Instant::now();
+        gzip_bytes = get_gzip(serve.port).ok_or_else(|| serve.why("no gzipped /metrics"))?;
+        gzip.push(started.elapsed().as_secs_f64());
+    }
+    plain.sort_by(f64::total_cmp);
+    gzip.sort_by(f64::total_cmp);
+    Ok(Scrapes { metrics, plain: percentile(&plain, 0.5), gzip: percentile(&gzip, 0.5), gzip_bytes })
+}
+
+/// The benchmark; prints a Markdown table. `outage`: seconds the apiserver stays down for the
+/// recovery figure.
+pub fn run(name: &str, size: Size, updates: usize, outage: u64, topo: &Path, dump: &Path) -> io::Result<()> {
     let summary = generate::write(size, dump)?;
     println!(
         "Cluster `{name}`: {} nodes, {} Services, {} EndpointSlices, {} endpoints.\n",
@@ -121,70 +208,66 @@ pub fn run(name: &str, size: Size, updates: usize, topo: &Path, dump: &Path) -> 
     );
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("repo").to_path_buf();
-    let plane: ControlPlane = runtime.block_on(live::start_loaded(&repo, dump))?;
+    let mut plane: ControlPlane = runtime.block_on(live::start_loaded(&repo, dump))?;
     let kc = plane.admin_kubeconfig.to_string_lossy().to_string();
     let check = alone(&Cmd::new(topo, &["check", "--kubeconfig", &kc, "-A", "--fail-on", "none"]), 3)?;
 
-    let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
     let started = Instant::now();
-    // Its flags after the subcommand (serve's own); stderr kept, to say why if it stops.
-    let log = plane.admin_kubeconfig.with_file_name("bench-serve.stderr");
-    let child = Command::new(topo)
-        .args(["serve", "--kubeconfig", &kc, "--listen", &format!("127.0.0.1:{port}")])
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(&log)?)
-        .spawn()?;
-    let mut serve = Killed(child);
-    let pid = serve.0.id();
-    while get(port, "/readyz").map(|r| r.0) != Some(200) {
-        if let Some(status) = serve.0.try_wait()? {
-            let stderr = std::fs::read_to_string(&log).unwrap_or_default();
-            return Err(io::Error::other(format!("serve exited ({status}) before ready:\n{stderr}")));
-        }
-        if started.elapsed() > Duration::from_secs(600) {
-            return Err(io::Error::other("serve not ready after 10 minutes"));
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let mut serve = Serve::start(topo, &kc, plane.admin_kubeconfig.with_file_name("bench-serve.stderr"))?;
+    serve.until_ready(Duration::from_secs(600))?;
     let ready = started.elapsed().as_secs_f64();
     std::thread::sleep(Duration::from_secs(10));
-    let (steady_kb, peak_kb) = rss(pid);
-    let scrape_started = Instant::now();
-    let (_, metrics) = get(port, "/metrics").ok_or_else(|| io::Error::other("no /metrics"))?;
-    let scrape = scrape_started.elapsed().as_secs_f64();
-    let gzip_started = Instant::now();
-    let gzipped = get_gzip(port).ok_or_else(|| io::Error::other("no gzipped /metrics"))?;
-    let gzip_scrape = gzip_started.elapsed().as_secs_f64();
-
+    let (steady_kb, peak_kb) = rss(serve.pid());
+    let scraped = scrapes(&mut serve)?;
     let client = runtime.block_on(live::client(&plane));
-    let measured = runtime.block_on(latency(&client, port, pid, &metrics, updates))?;
-    let (latencies, cpu_per_change) = (&measured.latencies, measured.cpu_per_change);
-    let mut sorted = latencies.clone();
+    let measured = runtime
+        .block_on(latency(&client, &mut serve, &scraped.metrics, updates))
+        .map_err(|e| live::with_dead(&mut plane, e))?;
+    let recovered = runtime.block_on(crate::serve_recovery::measure(&mut plane, &mut serve, outage))?;
+    let rows = Rows { ready, steady_kb, peak_kb, check: check.median_rss_kb, check_secs: check.median_secs };
+    print_rows(&rows, &scraped, &measured);
+    crate::serve_recovery::print(&recovered, outage);
+    Ok(())
+}
+
+/// The figures of [`run`] besides the scrapes, the latency and the recovery.
+struct Rows {
+    ready: f64,
+    steady_kb: u64,
+    peak_kb: u64,
+    check: u64,
+    check_secs: f64,
+}
+
+fn print_rows(r: &Rows, scraped: &Scrapes, measured: &Latency) {
+    let mut sorted = measured.latencies.clone();
     sorted.sort_by(f64::total_cmp);
     println!("| measure | value | goal |\n|---|---|---|");
-    println!("| time to ready (start → `/readyz` 200) | {ready:.2} s | — |");
+    println!("| time to ready (start → `/readyz` 200) | {:.2} s | — |", r.ready);
     println!(
         "| steady RSS of `serve` (10 s after ready; peak) | {:.0} MB ({:.0} MB peak) | ≤ 1.5× `check -A` |",
-        mb(steady_kb),
-        mb(peak_kb)
+        mb(r.steady_kb),
+        mb(r.peak_kb)
     );
     println!(
         "| peak RSS of `check -A` on the same cluster (median of 3) | {:.0} MB ({:.2} s) | — |",
-        mb(check.median_rss_kb),
-        check.median_secs
+        mb(r.check),
+        r.check_secs
+    );
+    println!("| ratio steady RSS / `check -A` | **{:.2}×** | ≤ 1.5× |", r.steady_kb as f64 / r.check as f64);
+    println!(
+        "| one full scrape of `/metrics`, plain ({:.2} MB received; median of 5) | {:.0} ms | — |",
+        scraped.metrics.len() as f64 / 1e6,
+        scraped.plain * 1e3
     );
     println!(
-        "| ratio steady RSS / `check -A` | **{:.2}×** | ≤ 1.5× |",
-        steady_kb as f64 / check.median_rss_kb as f64
-    );
-    println!(
-        "| one full scrape of `/metrics` ({:.1} MB) | {:.0} ms | — |",
-        metrics.len() as f64 / 1e6,
-        scrape * 1e3
+        "| one full scrape with `Accept-Encoding: gzip` ({:.2} MB received; median of 5) | {:.0} ms | — |",
+        scraped.gzip_bytes as f64 / 1e6,
+        scraped.gzip * 1e3
     );
     println!(
         "| EndpointSlice update → changed metric ({} updates): p50 / p99 / max | {:.0} / **{:.0}** / {:.0} ms | p99 ≤ 100 ms |",
-        latencies.len(),
+        sorted.len(),
         percentile(&sorted, 0.5) * 1e3,
         percentile(&sorted, 0.99) * 1e3,
         sorted.last().copied().unwrap_or(0.0) * 1e3
@@ -193,15 +276,7 @@ pub fn run(name: &str, size: Size, updates: usize, topo: &Path, dump: &Path) -> 
         "| one poll of the latency loop (whole `/metrics` received; median) | {:.0} ms | — |",
         measured.poll * 1e3
     );
-    println!("| CPU per change (no scrapes meanwhile) | {:.1} ms | — |", cpu_per_change * 1e3);
-    println!(
-        "| one full scrape with `Accept-Encoding: gzip` ({:.2} MB received) | {:.0} ms | — |",
-        gzipped as f64 / 1e6,
-        gzip_scrape * 1e3
-    );
-    drop(serve);
-    drop(plane);
-    Ok(())
+    println!("| CPU per change (no scrapes meanwhile) | {:.1} ms | — |", measured.cpu_per_change * 1e3);
 }
 
 /// Strip and restore the hints of one slice of the Service with hints first found, `updates`
@@ -209,8 +284,7 @@ pub fn run(name: &str, size: Size, updates: usize, topo: &Path, dump: &Path) -> 
 /// number of changes without polling, for the CPU they cost.
 async fn latency(
     client: &kube::Client,
-    port: u16,
-    pid: u32,
+    serve: &mut Serve,
     metrics: &str,
     updates: usize,
 ) -> io::Result<Latency> {
@@ -229,7 +303,7 @@ async fn latency(
         let sent = Instant::now();
         loop {
             let poll = Instant::now();
-            let (_, body) = get(port, "/metrics").ok_or_else(|| io::Error::other("scrape failed"))?;
+            let (_, body) = serve.get("/metrics")?;
             // Received: what a scraper sees; the bench's own reading of the text is not counted.
             let received = sent.elapsed().as_secs_f64();
             polls.push(poll.elapsed().as_secs_f64());
@@ -244,11 +318,11 @@ async fn latency(
                 break;
             }
             if sent.elapsed() > Duration::from_secs(30) {
-                return Err(io::Error::other("a change did not show within 30 s"));
+                return Err(serve.why("a change did not show within 30 s"));
             }
         }
     }
-    let cpu_before = cpu_secs(pid);
+    let cpu_before = cpu_secs(serve.pid());
     for i in 0..updates {
         let endpoints = if i % 2 == 0 { &stripped } else { &original };
         api.patch(&slice, &PatchParams::default(), &Patch::Merge(json!({"endpoints": endpoints})))
@@ -257,7 +331,7 @@ async fn latency(
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     tokio::time::sleep(Duration::from_secs(1)).await;
-    let cpu = (cpu_secs(pid) - cpu_before) / updates as f64;
+    let cpu = (cpu_secs(serve.pid()) - cpu_before) / updates as f64;
     polls.sort_by(f64::total_cmp);
     Ok(Latency { latencies, poll: percentile(&polls, 0.5), cpu_per_change: cpu })
 }
@@ -273,7 +347,7 @@ struct Latency {
 }
 
 /// `(namespace, service)` of the first Service with hinted endpoints in a scrape.
-fn first_hinted(metrics: &str) -> Option<(String, String)> {
+pub(crate) fn first_hinted(metrics: &str) -> Option<(String, String)> {
     let line =
         metrics.lines().find(|l| l.starts_with("kubectl_topo_hinted_endpoints{") && !l.ends_with(" 0"))?;
     let label = |key: &str| {
