@@ -18,6 +18,7 @@ use topo_engine::model::Behaviour;
 use topo_engine::model::selector::Selector;
 
 pub use ambient::{Ambient, Locale};
+pub use serve::{MetricList, MetricRegex, ServeJob, TlsFiles};
 
 /// How `dump` writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,12 +63,7 @@ pub enum Job {
         name: Option<String>,
     },
     /// `serve` (live cluster only, every namespace).
-    Serve {
-        /// `--listen`.
-        listen: std::net::SocketAddr,
-        /// `--cluster-label`.
-        cluster: Option<String>,
-    },
+    Serve(ServeJob),
     /// `completion SHELL`.
     Completion(clap_complete::Shell),
     /// `version`.
@@ -204,7 +200,7 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
             }
             Job::Watch { name: a.service.as_deref().map(parse_service_ref).transpose()? }
         }
-        Command::Serve(a) => serve::job(&a)?,
+        Command::Serve(a) => serve::job(a, ambient)?,
         Command::Completion(a) => Job::Completion(a.shell),
         Command::Version(a) => Job::Version { client: a.client },
     })
