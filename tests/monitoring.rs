@@ -332,6 +332,10 @@ fn label_names(text: &str) -> std::collections::BTreeSet<String> {
         |s: &str| -> String { s.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect() };
     for keyword in ["by (", "on ("] {
         for (at, _) in text.match_indices(keyword) {
+            // A keyword, not the end of a word ("duration (p99)").
+            if text[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+                continue;
+            }
             let list = text[at + keyword.len()..].split(')').next().unwrap_or("");
             names.extend(list.split(',').map(|l| word(l.trim())).filter(|l| !l.is_empty()));
         }

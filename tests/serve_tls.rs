@@ -71,8 +71,10 @@ fn curl(url: &str, extra: &[&str]) -> (i32, u16, String) {
 fn curl_completes_the_handshake_trusting_only_the_given_certificate() {
     let dir = tempfile::tempdir().unwrap();
     let (cert, key) = certificate(dir.path());
-    // An API server that never answers: the listener answers meanwhile.
-    let kubeconfig = kubeconfig_at(dir.path(), "https://127.0.0.1:9");
+    // An API server that accepts connections and never answers: the listener answers meanwhile.
+    let hanging = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("https://{}", hanging.local_addr().unwrap());
+    let kubeconfig = kubeconfig_at(dir.path(), &url);
     let mut command = serve(&kubeconfig, &cert, &key);
     let log = std::fs::File::create(dir.path().join("stderr")).unwrap();
     let _serve = Killed(command.stderr(log).spawn().expect("serve starts"));
