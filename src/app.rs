@@ -55,7 +55,7 @@ pub(crate) fn run(
         Job::Dump { redact, format } => dump(settings, *redact, *format, out, err),
         Job::Simulate { name, changes } => simulate(settings, name, changes, out, err),
         Job::Watch { name } => watch::run(settings, name.as_deref(), out, err),
-        Job::Serve { listen, cluster } => crate::serve::run(settings, *listen, cluster.as_deref(), err),
+        Job::Serve(job) => crate::serve::run(settings, job, err),
     }
 }
 

@@ -9,7 +9,7 @@ pub mod groups;
 pub(crate) mod shared;
 pub(crate) mod usage_error;
 mod values;
-pub use values::{ColorChoice, FailOn, OutputFormat, SortBy};
+pub use values::{Auth, ColorChoice, FailOn, OutputFormat, PerZoneSeries, SortBy};
 
 use shared::Groups;
 pub use shared::{
@@ -238,17 +238,53 @@ pub struct WatchArgs {
     pub connection: Connection,
 }
 
+/// `serve`'s default address: every interface, the port chosen from the Prometheus project's
+/// default port allocations (docs/monitoring.md; the deploy files and the chart use it too).
+pub const DEFAULT_LISTEN: &str = "0.0.0.0:10064";
+
 /// `serve` arguments.
 #[derive(Debug, Args)]
 #[command(mut_arg("k8s_version", |a| a.help(shared::LIVE_K8S_VERSION_HELP)))]
 pub struct ServeArgs {
-    /// Address to serve /metrics, /healthz and /readyz on.
-    #[arg(long, value_name = "HOST:PORT", default_value = "0.0.0.0:9464")]
+    /// Address to serve /, /metrics, /healthz and /readyz on (the port: docs/monitoring.md).
+    #[arg(long, value_name = "HOST:PORT", default_value = DEFAULT_LISTEN)]
     pub listen: String,
     /// Add `cluster="NAME"` to every series (when one Prometheus scrapes several clusters; with one
     /// Prometheus per cluster, prefer its `external_labels`).
     #[arg(long, value_name = "NAME")]
     pub cluster_label: Option<String>,
+    /// Which Services get the per-zone series (two per zone each): those that asked for hints or
+    /// have some, or all.
+    #[arg(long, value_enum, ignore_case = true, value_name = "WHICH", default_value_t = PerZoneSeries::Hinted)]
+    pub per_zone_series: PerZoneSeries,
+    /// Hold only the Services and EndpointSlices of these namespaces (comma-separated; default: all).
+    #[arg(long, value_name = "NS,…", value_delimiter = ',')]
+    pub namespaces: Vec<String>,
+    /// Never hold the Services and EndpointSlices of these namespaces (comma-separated).
+    #[arg(long, value_name = "NS,…", value_delimiter = ',')]
+    pub namespaces_denylist: Vec<String>,
+    /// Show only the metric families a regex matches anywhere in their name (comma-separated, as
+    /// kube-state-metrics takes them).
+    #[arg(long, value_name = "REGEX,…", value_delimiter = ',')]
+    pub metric_allowlist: Vec<String>,
+    /// Show every metric family but those a regex matches anywhere in their name (comma-separated).
+    #[arg(long, value_name = "REGEX,…", value_delimiter = ',')]
+    pub metric_denylist: Vec<String>,
+    /// Config file with excludes and levels, as check reads it (default:
+    /// $KUBECTL_TOPO_CONFIG, else ${XDG_CONFIG_HOME:-~/.config}/kubectl-topo/config.yaml when it
+    /// exists): findings set aside are labelled ignored="true".
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    /// Serve HTTPS with this certificate chain (PEM, read at start); with --tls-private-key-file.
+    #[arg(long, value_name = "PATH")]
+    pub tls_cert_file: Option<PathBuf>,
+    /// The private key of --tls-cert-file (PEM).
+    #[arg(long, value_name = "PATH")]
+    pub tls_private_key_file: Option<PathBuf>,
+    /// Who may read /metrics: anyone who reaches the port, or a caller whose bearer token the API
+    /// server authenticates and authorizes for `get` on /metrics (needs TLS).
+    #[arg(long, value_enum, ignore_case = true, value_name = "HOW", default_value_t = Auth::None)]
+    pub auth: Auth,
     #[command(flatten)]
     pub version: K8sVersion,
     #[command(flatten)]

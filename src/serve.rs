@@ -5,35 +5,41 @@
 //! changes, recomputes, encodes, and logs retried failures on stderr. Runs until SIGTERM or
 //! Ctrl-C, then exits 0. The generic reflector of `watch` stays in `source::watch`.
 
+pub(crate) mod auth;
 pub(crate) mod driver;
 pub mod exporter;
 pub(crate) mod follow;
 pub(crate) mod http;
 pub(crate) mod observe;
+pub(crate) mod tls;
 
 use std::io::Write;
-use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use crate::error::Error;
 use crate::exit::ExitStatus;
-use crate::settings::{Settings, SettingsError};
+use crate::settings::{MetricList, ServeJob, Settings, SettingsError};
 use crate::source::SourceSpec;
 use driver::Event;
 use exporter::Exporter;
 use exporter::exposition::Exposition;
 use exporter::format::Format;
 use exporter::metrics::{Health, ResourceLabels};
+use exporter::policy::{MetricFilter, Namespaces, PerZone, Policy};
 use exporter::routes::{self, Reply, Request};
 use topo_engine::model::{Behaviour, Snapshot};
 
 /// What the HTTP side reads and the watch side writes.
 struct Shared {
     state: Mutex<Exporter>,
+    /// What the state holds and how it sums Services up (kept for the state made on connect).
+    policy: Policy,
     health: Health,
     ready: AtomicBool,
+    /// Served over TLS (for the note saying where).
+    https: bool,
     /// The per-Service text of the scrapes, refreshed after each recompute (lock after `state`).
     exposition: Mutex<Exposition>,
 }
@@ -51,26 +57,27 @@ impl Shared {
     }
 }
 
-/// Serve metrics until a signal; exit 0 then.
-pub(crate) fn run(
-    settings: &Settings,
-    listen: SocketAddr,
-    cluster: Option<&str>,
-    err: &mut dyn Write,
-) -> Result<ExitStatus, Error> {
+/// Serve metrics until a signal; exit 0 then. The config file is read once, at start.
+pub(crate) fn run(settings: &Settings, job: &ServeJob, err: &mut dyn Write) -> Result<ExitStatus, Error> {
     let SourceSpec::Live(live) = &settings.source else {
         return Err(SettingsError::ServeFromFile.into());
     };
+    let policy = policy(job)?;
+    let tls = job.tls.as_ref().map(tls::acceptor).transpose()?;
     let shared = Arc::new(Shared {
         // Replaced once the server version is known (Event::Connected).
-        state: Mutex::new(Exporter::new(Behaviour::default())),
+        state: Mutex::new(Exporter::with_policy(Behaviour::default(), policy.clone())),
+        policy,
         health: Health::default(),
         ready: AtomicBool::new(false),
-        exposition: Mutex::new(Exposition::new(cluster)),
+        https: tls.is_some(),
+        exposition: Mutex::new(Exposition::new(job.cluster.as_deref()).filtered(metric_filter(&job.metrics))),
     });
+    let listen = job.listen;
     let responder = shared.clone();
     let respond: http::Respond = Arc::new(move |request: &Request| responder.respond(request));
-    let sides = driver::Sides { respond, observer: observe::Observer::new(&shared.health) };
+    let gate = job.token_review.then(|| Arc::new(auth::Gate::new()));
+    let sides = driver::Sides { respond, tls, gate, observer: observe::Observer::new(&shared.health) };
     driver::run::<Error>(live, listen, sides, &mut |event| on_event(settings, &shared, event, err))?;
     let _ = writeln!(err, "note: stopped");
     Ok(ExitStatus::Ok)
@@ -81,7 +88,8 @@ fn on_event(settings: &Settings, shared: &Shared, event: Event, err: &mut dyn Wr
     let health = &shared.health;
     match event {
         Event::Listening { local } => {
-            let _ = writeln!(err, "note: serving /metrics, /healthz and /readyz on http://{local}");
+            let scheme = if shared.https { "https" } else { "http" };
+            let _ = writeln!(err, "note: serving /metrics, /healthz and /readyz on {scheme}://{local}");
         }
         Event::Connected { server_version } => {
             let mut snapshot = Snapshot::default();
@@ -91,7 +99,8 @@ fn on_event(settings: &Settings, shared: &Shared, event: Event, err: &mut dyn Wr
                 let _ = writeln!(err, "note: {note}");
             }
             let behaviour = chosen.behaviour;
-            *shared.state.lock().unwrap_or_else(PoisonError::into_inner) = Exporter::new(behaviour);
+            *shared.state.lock().unwrap_or_else(PoisonError::into_inner) =
+                Exporter::with_policy(behaviour, shared.policy.clone());
         }
         Event::Change(change) => {
             return Ok(shared.state.lock().unwrap_or_else(PoisonError::into_inner).apply(change));
@@ -113,6 +122,25 @@ fn on_event(settings: &Settings, shared: &Shared, event: Event, err: &mut dyn Wr
         }
     }
     Ok(false)
+}
+
+/// The state's policy: settings' choices and the rules of the config file.
+fn policy(job: &ServeJob) -> Result<Policy, Error> {
+    Ok(Policy {
+        per_zone: if job.per_zone_all { PerZone::All } else { PerZone::Hinted },
+        namespaces: Namespaces { only: job.namespaces.clone(), except: job.namespaces_denylist.clone() },
+        rules: crate::triage::config::load(&job.config)?,
+    })
+}
+
+/// The families a scrape shows.
+fn metric_filter(list: &MetricList) -> MetricFilter {
+    let regexes = |list: &[crate::settings::MetricRegex]| list.iter().map(|r| r.0.clone()).collect();
+    match list {
+        MetricList::All => MetricFilter::All,
+        MetricList::Allow(allow) => MetricFilter::Allow(regexes(allow)),
+        MetricList::Deny(deny) => MetricFilter::Deny(regexes(deny)),
+    }
 }
 
 /// Recompute what changed (timed), then encode the Services whose metrics changed.

@@ -19,6 +19,7 @@ use topo_engine::model::Behaviour;
 use topo_engine::model::selector::Selector;
 
 pub use ambient::{Ambient, Locale};
+pub use serve::{MetricList, MetricRegex, ServeJob, TlsFiles};
 
 /// The resolved subcommand.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,12 +55,7 @@ pub enum Job {
         name: Option<String>,
     },
     /// `serve` (live cluster only, every namespace).
-    Serve {
-        /// `--listen`.
-        listen: std::net::SocketAddr,
-        /// `--cluster-label`.
-        cluster: Option<String>,
-    },
+    Serve(ServeJob),
     /// `completion SHELL`.
     Completion(clap_complete::Shell),
     /// `version`.
@@ -196,7 +192,7 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
             }
             Job::Watch { name: a.service.as_deref().map(parse_service_ref).transpose()? }
         }
-        Command::Serve(a) => serve::job(&a)?,
+        Command::Serve(a) => serve::job(a, ambient)?,
         Command::Completion(a) => Job::Completion(a.shell),
         Command::Version(a) => Job::Version { client: a.client },
     })

@@ -248,6 +248,10 @@ fn the_charts_values_reach_the_objects() {
         "image.tag=9.9.9",
         "exporter.clusterLabel=prod-eu-1",
         "exporter.kubernetesVersion=1.33",
+        "exporter.perZoneSeries=all",
+        "exporter.namespaces={prod,staging}",
+        "exporter.namespacesDenylist={kube-system}",
+        "exporter.metricDenylist={hinted_endpoints,^kubectl_topo_objects$}",
         "exporter.port=9555",
         "exporter.resources.limits.memory=1Gi",
         "prometheusSelectorLabels.release=prom",
@@ -259,7 +263,19 @@ fn the_charts_values_reach_the_objects() {
     assert_eq!(container["image"], "registry.example.com/team/kubectl-topo:9.9.9");
     assert_eq!(
         container["args"],
-        json!(["serve", "--listen", "0.0.0.0:9555", "--cluster-label", "prod-eu-1", "--k8s-version", "1.33"])
+        json!([
+            "serve",
+            "--listen",
+            "0.0.0.0:9555",
+            "--cluster-label",
+            "prod-eu-1",
+            "--k8s-version",
+            "1.33",
+            "--per-zone-series=all",
+            "--namespaces=prod,staging",
+            "--namespaces-denylist=kube-system",
+            "--metric-denylist=hinted_endpoints,^kubectl_topo_objects$"
+        ])
     );
     assert_eq!(container["ports"][0]["containerPort"], 9555);
     assert_eq!(container["resources"]["limits"]["memory"], "1Gi");
@@ -292,6 +308,46 @@ fn the_charts_values_reach_the_objects() {
         binding["subjects"][0],
         json!({"kind": "ServiceAccount", "name": "topo-kubectl-topo-exporter", "namespace": "ops"})
     );
+}
+
+/// HTTPS and the token check as chart values: the Secret mounted and named in serve's flags, the
+/// probes and the ServiceMonitor in HTTPS, Prometheus's token sent, the exporter bound to
+/// system:auth-delegator; the token check without TLS is refused at install.
+#[test]
+fn tls_and_token_review_reach_the_exporter_its_probes_its_rbac_and_the_service_monitor() {
+    let objects = template(&["exporter.tls.secretName=topo-tls", "exporter.auth=tokenreview"]);
+    let pod = &find(&objects, "Deployment")["spec"]["template"]["spec"];
+    let container = &pod["containers"][0];
+    let args: Vec<&str> = container["args"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
+    for arg in [
+        "--tls-cert-file=/etc/kubectl-topo/tls/tls.crt",
+        "--tls-private-key-file=/etc/kubectl-topo/tls/tls.key",
+        "--auth=tokenreview",
+    ] {
+        assert!(args.contains(&arg), "{arg} in {args:?}");
+    }
+    assert_eq!(pod["volumes"][0]["secret"]["secretName"], "topo-tls");
+    assert_eq!(container["volumeMounts"][0]["mountPath"], "/etc/kubectl-topo/tls");
+    for probe in ["readinessProbe", "livenessProbe"] {
+        assert_eq!(container[probe]["httpGet"]["scheme"], "HTTPS", "{probe}");
+    }
+    let endpoint = &find(&objects, "ServiceMonitor")["spec"]["endpoints"][0];
+    assert_eq!(endpoint["scheme"], "https");
+    assert_eq!(endpoint["tlsConfig"]["serverName"], "kubectl-topo-exporter.kubectl-topo.svc");
+    assert_eq!(endpoint["bearerTokenFile"], "/var/run/secrets/kubernetes.io/serviceaccount/token");
+    let delegator = objects
+        .iter()
+        .find(|o| o["kind"] == "ClusterRoleBinding" && o["roleRef"]["name"] == "system:auth-delegator")
+        .expect("the exporter bound to system:auth-delegator");
+    assert_eq!(delegator["subjects"][0]["name"], "kubectl-topo-exporter");
+    // Defaults: none of it.
+    let defaults = template(&[]);
+    assert!(!defaults.iter().any(|o| o["roleRef"]["name"] == "system:auth-delegator"));
+    let mut helm = Command::new(tool("helm"));
+    helm.args(["template", "kubectl-topo", CHART, "--set", "exporter.auth=tokenreview"]);
+    let refused = helm.output().unwrap();
+    let text = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success() && text.contains("exporter.tls.secretName"), "{text}");
 }
 
 /// `kustomize edit set image` (what the README tells) changes the image `kubectl apply -k deploy/`

@@ -4,7 +4,8 @@
 //! by a SARIF schema, junitparser and markdown-it-py (`report_formats`), the monitoring artefacts
 //! by promtool and buildah (`monitoring`), completion in bash, zsh and fish (`shell_completion`),
 //! the archives of `scripts/dist.sh` under qemu and wine (`dist`), krew and kubectl
-//! (`plugin`), the Helm chart and kustomizations by helm, kustomize and promtool (`chart`).
+//! (`plugin`), the Helm chart and kustomizations by helm, kustomize and promtool (`chart`), `serve`'s
+//! HTTPS by curl (`serve_tls`).
 //! What is missing is installed on first use (apt, npm, PyPI, the Go module proxy: root and
 //! network), which is why plain `cargo test` does not build this target.
 
@@ -20,4 +21,5 @@ mod monitoring;
 mod pictures;
 mod plugin;
 mod report_formats;
+mod serve_tls;
 mod shell_completion;

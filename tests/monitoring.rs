@@ -98,7 +98,7 @@ fn metrics_of_the_demo_cluster_pass_promtool_check_metrics() {
     check.args(["check", "metrics"]);
     run(check, Some(&text));
     let blocked = "kubectl_topo_service_verdict{cluster=\"demo\",namespace=\"demo\",service=\"demo-service-4\",\
-                   address_type=\"IPv4\",verdict=\"Blocked\",reason=\"OverloadThreshold\",mode=\"Auto\"} 1";
+                   address_type=\"IPv4\",verdict=\"Blocked\",reason=\"OverloadThreshold\",mode=\"Auto\",ignored=\"false\"} 1";
     assert!(text.contains(blocked), "{text}");
     for name in
         ["hinted_endpoints", "expected_hinted_endpoints", "cross_zone_ratio", "zone_cpu_ratio", "hints_stale"]
@@ -159,7 +159,7 @@ fn the_image_builds_from_the_static_binary_and_runs_as_its_non_root_user() {
     assert_eq!(config["User"], "65532:65532");
     assert_eq!(config["Entrypoint"], serde_json::json!(["/usr/local/bin/kubectl-topo"]));
     assert_eq!(config["Cmd"], serde_json::json!(["serve"]));
-    assert!(config["ExposedPorts"]["9464/tcp"].is_object(), "{config}");
+    assert!(config["ExposedPorts"]["10064/tcp"].is_object(), "{config}");
     let container = last_line(&run(buildah(&["from", "localhost/kubectl-topo:test"]), None));
     let rootfs = last_line(&run(buildah(&["mount", &container]), None));
     run_image(Path::new(&rootfs), config);
@@ -309,6 +309,48 @@ fn dashboard_and_rules_query_only_metrics_the_exporter_serves() {
     for name in metric_names(&text).into_iter().chain(metric_names(&rules)) {
         assert!(served.contains(&name), "{name} is queried but not served; served: {served:?}");
     }
+    // The labels grouped by, matched and shown are the exporter's (`topology_zone`, not `zone`),
+    // or `cluster` (--cluster-label, or Prometheus's external label).
+    let mut labels: std::collections::BTreeSet<String> = served_text()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split_once('{').map(|(_, rest)| rest.split('}').next().unwrap_or("").to_string()))
+        .flat_map(|set| {
+            set.split(',').filter_map(|p| p.split_once('=')).map(|(k, _)| k.to_string()).collect::<Vec<_>>()
+        })
+        .collect();
+    labels.insert("cluster".into());
+    for used in label_names(&text).into_iter().chain(label_names(&rules)) {
+        assert!(labels.contains(&used), "label {used} is used but not served; served: {labels:?}");
+    }
+}
+
+/// The label names in `by (…)`, `on (…)`, `{{ $labels.x }}` and `{{x}}` of PromQL and templates.
+fn label_names(text: &str) -> std::collections::BTreeSet<String> {
+    let mut names = std::collections::BTreeSet::new();
+    let word =
+        |s: &str| -> String { s.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect() };
+    for keyword in ["by (", "on ("] {
+        for (at, _) in text.match_indices(keyword) {
+            // A keyword, not the end of a word ("duration (p99)").
+            if text[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+                continue;
+            }
+            let list = text[at + keyword.len()..].split(')').next().unwrap_or("");
+            names.extend(list.split(',').map(|l| word(l.trim())).filter(|l| !l.is_empty()));
+        }
+    }
+    for (at, _) in text.match_indices("$labels.") {
+        names.insert(word(&text[at + "$labels.".len()..]));
+    }
+    for (at, _) in text.match_indices("{{") {
+        let inner = text[at + 2..].trim_start();
+        if inner.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            names.insert(word(inner));
+        }
+    }
+    names.retain(|n| !n.is_empty() && n != "humanizePercentage" && n != "humanizeDuration");
+    names
 }
 
 /// `serve`'s own input errors: one `error:` line, one `hint:` line, exit code 2, before any cluster

@@ -70,7 +70,7 @@ Examples:
 pub(crate) const SERVE: &str = "\
 Examples:
   # In the cluster (deploy/exporter), or from a workstation against the current context
-  kubectl topo serve --listen 127.0.0.1:9464
+  kubectl topo serve --listen 127.0.0.1:10064
   # One Prometheus scraping several clusters: label every series
   kubectl topo serve --context prod-eu --cluster-label prod-eu";
 

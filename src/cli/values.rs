@@ -1,4 +1,5 @@
-//! The value enums of the flags: `-o`, `--color`, `--fail-on`, `check --sort-by`. `settings`
+//! The value enums of the flags: `-o`, `--color`, `--fail-on`, `check --sort-by`,
+//! `serve --per-zone-series`, `serve --auth`. `settings`
 //! converts them into the enums of the modules that give them meaning (`settings/values.rs`).
 
 use clap::ValueEnum;
@@ -66,4 +67,23 @@ pub enum FailOn {
     Blocked,
     /// Also fail on Unmanaged Services.
     Any,
+}
+
+/// `serve --per-zone-series` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PerZoneSeries {
+    /// Only Services that asked for hints or have some.
+    Hinted,
+    /// Every Service.
+    All,
+}
+
+/// `serve --auth` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Auth {
+    /// Anyone who reaches the port reads /metrics (restrict it with a NetworkPolicy).
+    None,
+    /// The caller's bearer token, checked by the API server: TokenReview, then a
+    /// SubjectAccessReview for `get` on the non-resource URL /metrics.
+    Tokenreview,
 }

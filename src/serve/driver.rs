@@ -13,6 +13,7 @@ use futures::StreamExt;
 use strum::VariantArray;
 use tokio::net::TcpListener;
 
+use super::auth::Gate;
 use super::exporter::debounce::Debounce;
 use super::exporter::{Change, Resource};
 use super::follow::{self, Watched};
@@ -66,6 +67,10 @@ pub type OnEvent<'a, E> = dyn FnMut(Event) -> Result<bool, E> + 'a;
 pub struct Sides {
     /// The HTTP side.
     pub respond: Respond,
+    /// HTTPS, when given.
+    pub tls: Option<tokio_rustls::TlsAcceptor>,
+    /// The token check of `/metrics`, when asked for: handed the API client once connected.
+    pub gate: Option<Arc<Gate>>,
     /// The watch side.
     pub observer: Arc<Observer>,
 }
@@ -100,10 +105,12 @@ async fn run_async<E: From<SourceError>>(
     let listener =
         TcpListener::bind(listen).await.map_err(|e| SourceError::Listen { address: listen, source: e })?;
     let local = listener.local_addr().map_err(|e| SourceError::Listen { address: listen, source: e })?;
-    let server = tokio::spawn(http::accept(listener, sides.respond, http::LIMITS.within(http::nofile())));
+    let front =
+        http::Front { respond: sides.respond.clone(), tls: sides.tls.clone(), gate: sides.gate.clone() };
+    let server = tokio::spawn(http::accept(listener, front, http::LIMITS.within(http::nofile())));
     let result = tokio::select! {
         () = stop.wait() => Ok(()),
-        result = follow(spec, local, &sides.observer, on_event) => result,
+        result = follow(spec, local, &sides, on_event) => result,
     };
     server.abort();
     result
@@ -114,14 +121,17 @@ async fn run_async<E: From<SourceError>>(
 async fn follow<E: From<SourceError>>(
     spec: &LiveSpec,
     local: SocketAddr,
-    observer: &Arc<Observer>,
+    sides: &Sides,
     on_event: &mut OnEvent<'_, E>,
 ) -> Result<(), E> {
     let conn = live::connect(&LiveSpec { request_timeout: None, ..spec.clone() }).await?;
     on_event(Event::Listening { local })?;
+    if let Some(gate) = &sides.gate {
+        gate.connect(conn.client.clone());
+    }
     let server_version = live::server_version(&conn).await?;
     on_event(Event::Connected { server_version })?;
-    follow_loop(&conn, observer, on_event).await
+    follow_loop(&conn, &sides.observer, on_event).await
 }
 
 async fn follow_loop<E: From<SourceError>>(

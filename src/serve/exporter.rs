@@ -8,7 +8,9 @@ pub mod debounce;
 pub mod exposition;
 pub mod format;
 pub mod metrics;
+pub mod policy;
 pub mod routes;
+pub mod stability;
 pub mod state;
 pub mod store;
 
@@ -17,3 +19,5 @@ mod tests;
 
 pub use state::Exporter;
 pub use store::{Change, Object, Resource};
+#[cfg(test)]
+mod policy_tests;

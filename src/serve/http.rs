@@ -21,7 +21,6 @@
 use std::convert::Infallible;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -29,15 +28,32 @@ use hyper::body::{Body, Bytes, Frame, Incoming, SizeHint};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
+use tokio_rustls::TlsAcceptor;
 
+use super::auth::{Admission, Gate};
 use super::exporter::routes::{self, Reply, Request};
+
+mod moved;
+use moved::{Moved, Tracked};
 
 /// The caller's answer to a request (pure, called on the server's task).
 pub type Respond = Arc<dyn Fn(&Request) -> Reply + Send + Sync>;
+
+/// What the server answers with: the caller's answers, over TLS when given, `/metrics` only to
+/// the callers the gate admits when given.
+#[derive(Clone)]
+pub struct Front {
+    /// The answers.
+    pub respond: Respond,
+    /// `--tls-cert-file`: HTTPS.
+    pub tls: Option<TlsAcceptor>,
+    /// `--auth=tokenreview`.
+    pub gate: Option<Arc<Gate>>,
+}
 
 /// Bytes of request head hyper buffers per connection (its minimum; headers beyond: `431`).
 pub const MAX_BUF: usize = 8192;
@@ -98,10 +114,10 @@ pub fn nofile() -> Option<u64> {
 }
 
 /// Accept connections until aborted; each is served on its own task, within `limits`.
-pub async fn accept(listener: TcpListener, respond: Respond, limits: Limits) {
+pub async fn accept(listener: TcpListener, front: Front, limits: Limits) {
     let connections = Arc::new(Semaphore::new(limits.connections));
     let served = Served {
-        respond,
+        front,
         bodies: Arc::new(Semaphore::new(limits.bodies)),
         pressure: Arc::new(Notify::new()),
         limits,
@@ -128,7 +144,7 @@ pub async fn accept(listener: TcpListener, respond: Respond, limits: Limits) {
 /// What every connection shares.
 #[derive(Clone)]
 struct Served {
-    respond: Respond,
+    front: Front,
     bodies: Arc<Semaphore>,
     /// Woken while an accept or an answer waits for a place.
     pressure: Arc<Notify>,
@@ -158,11 +174,26 @@ impl Served {
     }
 
     /// Serve one connection until it ends, goes idle or outlives its limit; `_slot` is its place
-    /// among the connections.
+    /// among the connections. With TLS, the handshake must end within the time a request's
+    /// headers have.
     async fn connection(self, stream: TcpStream, _slot: OwnedSemaphorePermit) {
-        let (limits, pressure) = (self.limits, self.pressure.clone());
         let moved = Moved::new();
-        let io = TokioIo::new(Tracked { inner: stream, moved: moved.clone() });
+        let tracked = Tracked { inner: stream, moved: moved.clone() };
+        match self.front.tls.clone() {
+            None => self.serve(tracked, moved).await,
+            Some(acceptor) => {
+                let handshake = tokio::time::timeout(self.limits.header, acceptor.accept(tracked)).await;
+                if let Ok(Ok(tls)) = handshake {
+                    self.serve(tls, moved).await;
+                }
+            }
+        }
+    }
+
+    /// Serve HTTP/1 on `stream` (plain or TLS) within the limits.
+    async fn serve<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(self, stream: S, moved: Moved) {
+        let (limits, pressure) = (self.limits, self.pressure.clone());
+        let io = TokioIo::new(stream);
         let waiting = moved.clone();
         let service = service_fn(move |request: hyper::Request<Incoming>| {
             let (served, waiting) = (self.clone(), waiting.clone());
@@ -195,6 +226,21 @@ impl Served {
     /// The answer to one request; `moved` says the connection is waiting (not idle) meanwhile.
     async fn answer(&self, request: &hyper::Request<Incoming>, moved: &Moved) -> hyper::Response<Held> {
         let ours = request_of(request);
+        if let (true, Some(gate)) = (routes::is_large(&ours), &self.front.gate) {
+            let authorization = request.headers().get(hyper::header::AUTHORIZATION);
+            moved.wait(true);
+            let admission = gate.admit(authorization.and_then(|v| v.to_str().ok())).await;
+            moved.wait(false);
+            let refused = match admission {
+                Admission::Admitted => None,
+                Admission::Unauthenticated => Some(routes::unauthenticated()),
+                Admission::Forbidden => Some(routes::forbidden()),
+                Admission::Unavailable => Some(routes::cannot_authorize()),
+            };
+            if let Some(reply) = refused {
+                return response(&ours, reply, None);
+            }
+        }
         let permit = if routes::is_large(&ours) {
             moved.wait(true);
             let permit = self.pressed(&self.bodies, Some(self.limits.body_wait)).await;
@@ -206,7 +252,7 @@ impl Served {
         } else {
             None
         };
-        response(&ours, (self.respond)(&ours), permit)
+        response(&ours, (self.front.respond)(&ours), permit)
     }
 }
 
@@ -264,98 +310,6 @@ impl Body for Held {
 
     fn size_hint(&self) -> SizeHint {
         SizeHint::with_exact(self.body.len() as u64)
-    }
-}
-
-/// When a connection last moved a byte (milliseconds since `base`) and whether its request waits
-/// for a place to answer from, shared with its watchdog.
-#[derive(Clone)]
-struct Moved {
-    base: Instant,
-    millis: Arc<AtomicU64>,
-    waiting: Arc<AtomicBool>,
-}
-
-impl Moved {
-    fn new() -> Self {
-        Moved { base: Instant::now(), millis: Arc::new(AtomicU64::new(0)), waiting: Arc::default() }
-    }
-
-    fn wait(&self, waiting: bool) {
-        self.waiting.store(waiting, Ordering::Relaxed);
-        self.touch();
-    }
-
-    fn waiting(&self) -> bool {
-        self.waiting.load(Ordering::Relaxed)
-    }
-
-    fn touch(&self) {
-        let millis = u64::try_from(self.base.elapsed().as_millis()).unwrap_or(u64::MAX);
-        self.millis.store(millis, Ordering::Relaxed);
-    }
-
-    fn last(&self) -> Instant {
-        self.base + Duration::from_millis(self.millis.load(Ordering::Relaxed))
-    }
-}
-
-/// A stream that records every byte it moves.
-struct Tracked {
-    inner: TcpStream,
-    moved: Moved,
-}
-
-impl AsyncRead for Tracked {
-    fn poll_read(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<std::io::Result<()>> {
-        let before = buf.filled().len();
-        let polled = Pin::new(&mut self.inner).poll_read(cx, buf);
-        if buf.filled().len() > before {
-            self.moved.touch();
-        }
-        polled
-    }
-}
-
-impl AsyncWrite for Tracked {
-    fn poll_write(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &[u8],
-    ) -> Poll<std::io::Result<usize>> {
-        let polled = Pin::new(&mut self.inner).poll_write(cx, buf);
-        if matches!(polled, Poll::Ready(Ok(n)) if n > 0) {
-            self.moved.touch();
-        }
-        polled
-    }
-
-    fn poll_write_vectored(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        bufs: &[std::io::IoSlice<'_>],
-    ) -> Poll<std::io::Result<usize>> {
-        let polled = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
-        if matches!(polled, Poll::Ready(Ok(n)) if n > 0) {
-            self.moved.touch();
-        }
-        polled
-    }
-
-    fn is_write_vectored(&self) -> bool {
-        self.inner.is_write_vectored()
-    }
-
-    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        Pin::new(&mut self.inner).poll_flush(cx)
-    }
-
-    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        Pin::new(&mut self.inner).poll_shutdown(cx)
     }
 }
 

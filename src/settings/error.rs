@@ -54,8 +54,33 @@ pub enum SettingsError {
     #[error("serve follows a live cluster: it cannot be combined with --from-file")]
     ServeFromFile,
     /// `serve --listen` that is not HOST:PORT.
-    #[error("--listen {0:?} is not an address and port such as 0.0.0.0:9464 or 127.0.0.1:9464")]
+    #[error("--listen {0:?} is not an address and port such as 0.0.0.0:10064 or 127.0.0.1:10064")]
     ServeListen(String),
+    /// A `--metric-allowlist`/`--metric-denylist` regex that does not compile.
+    #[error(
+        "{flag} {regex:?} is not a regex ({why}): give regexes such as kubectl_topo_service_.* separated by commas"
+    )]
+    MetricRegex {
+        /// The flag.
+        flag: &'static str,
+        /// What was typed.
+        regex: String,
+        /// The regex crate's reason.
+        why: String,
+    },
+    /// One of the TLS files without the other.
+    #[error("--tls-cert-file and --tls-private-key-file go together: give both (PEM files) or neither")]
+    TlsPair,
+    /// `--auth=tokenreview` over plain HTTP.
+    #[error(
+        "--auth=tokenreview reads the caller's bearer token: serve HTTPS with --tls-cert-file and --tls-private-key-file, so that the token does not cross the network in clear"
+    )]
+    AuthWithoutTls,
+    /// Both metric lists.
+    #[error(
+        "--metric-allowlist and --metric-denylist exclude each other, as in kube-state-metrics: give one of them"
+    )]
+    MetricLists,
     /// A `check` flag value that names no verdict, reason code or mode.
     #[error("{flag} {value:?}: use one of {valid}")]
     UnknownName {

@@ -40,6 +40,14 @@ pub enum SourceError {
         /// The cause.
         source: std::io::Error,
     },
+    /// `serve --tls-cert-file/--tls-private-key-file` that cannot be used.
+    #[error("cannot serve HTTPS with {}: {why}", path.display())]
+    Tls {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What is wrong with it.
+        why: String,
+    },
     /// The runtime that drives live reads could not be started.
     #[error("cannot start the I/O runtime: {0}")]
     Runtime(std::io::Error),
@@ -151,6 +159,7 @@ impl SourceError {
             SourceError::Read { .. }
             | SourceError::Dump(_)
             | SourceError::Listen { .. }
+            | SourceError::Tls { .. }
             | SourceError::DumpIncomplete { .. }
             | SourceError::Kubeconfig { .. }
             | SourceError::NoSuchContext { .. }
@@ -203,8 +212,11 @@ impl SourceError {
                 crate::prose::partial::DUMP_COMMAND
             )),
             SourceError::Listen { .. } => {
-                Some("pick a free local address and port with --listen HOST:PORT (e.g. 127.0.0.1:9464)".to_string())
+                Some("pick a free local address and port with --listen HOST:PORT (e.g. 127.0.0.1:10064)".to_string())
             }
+            SourceError::Tls { .. } => Some(
+                "give the PEM certificate chain (leaf first) with --tls-cert-file and its PEM private key with --tls-private-key-file".to_string(),
+            ),
             SourceError::Runtime(_) | SourceError::Serialise(_) => None,
         }
     }

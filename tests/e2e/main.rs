@@ -48,6 +48,7 @@ mod rbac_matrix;
 mod readers;
 mod replay;
 mod scenarios;
+mod serve_auth;
 mod serve_faults;
 mod serve_outages;
 mod shared;
@@ -129,6 +130,13 @@ fn monitoring() {
 #[test]
 fn prometheus_operator() {
     group(async |env| operator::run(env.cp, &env.cl, env.topo.as_ref()).await);
+}
+
+/// `kubectl topo serve --auth=tokenreview` over HTTPS: the real apiserver refuses a scrape
+/// without a token (401) and one without `get` on /metrics (403), admits one with it (200).
+#[test]
+fn serve_auth() {
+    group(async |env| serve_auth::run(env.cp, &env.cl, env.topo.as_ref()).await);
 }
 
 /// `kubectl topo serve` while the apiserver is frozen (SIGSTOP), killed and restarted, killed while

@@ -38,7 +38,7 @@ pub struct Running {
 }
 
 impl Running {
-    fn new(mut child: Child) -> Running {
+    pub fn new(mut child: Child) -> Running {
         let stderr = Arc::new(Mutex::new(String::new()));
         let (sink, pipe) = (stderr.clone(), child.stderr.take().expect("piped stderr"));
         std::thread::spawn(move || {

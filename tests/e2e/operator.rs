@@ -100,7 +100,7 @@ async fn exporter_pod(client: &Client) {
         "metadata": {"name": format!("{EXPORTER}-0"), "namespace": RELEASE_NS, "labels": labels},
         "spec": {"nodeName": "a1", "serviceAccountName": EXPORTER, "automountServiceAccountToken": false,
                  "containers": [{"name": "exporter", "image": "kubectl-topo:e2e",
-                                 "ports": [{"name": "metrics", "containerPort": 9464}]}]}
+                                 "ports": [{"name": "metrics", "containerPort": 10064}]}]}
     }))
     .unwrap();
     pods.create(&PostParams::default(), &pod).await.expect("the exporter's Pod");

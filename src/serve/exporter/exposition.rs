@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 use super::format::{Format, prometheus_text};
 use super::metrics::{self, Health, PREFIX, SERVICE_FAMILIES};
+use super::policy::MetricFilter;
 use super::state::Exporter;
 use super::store::Key;
 
@@ -48,6 +49,8 @@ fn family_index(name: &str) -> Option<usize> {
 #[derive(Debug, Clone, Default)]
 pub struct Exposition {
     cluster: Option<String>,
+    /// `--metric-allowlist`, `--metric-denylist`.
+    filter: MetricFilter,
     /// Per family of [`SERVICE_FAMILIES`]: its header in OpenMetrics and in the text format,
     /// once a Service had a series of it.
     headers: [Option<(String, String)>; SERVICE_FAMILIES.len()],
@@ -61,6 +64,12 @@ impl Exposition {
     /// Nothing encoded yet; `cluster`: the `cluster` label on every series, if any.
     pub fn new(cluster: Option<&str>) -> Self {
         Exposition { cluster: cluster.map(str::to_string), ..Exposition::default() }
+    }
+
+    /// Show only the families `filter` keeps.
+    #[must_use]
+    pub fn filtered(self, filter: MetricFilter) -> Self {
+        Exposition { filter, ..self }
     }
 
     /// Encode again the Services whose summary changed since the last refresh, and drop those
@@ -77,6 +86,9 @@ impl Exposition {
             let mut samples: [String; SERVICE_FAMILIES.len()] = Default::default();
             for block in blocks(&text) {
                 let Some(family) = family_index(&block.name) else { continue };
+                if !self.filter.keeps(&block.name) {
+                    continue;
+                }
                 if self.headers[family].is_none() {
                     let text = prometheus_text(&block.header);
                     self.headers[family] = Some((block.header, text));
@@ -93,7 +105,7 @@ impl Exposition {
     /// One scrape in `format`: the kept per-Service families (those with a series), then the
     /// node side and the exporter's health encoded now (and `# EOF` in OpenMetrics).
     pub fn scrape(&self, state: &Exporter, health: &Health, format: Format) -> String {
-        let tail = metrics::tail_text(state, health, self.cluster.as_deref());
+        let tail = kept(&metrics::tail_text(state, health, self.cluster.as_deref()), &self.filter);
         let mut out = String::with_capacity(self.bytes + 4096 + 2 * tail.len());
         for (family, header) in self.headers.iter().enumerate() {
             let Some((om, text)) = header else { continue };
@@ -119,6 +131,19 @@ impl Exposition {
         }
         out
     }
+}
+
+/// The families of `text` that `filter` keeps.
+fn kept(text: &str, filter: &MetricFilter) -> String {
+    if matches!(filter, MetricFilter::All) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    for block in blocks(text).into_iter().filter(|b| filter.keeps(&b.name)) {
+        out.push_str(&block.header);
+        out.push_str(&block.samples);
+    }
+    out
 }
 
 #[cfg(test)]

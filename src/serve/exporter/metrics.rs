@@ -1,7 +1,7 @@
 //! The `/metrics` exposition: the state's summaries and the exporter's own health, through
 //! `prometheus-client` (OpenMetrics text), with every name under `kubectl_topo_`. Cardinality is at
 //! most Service × address family × zone: nothing is labelled per endpoint or per node. Names and
-//! labels are a contract, documented in the README's "Monitoring" section.
+//! labels are a contract, documented with their stability levels in docs/monitoring.md.
 
 use std::borrow::Cow;
 
@@ -14,6 +14,7 @@ use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
 use strum::VariantArray;
 
+use super::stability::register;
 use super::state::{Exporter, FamilySummary, ServiceSummary};
 use super::store::{Key, Resource};
 
@@ -95,6 +96,17 @@ struct VerdictLabels {
     verdict: String,
     reason: String,
     mode: String,
+    /// `true` when an ignore rule sets every finding of the family aside.
+    ignored: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+struct StaleLabels {
+    namespace: String,
+    service: String,
+    address_type: String,
+    /// `true` when an ignore rule sets `HintsMissing` aside.
+    ignored: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
@@ -102,7 +114,9 @@ struct ZoneLabels {
     namespace: String,
     service: String,
     address_type: String,
-    zone: String,
+    /// Not `zone`: the exporter guide asks for label names that do not clash with the target
+    /// labels a scrape config or a relabelling may attach (`zone` is a common one).
+    topology_zone: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
@@ -115,7 +129,12 @@ struct ShareLabels {
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
 struct NodeZoneLabels {
-    zone: String,
+    topology_zone: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+struct BuildLabels {
+    version: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
@@ -128,7 +147,7 @@ struct SufficientLabels {
 struct ServiceFamilies {
     verdict: Family<VerdictLabels, Gauge>,
     changed: Family<FamilyLabels, FloatGauge>,
-    stale: Family<FamilyLabels, Gauge>,
+    stale: Family<StaleLabels, Gauge>,
     expected: Family<ZoneLabels, Gauge>,
     actual: Family<ZoneLabels, Gauge>,
     cross_zone: Family<ShareLabels, FloatGauge>,
@@ -143,7 +162,13 @@ impl ServiceFamilies {
                 address_type: family.address_type.clone(),
             };
             self.verdict.get_or_create(&verdict_labels(&labels, summary, family)).set(1);
-            self.stale.get_or_create(&labels).set(i64::from(family.stale));
+            let stale = StaleLabels {
+                namespace: key.0.clone(),
+                service: key.1.clone(),
+                address_type: family.address_type.clone(),
+                ignored: family.stale_ignored.to_string(),
+            };
+            self.stale.get_or_create(&stale).set(i64::from(family.stale));
             if let Some(since) = state.verdict_since(key, &family.address_type) {
                 self.changed.get_or_create(&labels).set(since);
             }
@@ -152,7 +177,7 @@ impl ServiceFamilies {
                     namespace: key.0.clone(),
                     service: key.1.clone(),
                     address_type: family.address_type.clone(),
-                    zone: zone.zone.clone(),
+                    topology_zone: zone.zone.clone(),
                 };
                 self.expected.get_or_create(&zone_labels).set(zone.expected);
                 self.actual.get_or_create(&zone_labels).set(zone.actual);
@@ -173,14 +198,14 @@ impl ServiceFamilies {
         }
     }
 
-    fn register(self, registry: &mut Registry) {
+    fn register_all(self, registry: &mut Registry) {
         let [verdict, stale, changed, expected, actual, cross_zone] = SERVICE_FAMILIES;
-        registry.register(verdict.0, verdict.1, self.verdict);
-        registry.register(stale.0, stale.1, self.stale);
-        registry.register(changed.0, changed.1, self.changed);
-        registry.register(expected.0, expected.1, self.expected);
-        registry.register(actual.0, actual.1, self.actual);
-        registry.register(cross_zone.0, cross_zone.1, self.cross_zone);
+        register(registry, verdict.0, verdict.1, self.verdict);
+        register(registry, stale.0, stale.1, self.stale);
+        register(registry, changed.0, changed.1, self.changed);
+        register(registry, expected.0, expected.1, self.expected);
+        register(registry, actual.0, actual.1, self.actual);
+        register(registry, cross_zone.0, cross_zone.1, self.cross_zone);
     }
 }
 
@@ -188,11 +213,11 @@ impl ServiceFamilies {
 pub const SERVICE_FAMILIES: [(&str, &str); 6] = [
     (
         "service_verdict",
-        "1 for the verdict of each Service address family, with its main reason code (empty when none) and the controller's mode",
+        "1 for the verdict of each Service address family, with its main reason code (empty when none), the controller's mode, and ignored=true when an ignore rule sets every finding aside",
     ),
     (
         "hints_stale",
-        "1 when hints were removed and only a sync of the Service (not a Node change) brings them back (kubernetes/kubernetes#123401)",
+        "1 when hints were removed and only a sync of the Service (not a Node change) brings them back (kubernetes/kubernetes#123401); ignored=true when an ignore rule sets HintsMissing aside",
     ),
     ("verdict_changed_timestamp_seconds", "Unix time the verdict was first seen with its current value"),
     ("expected_hinted_endpoints", "Ready endpoints hinted to the zone after the controller's next sync"),
@@ -211,6 +236,7 @@ fn verdict_labels(labels: &FamilyLabels, summary: &ServiceSummary, family: &Fami
         verdict: family.verdict.to_string(),
         reason: family.reason.map(|r| r.to_string()).unwrap_or_default(),
         mode: summary.mode.to_string(),
+        ignored: family.ignored.to_string(),
     }
 }
 
@@ -219,7 +245,7 @@ fn register_nodes(registry: &mut Registry, state: &Exporter) {
     let (share, nodes) =
         (Family::<NodeZoneLabels, FloatGauge>::default(), Family::<NodeZoneLabels, Gauge>::default());
     for zone in &zones.zones {
-        let labels = NodeZoneLabels { zone: zone.zone.clone() };
+        let labels = NodeZoneLabels { topology_zone: zone.zone.clone() };
         if let Some(s) = zone.share {
             share.get_or_create(&labels).set(s);
         }
@@ -228,17 +254,20 @@ fn register_nodes(registry: &mut Registry, state: &Exporter) {
     let sufficient = Family::<SufficientLabels, Gauge>::default();
     let reason = zones.reason.map(|r| r.to_string()).unwrap_or_default();
     sufficient.get_or_create(&SufficientLabels { reason }).set(i64::from(zones.sufficient));
-    registry.register(
+    register(
+        registry,
         "zone_cpu_ratio",
         "The controller's CPU share of the zone (absent when node information is insufficient)",
         share,
     );
-    registry.register(
+    register(
+        registry,
         "zone_nodes",
         "Nodes the controller counts in the zone (Ready, not control plane)",
         nodes,
     );
-    registry.register(
+    register(
+        registry,
         "node_info_sufficient",
         "1 when the controller has zone CPU ratios; else 0 with the reason code",
         sufficient,
@@ -257,30 +286,37 @@ fn register_health(registry: &mut Registry, state: &Exporter, health: &Health) {
         objects.get_or_create(&ResourceLabels::of(*resource)).set(i64::try_from(held).unwrap_or(i64::MAX));
     }
     let h = health.clone();
-    registry.register("objects", "Objects held in memory", objects);
-    registry.register("ready", "1 after the first full list of Nodes, Services and EndpointSlices", h.ready);
-    registry.register(
+    let build = Family::<BuildLabels, Gauge>::default();
+    build.get_or_create(&BuildLabels { version: crate::version::PLUGIN_VERSION.to_string() }).set(1);
+    register(registry, "build_info", "1, with the version of kubectl-topo that serves these metrics", build);
+    register(registry, "objects", "Objects held in memory", objects);
+    register(registry, "ready", "1 after the first full list of Nodes, Services and EndpointSlices", h.ready);
+    register(
+        registry,
         "last_sync_timestamp_seconds",
         "Unix time by which every watch had last heard from the API server (a list, a new watch, an event or a bookmark: about once a minute while healthy); 0 before every watch has listed once",
         last_sync(health),
     );
-    registry.register(
+    register(
+        registry,
         "watch_progress_timestamp_seconds",
         "Unix time the API server last answered the watch of the resource (a list, a new watch, an event or a bookmark)",
         h.watch_progress,
     );
-    registry.register(
+    register(
+        registry,
         "watch_restarts",
         "Lists completed again after the first (410 Gone, reconnect)",
         h.watch_restarts,
     );
-    registry.register("watch_errors", "Watch and list errors (retried)", h.watch_errors);
-    registry.register(
+    register(registry, "watch_errors", "Watch and list errors (retried)", h.watch_errors);
+    register(
+        registry,
         "recompute_duration_seconds",
         "Time to recompute the Services a change affects",
         h.recompute_seconds,
     );
-    registry.register("recomputed_services", "Services analysed by recomputes", h.services_recomputed);
+    register(registry, "recomputed_services", "Services analysed by recomputes", h.services_recomputed);
 }
 
 /// The oldest of the watches' progress, once every watch has listed (0 before).
@@ -313,7 +349,7 @@ pub fn encode_services<'a>(
     for (key, summary) in services {
         families.add(key, summary, state);
     }
-    families.register(&mut registry);
+    families.register_all(&mut registry);
     let mut out = String::new();
     // Writing to a String cannot fail.
     let _ = encode_registry(&mut out, &registry);
@@ -353,6 +389,17 @@ pub fn openmetrics(state: &Exporter, health: &Health, cluster: Option<&str>) -> 
 mod tests {
     use super::*;
     use topo_engine::model::Behaviour;
+
+    #[test]
+    fn build_info_names_the_version_serving() {
+        let (state, health) = (Exporter::new(Behaviour::default()), Health::default());
+        let text = tail_text(&state, &health, Some("eu-1"));
+        let line = format!(
+            "kubectl_topo_build_info{{cluster=\"eu-1\",version=\"v{}\"}} 1",
+            env!("CARGO_PKG_VERSION")
+        );
+        assert!(text.lines().any(|l| l == line), "{line} in:\n{text}");
+    }
 
     #[test]
     fn the_same_state_scrapes_to_the_same_bytes() {

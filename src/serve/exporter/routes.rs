@@ -32,6 +32,23 @@ pub struct Reply {
 
 const TEXT: &str = "text/plain; charset=utf-8";
 
+/// The landing page at `/`, as the exporter guide asks: what this is and links to each path.
+/// Static text only.
+const LANDING: &str = "<!DOCTYPE html>
+<html lang=\"en\">
+<head><meta charset=\"utf-8\"><title>kubectl topo serve</title></head>
+<body>
+<h1>kubectl topo serve</h1>
+<p>Topology hints of every Service, recomputed as the EndpointSlice controller and kube-proxy would.</p>
+<ul>
+<li><a href=\"/metrics\">/metrics</a>: the metrics</li>
+<li><a href=\"/healthz\">/healthz</a>: the process runs</li>
+<li><a href=\"/readyz\">/readyz</a>: every watch has listed once</li>
+</ul>
+</body>
+</html>
+";
+
 fn text(status: u16, body: &str) -> Reply {
     Reply { status, content_type: TEXT, content_encoding: None, body: body.as_bytes().to_vec() }
 }
@@ -45,6 +62,27 @@ pub fn is_large(request: &Request) -> bool {
 /// The answer when too many large answers are being sent already.
 pub fn busy() -> Reply {
     text(503, "busy: too many /metrics answers are being sent; try again\n")
+}
+
+/// `/metrics` without a bearer token the API server authenticates (`--auth=tokenreview`).
+pub fn unauthenticated() -> Reply {
+    text(
+        401,
+        "unauthorized: send a bearer token the API server authenticates (Authorization: Bearer TOKEN)\n",
+    )
+}
+
+/// `/metrics` for a user the API server does not allow to `get` it.
+pub fn forbidden() -> Reply {
+    text(403, "forbidden: the token's user may not get the non-resource URL /metrics (grant it with RBAC)\n")
+}
+
+/// `/metrics` while the API server cannot be asked about a token.
+pub fn cannot_authorize() -> Reply {
+    text(
+        503,
+        "cannot check the token now: the API server did not answer its TokenReview or SubjectAccessReview; try again\n",
+    )
 }
 
 /// The reply to `request`; `ready` after the first full list; `scrape` gives the text of
@@ -68,7 +106,12 @@ pub fn respond(request: &Request, ready: bool, scrape: impl FnOnce(Format) -> St
         "/healthz" => text(200, "ok\n"),
         "/readyz" if ready => text(200, "ok\n"),
         "/readyz" => text(503, "not ready: listing Nodes, Services and EndpointSlices\n"),
-        "/" => text(200, "kubectl topo serve: /metrics /healthz /readyz\n"),
+        "/" => Reply {
+            status: 200,
+            content_type: "text/html; charset=utf-8",
+            content_encoding: None,
+            body: LANDING.as_bytes().to_vec(),
+        },
         _ => text(404, "not found: /metrics, /healthz or /readyz\n"),
     }
 }
@@ -101,6 +144,21 @@ mod tests {
         assert_eq!(respond(&get("/nope", None), true, scrape).status, 404);
         let options = Request { method: "OPTIONS".into(), ..get("/metrics", None) };
         assert_eq!(respond(&options, true, scrape).status, 405);
+    }
+
+    #[test]
+    fn the_landing_page_links_every_path_and_each_answers() {
+        let (state, health) = (Exporter::new(Behaviour::default()), Health::default());
+        let exposition = Exposition::new(None);
+        let scrape = |format| exposition.scrape(&state, &health, format);
+        let landing = respond(&get("/", None), false, scrape);
+        assert_eq!((landing.status, landing.content_type), (200, "text/html; charset=utf-8"));
+        let html = String::from_utf8(landing.body).unwrap();
+        let links: Vec<&str> = html.split("href=\"").skip(1).filter_map(|l| l.split('"').next()).collect();
+        assert_eq!(links, ["/metrics", "/healthz", "/readyz"]);
+        for link in links {
+            assert_eq!(respond(&get(link, None), true, scrape).status, 200, "{link}");
+        }
     }
 
     #[test]

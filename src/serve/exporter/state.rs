@@ -12,7 +12,9 @@ use topo_engine::report::mode::Mode;
 use topo_engine::report::reason::ReasonCode;
 use topo_engine::report::{FamilyReport, ServiceReport, Verdict, ZoneReport};
 
-use super::store::{Change, Key, Store, Touched};
+use super::policy::{PerZone, Policy};
+use super::store::{Change, Key, Store, Touched, key_of};
+use crate::triage::{AnnotationRule, IGNORE_ANNOTATION};
 
 /// Ready endpoints hinted to one zone.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,10 +45,14 @@ pub struct FamilySummary {
     pub address_type: String,
     /// The verdict.
     pub verdict: Verdict,
-    /// The most important reason, if any.
+    /// The most important reason no rule sets aside, else the most important reason, if any.
     pub reason: Option<ReasonCode>,
+    /// Every reason of the family is set aside by an ignore rule (annotation or config file), as
+    /// `check` sets it aside: the family never fails `check`, and the alerts skip it.
+    pub ignored: bool,
     /// Per zone that has hints now or after the next sync, or ready endpoints of the Service: a
-    /// cluster's other zones would each add two series of zeros per Service.
+    /// cluster's other zones would each add two series of zeros per Service. Empty for a Service
+    /// that neither asked for hints nor has any, unless `--per-zone-series=all`.
     pub zones: Vec<ZoneHints>,
     /// None when kube-proxy does not route the Service.
     pub cross_zone: Option<CrossZoneShares>,
@@ -54,6 +60,8 @@ pub struct FamilySummary {
     /// hints but the slices carry none, and only a sync of the Service (not a Node change) does
     /// (kubernetes/kubernetes#123401).
     pub stale: bool,
+    /// `HintsMissing` (what `stale` says) is set aside by an ignore rule.
+    pub stale_ignored: bool,
 }
 
 /// What the metrics show of one Service.
@@ -91,6 +99,7 @@ pub struct ZoneSummary {
 #[derive(Debug, Clone)]
 pub struct Exporter {
     behaviour: Behaviour,
+    policy: Policy,
     store: Store,
     pending: Touched,
     /// The nodes, sorted by name, as the engine's input (rebuilt on a Node change only).
@@ -108,10 +117,16 @@ pub struct Exporter {
 }
 
 impl Exporter {
-    /// An empty state modelling `behaviour`.
+    /// An empty state modelling `behaviour`, with the default [`Policy`].
     pub fn new(behaviour: Behaviour) -> Self {
+        Exporter::with_policy(behaviour, Policy::default())
+    }
+
+    /// An empty state modelling `behaviour` that holds and sums up what `policy` says.
+    pub fn with_policy(behaviour: Behaviour, policy: Policy) -> Self {
         Exporter {
             behaviour,
+            policy,
             store: Store::default(),
             // The zone summary exists before the first Node arrives.
             pending: Touched { nodes: true, ..Touched::default() },
@@ -127,7 +142,16 @@ impl Exporter {
     /// Record a change; nothing is computed until [`Exporter::recompute`]. True when it touched
     /// something the engine reads (a Node heartbeat, an annotation nothing reads, an object
     /// applied unchanged do not): only then is a recompute worth waiting for.
+    /// Objects of a namespace the policy leaves out are never held.
     pub fn apply(&mut self, change: Change) -> bool {
+        let keeps = |key: Key| self.policy.namespaces.keeps(&key.0);
+        let change = match change {
+            Change::Applied(object) if !keeps(key_of(&object)) => return false,
+            Change::Listed(resource, objects) => {
+                Change::Listed(resource, objects.into_iter().filter(|o| keeps(key_of(o))).collect())
+            }
+            other => other,
+        };
         let touched = self.store.apply(change);
         let any = touched.nodes || !touched.services.is_empty();
         self.pending.merge(touched);
@@ -162,7 +186,7 @@ impl Exporter {
         let analysed = reports.len();
         for report in reports {
             let key = (report.service.namespace.clone(), report.service.name.clone());
-            let summary = summarize(&report);
+            let summary = summarize(&report, annotation(&self.store, &key), &self.policy);
             let families: BTreeSet<&str> = summary.families.iter().map(|f| f.address_type.as_str()).collect();
             self.since.retain(|(k, family), _| k != &key || families.contains(family.as_str()));
             for family in &summary.families {
@@ -229,14 +253,24 @@ fn analyze_services(
     reports
 }
 
-/// Every Service of `store` analysed from scratch, as one `check -A` would (what the incremental
-/// state must always equal).
-pub fn from_scratch(store: &Store, behaviour: Behaviour) -> (BTreeMap<Key, ServiceSummary>, ZoneSummary) {
+/// The ignore annotation of a Service held.
+fn annotation<'a>(store: &'a Store, key: &Key) -> Option<&'a str> {
+    store.services.get(key)?.annotations.get(IGNORE_ANNOTATION).map(String::as_str)
+}
+
+/// Every Service of `store` in the namespaces `policy` keeps, analysed from scratch, as one
+/// `check -A` would (what the incremental state must always equal).
+pub fn from_scratch(
+    store: &Store,
+    behaviour: Behaviour,
+    policy: &Policy,
+) -> (BTreeMap<Key, ServiceSummary>, ZoneSummary) {
     // One plain Snapshot of everything, as a one-shot read builds it: no NodeIndex, no batching.
+    let kept: Vec<&Key> = store.services.keys().filter(|k| policy.namespaces.keeps(&k.0)).collect();
     let snapshot = Snapshot {
         nodes: store.nodes.values().cloned().collect(),
-        services: store.services.values().cloned().collect(),
-        slices: store.services.keys().flat_map(|k| store.slices_of(k).cloned()).collect(),
+        services: kept.iter().map(|k| store.services[*k].clone()).collect(),
+        slices: kept.iter().flat_map(|k| store.slices_of(k).cloned()).collect(),
         ..Snapshot::default()
     };
     let zones = zone_summary(&analyze::zones(&snapshot, behaviour));
@@ -244,17 +278,39 @@ pub fn from_scratch(store: &Store, behaviour: Behaviour) -> (BTreeMap<Key, Servi
     let reports = analyze::service_reports_with(&snapshot, &services, behaviour, &TrafficModel::default(), 1);
     let services = reports
         .iter()
-        .map(|r| ((r.service.namespace.clone(), r.service.name.clone()), summarize(r)))
+        .map(|r| {
+            let key = (r.service.namespace.clone(), r.service.name.clone());
+            let summary = summarize(r, annotation(store, &key), policy);
+            (key, summary)
+        })
         .collect();
     (services, zones)
 }
 
-/// The summary of a report.
-pub fn summarize(report: &ServiceReport) -> ServiceSummary {
-    ServiceSummary { mode: report.mode, families: report.families.iter().map(family_summary).collect() }
+/// The summary of a report: its findings set aside as `check` sets them aside (`annotation`: the
+/// Service's ignore annotation), its per-zone hints only when `policy` shows them.
+pub fn summarize(report: &ServiceReport, annotation: Option<&str>, policy: &Policy) -> ServiceSummary {
+    let annotation = annotation.map(AnnotationRule::parse);
+    let ignores = |code| policy.rules.ignores(&report.service, annotation.as_ref(), code);
+    let mut families: Vec<FamilySummary> =
+        report.families.iter().map(|f| family_summary(f, &ignores)).collect();
+    if policy.per_zone == PerZone::Hinted && quiet(report.mode, &families) {
+        families.iter_mut().for_each(|f| f.zones.clear());
+    }
+    ServiceSummary { mode: report.mode, families }
 }
 
-fn family_summary(family: &FamilyReport) -> FamilySummary {
+/// Nobody asked for hints and none are present, as `triage::quiet` decides for `check`: every
+/// family `NotEnabled`, or `Unmanaged` while the mode is `None` (`default/kubernetes`).
+fn quiet(mode: Mode, families: &[FamilySummary]) -> bool {
+    families.iter().all(|f| match f.verdict {
+        Verdict::NotEnabled => true,
+        Verdict::Unmanaged => mode == Mode::None,
+        Verdict::Active | Verdict::Blocked | Verdict::Drift | Verdict::Unknown => false,
+    })
+}
+
+fn family_summary(family: &FamilyReport, ignores: &dyn Fn(ReasonCode) -> bool) -> FamilySummary {
     let zones = family
         .zones
         .iter()
@@ -266,13 +322,18 @@ fn family_summary(family: &FamilyReport) -> FamilySummary {
         after_sync: c.overall.expected.cross_zone,
         without_hints: c.overall.without_hints.cross_zone,
     });
+    let codes = || family.reasons.iter().map(|r| r.code);
+    let kept = codes().find(|c| !ignores(*c));
+    let stale = codes().any(|c| c == ReasonCode::HintsMissing);
     FamilySummary {
         address_type: family.address_type.clone(),
         verdict: family.verdict,
-        reason: family.reasons.first().map(|r| r.code),
+        reason: kept.or_else(|| codes().next()),
+        ignored: !family.reasons.is_empty() && kept.is_none(),
         zones,
         cross_zone,
-        stale: family.reasons.iter().any(|r| r.code == ReasonCode::HintsMissing),
+        stale,
+        stale_ignored: stale && ignores(ReasonCode::HintsMissing),
     }
 }
 

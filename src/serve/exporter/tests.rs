@@ -12,6 +12,7 @@ use topo_engine::report::Verdict;
 use super::exposition::Exposition;
 use super::format::{Format, prometheus_text};
 use super::metrics::{Health, openmetrics};
+use super::policy::{Namespaces, PerZone, Policy};
 use super::state::{Exporter, from_scratch};
 use super::store::{Change, Key, Object, Resource, Store, key_of, resource_of};
 use crate::fixtures::{EndpointSpec, node, service, slice};
@@ -29,6 +30,26 @@ fn object() -> impl Strategy<Value = Object> {
         )
             .prop_map(|(i, owner, eps)| Object::Slice(slice(i, owner, &eps))),
     ]
+}
+
+/// Per-zone series for some or all Services, every namespace or none of the fixtures' (`ns`), and
+/// a few reason codes set aside by the config file.
+fn policy() -> impl Strategy<Value = Policy> {
+    use strum::VariantArray;
+    use topo_engine::report::reason::ReasonCode;
+    let per_zone = prop_oneof![Just(PerZone::Hinted), Just(PerZone::All)];
+    let ns = || std::iter::once("ns".to_string()).collect();
+    let namespaces = prop_oneof![
+        4 => Just(Namespaces::default()),
+        1 => Just(Namespaces { only: ns(), ..Namespaces::default() }),
+        1 => Just(Namespaces { except: ns(), ..Namespaces::default() }),
+    ];
+    let ignored = proptest::sample::subsequence(ReasonCode::VARIANTS.to_vec(), 0..4);
+    (per_zone, namespaces, ignored).prop_map(|(per_zone, namespaces, ignored)| {
+        let levels = ignored.into_iter().map(|c| (c, crate::triage::Level::Ignore)).collect();
+        let rules = crate::triage::IgnoreRules { levels, ..Default::default() };
+        Policy { per_zone, namespaces, rules }
+    })
 }
 
 fn resource() -> impl Strategy<Value = Resource> {
@@ -114,9 +135,10 @@ proptest! {
     fn incremental_state_equals_a_from_scratch_analysis(
         steps in proptest::collection::vec((change(), proptest::bool::weighted(0.4)), 1..25),
         cluster in proptest::option::of(Just("eu-1")),
+        policy in policy(),
     ) {
         let behaviour = Behaviour::default();
-        let mut exporter = Exporter::new(behaviour);
+        let mut exporter = Exporter::with_policy(behaviour, policy.clone());
         let mut exposition = Exposition::new(cluster);
         let mut model = BTreeMap::new();
         for (at, (change, recompute_now)) in steps.into_iter().enumerate() {
@@ -126,7 +148,7 @@ proptest! {
                 // A new time each step: a verdict that changes gets a new timestamp.
                 exporter.recompute(at as f64);
                 exposition.refresh(&mut exporter);
-                let (services, zones) = from_scratch(&store_of(&model), behaviour);
+                let (services, zones) = from_scratch(&store_of(&model), behaviour, &policy);
                 prop_assert_eq!(exporter.services(), &services);
                 prop_assert_eq!(exporter.zones(), &zones);
                 assert_same_scrape(&exposition, &exporter, cluster);
@@ -135,7 +157,7 @@ proptest! {
         exporter.recompute(100.0);
         exposition.refresh(&mut exporter);
         prop_assert!(!exporter.is_dirty());
-        let (services, zones) = from_scratch(&store_of(&model), behaviour);
+        let (services, zones) = from_scratch(&store_of(&model), behaviour, &policy);
         prop_assert_eq!(exporter.services(), &services);
         prop_assert_eq!(exporter.zones(), &zones);
         assert_same_scrape(&exposition, &exporter, cluster);
