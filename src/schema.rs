@@ -3,6 +3,8 @@
 //! and words). Published as [`PATH`]; `cargo xtask schema` rewrites it, and tests/schema.rs fails
 //! when it differs from what the types generate or when a real output does not validate.
 
+pub mod config;
+
 use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, SchemaGenerator};
 use serde_json::{Value, json};

@@ -4,7 +4,8 @@
 //! by a SARIF schema, junitparser and markdown-it-py (`report_formats`), the monitoring artefacts
 //! by promtool and buildah (`monitoring`), completion in bash, zsh and fish (`shell_completion`),
 //! the archives of `scripts/dist.sh` under qemu and wine (`dist`), krew and kubectl
-//! (`plugin`), the Helm chart and kustomizations by helm, kustomize and promtool (`chart`).
+//! (`plugin`), the Helm chart and kustomizations by helm, kustomize and promtool (`chart`), the
+//! man pages by groff and man (`man_pages`).
 //! What is missing is installed on first use (apt, npm, PyPI, the Go module proxy: root and
 //! network), which is why plain `cargo test` does not build this target.
 
@@ -16,6 +17,7 @@ mod support;
 
 mod chart;
 mod dist;
+mod man_pages;
 mod monitoring;
 mod pictures;
 mod plugin;

@@ -12,6 +12,7 @@ mod support;
 
 mod bad_inputs;
 mod cli;
+mod config_schema;
 mod connection;
 mod fuzz_corpus;
 mod help;
