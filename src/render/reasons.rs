@@ -62,7 +62,8 @@ pub fn markdown(code: ReasonCode) -> String {
     }
     let _ = writeln!(md, "\n## Upstream rule\n");
     for source in e.upstream {
-        let _ = writeln!(md, "- {source}");
+        // `(*TopologyCache)`: a literal star, never the start of emphasis.
+        let _ = writeln!(md, "- {}", source.replace('*', "\\*"));
     }
     let _ = writeln!(md, "\n## How to fix it\n\n| Releases | What to do |\n|---|---|");
     for (releases, what) in e.fix {
@@ -76,7 +77,8 @@ pub fn markdown(code: ReasonCode) -> String {
 pub fn index() -> String {
     let mut md = format!(
         "# Reason codes\n\n{GENERATED}\n\nEvery verdict of `kubectl topo` comes with reason codes. \
-         `kubectl topo reasons` lists them; `kubectl topo reasons CODE` prints a page below.\n"
+         `kubectl topo reasons` lists them and `kubectl topo reasons CODE` prints the page of one; \
+         the pages are linked below, by group.\n"
     );
     let mut groups: Vec<&str> = ReasonCode::VARIANTS.iter().map(|c| reference::group(*c)).collect();
     groups.dedup();
