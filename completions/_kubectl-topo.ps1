@@ -31,7 +31,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('dump', 'dump', [CompletionResultType]::ParameterValue, 'Write what the live cluster shows (Nodes, Services, EndpointSlices, Events, server version) as one YAML List (or JSON with -o json, read back much faster) that --from-file reads back; attach it to bug reports')
             [CompletionResult]::new('simulate', 'simulate', [CompletionResultType]::ParameterValue, 'What-if: explain one Service in a changed cluster (replicas, nodes, zones, CPU, mode)')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Follow Services live and print a line each time a verdict, its reasons or the hints change (like `kubectl get -w`; `-o json` streams one object per change). Ctrl-C ends it')
-            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Run as a Prometheus exporter: watch Nodes, Services and EndpointSlices, recompute what each change affects and serve /metrics, /healthz and /readyz (README "Monitoring"). SIGTERM or Ctrl-C stops it')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Run as a Prometheus exporter: watch Nodes, Services and EndpointSlices, recompute what each change affects and serve /metrics, /healthz and /readyz (docs/monitoring.md). SIGTERM or Ctrl-C stops it')
+            [CompletionResult]::new('reasons', 'reasons', [CompletionResultType]::ParameterValue, 'What each reason code means, the upstream rule behind it and how to fix it, per release')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print shell completion code (bash, zsh, fish, powershell, elvish)')
             [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print the plugin version (and the server version when a cluster is reachable)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -260,6 +261,11 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'kubectl-topo;reasons' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'kubectl-topo;completion' {
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
@@ -295,7 +301,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('dump', 'dump', [CompletionResultType]::ParameterValue, 'Write what the live cluster shows (Nodes, Services, EndpointSlices, Events, server version) as one YAML List (or JSON with -o json, read back much faster) that --from-file reads back; attach it to bug reports')
             [CompletionResult]::new('simulate', 'simulate', [CompletionResultType]::ParameterValue, 'What-if: explain one Service in a changed cluster (replicas, nodes, zones, CPU, mode)')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Follow Services live and print a line each time a verdict, its reasons or the hints change (like `kubectl get -w`; `-o json` streams one object per change). Ctrl-C ends it')
-            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Run as a Prometheus exporter: watch Nodes, Services and EndpointSlices, recompute what each change affects and serve /metrics, /healthz and /readyz (README "Monitoring"). SIGTERM or Ctrl-C stops it')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Run as a Prometheus exporter: watch Nodes, Services and EndpointSlices, recompute what each change affects and serve /metrics, /healthz and /readyz (docs/monitoring.md). SIGTERM or Ctrl-C stops it')
+            [CompletionResult]::new('reasons', 'reasons', [CompletionResultType]::ParameterValue, 'What each reason code means, the upstream rule behind it and how to fix it, per release')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print shell completion code (bash, zsh, fish, powershell, elvish)')
             [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print the plugin version (and the server version when a cluster is reachable)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -320,6 +327,9 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             break
         }
         'kubectl-topo;help;serve' {
+            break
+        }
+        'kubectl-topo;help;reasons' {
             break
         }
         'kubectl-topo;help;completion' {

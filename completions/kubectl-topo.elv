@@ -28,7 +28,8 @@ set edit:completion:arg-completer[kubectl-topo] = {|@words|
             cand dump 'Write what the live cluster shows (Nodes, Services, EndpointSlices, Events, server version) as one YAML List (or JSON with -o json, read back much faster) that --from-file reads back; attach it to bug reports'
             cand simulate 'What-if: explain one Service in a changed cluster (replicas, nodes, zones, CPU, mode)'
             cand watch 'Follow Services live and print a line each time a verdict, its reasons or the hints change (like `kubectl get -w`; `-o json` streams one object per change). Ctrl-C ends it'
-            cand serve 'Run as a Prometheus exporter: watch Nodes, Services and EndpointSlices, recompute what each change affects and serve /metrics, /healthz and /readyz (README "Monitoring"). SIGTERM or Ctrl-C stops it'
+            cand serve 'Run as a Prometheus exporter: watch Nodes, Services and EndpointSlices, recompute what each change affects and serve /metrics, /healthz and /readyz (docs/monitoring.md). SIGTERM or Ctrl-C stops it'
+            cand reasons 'What each reason code means, the upstream rule behind it and how to fix it, per release'
             cand completion 'Print shell completion code (bash, zsh, fish, powershell, elvish)'
             cand version 'Print the plugin version (and the server version when a cluster is reachable)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -249,6 +250,10 @@ set edit:completion:arg-completer[kubectl-topo] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'kubectl-topo;reasons'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'kubectl-topo;completion'= {
             cand -h 'Print help'
             cand --help 'Print help'
@@ -282,7 +287,8 @@ set edit:completion:arg-completer[kubectl-topo] = {|@words|
             cand dump 'Write what the live cluster shows (Nodes, Services, EndpointSlices, Events, server version) as one YAML List (or JSON with -o json, read back much faster) that --from-file reads back; attach it to bug reports'
             cand simulate 'What-if: explain one Service in a changed cluster (replicas, nodes, zones, CPU, mode)'
             cand watch 'Follow Services live and print a line each time a verdict, its reasons or the hints change (like `kubectl get -w`; `-o json` streams one object per change). Ctrl-C ends it'
-            cand serve 'Run as a Prometheus exporter: watch Nodes, Services and EndpointSlices, recompute what each change affects and serve /metrics, /healthz and /readyz (README "Monitoring"). SIGTERM or Ctrl-C stops it'
+            cand serve 'Run as a Prometheus exporter: watch Nodes, Services and EndpointSlices, recompute what each change affects and serve /metrics, /healthz and /readyz (docs/monitoring.md). SIGTERM or Ctrl-C stops it'
+            cand reasons 'What each reason code means, the upstream rule behind it and how to fix it, per release'
             cand completion 'Print shell completion code (bash, zsh, fish, powershell, elvish)'
             cand version 'Print the plugin version (and the server version when a cluster is reachable)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -300,6 +306,8 @@ set edit:completion:arg-completer[kubectl-topo] = {|@words|
         &'kubectl-topo;help;watch'= {
         }
         &'kubectl-topo;help;serve'= {
+        }
+        &'kubectl-topo;help;reasons'= {
         }
         &'kubectl-topo;help;completion'= {
         }

@@ -45,6 +45,15 @@ pub(crate) fn run(
             crate::completion::scripts::write(*shell, out).map_err(Error::Write)?;
             Ok(ExitStatus::Ok)
         }
+        Job::Reasons(code) => {
+            let options = options(settings);
+            match code {
+                Some(code) => render::reasons::page(*code, &options, out),
+                None => render::reasons::list(&options, out),
+            }
+            .map_err(Error::Write)?;
+            Ok(ExitStatus::Ok)
+        }
         Job::Version { client } => version(settings, *client, out),
         Job::Zones => zones(settings, out, err),
         Job::Explain { names, fail_on } => match names.as_slice() {

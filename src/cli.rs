@@ -6,9 +6,11 @@ use clap::{Args, Parser, Subcommand};
 
 pub(crate) mod examples;
 pub mod groups;
+mod reasons;
 pub(crate) mod shared;
 pub(crate) mod usage_error;
 mod values;
+pub use reasons::ReasonsArgs;
 pub use values::{Auth, ColorChoice, FailOn, OutputFormat, PerZoneSeries, SortBy};
 
 use shared::Groups;
@@ -59,10 +61,13 @@ pub enum Command {
     #[command(after_help = examples::WATCH)]
     Watch(WatchArgs),
     /// Run as a Prometheus exporter: watch Nodes, Services and EndpointSlices, recompute what each
-    /// change affects and serve /metrics, /healthz and /readyz (README "Monitoring"). SIGTERM or
+    /// change affects and serve /metrics, /healthz and /readyz (docs/monitoring.md). SIGTERM or
     /// Ctrl-C stops it.
     #[command(after_help = examples::SERVE)]
     Serve(ServeArgs),
+    /// What each reason code means, the upstream rule behind it and how to fix it, per release.
+    #[command(after_help = examples::REASONS)]
+    Reasons(ReasonsArgs),
     /// Print shell completion code (bash, zsh, fish, powershell, elvish).
     #[command(after_help = examples::COMPLETION)]
     Completion(CompletionArgs),
@@ -338,6 +343,7 @@ impl Command {
             Command::Simulate(a) => a,
             Command::Watch(a) => a,
             Command::Serve(a) => a,
+            Command::Reasons(a) => a,
             Command::Completion(a) => a,
             Command::Version(a) => a,
         };

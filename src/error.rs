@@ -88,7 +88,7 @@ impl Error {
             )),
             Error::Source(e) => e.hint(bin_name),
             Error::Config(_) => Some(
-                "fix the file (format: README, section \"What check lists, and what fails it\"), or point --config elsewhere".to_string(),
+                "fix the file (format: `man 5 kubectl-topo-config`), or point --config elsewhere".to_string(),
             ),
             Error::Simulate(SimulateError(_, Misfit::Names)) => {
                 Some(format!("check the node and zone names; `{bin_name} zones` lists the zones"))

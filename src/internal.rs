@@ -3,14 +3,16 @@
 //!
 //! - `kubectl-topo __complete WORD… CURRENT`: kubectl's plugin completion (see `completion`),
 //!   run by `completions/kubectl_complete-topo`; the words are taken as they are, flags included.
-//! - `kubectl-topo __man [PAGE]`: a man page (roff), generated from the parser by clap_mangen:
-//!   `kubectl-topo.1` by default, else PAGE (`kubectl-topo-check.1`: one per subcommand);
+//! - `kubectl-topo __man [PAGE]`: a man page (roff; `man.rs`): `kubectl-topo.1` by default, else
+//!   PAGE (`kubectl-topo-check.1`: one per subcommand; `kubectl-topo-config.5`: the config file);
 //!   `__man --list` names them all. `scripts/dist.sh` writes each into the release archives.
+
+mod man;
 
 use std::ffi::OsString;
 use std::io::Write;
 
-use clap::{Command, CommandFactory};
+use clap::CommandFactory;
 
 use crate::cli::Cli;
 use crate::completion::{self, SourceLookup};
@@ -35,21 +37,13 @@ pub(crate) fn run(args: &[OsString], out: &mut dyn Write) -> Option<std::io::Res
     })
 }
 
-/// The man pages: the command's, then one per visible subcommand.
-fn man_pages() -> Vec<clap_mangen::Man> {
-    let mut root = Cli::command().disable_help_subcommand(true);
-    root.build();
-    let subcommands: Vec<Command> = root.get_subcommands().filter(|s| !s.is_hide_set()).cloned().collect();
-    std::iter::once(root).chain(subcommands).map(clap_mangen::Man::new).collect()
-}
-
 /// `__man`: the first page, `__man --list`: every page's file name, `__man PAGE`: that page.
 /// `None` for a PAGE that is not one (the parser then refuses the command line, as for any typo).
 fn man(page: Option<&str>, out: &mut dyn Write) -> Option<std::io::Result<()>> {
-    let pages = man_pages();
+    let pages = man::pages();
     Some(match page {
-        None => pages[0].render(out),
-        Some("--list") => pages.iter().try_for_each(|p| writeln!(out, "{}", p.get_filename())),
-        Some(name) => pages.iter().find(|p| p.get_filename() == name)?.render(out),
+        None => out.write_all(&pages[0].text),
+        Some("--list") => pages.iter().try_for_each(|p| writeln!(out, "{}", p.file)),
+        Some(name) => out.write_all(&pages.iter().find(|p| p.file == name)?.text),
     })
 }

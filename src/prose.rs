@@ -5,6 +5,7 @@ pub(crate) mod check;
 pub(crate) mod limits;
 pub(crate) mod partial;
 pub(crate) mod picture;
+pub mod reference;
 mod remedy;
 mod sentence;
 pub(crate) mod version;

@@ -16,6 +16,7 @@ mod format;
 mod junit;
 mod markdown;
 pub mod picture;
+pub mod reasons;
 mod sarif;
 mod simulate;
 pub(crate) mod structured;

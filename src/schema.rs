@@ -3,6 +3,8 @@
 //! and words). Published as [`PATH`]; `cargo xtask schema` rewrites it, and tests/schema.rs fails
 //! when it differs from what the types generate or when a real output does not validate.
 
+pub mod config;
+
 use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, SchemaGenerator};
 use serde_json::{Value, json};
@@ -44,6 +46,14 @@ pub fn document() -> Value {
             json!({ "if": { "properties": { "kind": { "const": kind } }, "required": ["kind"] }, "then": reference })
         })
         .collect();
+    let mut definitions = generator.take_definitions(true);
+    if let Some(code) = definitions.get_mut("ReasonCode") {
+        code["description"] = json!(format!(
+            "A reason code. What each means, the upstream rule behind it and how to fix it: \
+             `kubectl topo reasons CODE`, or {}/blob/main/docs/reasons/<CODE>.md.",
+            crate::prose::reference::REPOSITORY
+        ));
+    }
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": API_VERSION,
@@ -56,7 +66,7 @@ pub fn document() -> Value {
         },
         "required": ["apiVersion", "kind"],
         "allOf": by_kind,
-        "$defs": generator.take_definitions(true),
+        "$defs": definitions,
     })
 }
 

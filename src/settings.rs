@@ -56,6 +56,8 @@ pub enum Job {
     },
     /// `serve` (live cluster only, every namespace).
     Serve(ServeJob),
+    /// `reasons [CODE]`: the reason reference, of one code or of all.
+    Reasons(Option<topo_engine::report::reason::ReasonCode>),
     /// `completion SHELL`.
     Completion(clap_complete::Shell),
     /// `version`.
@@ -193,6 +195,7 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
             Job::Watch { name: a.service.as_deref().map(parse_service_ref).transpose()? }
         }
         Command::Serve(a) => serve::job(a, ambient)?,
+        Command::Reasons(a) => Job::Reasons(a.code),
         Command::Completion(a) => Job::Completion(a.shell),
         Command::Version(a) => Job::Version { client: a.client },
     })

@@ -5,7 +5,7 @@
 //! by promtool and buildah (`monitoring`), completion in bash, zsh and fish (`shell_completion`),
 //! the archives of `scripts/dist.sh` under qemu and wine (`dist`), krew and kubectl
 //! (`plugin`), the Helm chart and kustomizations by helm, kustomize and promtool (`chart`), `serve`'s
-//! HTTPS by curl (`serve_tls`).
+//! HTTPS by curl (`serve_tls`), the man pages by groff and man (`man_pages`).
 //! What is missing is installed on first use (apt, npm, PyPI, the Go module proxy: root and
 //! network), which is why plain `cargo test` does not build this target.
 
@@ -17,6 +17,7 @@ mod support;
 
 mod chart;
 mod dist;
+mod man_pages;
 mod monitoring;
 mod pictures;
 mod plugin;

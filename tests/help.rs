@@ -62,7 +62,7 @@ fn every_subcommand_help_has_examples_that_parse_and_resolve() {
 }
 
 /// Each subcommand's `--help` lists exactly the shared flags `cli::groups::USED_BY` says it takes
-/// (and the connection flags, but for `completion`): no flag is declared where it would be ignored.
+/// (and the connection flags, but for `completion` and `reasons`): no flag is declared where it would be ignored.
 #[test]
 fn every_help_lists_exactly_the_shared_flags_its_subcommand_takes() {
     use kubectl_topo::cli::groups::{CONNECTION, USED_BY};
@@ -78,7 +78,7 @@ fn every_help_lists_exactly_the_shared_flags_its_subcommand_takes() {
             .filter(|flag| shared.contains(flag))
             .collect();
         let mut expected: std::collections::BTreeSet<&str> = flags.iter().copied().collect();
-        if command != "completion" {
+        if !matches!(command, "completion" | "reasons") {
             expected.extend(CONNECTION);
         }
         assert_eq!(listed, expected, "{command} --help");

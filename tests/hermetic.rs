@@ -12,6 +12,7 @@ mod support;
 
 mod bad_inputs;
 mod cli;
+mod config_schema;
 mod connection;
 mod fuzz_corpus;
 mod help;
@@ -20,6 +21,7 @@ mod manners;
 mod partial;
 mod read_only;
 mod readme;
+mod reasons;
 mod redact;
 mod replicas_property;
 mod report_snapshots;

@@ -220,7 +220,19 @@ fn kubectl_completes_the_plugin_in_cobras_format() {
     let (subcommands, directive) = kubectl_complete(&sandbox, &[""]);
     assert_eq!(
         names(&subcommands),
-        ["zones", "explain", "check", "dump", "simulate", "watch", "serve", "completion", "version", "help"]
+        [
+            "zones",
+            "explain",
+            "check",
+            "dump",
+            "simulate",
+            "watch",
+            "serve",
+            "reasons",
+            "completion",
+            "version",
+            "help"
+        ]
     );
     assert_eq!(directive, ":4", "ShellCompDirectiveNoFileComp");
     assert!(

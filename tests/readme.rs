@@ -1,9 +1,12 @@
-//! The README is a contract: every example in it that runs on a bundled dump shows what the binary
-//! prints. A ```text block whose first line is `$ kubectl topo …` with `-f`/`--from-file` is run
-//! here and its remaining lines compared with what the terminal shows (the notes on stderr, written
-//! before the data, then stdout), byte for byte. A line `…` marks an excerpt: the runs of lines
-//! between the `…` lines must then appear in the output, in order, each run as consecutive lines.
-//! Examples that need a live cluster or a shell (`<TAB>`, `>`) are not run.
+//! The README and docs/ are a contract: every example in them that runs on a bundled dump shows
+//! what the binary prints. A ```text block whose first line is `$ kubectl topo …` with
+//! `-f`/`--from-file` is run here and its remaining lines compared with what the terminal shows (the
+//! notes on stderr, written before the data, then stdout), byte for byte. A line `…` marks an
+//! excerpt: the runs of lines between the `…` lines must then appear in the output, in order, each
+//! run as consecutive lines. Examples that need a live cluster or a shell (`<TAB>`, `>`) are not run.
+//! The README also keeps to a budget a newcomer reads in ten minutes (`budget`).
+
+mod budget;
 
 use crate::support::{path, read, topo};
 
@@ -62,7 +65,7 @@ fn matches(shown: &[String], actual: &str) -> Result<(), String> {
 fn diff(shown: &[&str], actual: &[&str]) -> String {
     let at = shown.iter().zip(actual).position(|(a, b)| a != b).unwrap_or(shown.len().min(actual.len()));
     format!(
-        "first difference at output line {}:\n  README: {:?}\n  actual: {:?}\n--- actual output\n{}",
+        "first difference at output line {}:\n  shown:  {:?}\n  actual: {:?}\n--- actual output\n{}",
         at + 1,
         shown.get(at),
         actual.get(at),
@@ -70,20 +73,35 @@ fn diff(shown: &[&str], actual: &[&str]) -> String {
     )
 }
 
+/// README.md and every Markdown file under docs/, as (path relative to the root, text), in name order.
+fn documents() -> Vec<(String, String)> {
+    let mut found = vec![("README.md".to_string(), read(&path("README.md")))];
+    for file in budget::markdown_under(&path("docs")) {
+        let relative = file.strip_prefix(crate::support::root()).expect("under the root");
+        found.push((relative.to_string_lossy().replace('\\', "/"), read(&file)));
+    }
+    found
+}
+
 #[test]
-fn every_runnable_readme_example_shows_the_real_output() {
-    let readme = read(&path("README.md"));
-    let examples = examples(&readme);
-    assert!(examples.len() >= 4, "only {} runnable examples found in README.md", examples.len());
+fn every_runnable_example_of_the_readme_and_docs_shows_the_real_output() {
+    let documents = documents();
+    let in_readme = examples(&documents[0].1).len();
+    assert!(in_readme >= 3, "only {in_readme} runnable examples found in README.md");
+    let all: Vec<(&str, Example)> = documents
+        .iter()
+        .flat_map(|(name, text)| examples(text).into_iter().map(move |e| (name.as_str(), e)))
+        .collect();
+    assert!(all.len() >= 8, "only {} runnable examples found in README.md and docs/", all.len());
     let mut failures = Vec::new();
-    for example in &examples {
+    for (file, example) in &all {
         // A reader's terminal: UTF-8, as on every current desktop and bastion host.
         let out = topo().args(&example.args).env("LANG", "C.UTF-8").output().expect("runs");
         // The README shows the whole terminal: notes (stderr, written before the data) then stdout.
         let terminal =
             format!("{}{}", String::from_utf8_lossy(&out.stderr), String::from_utf8_lossy(&out.stdout));
         if let Err(why) = matches(&example.shown, &terminal) {
-            failures.push(format!("README.md:{} `{}`: {why}", example.line, example.args.join(" ")));
+            failures.push(format!("{file}:{} `{}`: {why}", example.line, example.args.join(" ")));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));

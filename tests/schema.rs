@@ -122,11 +122,15 @@ fn committed_schema_is_what_the_types_generate() {
     );
 }
 
-/// `{"type": "string", "enum": [...]}` with the names the values serialise as, in declaration order.
+/// `{"type": "string", "enum": [...]}` with the names the values serialise as, in declaration order
+/// (and a `description`, which only `ReasonCode` has: where each code is explained).
 fn assert_string_enum<T: VariantArray + serde::Serialize>(name: &str) {
-    let defs = committed()["$defs"].clone();
+    let mut def = committed()["$defs"][name].clone();
+    if let Some(def) = def.as_object_mut() {
+        def.remove("description");
+    }
     let expected = json!({ "type": "string", "enum": serde_json::to_value(T::VARIANTS).unwrap() });
-    assert_eq!(defs[name], expected, "$defs/{name}");
+    assert_eq!(def, expected, "$defs/{name}");
 }
 
 #[test]

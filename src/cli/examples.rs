@@ -74,6 +74,14 @@ Examples:
   # One Prometheus scraping several clusters: label every series
   kubectl topo serve --context prod-eu --cluster-label prod-eu";
 
+/// `reasons --help`.
+pub(crate) const REASONS: &str = "\
+Examples:
+  # Every reason code with its one-line meaning
+  kubectl topo reasons
+  # What OverloadThreshold means, the upstream rule and how to fix it (any case)
+  kubectl topo reasons overloadthreshold";
+
 /// `completion --help`.
 pub(crate) const COMPLETION: &str = "\
 Examples:

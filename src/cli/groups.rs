@@ -5,8 +5,8 @@ use super::shared::{
     AllNamespaces, Connection, FromFile, Groups, K8sVersion, Namespace, Selector, TableLook,
 };
 use super::{
-    CheckArgs, CompletionArgs, DumpArgs, ExplainArgs, OutputFormat, ServeArgs, SimulateArgs, VersionArgs,
-    WatchArgs, ZonesArgs,
+    CheckArgs, CompletionArgs, DumpArgs, ExplainArgs, OutputFormat, ReasonsArgs, ServeArgs, SimulateArgs,
+    VersionArgs, WatchArgs, ZonesArgs,
 };
 
 macro_rules! groups {
@@ -40,6 +40,7 @@ groups!(WatchArgs: output, namespace, all, selector, version, look, connection);
 groups!(ServeArgs: version, connection);
 groups!(VersionArgs: output, connection);
 groups!(CompletionArgs:);
+groups!(ReasonsArgs:);
 
 /// The kubeconfig and connection flags ([`Connection`]).
 pub const CONNECTION: [&str; 13] = [
@@ -58,9 +59,9 @@ pub const CONNECTION: [&str; 13] = [
     "--v",
 ];
 
-/// The other shared flags, by subcommand (every subcommand but `completion` also takes
-/// [`CONNECTION`]).
-pub const USED_BY: [(&str, &[&str]); 9] = [
+/// The other shared flags, by subcommand (every subcommand but `reasons` and `completion` also
+/// takes [`CONNECTION`]).
+pub const USED_BY: [(&str, &[&str]); 10] = [
     ("zones", &["--output", "--from-file", "--k8s-version", "--no-headers", "--color"]),
     ("explain", &["--output", "--namespace", "--from-file", "--k8s-version", "--no-headers", "--color"]),
     (
@@ -91,6 +92,7 @@ pub const USED_BY: [(&str, &[&str]); 9] = [
         ],
     ),
     ("serve", &["--k8s-version"]),
+    ("reasons", &[]),
     ("version", &["--output"]),
     ("completion", &[]),
 ];
@@ -127,6 +129,7 @@ pub fn why_not(command: &str, typed: &str) -> Option<&'static str> {
         }
         ("completion", "--output") => "it writes a shell script",
         ("completion", _) => "it writes a shell script and reads no cluster",
+        ("reasons", _) => "it prints the reason reference and reads no cluster",
         (_, "--namespace") => "it reads no namespaced object (Nodes, the server, nothing)",
         ("zones" | "version", "--all-namespaces") => {
             "it reads no namespaced object (Nodes, the server, nothing)"

@@ -64,6 +64,7 @@ fn subcommands_without_the_hidden_ones() {
                 "simulate",
                 "watch",
                 "serve",
+                "reasons",
                 "completion",
                 "version",
                 "help"

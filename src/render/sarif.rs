@@ -3,7 +3,8 @@
 //! reason of each Service family listed, at level `error` when the Service fails `check`, else
 //! `warning` (`note` for an Active family). A result is located in the dump file when one was
 //! read (an artifact, no line numbers: the reader keeps none) and always logically at
-//! `namespace/name`. Reasons set aside by ignore rules stay, with an external suppression.
+//! `namespace/name`. Reasons set aside by ignore rules stay, with an external suppression. Every
+//! URL is the repository's (Cargo.toml `repository`): the tool's home and each rule's reference page.
 
 use std::io::Write;
 
@@ -38,7 +39,7 @@ pub fn render(triaged: &Triaged, context: &CheckContext, out: &mut dyn Write) ->
         "tool": { "driver": {
             "name": "kubectl-topo",
             "version": env!("CARGO_PKG_VERSION"),
-            "informationUri": env!("CARGO_PKG_REPOSITORY"),
+            "informationUri": prose::reference::REPOSITORY,
             "rules": ReasonCode::VARIANTS.iter().map(|c| rule(*c)).collect::<Vec<_>>(),
         }},
         "results": results,
@@ -68,6 +69,7 @@ fn rule(code: ReasonCode) -> Value {
         "shortDescription": { "text": short },
         "fullDescription": { "text": prose::sentence(&bare) },
         "help": { "text": prose::remedy(Some(&bare)) },
+        "helpUri": prose::reference::page_url(code),
     })
 }
 

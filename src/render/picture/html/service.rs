@@ -86,7 +86,10 @@ fn family(h: &mut String, f: &FamilyReport, zones: Option<&ZoneReport>, width: f
         esc(&prose::remedy(f.reasons.first()))
     );
     for r in &f.reasons {
-        let _ = write!(h, "<li><code>{}</code> {}</li>", r.code, esc(&prose::sentence(r)));
+        // Each code links its reference page (docs/reasons/), the one link that leaves the page.
+        let page = esc(&prose::reference::page_url(r.code));
+        let _ =
+            write!(h, "<li><a href=\"{page}\"><code>{}</code></a> {}</li>", r.code, esc(&prose::sentence(r)));
     }
     h.push_str("</ul>");
     let cols = columns(f);
