@@ -2,6 +2,7 @@
 //! Event text for it (docs/behaviour.md#controller-events), and the safeguard name from the Kubernetes docs.
 
 pub(crate) mod check;
+pub(crate) mod dataplane;
 pub(crate) mod limits;
 pub(crate) mod partial;
 pub(crate) mod picture;
@@ -80,6 +81,13 @@ pub fn event_message(reason: &Reason) -> Option<String> {
         | C::KubeProxyVersionSkew
         | C::CiliumIgnoresHints
         | C::CiliumAppliesHints
+        | C::KubeProxyAppliesHints
+        | C::KubeProxyIgnoresHints
+        | C::CiliumSocketLbAppliesHints
+        | C::CiliumSocketLbIgnoresHints
+        | C::CiliumVersionIgnoresValue
+        | C::CiliumVersionUnknown
+        | C::DataPlaneUnknown
         | C::NodesUnknown
         | C::SlicesUnknown
         | C::HintsMissing
@@ -124,6 +132,13 @@ pub fn safeguard(code: C) -> Option<&'static str> {
         | C::KubeProxyVersionSkew
         | C::CiliumIgnoresHints
         | C::CiliumAppliesHints
+        | C::KubeProxyAppliesHints
+        | C::KubeProxyIgnoresHints
+        | C::CiliumSocketLbAppliesHints
+        | C::CiliumSocketLbIgnoresHints
+        | C::CiliumVersionIgnoresValue
+        | C::CiliumVersionUnknown
+        | C::DataPlaneUnknown
         | C::NodesUnknown
         | C::SlicesUnknown
         | C::EndpointMissingZone

@@ -13,6 +13,7 @@ mod support;
 mod bad_inputs;
 mod cli;
 mod connection;
+mod dataplane;
 mod fuzz_corpus;
 mod help;
 mod kubectl_manners;
