@@ -116,16 +116,15 @@ fn class2_cilium_socket_lb_beside_kube_proxy_balances_pod_traffic_itself() {
 
     let probe = with(&[("kube-proxy-replacement", "probe")]);
     assert!(verdicts(&probe).contains(&(PathKind::CiliumSocketLb, C::CiliumSocketLbIgnoresHints)));
-    let on = with(&[
-        ("kube-proxy-replacement", "false"),
-        ("bpf-lb-sock", "true"),
-        ("enable-service-topology", "true"),
-    ]);
-    assert!(
-        verdicts(&on).contains(&(PathKind::CiliumSocketLb, C::CiliumSocketLbAppliesHints)),
-        "{:?}",
-        verdicts(&on)
-    );
+    let on =
+        [("kube-proxy-replacement", "false"), ("bpf-lb-sock", "true"), ("enable-service-topology", "true")];
+    let unknown = with(&on);
+    let pair = (PathKind::CiliumSocketLb, C::CiliumVersionUnknown);
+    assert!(verdicts(&unknown).contains(&pair), "topology-mode needs Cilium 1.14+");
+    let agent = daemon_set("cilium", "cilium-agent", "quay.io/cilium/cilium:v1.16.3");
+    let on = explain(&snapshot(&dump("v1.36.2", MODE_AUTO, &format!("{}{agent}", cilium_config(&on)))));
+    let pair = (PathKind::CiliumSocketLb, C::CiliumSocketLbAppliesHints);
+    assert!(verdicts(&on).contains(&pair), "{:?}", verdicts(&on));
     // Socket LB for host-network processes only, or off: kube-proxy routes pods' traffic.
     for data in [
         &[
@@ -221,7 +220,7 @@ fn a_redacted_dump_keeps_the_optional_reads_and_their_statuses() {
         ),
     )
     .unwrap();
-    let out = topo().args(["dump", "--redact", "-f"]).arg(&file).output().unwrap();
+    let out = topo().args(["dump", "--redact", "-A", "-f"]).arg(&file).output().unwrap();
     let redacted = String::from_utf8(out.stdout).unwrap();
     assert!(!redacted.contains("602401143452") && !redacted.contains("eksbuild"), "{redacted}");
     let s = snapshot(&redacted);
