@@ -110,7 +110,8 @@ fn cilium_config_in_a_dump_gives_a_data_plane_caveat() {
     assert_eq!(path, C::CiliumVersionUnknown);
     let agent = "\n---\napiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: cilium\n  namespace: kube-system\n\
                  spec:\n  template:\n    spec:\n      containers:\n      - name: cilium-agent\n        image: quay.io/cilium/cilium:v1.15.1\n";
-    let on = with(&format!("  kube-proxy-replacement: \"true\"\n  enable-service-topology: \"true\"\n{agent}"));
+    let on =
+        with(&format!("  kube-proxy-replacement: \"true\"\n  enable-service-topology: \"true\"\n{agent}"));
     assert!(codes(&on).contains(&C::CiliumAppliesHints), "{:?}", codes(&on));
     let kube_proxy = with("  kube-proxy-replacement: \"false\"\n");
     assert!(!codes(&kube_proxy).iter().any(|c| matches!(c, C::CiliumIgnoresHints | C::CiliumAppliesHints)));

@@ -77,7 +77,7 @@ pub(super) fn remedy(reason: &Reason) -> Option<String> {
 }
 
 fn version(f: &Facts) -> String {
-    f.value.as_deref().map(|v| format!("{v}")).unwrap_or_default()
+    f.value.clone().unwrap_or_default()
 }
 
 /// A read status as the report says it.

@@ -23,8 +23,8 @@ pub(super) struct Found {
 }
 
 enum Object {
-    ConfigMap(ConfigMap),
-    DaemonSet(DaemonSet),
+    ConfigMap(Box<ConfigMap>),
+    DaemonSet(Box<DaemonSet>),
 }
 
 /// Every optional read, side by side.
@@ -34,8 +34,8 @@ pub(super) async fn read_all(conn: &Connection) -> Found {
     for (read, (status, object)) in OPTIONAL_READS.iter().zip(futures::future::join_all(reads).await) {
         found.reads.insert(read.object, status);
         match object {
-            Some(Object::ConfigMap(cm)) => found.config_maps.push(optional::reduce_config_map(read, cm)),
-            Some(Object::DaemonSet(ds)) => found.daemon_sets.push(reduce_daemon_set(ds)),
+            Some(Object::ConfigMap(cm)) => found.config_maps.push(optional::reduce_config_map(read, *cm)),
+            Some(Object::DaemonSet(ds)) => found.daemon_sets.push(reduce_daemon_set(*ds)),
             None => {}
         }
     }
@@ -48,12 +48,12 @@ async fn read_one(conn: &Connection, read: &OptionalRead) -> (ReadStatus, Option
     let mut status = ReadStatus::Absent;
     for name in read.names {
         let got = match read.kind {
-            ObjectKind::ConfigMap => {
-                get(conn, read.namespace, name, "configmaps").await.map(|o| o.map(Object::ConfigMap))
-            }
-            ObjectKind::DaemonSet => {
-                get(conn, read.namespace, name, "daemonsets.apps").await.map(|o| o.map(Object::DaemonSet))
-            }
+            ObjectKind::ConfigMap => get(conn, read.namespace, name, "configmaps")
+                .await
+                .map(|o| o.map(|cm| Object::ConfigMap(Box::new(cm)))),
+            ObjectKind::DaemonSet => get(conn, read.namespace, name, "daemonsets.apps")
+                .await
+                .map(|o| o.map(|ds| Object::DaemonSet(Box::new(ds)))),
         };
         match got {
             Ok(Some(object)) => return (ReadStatus::Read, Some(object)),
