@@ -2,6 +2,7 @@
 //! Event text for it (docs/behaviour.md#controller-events), and the safeguard name from the Kubernetes docs.
 
 pub(crate) mod check;
+pub(crate) mod dataplane;
 pub(crate) mod limits;
 pub(crate) mod partial;
 pub(crate) mod picture;
@@ -50,11 +51,11 @@ pub fn view(reason: Reason, address_type: Option<&str>) -> ReasonView {
     }
 }
 
-/// The Event message the controller emits for this condition, without the `, addressType` suffix.
+/// The Event message the controller emits for this condition, without the `, addressType` suffix
+/// (`None` for the codes it emits no Event for).
 pub fn event_message(reason: &Reason) -> Option<String> {
     use topo_engine::core::topologycache::events as ev;
-    let f = &reason.facts;
-    let (n, z) = (f.endpoints.unwrap_or(0), f.zones.unwrap_or(0));
+    let (n, z) = (reason.facts.endpoints.unwrap_or(0), reason.facts.zones.unwrap_or(0));
     Some(match reason.code {
         C::NodeMissingZone | C::NodeMissingCPU | C::SingleZone => ev::INSUFFICIENT_NODE_INFO.into(),
         C::InsufficientEndpoints => {
@@ -65,7 +66,6 @@ pub fn event_message(reason: &Reason) -> Option<String> {
         }
         C::EndpointMissingZone => ev::NO_ZONE_SPECIFIED.into(),
         C::NoHintsAllocated => ev::NO_ALLOCATED_HINTS_FOR_ZONES.into(),
-        // The controller emits no Event for these.
         C::NotEnabled
         | C::AnnotationValueIgnored
         | C::DeprecatedAnnotationWins
@@ -81,6 +81,13 @@ pub fn event_message(reason: &Reason) -> Option<String> {
         | C::KubeProxyVersionSkew
         | C::CiliumIgnoresHints
         | C::CiliumAppliesHints
+        | C::KubeProxyAppliesHints
+        | C::KubeProxyIgnoresHints
+        | C::CiliumSocketLbAppliesHints
+        | C::CiliumSocketLbIgnoresHints
+        | C::CiliumVersionIgnoresValue
+        | C::CiliumVersionUnknown
+        | C::DataPlaneUnknown
         | C::NodesUnknown
         | C::SlicesUnknown
         | C::HintsMissing
@@ -125,6 +132,13 @@ pub fn safeguard(code: C) -> Option<&'static str> {
         | C::KubeProxyVersionSkew
         | C::CiliumIgnoresHints
         | C::CiliumAppliesHints
+        | C::KubeProxyAppliesHints
+        | C::KubeProxyIgnoresHints
+        | C::CiliumSocketLbAppliesHints
+        | C::CiliumSocketLbIgnoresHints
+        | C::CiliumVersionIgnoresValue
+        | C::CiliumVersionUnknown
+        | C::DataPlaneUnknown
         | C::NodesUnknown
         | C::SlicesUnknown
         | C::EndpointMissingZone

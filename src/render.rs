@@ -11,6 +11,7 @@ pub(crate) mod ascii;
 mod bar;
 mod check;
 pub(crate) mod clusters;
+mod dataplane;
 pub(crate) mod explain;
 mod format;
 mod junit;

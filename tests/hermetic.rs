@@ -14,6 +14,7 @@ mod bad_inputs;
 mod cli;
 mod config_schema;
 mod connection;
+mod dataplane;
 mod fuzz_corpus;
 mod help;
 mod kubectl_manners;

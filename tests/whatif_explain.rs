@@ -105,6 +105,13 @@ fn cilium_config_in_a_dump_gives_a_data_plane_caveat() {
     let off = with("  kube-proxy-replacement: \"true\"\n  enable-service-topology: \"false\"\n");
     assert!(codes(&off).contains(&C::CiliumIgnoresHints), "{:?}", codes(&off));
     let on = with("  kube-proxy-replacement: \"true\"\n  enable-service-topology: \"true\"\n");
+    // topology-mode is read from Cilium 1.14 on; with no Cilium version read, the path says so.
+    let path = explain(&on, &TrafficModel::ZoneCpu).data_plane[0].verdict;
+    assert_eq!(path, C::CiliumVersionUnknown);
+    let agent = "\n---\napiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: cilium\n  namespace: kube-system\n\
+                 spec:\n  template:\n    spec:\n      containers:\n      - name: cilium-agent\n        image: quay.io/cilium/cilium:v1.15.1\n";
+    let on =
+        with(&format!("  kube-proxy-replacement: \"true\"\n  enable-service-topology: \"true\"\n{agent}"));
     assert!(codes(&on).contains(&C::CiliumAppliesHints), "{:?}", codes(&on));
     let kube_proxy = with("  kube-proxy-replacement: \"false\"\n");
     assert!(!codes(&kube_proxy).iter().any(|c| matches!(c, C::CiliumIgnoresHints | C::CiliumAppliesHints)));

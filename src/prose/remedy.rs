@@ -36,6 +36,13 @@ pub fn remedy(reason: Option<&Reason>) -> String {
     };
     let f = &reason.facts;
     match reason.code {
+        C::KubeProxyAppliesHints
+        | C::KubeProxyIgnoresHints
+        | C::CiliumSocketLbAppliesHints
+        | C::CiliumSocketLbIgnoresHints
+        | C::CiliumVersionIgnoresValue
+        | C::CiliumVersionUnknown
+        | C::DataPlaneUnknown => super::dataplane::remedy(reason).unwrap_or_else(|| SEE_REASONS.into()),
         C::NotEnabled => ENABLE.into(),
         C::AnnotationValueIgnored => USE_AUTO.into(),
         C::DeprecatedAnnotationWins => REMOVE_DEPRECATED.into(),

@@ -45,6 +45,13 @@ pub fn sentence(reason: &Reason) -> String {
         C::ProxyNoReadyEndpoints => PROXY_NO_READY_ENDPOINTS.into(),
         C::ProxyTopologyNotUsed => PROXY_TOPOLOGY_NOT_USED.into(),
         C::ProxyWindowsIgnoresHints => PROXY_WINDOWS_IGNORES_HINTS.into(),
+        C::KubeProxyAppliesHints
+        | C::KubeProxyIgnoresHints
+        | C::CiliumSocketLbAppliesHints
+        | C::CiliumSocketLbIgnoresHints
+        | C::CiliumVersionIgnoresValue
+        | C::CiliumVersionUnknown
+        | C::DataPlaneUnknown => super::dataplane::sentence(reason).unwrap_or_default(),
     }
 }
 
@@ -116,8 +123,9 @@ fn kube_proxy_version_skew(f: &Facts) -> String {
         _ => String::new(),
     };
     format!(
-        "Node(s) {} run an older kubelet than the control plane{versions}: their kube-proxy is modelled \
-         at its own version, and the per-zone rows say which.",
+        "Node(s) {} run an older kube-proxy than the control plane{versions} (its DaemonSet's image when \
+         read, else their kubelet's version): their kube-proxy is modelled at its own version, and the \
+         per-zone rows say which.",
         list(&f.nodes)
     )
 }

@@ -27,9 +27,38 @@ pub(crate) fn header_suffix(basis: Option<&VersionBasis>) -> String {
 /// given, and the Nodes whose kubelets are older than the control plane.
 pub(crate) fn notes(chosen: &Chosen, snapshot: &Snapshot) -> Vec<String> {
     let basis = note(&chosen.basis, chosen.behaviour);
-    let skew = version::skew(chosen.behaviour, snapshot)
-        .map(|skew| skew_note(skew.nodes, skew.oldest, chosen.behaviour));
+    // kube-proxy's own version (its DaemonSet's image), when read, wins over the kubelets'.
+    let skew = match kube_proxy_note(snapshot, chosen.behaviour) {
+        Some(note) => Some(note),
+        None => version::skew(chosen.behaviour, snapshot)
+            .map(|skew| skew_note(skew.nodes, skew.oldest, chosen.behaviour)),
+    };
     basis.into_iter().chain(skew).collect()
+}
+
+/// The `note:` when kube-proxy's DaemonSet names its version: it is modelled at that version on
+/// every Linux Node instead of at the kubelets'.
+pub(crate) fn kube_proxy_note(snapshot: &Snapshot, control_plane: Behaviour) -> Option<String> {
+    let image = snapshot.data_plane.kube_proxy_image.as_deref()?;
+    let release = snapshot.data_plane.kube_proxy_release()?;
+    let tag = topo_engine::model::image_tag(image).unwrap_or("");
+    let modelled = if release < control_plane { release.to_string() } else { control_plane.to_string() };
+    let kubelets = topo_engine::model::version::KubeletMinors::of(
+        snapshot.nodes.iter().filter_map(|n| n.kubelet_version.as_deref()),
+    )
+    .map(|k| {
+        if k.lowest == k.highest {
+            format!("1.{}", k.highest)
+        } else {
+            format!("1.{} to 1.{}", k.lowest, k.highest)
+        }
+    })
+    .unwrap_or_else(|| "unknown".to_string());
+    Some(format!(
+        "kube-proxy runs {} (image of DaemonSet kube-system/kube-proxy), not the kubelets' version ({kubelets}): \
+         kube-proxy is modelled at {modelled} on every Linux Node",
+        crate::escape::escape(tag)
+    ))
 }
 
 /// The `note:` for a skewed cluster: some kubelets older than the control plane.

@@ -45,6 +45,7 @@ pub fn render(report: &ServiceReport, options: &RenderOptions, out: &mut dyn Wri
         family_section(family, options, &p, out)?;
     }
     events(report, options, &p, out)?;
+    super::dataplane::section(report, options, &p, out)?;
     for note in &report.partial {
         writeln!(out)?;
         paragraph(out, options.wrap(), "Partial data: ", "  ", &escape(note))?;

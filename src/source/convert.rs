@@ -11,9 +11,8 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use std::collections::BTreeMap;
 
 use topo_engine::model::{
-    ANNOTATION_TOPOLOGY_AWARE_HINTS, ANNOTATION_TOPOLOGY_MODE, CiliumConfig, CpuAmount, Endpoint,
-    EndpointSlice, Event, Hints, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, Node, Service, ServicePort, SlicePort,
-    StrMap,
+    ANNOTATION_TOPOLOGY_AWARE_HINTS, ANNOTATION_TOPOLOGY_MODE, CpuAmount, Endpoint, EndpointSlice, Event,
+    Hints, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, Node, Service, ServicePort, SlicePort, StrMap,
 };
 
 /// The Service annotations anything reads: the two topology annotations (`core/mode.rs`) and
@@ -230,25 +229,9 @@ pub fn event_from_events_v1(event: &events::Event) -> Event {
     }
 }
 
-/// Namespace and name of Cilium's agent configuration.
-pub const CILIUM_CONFIG: (&str, &str) = ("kube-system", "cilium-config");
-
-/// The keys of ConfigMap `kube-system/cilium-config` that decide how Cilium treats hints; None for
-/// any other ConfigMap.
-pub fn cilium_from(config_map: &core::ConfigMap) -> Option<CiliumConfig> {
-    let meta = &config_map.metadata;
-    if (meta.namespace.as_deref(), meta.name.as_deref()) != (Some(CILIUM_CONFIG.0), Some(CILIUM_CONFIG.1)) {
-        return None;
-    }
-    let data = config_map.data.clone().unwrap_or_default();
-    Some(CiliumConfig {
-        kube_proxy_replacement: data.get("kube-proxy-replacement").cloned(),
-        service_topology: data.get("enable-service-topology").cloned(),
-    })
-}
-
 pub(crate) mod lean;
 mod listed;
+pub(crate) mod optional;
 pub(crate) use listed::{Lean, snapshot_from_lean};
 pub use listed::{Listed, Raw, Shape, Whole, snapshot_from_raw};
 

@@ -2,7 +2,7 @@
 //! -A -o yaml|json` output (a `v1 List`), typed lists (`NodeList`, …), multi-document YAML, or a
 //! single object, plus our own `kubectl-topo/v1alpha1 ClusterInfo` item. Objects are dispatched
 //! on apiVersion + kind: Nodes, Services and EndpointSlices are decoded into the lean types of
-//! [`super::convert::lean`], Events and the cilium-config ConfigMap into k8s-openapi types (wrong
+//! [`super::convert::lean`], Events and the ConfigMaps of the optional reads (`convert::optional`) into k8s-openapi types (wrong
 //! field types are reported with their path), and converted by [`super::convert`]. Other kinds are
 //! counted, not read.
 //!
@@ -35,6 +35,10 @@ pub struct ClusterInfo {
     /// Notes about data that could not be read.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub partial: Vec<String>,
+    /// The optional reads that found nothing when the dump was made (absent, forbidden, failed):
+    /// replayed as such instead of "not in the dump".
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub optional_reads: BTreeMap<topo_engine::model::OptionalObject, topo_engine::model::ReadStatus>,
 }
 
 /// A dump, read.

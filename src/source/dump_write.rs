@@ -7,13 +7,14 @@
 //! and addresses replaced consistently (the same input name always becomes the same output name);
 //! it works on a live read and on any dump `--from-file` reads.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 
 use serde_json::{Map, Value, json};
 
 use crate::source::SourceError;
 use crate::source::live::Raw;
-use topo_engine::model::Snapshot;
+use topo_engine::model::{OptionalObject, ReadStatus, Snapshot};
 
 mod redact;
 
@@ -43,12 +44,16 @@ pub enum DumpInput<'a> {
 pub fn dump_value(input: DumpInput<'_>) -> Value {
     let (mut items, info) = match input {
         DumpInput::Raw(raw) => {
-            (raw_items(raw), info_of(raw.server_version.as_ref(), raw.nodes_unavailable, &raw.notes))
+            let mut info = info_of(raw.server_version.as_ref(), raw.nodes_unavailable, &raw.notes);
+            record_reads(&mut info, &raw.reads);
+            (raw_items(raw), info)
         }
         DumpInput::Redacted(snapshot) => {
             let (items, notes) = redact::items(snapshot);
             let info = &snapshot.info;
-            (items, info_of(info.server_version.as_ref(), info.nodes_unavailable, &notes))
+            let mut info = info_of(info.server_version.as_ref(), info.nodes_unavailable, &notes);
+            record_reads(&mut info, &snapshot.data_plane.reads);
+            (items, info)
         }
     };
     items.push(info);
@@ -62,6 +67,7 @@ fn raw_items(raw: &Raw) -> Vec<Value> {
     items.extend(raw.slices.iter().map(|o| with_type(o, "discovery.k8s.io/v1", "EndpointSlice")));
     items.extend(raw.events.iter().map(|o| with_type(o, "v1", "Event")));
     items.extend(raw.config_maps.iter().map(|o| with_type(o, "v1", "ConfigMap")));
+    items.extend(raw.daemon_sets.iter().map(|o| with_type(o, "apps/v1", "DaemonSet")));
     for item in &mut items {
         strip(item);
     }
@@ -82,6 +88,15 @@ fn info_of(server_version: Option<&String>, nodes_unavailable: bool, notes: &[St
         info["partial"] = json!(notes);
     }
     info
+}
+
+/// The optional reads that found nothing (absent, forbidden, failed), so that the dump replays
+/// them as such instead of "not in the dump" (`convert::optional`).
+fn record_reads(info: &mut Value, reads: &BTreeMap<OptionalObject, ReadStatus>) {
+    let recorded = crate::source::convert::optional::recorded(reads);
+    if !recorded.is_empty() {
+        info["optionalReads"] = json!(recorded);
+    }
 }
 
 /// Write the dump. The outer `Err`: the dump could not be serialised; the inner one: `out` could

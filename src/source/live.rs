@@ -142,9 +142,9 @@ pub async fn read<S: Shape>(
     };
     // Independent reads go side by side (the API server works on one while we decode another);
     // failures are reported in the order of a one-by-one read: Nodes, then the subject.
-    let (nodes, cilium, subject) = tokio::join!(
+    let (nodes, optional, subject) = tokio::join!(
         list_all(conn, &nodes_api, ListParams::default(), LIST_NODES),
-        cilium::cilium_config(conn),
+        optional::read_all(conn),
         subject
     );
     match tolerate_forbidden(nodes)? {
@@ -154,7 +154,8 @@ pub async fn read<S: Shape>(
             raw.notes.push(prose::nodes_forbidden_note(LIST_NODES));
         }
     }
-    raw.config_maps = cilium.into_iter().collect();
+    (raw.config_maps, raw.daemon_sets, raw.reads) =
+        (optional.config_maps, optional.daemon_sets, optional.reads);
     let subject = subject?;
     (raw.services, raw.slices, raw.events) = (subject.services, subject.slices, subject.events);
     raw.notes.extend(subject.notes);
@@ -270,7 +271,7 @@ async fn service_not_found(conn: &Connection, namespace: &str, name: &str) -> So
     })
 }
 
-mod cilium;
+mod optional;
 
 #[cfg(test)]
 mod tests {

@@ -2,13 +2,16 @@
 //! which writes them back), or the lean types of `convert::lean` (every other command: only the
 //! fields the model takes are decoded, and nothing else is built or kept, as for a dump file).
 
+use std::collections::BTreeMap;
+
+use k8s_openapi::api::apps::v1 as apps;
 use k8s_openapi::api::core::v1 as core;
 use k8s_openapi::api::discovery::v1 as discovery;
 use serde::de::DeserializeOwned;
 
-use topo_engine::model::{self, DataPlane, Names, Snapshot, SourceInfo};
+use topo_engine::model::{self, Names, OptionalObject, ReadStatus, Snapshot, SourceInfo};
 
-use super::{ConvertError, cilium_from, event_from_core, lean, node_from, service_from, slice_from};
+use super::{ConvertError, event_from_core, lean, node_from, optional, service_from, slice_from};
 
 /// The types Nodes, Services and EndpointSlices are decoded into.
 pub trait Shape {
@@ -51,9 +54,13 @@ pub struct Listed<S: Shape> {
     pub slices: Vec<S::Slice>,
     /// core/v1 Events on Services.
     pub events: Vec<core::Event>,
-    /// `kube-system/cilium-config` when present and readable (only the keys `convert::cilium_from`
-    /// reads are kept, so a dump carries nothing else of it).
+    /// The ConfigMaps of the optional reads that were found (reduced to the keys
+    /// `convert::optional` reads, so a dump carries nothing else of them).
     pub config_maps: Vec<core::ConfigMap>,
+    /// The DaemonSets of the optional reads that were found (reduced to their containers' images).
+    pub daemon_sets: Vec<apps::DaemonSet>,
+    /// What each optional read found.
+    pub reads: BTreeMap<OptionalObject, ReadStatus>,
     /// `/version` gitVersion.
     pub server_version: Option<String>,
     /// What could not be read (e.g. Events forbidden), for `SourceInfo::partial`.
@@ -71,6 +78,8 @@ impl<S: Shape> Default for Listed<S> {
             slices: Vec::new(),
             events: Vec::new(),
             config_maps: Vec::new(),
+            daemon_sets: Vec::new(),
+            reads: BTreeMap::new(),
             server_version: None,
             notes: Vec::new(),
             nodes_unavailable: false,
@@ -137,7 +146,7 @@ fn assemble<S: Shape>(
         slices: slices.map(share).collect(),
         events: listed.events.iter().map(event_from_core).collect(),
         info: SourceInfo::default(),
-        data_plane: DataPlane { cilium: listed.config_maps.iter().find_map(cilium_from) },
+        data_plane: optional::data_plane_from(&listed.config_maps, &listed.daemon_sets, &listed.reads),
     };
     snapshot.info.server_version = listed.server_version.clone();
     snapshot.info.partial = notes;

@@ -18,6 +18,7 @@ pub(super) enum Kind {
     CoreEvent,
     EventsV1Event,
     ConfigMap,
+    DaemonSet,
     ClusterInfo,
 }
 
@@ -29,6 +30,7 @@ pub(super) fn kind_of(api_version: &str, kind: &str) -> Option<Kind> {
         ("v1", "Event") => Kind::CoreEvent,
         ("events.k8s.io/v1", "Event") => Kind::EventsV1Event,
         ("v1", "ConfigMap") => Kind::ConfigMap,
+        ("apps/v1", "DaemonSet") => Kind::DaemonSet,
         (CLUSTER_INFO_API_VERSION, CLUSTER_INFO_KIND) => Kind::ClusterInfo,
         _ => return None,
     })
@@ -38,8 +40,8 @@ pub(super) fn kind_of(api_version: &str, kind: &str) -> Option<Kind> {
 pub(super) enum Outcome {
     /// Not read: counted under this key (`"apps/v1 Deployment"`, `"(not an object)"`).
     Skip(String),
-    /// An object of a kind we read: the model object (`None`: a ConfigMap other than
-    /// cilium-config), or what is wrong with it. Boxed: a List's outcomes wait in a vector until
+    /// An object of a kind we read: the model object (`None`: a ConfigMap or DaemonSet that is
+    /// none of the optional reads, `convert::optional`), or what is wrong with it. Boxed: a List's outcomes wait in a vector until
     /// recorded, and most are small.
     Decoded { kind: Kind, name: String, result: Result<Option<Box<Object>>, String> },
     /// A `discovery.k8s.io/v1beta1` EndpointSlice, which is refused (its `metadata.name`).
@@ -52,7 +54,8 @@ pub(super) enum Object {
     Service(topo_engine::model::Service),
     Slice(topo_engine::model::EndpointSlice),
     Event(topo_engine::model::Event),
-    Cilium(topo_engine::model::CiliumConfig),
+    /// One of the optional reads (`convert::optional`), with its namespace and name.
+    Optional(convert::optional::Found, String, String),
     Info(ClusterInfo),
 }
 
@@ -124,8 +127,18 @@ pub(super) fn decode(kind: Kind, value: Value) -> Outcome {
         }
         Kind::CoreEvent => typed(value).map(|e| Some(Object::Event(convert::event_from_core(&e)))),
         Kind::EventsV1Event => typed(value).map(|e| Some(Object::Event(convert::event_from_events_v1(&e)))),
-        // Only kube-system/cilium-config is read; other ConfigMaps are counted as skipped.
-        Kind::ConfigMap => typed(value).map(|cm| convert::cilium_from(&cm).map(Object::Cilium)),
+        // Only the optional reads' objects are read; other ConfigMaps and DaemonSets are counted
+        // as skipped.
+        Kind::ConfigMap => typed::<k8s_openapi::api::core::v1::ConfigMap>(value).map(|cm| {
+            let (ns, name) = (cm.metadata.namespace.clone(), cm.metadata.name.clone());
+            convert::optional::from_config_map(&cm)
+                .map(|found| Object::Optional(found, ns.unwrap_or_default(), name.unwrap_or_default()))
+        }),
+        Kind::DaemonSet => {
+            let (ns, name, containers) = convert::optional::daemon_set_parts(&value);
+            Ok(convert::optional::from_daemon_set(&ns, &name, &containers)
+                .map(|f| Object::Optional(f, ns, name)))
+        }
         Kind::ClusterInfo => typed::<ClusterInfo>(value).map(|info| Some(Object::Info(info))),
     };
     Outcome::Decoded { kind, name, result: result.map(|object| object.map(Box::new)) }

@@ -28,7 +28,7 @@ pub(super) struct Checkpoint {
     lengths: [usize; 4],
     skipped: BTreeMap<String, usize>,
     info: ClusterInfo,
-    cilium: Option<topo_engine::model::CiliumConfig>,
+    data_plane: topo_engine::model::DataPlane,
     index: usize,
 }
 
@@ -55,21 +55,21 @@ impl<'a> Reader<'a> {
             lengths: [s.nodes.len(), s.services.len(), s.slices.len(), s.events.len()],
             skipped: self.skipped.clone(),
             info: self.info.clone(),
-            cilium: s.data_plane.cilium.clone(),
+            data_plane: s.data_plane.clone(),
             index: self.index,
         }
     }
 
     /// Forgets everything read since `checkpoint`.
     pub(super) fn rollback(&mut self, checkpoint: Checkpoint) {
-        let Checkpoint { lengths: [nodes, services, slices, events], skipped, info, cilium, index } =
+        let Checkpoint { lengths: [nodes, services, slices, events], skipped, info, data_plane, index } =
             checkpoint;
         let s = &mut self.snapshot;
         s.nodes.truncate(nodes);
         s.services.truncate(services);
         s.slices.truncate(slices);
         s.events.truncate(events);
-        s.data_plane.cilium = cilium;
+        s.data_plane = data_plane;
         self.skipped = skipped;
         self.info = info;
         self.index = index;
@@ -148,7 +148,7 @@ impl<'a> Reader<'a> {
                 s.slices.push(slice);
             }
             Object::Event(event) => s.events.push(event),
-            Object::Cilium(cilium) => s.data_plane.cilium = Some(cilium),
+            Object::Optional(found, _, _) => found.apply(&mut s.data_plane),
             Object::Info(info) => self.info = info,
         }
         self.index += 1;
@@ -172,7 +172,8 @@ impl<'a> Reader<'a> {
         match result {
             Err(message) => Err(error(message)),
             Ok(None) => {
-                *self.skipped.entry("v1 ConfigMap".to_string()).or_default() += 1;
+                let key = if matches!(kind, Kind::DaemonSet) { "apps/v1 DaemonSet" } else { "v1 ConfigMap" };
+                *self.skipped.entry(key.to_string()).or_default() += 1;
                 self.index += 1;
                 Ok(())
             }
@@ -206,6 +207,7 @@ impl<'a> Reader<'a> {
         snapshot.nodes.shrink_to_fit();
         snapshot.services.shrink_to_fit();
         snapshot.slices.shrink_to_fit();
+        convert::optional::dump_statuses(&mut snapshot.data_plane, &info.optional_reads);
         snapshot.info = SourceInfo {
             origin: origin.to_string(),
             server_version: info.server_version.clone(),
@@ -241,7 +243,7 @@ impl Object {
             Object::Node(node) => ("node", "", &node.name),
             Object::Service(service) => ("service", &service.namespace, &service.name),
             Object::Slice(slice) => ("endpointslice", &slice.namespace, &slice.name),
-            Object::Cilium(_) => ("configmap", "kube-system", "cilium-config"),
+            Object::Optional(found, ns, name) => (found.kind_label(), ns, name),
             Object::Info(_) => ("clusterinfo", "", ""),
             Object::Event(_) => return None,
         })
@@ -255,6 +257,7 @@ fn kind_label(kind: Kind) -> &'static str {
         Kind::EndpointSlice => "endpointslice",
         Kind::CoreEvent | Kind::EventsV1Event => "event",
         Kind::ConfigMap => "configmap",
+        Kind::DaemonSet => "daemonset",
         Kind::ClusterInfo => "clusterinfo",
     }
 }

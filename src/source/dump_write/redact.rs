@@ -14,8 +14,9 @@ use topo_engine::model::{
     Service, Snapshot,
 };
 
-use crate::source::convert::{CILIUM_CONFIG, SERVICE_ANNOTATIONS_READ};
+use crate::source::convert::SERVICE_ANNOTATIONS_READ;
 
+mod optional;
 mod pseudonyms;
 mod values;
 use pseudonyms::{Category, Pseudonyms};
@@ -36,15 +37,7 @@ pub(super) fn items(snapshot: &Snapshot) -> (Vec<Value>, Vec<String>) {
     items.extend(snapshot.slices.iter().map(|s| slice(s, &p)));
     let events = snapshot.events.iter().filter(|e| is_controller_event(e));
     items.extend(events.enumerate().map(|(i, e)| event(i, e, &p)));
-    if let Some(cilium) = &snapshot.data_plane.cilium {
-        let mut data = Map::new();
-        let replacement = cilium.kube_proxy_replacement.as_deref().map(values::cilium_replacement);
-        insert_some(&mut data, "kube-proxy-replacement", replacement.as_deref());
-        let topology = cilium.service_topology.as_deref().map(values::cilium_topology);
-        insert_some(&mut data, "enable-service-topology", topology.as_deref());
-        items.push(json!({"apiVersion": "v1", "kind": "ConfigMap",
-            "metadata": {"namespace": CILIUM_CONFIG.0, "name": CILIUM_CONFIG.1}, "data": data}));
-    }
+    items.extend(optional::items(&snapshot.data_plane));
     let namespaces: Vec<String> = snapshot
         .services
         .iter()

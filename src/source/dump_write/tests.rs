@@ -35,6 +35,8 @@ fn raw() -> Raw {
         slices: vec![slice],
         events: vec![],
         config_maps: vec![],
+        daemon_sets: vec![],
+        reads: Default::default(),
         server_version: Some("v1.36.3".into()),
         notes: vec![],
         nodes_unavailable: false,

@@ -2,6 +2,7 @@
 //! consumes, CPU amounts, and the behaviour version. No I/O, no k8s-openapi types, no clock.
 
 pub mod cpu;
+pub mod dataplane;
 pub mod names;
 pub mod selector;
 mod shared;
@@ -10,6 +11,7 @@ pub mod strmap;
 pub mod version;
 
 pub use cpu::CpuAmount;
+pub use dataplane::*;
 pub use names::Names;
 pub use snapshot::*;
 pub use strmap::StrMap;

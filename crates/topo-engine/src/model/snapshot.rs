@@ -48,27 +48,10 @@ pub struct Snapshot {
     pub events: Vec<Event>,
     /// Facts about the source: server version, what could not be read.
     pub info: SourceInfo,
-    /// Data-plane configuration read from the cluster, when readable.
+    /// Data-plane configuration read from the cluster, when readable (the optional reads,
+    /// `model/dataplane.rs`).
     #[serde(default)]
-    pub data_plane: DataPlane,
-}
-
-/// Data-plane configuration that decides whether kube-proxy's use of hints matters at all.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DataPlane {
-    /// ConfigMap `kube-system/cilium-config`, when present and readable (absent or forbidden: None).
-    pub cilium: Option<CiliumConfig>,
-}
-
-/// The keys of `kube-system/cilium-config` that decide how Cilium treats hints.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CiliumConfig {
-    /// `kube-proxy-replacement` (`"true"`/`"false"`; before Cilium 1.14 `strict`/`partial`/`probe`/`disabled`).
-    pub kube_proxy_replacement: Option<String>,
-    /// `enable-service-topology`: Cilium's own load balancer honours topology hints.
-    pub service_topology: Option<String>,
+    pub data_plane: super::dataplane::DataPlane,
 }
 
 /// Facts about where a Snapshot came from; shown in reports, never used by the algorithm.

@@ -11,6 +11,7 @@ use crate::report::proxy::ProxyZoneView;
 use crate::report::reason::Reason;
 
 pub mod check;
+pub mod dataplane;
 pub mod mode;
 mod present;
 pub mod proxy;
@@ -253,6 +254,8 @@ pub struct ServiceReport<R = Reason> {
     pub events: Vec<crate::model::Event>,
     /// Notes about partial data (e.g. Nodes forbidden).
     pub partial: Vec<String>,
+    /// Each path of the Service's traffic through the data plane, and what it does with hints.
+    pub data_plane: Vec<dataplane::DataPath>,
 }
 
 /// `{apiVersion, kind, …}` around a report.

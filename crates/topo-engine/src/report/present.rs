@@ -50,6 +50,7 @@ impl ServiceReport {
             families: self.families.into_iter().map(|family| family.present(f)).collect(),
             events: self.events,
             partial: self.partial,
+            data_plane: self.data_plane,
         }
     }
 }

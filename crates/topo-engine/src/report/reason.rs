@@ -105,6 +105,29 @@ pub enum ReasonCode {
     /// EndpointSlices unavailable (the input holds none, yet Services select Pods): the Service's
     /// slices, and so its hints, are unknown.
     SlicesUnknown,
+    // --- data-plane paths (docs/behaviour.md#data-plane; after the others, for `-o sarif`'s indexes)
+    /// kube-proxy at its version reads the hints the controller writes for this Service.
+    /// Facts: `value` (kube-proxy's version).
+    KubeProxyAppliesHints,
+    /// kube-proxy at its version ignores hints: the TopologyAwareHints gate is off before 1.24
+    /// (a kube-proxy add-on older than the kubelets, as on EKS). Facts: `value` (its version).
+    KubeProxyIgnoresHints,
+    /// Cilium's socket load balancing beside kube-proxy, with service topology on: Cilium applies
+    /// hints to pods' ClusterIP traffic. Facts: `value` (kube-proxy-replacement), `key` (service topology).
+    CiliumSocketLbAppliesHints,
+    /// Cilium's socket load balancing beside kube-proxy, service topology off: pods' ClusterIP
+    /// traffic goes to every endpoint, whatever kube-proxy's rules say. Facts as above.
+    CiliumSocketLbIgnoresHints,
+    /// Cilium's version does not read the key or value that asks for topology on this Service.
+    /// Facts: `key` (the annotation or field), `value` (its value), `zone` unused, `slices` unused;
+    /// `nodes` unused; the Cilium version is the path's.
+    CiliumVersionIgnoresValue,
+    /// Cilium applies topology, but its version (which decides the keys it reads) is unknown.
+    /// Facts: `key`, `value` as above.
+    CiliumVersionUnknown,
+    /// The data plane could not be seen: whether Cilium balances the Service is unknown.
+    /// Facts: `value` (the read status of cilium-config).
+    DataPlaneUnknown,
 }
 
 /// A reason with the numbers behind it. Every fact is optional; each code documents which it sets.

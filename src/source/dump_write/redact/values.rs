@@ -120,6 +120,15 @@ pub(super) fn cilium_topology(value: &str) -> String {
     one_of(&word, &["true", "false"])
 }
 
+/// kube-proxy's `mode` (read trimmed, in any case; `""` is the default mode).
+pub(super) fn proxy_mode(value: &str) -> String {
+    let word = value.trim().to_ascii_lowercase();
+    if word.is_empty() {
+        return word;
+    }
+    one_of(&word, &["iptables", "ipvs", "nftables", "kernelspace", "userspace"])
+}
+
 /// `lastTimestamp` when it is a timestamp (digits and `-:.TZ+`), else nothing.
 pub(super) fn timestamp(value: &str) -> Option<String> {
     let looks_like = !value.is_empty()

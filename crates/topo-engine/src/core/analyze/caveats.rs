@@ -3,7 +3,8 @@
 
 use super::Cluster;
 use crate::core::mode::ModeDecision;
-use crate::model::{CiliumConfig, LABEL_OS, Node, Service};
+use crate::model::{LABEL_OS, Node, Service};
+use crate::report::dataplane::DataPath;
 use crate::report::mode::Mode;
 use crate::report::reason::{Facts, Reason, ReasonCode as C};
 
@@ -14,6 +15,7 @@ pub(super) fn data_plane_notes(
     cluster: &Cluster<'_>,
     service: &Service,
     decision: &ModeDecision,
+    paths: &[DataPath],
 ) -> Vec<Reason> {
     if decision.mode == Mode::None || service.service_type == "ExternalName" {
         return vec![];
@@ -29,27 +31,8 @@ pub(super) fn data_plane_notes(
         notes.push(Reason::with(C::WindowsNodes, Facts { nodes: windows, ..Facts::default() }));
     }
     notes.extend(skew_note(cluster));
-    notes.extend(cilium_note(cluster.snapshot.data_plane.cilium.as_ref()));
+    notes.extend(super::dataplane::worst_note(paths));
     notes
-}
-
-/// Cilium with kube-proxy replacement (`true`, or `strict` before Cilium 1.14) routes Service
-/// traffic itself; it honours hints only with `enable-service-topology: "true"`. Facts: `value` is
-/// the kube-proxy-replacement setting, `key` the service-topology setting (`""` when unset).
-fn cilium_note(cilium: Option<&CiliumConfig>) -> Option<Reason> {
-    let cilium = cilium?;
-    let replacement = cilium.kube_proxy_replacement.as_deref()?.trim();
-    if !matches!(replacement.to_ascii_lowercase().as_str(), "true" | "strict") {
-        return None;
-    }
-    let topology = cilium.service_topology.clone().unwrap_or_default();
-    let code = if topology.trim().eq_ignore_ascii_case("true") {
-        C::CiliumAppliesHints
-    } else {
-        C::CiliumIgnoresHints
-    };
-    let facts = Facts { value: Some(replacement.to_string()), key: Some(topology), ..Facts::default() };
-    Some(Reason::with(code, facts))
 }
 
 /// Nodes whose kube-proxy runs older than the control plane: modelled at their own version.
@@ -71,29 +54,4 @@ pub(super) fn windows_nodes(nodes: &[Node]) -> Vec<String> {
         .filter(|n| n.labels.get(LABEL_OS).is_some_and(|os| os == "windows"))
         .map(|n| n.name.clone())
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn note(replacement: Option<&str>, topology: Option<&str>) -> Option<C> {
-        let config = CiliumConfig {
-            kube_proxy_replacement: replacement.map(str::to_string),
-            service_topology: topology.map(str::to_string),
-        };
-        cilium_note(Some(&config)).map(|r| r.code)
-    }
-
-    #[test]
-    fn cilium_replacing_kube_proxy_ignores_or_applies_hints_by_service_topology() {
-        assert_eq!(note(Some("true"), None), Some(C::CiliumIgnoresHints));
-        assert_eq!(note(Some("strict"), Some("false")), Some(C::CiliumIgnoresHints));
-        assert_eq!(note(Some("true"), Some("true")), Some(C::CiliumAppliesHints));
-        // kube-proxy still routes ClusterIP traffic: no caveat.
-        for replacement in [Some("false"), Some("partial"), Some("disabled"), None] {
-            assert_eq!(note(replacement, Some("true")), None, "{replacement:?}");
-        }
-        assert_eq!(cilium_note(None), None, "no (readable) cilium-config: say nothing");
-    }
 }

@@ -6,6 +6,7 @@
 
 mod caveats;
 pub mod crosszone;
+mod dataplane;
 mod equivalence;
 mod extras;
 mod family;
@@ -72,7 +73,12 @@ impl<'a> Cluster<'a> {
 
     /// Index the snapshot once, with a traffic model for the cross-zone share.
     pub fn with_traffic(snapshot: &'a Snapshot, behaviour: Behaviour, traffic: &TrafficModel) -> Self {
-        Self::with_index(snapshot, behaviour, &NodeIndex::new(&snapshot.nodes, traffic))
+        let kube_proxy = snapshot.data_plane.kube_proxy_release();
+        Self::with_index(
+            snapshot,
+            behaviour,
+            &NodeIndex::with_kube_proxy(&snapshot.nodes, traffic, kube_proxy),
+        )
     }
 
     /// Index the snapshot's slices, with what was derived from its nodes already (`index` must
@@ -131,8 +137,18 @@ pub struct NodeIndex {
 impl NodeIndex {
     /// Derive everything node-side once.
     pub fn new(nodes: &[crate::model::Node], traffic: &TrafficModel) -> Self {
+        Self::with_kube_proxy(nodes, traffic, None)
+    }
+
+    /// [`NodeIndex::new`] where kube-proxy's release is known (its DaemonSet's image tag): it wins
+    /// over the kubelets' on every Linux node ([`ProxyNodes::with_kube_proxy`]).
+    pub fn with_kube_proxy(
+        nodes: &[crate::model::Node],
+        traffic: &TrafficModel,
+        kube_proxy: Option<Behaviour>,
+    ) -> Self {
         let topology = set_nodes(nodes);
-        let proxy_nodes = ProxyNodes::new(nodes);
+        let proxy_nodes = ProxyNodes::with_kube_proxy(nodes, kube_proxy);
         let origins = crosszone::Origins::new(nodes, &topology, traffic, &proxy_nodes);
         NodeIndex {
             topology: Arc::new(topology),
@@ -236,10 +252,13 @@ pub fn service_reports_with(
 /// A check row lives to the end of the run, one per Service (100,000 on the largest clusters), so
 /// its lists are kept at their length: a first push reserves room for four `Reason`s of ~230 bytes.
 fn check_row(report: ServiceReport) -> CheckRow {
+    // The worst data-plane path, when it ignores the Service's hints, is a finding of every family.
+    let path_note = report.notes.iter().find(|n| dataplane::IGNORING.contains(&n.code)).cloned();
     let mut families: Vec<CheckFamily> = report
         .families
         .into_iter()
         .map(|mut f| {
+            f.reasons.extend(path_note.clone());
             f.reasons.shrink_to_fit();
             CheckFamily {
                 replicas_needed: (f.verdict == Verdict::Blocked)
@@ -265,7 +284,8 @@ pub fn service_report(cluster: &Cluster<'_>, service: &Service) -> ServiceReport
     // Mode notes only matter when the controller reconciles the Service at all.
     let mut notes: Vec<Reason> = if skip.is_some() { vec![] } else { decision.notes.clone() };
     notes.extend(family::traffic_policy_notes(service));
-    notes.extend(caveats::data_plane_notes(cluster, service, &decision));
+    let data_plane = dataplane::paths(cluster, service, decision.mode);
+    notes.extend(caveats::data_plane_notes(cluster, service, &decision, &data_plane));
     let families = address_types(service, cluster.slices_of(service))
         .into_iter()
         .map(|t| family::analyze(cluster, service, &t, &decision, skip.as_ref()))
@@ -281,6 +301,7 @@ pub fn service_report(cluster: &Cluster<'_>, service: &Service) -> ServiceReport
         // A check row shows no Event, and finding a Service's reads every Event of the snapshot.
         events: if cluster.row_only { Vec::new() } else { events(cluster.snapshot, service) },
         partial: cluster.snapshot.info.partial.clone(),
+        data_plane,
     }
 }
 

@@ -10,12 +10,15 @@ use crate::model::{Behaviour, EndpointSlice, LABEL_OS, LABEL_ZONE, Node};
 /// One node kube-proxy runs on: (name, zone label, windows, kubelet release).
 pub(super) type NodeRow = (String, Option<String>, bool, Option<Behaviour>);
 
-pub(super) fn node_rows(nodes: &[Node]) -> Vec<NodeRow> {
+/// The rows of `nodes`; `kube_proxy` (its DaemonSet's release, when known) stands for the
+/// version of every Linux node's kube-proxy instead of its kubelet's (Windows nodes run their own).
+pub(super) fn node_rows(nodes: &[Node], kube_proxy: Option<Behaviour>) -> Vec<NodeRow> {
     let mut rows: Vec<NodeRow> = nodes
         .iter()
         .map(|n| {
             let windows = n.labels.get(LABEL_OS).is_some_and(|os| os == "windows");
             let kubelet = n.kubelet_version.as_deref().and_then(release_of);
+            let kubelet = if windows { kubelet } else { kube_proxy.or(kubelet) };
             (n.name.clone(), n.labels.get(LABEL_ZONE).cloned(), windows, kubelet)
         })
         .collect();
@@ -42,7 +45,14 @@ pub struct ProxyNodes {
 impl ProxyNodes {
     /// Sort and index `nodes`.
     pub fn new(nodes: &[Node]) -> Self {
-        let rows = node_rows(nodes);
+        Self::with_kube_proxy(nodes, None)
+    }
+
+    /// Sort and index `nodes`, kube-proxy on Linux nodes at `kube_proxy` when known (the image
+    /// tag of its DaemonSet, which wins over the kubelets': on EKS the add-on is upgraded on its
+    /// own and may lag them).
+    pub fn with_kube_proxy(nodes: &[Node], kube_proxy: Option<Behaviour>) -> Self {
+        let rows = node_rows(nodes, kube_proxy);
         let mut index = HashMap::new();
         for (i, row) in rows.iter().enumerate() {
             index.entry(row.0.clone()).or_insert(i);

@@ -1,0 +1,127 @@
+//! The words of the data plane (docs/behaviour.md#data-plane): one sentence and one remedy per
+//! path verdict, the names of paths, traffic and version sources, and the read statuses of the
+//! optional reads, as `explain`'s "Data plane" section and `check` show them.
+
+use topo_engine::model::ReadStatus;
+use topo_engine::report::dataplane::{PathKind, Traffic, VersionSource};
+use topo_engine::report::reason::{Facts, Reason, ReasonCode as C};
+
+use super::quoted;
+
+/// The sentence of a data-plane verdict (`None` for any other code).
+pub(super) fn sentence(reason: &Reason) -> Option<String> {
+    let f = &reason.facts;
+    Some(match reason.code {
+        C::KubeProxyAppliesHints => format!(
+            "kube-proxy {} reads the hints the controller writes for this Service (the kube-proxy rows \
+             say what it routes where).",
+            version(f)
+        ),
+        C::KubeProxyIgnoresHints => format!(
+            "kube-proxy {} predates topology hints being on by default (the TopologyAwareHints gate is \
+             off before 1.24): it routes to every endpoint, whatever the controller writes and whatever \
+             version the kubelets run.",
+            version(f)
+        ),
+        C::CiliumSocketLbAppliesHints => format!(
+            "Cilium balances pods' connections to the ClusterIP at the socket beside kube-proxy \
+             (kube-proxy-replacement: {}) with enable-service-topology on: Cilium, not kube-proxy, \
+             applies the hints to that traffic.",
+            quoted(&f.value)
+        ),
+        C::CiliumSocketLbIgnoresHints => format!(
+            "Cilium balances pods' connections to the ClusterIP at the socket beside kube-proxy \
+             (kube-proxy-replacement: {}) and its enable-service-topology is {}: that traffic goes to \
+             every endpoint, whatever kube-proxy's rules and the hints say.",
+            quoted(&f.value),
+            quoted(&f.key)
+        ),
+        C::CiliumVersionIgnoresValue => format!(
+            "Cilium {} does not read {}={}: its load balancer does not apply topology for this \
+             Service, whatever the controller writes.",
+            f.zone.as_deref().unwrap_or("(version unknown)"),
+            f.key.as_deref().unwrap_or(""),
+            quoted(&f.value)
+        ),
+        C::CiliumVersionUnknown => "Cilium applies topology, but its version is unknown (DaemonSet \
+             kube-system/cilium not read), and which keys it reads depends on it."
+            .into(),
+        C::DataPlaneUnknown => format!(
+            "Whether Cilium balances this Service is unknown: ConfigMap kube-system/cilium-config was {}.",
+            status(f.value.as_deref())
+        ),
+        _ => return None,
+    })
+}
+
+/// The remedy of a data-plane verdict (`None` for any other code).
+pub(super) fn remedy(reason: &Reason) -> Option<String> {
+    Some(match reason.code {
+        C::KubeProxyIgnoresHints => "Upgrade the kube-proxy add-on (DaemonSet kube-system/kube-proxy) to the \
+             control plane's version; on EKS, update the kube-proxy add-on."
+            .into(),
+        C::CiliumSocketLbIgnoresHints => "Set enable-service-topology: \"true\" in cilium-config (Helm \
+             loadBalancer.serviceTopology=true) and restart the Cilium agents, or turn socket load \
+             balancing off for pods (bpf-lb-sock-hostns-only: \"true\")."
+            .into(),
+        C::CiliumVersionIgnoresValue => "Upgrade Cilium, or ask for topology with a key this Cilium reads \
+             (service.kubernetes.io/topology-aware-hints: Auto before Cilium 1.14)."
+            .into(),
+        C::DataPlaneUnknown | C::CiliumVersionUnknown => "Let kubectl-topo read the data plane: `get` on \
+             kube-system's cilium-config, kube-proxy ConfigMaps and DaemonSets (deploy/rbac.yaml), or add them \
+             to the dump."
+            .into(),
+        C::KubeProxyAppliesHints | C::CiliumSocketLbAppliesHints => "See the reasons below.".into(),
+        _ => return None,
+    })
+}
+
+fn version(f: &Facts) -> String {
+    f.value.clone().unwrap_or_default()
+}
+
+/// A read status as the report says it.
+pub(crate) fn status(value: Option<&str>) -> &'static str {
+    match value {
+        Some("read") => "read",
+        Some("absent") => "absent from the cluster",
+        Some("forbidden") => "forbidden to this user",
+        Some("failed") => "unreadable (the request failed)",
+        Some("notInDump") => "not in the dump",
+        _ => "not read",
+    }
+}
+
+/// A [`ReadStatus`] in words.
+pub(crate) fn read_status(read: Option<ReadStatus>) -> &'static str {
+    status(read.map(<&'static str>::from))
+}
+
+/// A path in words, for the section's table.
+pub(crate) fn path(kind: PathKind) -> &'static str {
+    match kind {
+        PathKind::KubeProxy => "kube-proxy",
+        PathKind::CiliumKubeProxyReplacement => "Cilium (kube-proxy replacement)",
+        PathKind::CiliumSocketLb => "Cilium socket LB",
+        PathKind::Unknown => "unknown (Cilium?)",
+    }
+}
+
+/// Which traffic, in words.
+pub(crate) fn traffic(traffic: Traffic) -> &'static str {
+    match traffic {
+        Traffic::All => "all",
+        Traffic::PodToClusterIp => "pod → ClusterIP",
+        Traffic::NotPodToClusterIp => "other than pod → ClusterIP",
+    }
+}
+
+/// Where a version came from, in words.
+pub(crate) fn version_source(source: VersionSource) -> &'static str {
+    match source {
+        VersionSource::DaemonSetImage => "DaemonSet image",
+        VersionSource::Kubelets => "kubelets",
+        VersionSource::ControlPlane => "control plane",
+        VersionSource::Unknown => "unknown",
+    }
+}
