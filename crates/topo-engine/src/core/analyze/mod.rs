@@ -10,6 +10,7 @@ mod equivalence;
 mod extras;
 mod family;
 mod parallel;
+mod releases;
 pub mod replicas;
 mod rows;
 pub mod spread;
@@ -266,10 +267,12 @@ pub fn service_report(cluster: &Cluster<'_>, service: &Service) -> ServiceReport
     let mut notes: Vec<Reason> = if skip.is_some() { vec![] } else { decision.notes.clone() };
     notes.extend(family::traffic_policy_notes(service));
     notes.extend(caveats::data_plane_notes(cluster, service, &decision));
-    let families = address_types(service, cluster.slices_of(service))
+    let mut families: Vec<_> = address_types(service, cluster.slices_of(service))
         .into_iter()
         .map(|t| family::analyze(cluster, service, &t, &decision, skip.as_ref()))
         .collect();
+    let events = events(cluster.snapshot, service);
+    releases::node_zone_not_seen(cluster.behaviour, &events, &mut families);
     ServiceReport {
         service: ServiceRef { namespace: service.namespace.clone(), name: service.name.clone() },
         kubernetes_version: cluster.behaviour.to_string(),
@@ -278,7 +281,7 @@ pub fn service_report(cluster: &Cluster<'_>, service: &Service) -> ServiceReport
         mode_source: decision.source.clone(),
         notes,
         families,
-        events: events(cluster.snapshot, service),
+        events,
         partial: cluster.snapshot.info.partial.clone(),
     }
 }
