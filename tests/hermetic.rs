@@ -20,6 +20,7 @@ mod manners;
 mod partial;
 mod read_only;
 mod readme;
+mod realworld;
 mod redact;
 mod replicas_property;
 mod report_snapshots;
