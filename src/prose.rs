@@ -57,7 +57,10 @@ pub fn event_message(reason: &Reason) -> Option<String> {
     use topo_engine::core::topologycache::events as ev;
     let (n, z) = (reason.facts.endpoints.unwrap_or(0), reason.facts.zones.unwrap_or(0));
     Some(match reason.code {
-        C::NodeMissingZone | C::NodeMissingCPU | C::SingleZone => ev::INSUFFICIENT_NODE_INFO.into(),
+        // NodeZoneNotSeen: the controller's stale cache still says so (kubernetes/kubernetes#117245).
+        C::NodeMissingZone | C::NodeMissingCPU | C::SingleZone | C::NodeZoneNotSeen => {
+            ev::INSUFFICIENT_NODE_INFO.into()
+        }
         C::InsufficientEndpoints => {
             format!("{} ({n} endpoints, {z} zones)", ev::INSUFFICIENT_NUMBER_OF_ENDPOINTS)
         }
@@ -153,7 +156,8 @@ pub fn safeguard(code: C) -> Option<&'static str> {
         | C::ProxyNodeNotHinted
         | C::ProxyNoReadyEndpoints
         | C::ProxyTopologyNotUsed
-        | C::ProxyWindowsIgnoresHints => return None,
+        | C::ProxyWindowsIgnoresHints
+        | C::NodeZoneNotSeen => return None,
     })
 }
 

@@ -23,6 +23,7 @@ mod partial;
 mod read_only;
 mod readme;
 mod reasons;
+mod realworld;
 mod redact;
 mod replicas_property;
 mod report_snapshots;

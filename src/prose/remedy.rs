@@ -1,18 +1,20 @@
 //! The one thing to do about a family, chosen by its most important reason (one arm per code, no
-//! fallback).
+//! fallback). A remedy names only the knobs of the release modelled (the reason's `release` fact,
+//! docs/behaviour.md#remedies-per-release) and prefers what restarts nothing.
+
+mod release;
 
 use topo_engine::report::reason::{Facts, Reason, ReasonCode as C};
 
 use super::list;
+use release::{
+    annotation_value_ignored, enable, hints_missing, node_zone_not_seen, topology_gate_off,
+    traffic_distribution_unsupported,
+};
 
 const NOTHING_TO_DO: &str = "Nothing to do: hints are in place.";
-const ENABLE: &str = "To enable, annotate the Service service.kubernetes.io/topology-mode=Auto or set \
-     spec.trafficDistribution: PreferSameZone.";
-const USE_AUTO: &str = "Use exactly \"Auto\" as the annotation value.";
 const REMOVE_DEPRECATED: &str =
     "Remove the deprecated service.kubernetes.io/topology-aware-hints annotation.";
-const SUPPORTED_VALUE: &str =
-    "Use a trafficDistribution value this version supports (PreferClose), or upgrade.";
 const NOT_THE_CONTROLLER: &str =
     "Nothing the EndpointSlice controller can do: whoever writes these slices owns their hints.";
 const BIND_READER: &str = "Bind the ClusterRole kubectl-topo-reader (deploy/rbac.yaml): `list nodes` at cluster \
@@ -24,8 +26,6 @@ const TWO_ZONES: &str = "Auto hints need Ready worker nodes in at least two zone
 const SCALE: &str = "Scale to a count where hints hold (see Replicas below), or spread the pods in proportion to \
      zone CPU.";
 const LABEL_ENDPOINT_NODES: &str = "Give every endpoint's node a topology.kubernetes.io/zone label.";
-const TRIGGER_SYNC: &str = "Trigger a sync of the Service (any change to its pods or the Service, e.g. `kubectl \
-     rollout restart`); Node changes alone do not.";
 const SPREAD: &str = "Spread the pods in proportion to zone CPU so the controller's allocation is stable.";
 const SEE_REASONS: &str = "See the reasons below.";
 
@@ -43,10 +43,12 @@ pub fn remedy(reason: Option<&Reason>) -> String {
         | C::CiliumVersionIgnoresValue
         | C::CiliumVersionUnknown
         | C::DataPlaneUnknown => super::dataplane::remedy(reason).unwrap_or_else(|| SEE_REASONS.into()),
-        C::NotEnabled => ENABLE.into(),
-        C::AnnotationValueIgnored => USE_AUTO.into(),
+        C::NotEnabled => enable(f.release),
+        C::AnnotationValueIgnored => annotation_value_ignored(f),
         C::DeprecatedAnnotationWins => REMOVE_DEPRECATED.into(),
-        C::TrafficDistributionUnsupported => SUPPORTED_VALUE.into(),
+        C::TrafficDistributionUnsupported => traffic_distribution_unsupported(f),
+        C::TopologyGateOff => topology_gate_off(f.release),
+        C::NodeZoneNotSeen => node_zone_not_seen(f.release),
         C::NoSelector | C::ExternalName | C::NoManagedSlices => NOT_THE_CONTROLLER.into(),
         C::NodesUnknown => BIND_READER.into(),
         C::SlicesUnknown => READ_SLICES.into(),
@@ -56,10 +58,9 @@ pub fn remedy(reason: Option<&Reason>) -> String {
         C::InsufficientEndpoints => insufficient_endpoints(f),
         C::OverloadThreshold => SCALE.into(),
         C::EndpointMissingZone => LABEL_ENDPOINT_NODES.into(),
-        C::HintsMissing | C::HintsInvalid | C::HintsUnexpected => TRIGGER_SYNC.into(),
+        C::HintsMissing | C::HintsInvalid | C::HintsUnexpected => hints_missing(f.release),
         C::RewrittenEverySync | C::Overloaded => SPREAD.into(),
         C::AnnotationOverridesTrafficDistribution
-        | C::TopologyGateOff
         | C::TrafficPolicyLocal
         | C::HeadlessService
         | C::WindowsNodes

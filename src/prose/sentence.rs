@@ -52,7 +52,20 @@ pub fn sentence(reason: &Reason) -> String {
         | C::CiliumVersionIgnoresValue
         | C::CiliumVersionUnknown
         | C::DataPlaneUnknown => super::dataplane::sentence(reason).unwrap_or_default(),
+        C::NodeZoneNotSeen => node_zone_not_seen(&reason.facts),
     }
+}
+
+fn node_zone_not_seen(f: &Facts) -> String {
+    let (release, fix) = match f.release {
+        Some(b) => (b.to_string(), b.node_zone_update_fix().to_string()),
+        None => ("this release".to_string(), "1.25.13, 1.26.8, 1.27.5 and 1.28".to_string()),
+    };
+    format!(
+        "The controller's newest topology Event says \"Insufficient Node information\", yet every counted Node has \
+         a zone: on {release} the controller does not see a zone label added to a Node after it joined \
+         (kubernetes/kubernetes#117245, fixed in {fix}), so its node cache still lacks that zone."
+    )
 }
 
 const NOT_ENABLED: &str = "Neither the topology-mode annotation nor spec.trafficDistribution enables hints; \

@@ -198,8 +198,15 @@ fn mode_notes(
     if td_ignored {
         notes.push(note(ReasonCode::TrafficDistributionUnsupported, FIELD_TRAFFIC_DISTRIBUTION, td));
     }
-    if mode == Mode::None {
+    // An annotation that asks for Auto while the gate is off did ask: `TopologyGateOff` says why
+    // nothing happens, and "not enabled" would send the user to annotate again.
+    let asked = notes.iter().any(|n| n.code == ReasonCode::TopologyGateOff);
+    if mode == Mode::None && !asked {
         notes.push(Reason::new(ReasonCode::NotEnabled));
+    }
+    // Their remedies name the knobs of the release modelled (docs/behaviour.md#remedies-per-release).
+    for reason in &mut notes {
+        reason.facts.release = Some(behaviour);
     }
     notes
 }

@@ -168,7 +168,7 @@ pub fn kube_proxy_on_node(control_plane: Behaviour, kubelet: Option<Behaviour>) 
 }
 
 /// Minors with a patch release that changed modelled behaviour (docs/behaviour.md#era-boundaries).
-const PATCH_LEVEL_MINORS: [u32; 3] = [28, 29, 33];
+const PATCH_LEVEL_MINORS: [u32; 6] = [25, 26, 27, 28, 29, 33];
 
 impl fmt::Display for Behaviour {
     /// The behaviour modelled: `1.NN`, and `.P` only for a minor whose patches differ (every patch
@@ -264,6 +264,46 @@ impl Behaviour {
     pub fn writes_empty_zone_hints(&self) -> bool {
         (30..=32).contains(&self.minor)
     }
+    /// The controller ignores a `topology.kubernetes.io/zone` label added to an existing Node
+    /// (kubernetes/kubernetes#117245): before the fix its `updateNode` re-read the Nodes only when
+    /// readiness changed (k/k v1.24.17 `endpointslice_controller.go` `updateNode`), so a Node that
+    /// joined without a zone leaves the topology cache zone-less until a Node is added, deleted or
+    /// changes readiness, or the controller restarts. Fixed in 1.28.0 and backported to 1.27.5
+    /// (#117269), 1.26.8 (#117268) and 1.25.13 (#117267) (CHANGELOG-1.25/1.26/1.27.md); 1.24 never
+    /// got it. Before 1.24 the gate is off by default and there is no cache to go stale.
+    pub fn ignores_node_zone_updates(&self) -> bool {
+        match self.minor {
+            24 => true,
+            25 => !self.at_or_after_patch(ZONE_UPDATE_FIX[0].1),
+            26 => !self.at_or_after_patch(ZONE_UPDATE_FIX[1].1),
+            27 => !self.at_or_after_patch(ZONE_UPDATE_FIX[2].1),
+            _ => false,
+        }
+    }
+    /// The first release of this line that sees a zone label added to an existing Node
+    /// (kubernetes/kubernetes#117245): 1.25.13, 1.26.8, 1.27.5, else 1.28.0.
+    pub fn node_zone_update_fix(&self) -> Behaviour {
+        ZONE_UPDATE_FIX
+            .iter()
+            .find(|(minor, _)| *minor == self.minor)
+            .map_or(Behaviour::patch(28, 0), |(minor, patch)| Behaviour::patch(*minor, *patch))
+    }
+    /// Which `spec.trafficDistribution` values the API server accepts at this version with its
+    /// default gates (k/k `validation.go` `validateServiceTrafficDistribution`,
+    /// `kube_features.go`): the field does not exist before 1.30; `PreferClose` behind the
+    /// ServiceTrafficDistribution gate (alpha, off) on 1.30; `PreferClose` alone on 1.31–1.32; on
+    /// 1.33 `PreferSameZone`/`PreferSameNode` behind PreferSameTrafficDistribution (alpha, off);
+    /// every value from 1.34, `PreferClose` deprecated from 1.35.
+    pub fn traffic_distribution_values(&self) -> TrafficDistributionValues {
+        match self.minor {
+            ..=29 => TrafficDistributionValues::NoField,
+            30 => TrafficDistributionValues::BehindGate,
+            31..=32 => TrafficDistributionValues::PreferCloseOnly,
+            33 => TrafficDistributionValues::PreferCloseSameBehindGate,
+            34 => TrafficDistributionValues::All,
+            _ => TrafficDistributionValues::AllPreferCloseDeprecated,
+        }
+    }
     /// The kube-proxy era of this version (docs/behaviour.md#proxy-eras).
     pub fn proxy_era(&self) -> ProxyEra {
         match self.minor {
@@ -275,6 +315,30 @@ impl Behaviour {
             _ => ProxyEra::V121,
         }
     }
+}
+
+/// The patch release of 1.25, 1.26 and 1.27 that carries the fix of kubernetes/kubernetes#117245
+/// (`Behaviour::ignores_node_zone_updates`).
+const ZONE_UPDATE_FIX: [(u32, u32); 3] = [(25, 13), (26, 8), (27, 5)];
+
+/// What `spec.trafficDistribution` can be set to at one version, default gates
+/// ([`Behaviour::traffic_distribution_values`]); the remedies name only these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrafficDistributionValues {
+    /// Before 1.30: the field does not exist (the API server drops it).
+    NoField,
+    /// 1.30: `PreferClose`, behind the ServiceTrafficDistribution gate (alpha, off) on
+    /// kube-apiserver, kube-controller-manager and kube-proxy.
+    BehindGate,
+    /// 1.31–1.32: `PreferClose` only.
+    PreferCloseOnly,
+    /// 1.33: `PreferClose`; `PreferSameZone`/`PreferSameNode` behind the
+    /// PreferSameTrafficDistribution gate (alpha, off).
+    PreferCloseSameBehindGate,
+    /// 1.34: `PreferClose`, `PreferSameZone` (the same meaning) and `PreferSameNode`.
+    All,
+    /// 1.35+: as 1.34, `PreferClose` a deprecated alias of `PreferSameZone` (k/k `types.go`).
+    AllPreferCloseDeprecated,
 }
 
 /// kube-proxy behaviour eras (docs/behaviour.md#proxy-eras).

@@ -128,6 +128,12 @@ pub enum ReasonCode {
     /// The data plane could not be seen: whether Cilium balances the Service is unknown.
     /// Facts: `value` (the read status of cilium-config).
     DataPlaneUnknown,
+    // --- release bugs (docs/behaviour.md#release-fixes)
+    /// The Service's newest topology Event says "Insufficient Node information" while every counted
+    /// Node has a zone, on a release whose controller ignores a zone label added to an existing
+    /// Node (kubernetes/kubernetes#117245): its node cache is stale, and a sync of the Service does
+    /// not help. Facts: `release` (the modelled one).
+    NodeZoneNotSeen,
 }
 
 /// A reason with the numbers behind it. Every fact is optional; each code documents which it sets.
@@ -165,6 +171,12 @@ pub struct Facts {
     /// Slice names involved.
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub slices: Vec<String>,
+    /// The release modelled, on the reasons whose remedy depends on it (the knobs that exist
+    /// there, docs/behaviour.md#remedies-per-release). Not serialized: the report's
+    /// `kubernetesVersion` says it once.
+    #[serde(skip)]
+    #[cfg_attr(feature = "schema", schemars(skip))]
+    pub release: Option<crate::model::Behaviour>,
 }
 
 /// A reason code and its facts.

@@ -11,6 +11,7 @@ mod equivalence;
 mod extras;
 mod family;
 mod parallel;
+mod releases;
 pub mod replicas;
 mod rows;
 pub mod spread;
@@ -286,10 +287,15 @@ pub fn service_report(cluster: &Cluster<'_>, service: &Service) -> ServiceReport
     notes.extend(family::traffic_policy_notes(service));
     let data_plane = dataplane::paths(cluster, service, decision.mode);
     notes.extend(caveats::data_plane_notes(cluster, service, &decision, &data_plane));
-    let families = address_types(service, cluster.slices_of(service))
+    let mut families: Vec<_> = address_types(service, cluster.slices_of(service))
         .into_iter()
         .map(|t| family::analyze(cluster, service, &t, &decision, skip.as_ref()))
         .collect();
+    // A check row shows no Event, and finding a Service's reads every Event of the snapshot: a row
+    // reads them only on a release whose remedy depends on them (kubernetes/kubernetes#117245).
+    let needs_events = !cluster.row_only || cluster.behaviour.ignores_node_zone_updates();
+    let events = if needs_events { events(cluster.snapshot, service) } else { Vec::new() };
+    releases::node_zone_not_seen(cluster.behaviour, &events, &mut families);
     ServiceReport {
         service: ServiceRef { namespace: service.namespace.clone(), name: service.name.clone() },
         kubernetes_version: cluster.behaviour.to_string(),
@@ -298,8 +304,7 @@ pub fn service_report(cluster: &Cluster<'_>, service: &Service) -> ServiceReport
         mode_source: decision.source.clone(),
         notes,
         families,
-        // A check row shows no Event, and finding a Service's reads every Event of the snapshot.
-        events: if cluster.row_only { Vec::new() } else { events(cluster.snapshot, service) },
+        events,
         partial: cluster.snapshot.info.partial.clone(),
         data_plane,
     }

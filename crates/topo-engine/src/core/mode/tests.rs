@@ -98,12 +98,12 @@ fn select_mode_cases() {
             vec![DeprecatedAnnotationWins, AnnotationValueIgnored, NotEnabled],
         ),
         (
-            "Auto with gate off (1.23)",
+            "Auto with gate off (1.23): the annotation asked, so not NotEnabled",
             service().annotation(DEPRECATED, "Auto"),
             23,
             ModePath::RemoveHints,
             Mode::None,
-            vec![TopologyGateOff, NotEnabled],
+            vec![TopologyGateOff],
         ),
         (
             "pre-1.27 topology-mode ignored",
@@ -187,4 +187,22 @@ fn controller_skips_external_name_and_selectorless() {
     no_selector.has_selector = false;
     assert_eq!(controller_reconciles(&no_selector).map(|r| r.code), Some(ReasonCode::NoSelector));
     assert_eq!(controller_reconciles(&service()), None);
+}
+
+#[test]
+fn lowercase_auto_with_the_gate_off_is_a_request_not_a_missing_one() {
+    for minor in 21..=23 {
+        let decision = select_mode(&service().annotation(DEPRECATED, "auto"), Behaviour::new(minor));
+        assert_eq!(codes(&decision), vec![ReasonCode::TopologyGateOff], "1.{minor}");
+    }
+    let nothing = select_mode(&service(), Behaviour::new(23));
+    assert_eq!(codes(&nothing), vec![ReasonCode::NotEnabled], "nothing asked on 1.23");
+}
+
+#[test]
+fn every_note_carries_the_release_its_remedy_is_for() {
+    let release = Behaviour::patch(33, 2);
+    let decision = select_mode(&service().traffic_distribution("PreferSameZone"), release);
+    assert!(!decision.notes.is_empty());
+    assert!(decision.notes.iter().all(|n| n.facts.release == Some(release)), "{:?}", decision.notes);
 }
