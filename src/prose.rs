@@ -56,17 +56,14 @@ pub fn view(reason: Reason, address_type: Option<&str>) -> ReasonView {
 pub fn event_message(reason: &Reason) -> Option<String> {
     use topo_engine::core::topologycache::events as ev;
     let (n, z) = (reason.facts.endpoints.unwrap_or(0), reason.facts.zones.unwrap_or(0));
+    let counted = |message: &str| format!("{message} ({n} endpoints, {z} zones)");
     Some(match reason.code {
         // NodeZoneNotSeen: the controller's stale cache still says so (kubernetes/kubernetes#117245).
         C::NodeMissingZone | C::NodeMissingCPU | C::SingleZone | C::NodeZoneNotSeen => {
             ev::INSUFFICIENT_NODE_INFO.into()
         }
-        C::InsufficientEndpoints => {
-            format!("{} ({n} endpoints, {z} zones)", ev::INSUFFICIENT_NUMBER_OF_ENDPOINTS)
-        }
-        C::OverloadThreshold => {
-            format!("{} ({n} endpoints, {z} zones)", ev::MIN_ALLOCATION_EXCEEDS_OVERLOAD_THRESHOLD)
-        }
+        C::InsufficientEndpoints => counted(ev::INSUFFICIENT_NUMBER_OF_ENDPOINTS),
+        C::OverloadThreshold => counted(ev::MIN_ALLOCATION_EXCEEDS_OVERLOAD_THRESHOLD),
         C::EndpointMissingZone => ev::NO_ZONE_SPECIFIED.into(),
         C::NoHintsAllocated => ev::NO_ALLOCATED_HINTS_FOR_ZONES.into(),
         C::NotEnabled

@@ -6,6 +6,7 @@
 mod data_plane;
 mod diff;
 mod mode;
+mod paths;
 mod proxy;
 mod safeguards;
 
@@ -77,6 +78,14 @@ pub fn entry(code: C) -> Entry {
         C::ProxyNoReadyEndpoints => proxy::NO_READY_ENDPOINTS,
         C::ProxyTopologyNotUsed => proxy::TOPOLOGY_NOT_USED,
         C::ProxyWindowsIgnoresHints => proxy::WINDOWS_IGNORES_HINTS,
+        C::KubeProxyAppliesHints => paths::KUBE_PROXY_APPLIES_HINTS,
+        C::KubeProxyIgnoresHints => paths::KUBE_PROXY_IGNORES_HINTS,
+        C::CiliumSocketLbAppliesHints => paths::CILIUM_SOCKET_LB_APPLIES_HINTS,
+        C::CiliumSocketLbIgnoresHints => paths::CILIUM_SOCKET_LB_IGNORES_HINTS,
+        C::CiliumVersionIgnoresValue => paths::CILIUM_VERSION_IGNORES_VALUE,
+        C::CiliumVersionUnknown => paths::CILIUM_VERSION_UNKNOWN,
+        C::DataPlaneUnknown => paths::DATA_PLANE_UNKNOWN,
+        C::NodeZoneNotSeen => paths::NODE_ZONE_NOT_SEEN,
     }
 }
 
@@ -97,7 +106,14 @@ pub fn group(code: C) -> &'static str {
         | C::WindowsNodes
         | C::KubeProxyVersionSkew
         | C::CiliumIgnoresHints
-        | C::CiliumAppliesHints => "Data plane: who routes, and whether hints matter",
+        | C::CiliumAppliesHints
+        | C::KubeProxyAppliesHints
+        | C::KubeProxyIgnoresHints
+        | C::CiliumSocketLbAppliesHints
+        | C::CiliumSocketLbIgnoresHints
+        | C::CiliumVersionIgnoresValue
+        | C::CiliumVersionUnknown
+        | C::DataPlaneUnknown => "Data plane: who routes, and whether hints matter",
         C::NodesUnknown | C::SlicesUnknown => "Incomplete input",
         C::NodeMissingZone
         | C::NodeMissingCPU
@@ -106,9 +122,12 @@ pub fn group(code: C) -> &'static str {
         | C::OverloadThreshold
         | C::EndpointMissingZone
         | C::NoHintsAllocated => "Safeguards: the controller withholds Auto hints",
-        C::HintsMissing | C::HintsUnexpected | C::HintsInvalid | C::RewrittenEverySync | C::Overloaded => {
-            "Drift: the slices against the controller's next sync"
-        }
+        C::HintsMissing
+        | C::HintsUnexpected
+        | C::HintsInvalid
+        | C::RewrittenEverySync
+        | C::Overloaded
+        | C::NodeZoneNotSeen => "Drift: the slices against the controller's next sync",
         C::ProxyMissingZoneHint
         | C::ProxyZoneNotHinted
         | C::ProxyNodeMissingZone
