@@ -73,7 +73,8 @@ pub async fn measure(plane: &mut ControlPlane, serve: &mut Serve, outage: u64) -
             return Ok(Recovered { restart, fresh: synced - start_unix, stale_when_back });
         }
         if restarting.elapsed() > Duration::from_secs(300) {
-            let e = serve.why(&format!("not fresh 300 s after the apiserver started again (relists {before:?})"));
+            let e =
+                serve.why(&format!("not fresh 300 s after the apiserver started again (relists {before:?})"));
             return Err(with_dead(plane, e));
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
