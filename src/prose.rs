@@ -14,7 +14,7 @@ pub(crate) mod watch;
 pub mod whatif;
 
 pub(crate) use partial::{events_forbidden_note, nodes_forbidden_note};
-pub(crate) use remedy::remedy;
+pub(crate) use remedy::{family_remedy, remedy};
 pub use sentence::sentence;
 
 use serde::Serialize;

@@ -83,8 +83,22 @@ fn no_write_call_in_the_source() {
     let found: Vec<String> = files
         .iter()
         .flat_map(|f| write_calls(&f.display().to_string(), &std::fs::read_to_string(f).unwrap()))
+        .filter(|call| !is_review(call))
         .collect();
     assert!(found.is_empty(), "write calls in src/:\n{}", found.join("\n"));
+}
+
+/// `serve --auth=tokenreview` creates TokenReviews and SubjectAccessReviews: questions to the
+/// apiserver that store nothing. They are allowed in src/serve/auth.rs only, and only on those two
+/// types (every `Api::` of that file is one of them).
+fn is_review(call: &str) -> bool {
+    let auth = path("src/serve/auth.rs");
+    let text = std::fs::read_to_string(&auth).unwrap();
+    let reviews_only = text.match_indices("Api::<").all(|(at, _)| {
+        let rest = &text[at + "Api::<".len()..];
+        rest.starts_with("TokenReview>") || rest.starts_with("SubjectAccessReview>")
+    });
+    call.starts_with(&format!("{}:", auth.display())) && reviews_only
 }
 
 #[test]

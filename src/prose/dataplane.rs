@@ -54,9 +54,21 @@ pub(super) fn sentence(reason: &Reason) -> Option<String> {
     })
 }
 
+/// The data-plane codes that say a path sends the Service's traffic to every endpoint.
+pub(super) fn ignores_hints(code: C) -> bool {
+    matches!(
+        code,
+        C::CiliumIgnoresHints | C::CiliumSocketLbIgnoresHints | C::CiliumVersionIgnoresValue | C::KubeProxyIgnoresHints
+    )
+}
+
 /// The remedy of a data-plane verdict (`None` for any other code).
 pub(super) fn remedy(reason: &Reason) -> Option<String> {
     Some(match reason.code {
+        C::CiliumIgnoresHints => "Set enable-service-topology: \"true\" in cilium-config (Helm \
+             loadBalancer.serviceTopology=true) and restart the Cilium agents: Cilium replaces kube-proxy \
+             and routes this Service to every endpoint until then."
+            .into(),
         C::KubeProxyIgnoresHints => "Upgrade the kube-proxy add-on (DaemonSet kube-system/kube-proxy) to the \
              control plane's version; on EKS, update the kube-proxy add-on."
             .into(),

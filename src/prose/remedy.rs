@@ -29,6 +29,16 @@ const LABEL_ENDPOINT_NODES: &str = "Give every endpoint's node a topology.kubern
 const SPREAD: &str = "Spread the pods in proportion to zone CPU so the controller's allocation is stable.";
 const SEE_REASONS: &str = "See the reasons below.";
 
+/// The remedy of a family, shown by `explain`: a family with nothing to do whose hints a data-plane
+/// path ignores (a note of the Service) gets that path's remedy, not "nothing to do".
+pub fn family_remedy(first: Option<&Reason>, notes: &[Reason]) -> String {
+    let ignoring = |r: &&Reason| super::dataplane::ignores_hints(r.code);
+    match (first, notes.iter().find(ignoring)) {
+        (None, Some(note)) => remedy(Some(note)),
+        (first, _) => remedy(first),
+    }
+}
+
 /// The one thing to do about a family whose most important reason is `reason` (None = nothing to do).
 pub fn remedy(reason: Option<&Reason>) -> String {
     let Some(reason) = reason else {
@@ -37,6 +47,7 @@ pub fn remedy(reason: Option<&Reason>) -> String {
     let f = &reason.facts;
     match reason.code {
         C::KubeProxyAppliesHints
+        | C::CiliumIgnoresHints
         | C::KubeProxyIgnoresHints
         | C::CiliumSocketLbAppliesHints
         | C::CiliumSocketLbIgnoresHints
@@ -65,7 +76,6 @@ pub fn remedy(reason: Option<&Reason>) -> String {
         | C::HeadlessService
         | C::WindowsNodes
         | C::KubeProxyVersionSkew
-        | C::CiliumIgnoresHints
         | C::CiliumAppliesHints
         | C::NoHintsAllocated
         | C::ProxyMissingZoneHint

@@ -11,6 +11,7 @@ use crate::escape::escape;
 use crate::prose;
 use topo_engine::report::mode::ModeSource;
 use topo_engine::report::proxy::{ProxyMode, ProxyZoneView};
+use topo_engine::report::reason::Reason;
 use topo_engine::report::{FamilyReport, ServiceReport};
 
 /// `-o json|yaml` of `explain` over several Services: kubectl's List of several objects.
@@ -42,7 +43,7 @@ pub fn render(report: &ServiceReport, options: &RenderOptions, out: &mut dyn Wri
     }
     for family in &report.families {
         writeln!(out)?;
-        family_section(family, options, &p, out)?;
+        family_section(family, &report.notes, options, &p, out)?;
     }
     events(report, options, &p, out)?;
     super::dataplane::section(report, options, &p, out)?;
@@ -64,13 +65,15 @@ fn source_text(source: &ModeSource) -> String {
 
 fn family_section(
     f: &FamilyReport,
+    notes: &[Reason],
     o: &RenderOptions,
     p: &Palette,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
     let verdict = p.verdict(f.verdict, &f.verdict.to_string());
     writeln!(out, "{}  {}  — controller: {}", p.heading(&f.address_type), verdict, f.action)?;
-    paragraph(out, o.wrap(), "  → ", "    ", &escape(&prose::remedy(f.reasons.first())))?;
+    let remedy = prose::family_remedy(f.reasons.first(), notes);
+    paragraph(out, o.wrap(), "  → ", "    ", &escape(&remedy))?;
     for r in &f.reasons {
         let r = prose::view(r.clone(), Some(&f.address_type));
         paragraph(out, o.wrap(), "  ", "    ", &format!("{}: {}", r.reason.code, escape(&r.message)))?;
