@@ -5,7 +5,7 @@
 # The figures mean nothing: xtask and kubectl-topo are dev builds here (xtask builds the product in
 # its own profile), every size is `small`, and runs, updates and multiples are the fewest that run
 # each code path. The commands are read from BENCHMARKS.md's ```sh blocks and rewritten:
-#   --size S → small (added where missing), --runs N → 1, --updates N → 2 (--outage 2), --max K → 1,
+#   --size S → small (added where missing), --runs N → 1, --updates N → 2, --outage S → 2, --max K → 1,
 #   files → a temporary directory, --kubeconfig KC → the one `live-up` printed (it runs in the
 #   background from its line until the command that uses it has run).
 # Usage: scripts/bench-smoke.sh [--list]   (--list: print the rewritten commands only)
@@ -35,13 +35,14 @@ mapfile -t documented < <(awk '/^```/{inb=!inb; next} inb && /^cargo xtask /' BE
 # rewrite ARGS...: the small-size arguments of one command (printed one per line).
 rewrite() {
   local sub="$1"; shift
-  local out=("$sub") has_size="" has_runs="" has_max="" has_updates=""
+  local out=("$sub") has_size="" has_runs="" has_max="" has_updates="" has_outage=""
   while [ $# -gt 0 ]; do
     case "$1" in
       --size) out+=(--size small); has_size=1; shift ;;
       --runs) out+=(--runs 1); has_runs=1; shift ;;
       --updates) out+=(--updates 2); has_updates=1; shift ;;
       --max) out+=(--max 1); has_max=1; shift ;;
+      --outage) out+=(--outage 2); has_outage=1; shift ;;
       --out) out+=(--out "$work/$(basename "$2")"); shift ;;
       --kubeconfig) out+=(--kubeconfig "@KUBECONFIG@"); shift ;;
       --*) out+=("$1") ;;
@@ -56,7 +57,7 @@ rewrite() {
     bench|scale|clusters) [ -n "$has_runs" ] || out+=(--runs 1) ;;
   esac
   [ "$sub" = scale ] && { [ -n "$has_max" ] || out+=(--max 1); out+=(--oracle-max 1); }
-  [ "$sub" = bench-serve ] && { [ -n "$has_updates" ] || out+=(--updates 2); out+=(--outage 2); }
+  [ "$sub" = bench-serve ] && { [ -n "$has_updates" ] || out+=(--updates 2); [ -n "$has_outage" ] || out+=(--outage 2); }
   printf '%s\n' "${out[@]}"
 }
 

@@ -36,14 +36,19 @@ fn relists(metrics: &str) -> [f64; 3] {
     })
 }
 
-/// `(namespace, name)` of the first Service with a verdict series in a scrape.
+/// `(namespace, name)` of the first Service with a verdict series in a scrape but
+/// `default/kubernetes`, which the apiserver creates again when it starts.
 fn some_service(metrics: &str) -> Option<(String, String)> {
-    let line = metrics.lines().find(|l| l.starts_with("kubectl_topo_service_verdict{"))?;
-    let label = |key: &str| {
-        let start = line.find(&format!("{key}=\""))? + key.len() + 2;
-        Some(line[start..].split('"').next()?.to_string())
-    };
-    Some((label("namespace")?, label("service")?))
+    let lines = metrics.lines().filter(|l| l.starts_with("kubectl_topo_service_verdict{"));
+    lines
+        .filter_map(|line| {
+            let label = |key: &str| {
+                let start = line.find(&format!("{key}=\""))? + key.len() + 2;
+                Some(line[start..].split('"').next()?.to_string())
+            };
+            Some((label("namespace")?, label("service")?))
+        })
+        .find(|(ns, name)| (ns.as_str(), name.as_str()) != ("default", "kubernetes"))
 }
 
 /// Kill the apiserver for `outage` seconds, delete a Service in etcd meanwhile, start it again.
