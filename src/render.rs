@@ -12,6 +12,7 @@ mod bar;
 mod check;
 pub(crate) mod clusters;
 pub(crate) mod explain;
+pub(crate) mod extract;
 mod format;
 mod junit;
 mod markdown;

@@ -22,6 +22,7 @@ mod read_only;
 mod readme;
 mod redact;
 mod replicas_property;
+mod report_manners;
 mod report_snapshots;
 mod reports;
 mod scenarios;

@@ -107,15 +107,32 @@ fn value_enums_with_descriptions() {
     assert_eq!(
         run(&["check", "-o", ""]),
         (
-            ["table", "wide", "json", "yaml", "html", "dot", "mermaid", "markdown", "junit", "sarif"]
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
+            [
+                "table",
+                "wide",
+                "json",
+                "yaml",
+                "html",
+                "dot",
+                "mermaid",
+                "markdown",
+                "junit",
+                "sarif",
+                "name",
+                "jsonpath=",
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
             4
         )
     );
-    assert_eq!(values(&["zones", "--output", "js"]), ["json"]);
-    assert_eq!(values(&["zones", "-o", ""]), ["table", "json", "yaml"], "only what zones writes");
+    assert_eq!(values(&["zones", "--output", "js"]), ["json", "jsonpath="]);
+    assert_eq!(
+        values(&["zones", "-o", ""]),
+        ["table", "json", "yaml", "jsonpath="],
+        "only what zones writes"
+    );
     assert_eq!(values(&["zones", "--color="]), ["--color=auto", "--color=always", "--color=never"]);
     assert_eq!(values(&["check", "--fail-on", "b"]), ["blocked"]);
     assert_eq!(values(&["completion", "p"]), ["powershell"]);

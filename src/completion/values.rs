@@ -28,7 +28,15 @@ pub(super) fn values(
         possible
             .iter()
             .filter(|v| !v.is_hide_set())
-            .map(|v| Candidate { value: v.get_name().to_string(), help: v.get_help().map(|h| h.to_string()) })
+            .map(|v| {
+                // `-o jsonpath` is typed `jsonpath=TEMPLATE`.
+                let value = if v.get_name() == "jsonpath" {
+                    "jsonpath=".to_string()
+                } else {
+                    v.get_name().to_string()
+                };
+                Candidate { value, help: v.get_help().map(|h| h.to_string()) }
+            })
             .collect()
     } else {
         match named(arg.get_id().as_str(), command, current, typed, lookup) {

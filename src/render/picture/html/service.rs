@@ -88,7 +88,24 @@ fn family(h: &mut String, f: &FamilyReport, zones: Option<&ZoneReport>, width: f
     for r in &f.reasons {
         let _ = write!(h, "<li><code>{}</code> {}</li>", r.code, esc(&prose::sentence(r)));
     }
+    for r in &f.ignored {
+        let _ = write!(
+            h,
+            "<li class=\"quiet\"><code>ignored:{}</code> {}</li>",
+            r.code,
+            esc(&prose::sentence(r))
+        );
+    }
     h.push_str("</ul>");
+    // The remedy's "see Replicas below": the counts at which hints hold (Auto mode).
+    if let Some(r) = &f.replicas {
+        h.push_str("<div class=\"replicas\">");
+        for (i, line) in prose::whatif::replicas_lines(r).iter().enumerate() {
+            let line = esc(line);
+            let _ = if i == 0 { write!(h, "<p><b>{line}</b></p>") } else { write!(h, "<p>{line}</p>") };
+        }
+        h.push_str("</div>");
+    }
     let cols = columns(f);
     if cols.is_empty() {
         h.push_str("</article>");
