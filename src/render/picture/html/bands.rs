@@ -25,6 +25,15 @@ const HEIGHT: f64 = 150.0;
 /// where this width fits, so labels never overlap in narrow columns.
 const CHAR_WIDTH: f64 = 8.5;
 
+/// What a destination column's endpoints receive: the words when they fit the column, else the
+/// bare percentage, else nothing (the zone card above says it): a label must not run into the next
+/// column's.
+fn received_label(fraction_of_all: f64, col_width: f64) -> Option<String> {
+    [words::received(fraction_of_all), words::percent(fraction_of_all)]
+        .into_iter()
+        .find(|l| label_width(l) <= col_width - PAD)
+}
+
 /// The room a label takes, by [`CHAR_WIDTH`].
 fn label_width(text: &str) -> f64 {
     text.chars().count() as f64 * CHAR_WIDTH
@@ -97,12 +106,7 @@ pub fn svg(columns: &[&str], routes: &[Route<'_>], state: State, width: f64) -> 
             "<rect class=\"from\" x=\"{x:.1}\" y=\"{TOP}\" width=\"{o:.1}\" height=\"{BAR}\" fill=\"{colour}\"/>\
              <rect class=\"to\" x=\"{x:.1}\" y=\"{bottom:.1}\" width=\"{d:.1}\" height=\"{BAR}\" fill=\"#555\"/>"
         );
-        // The words when they fit the column, else the bare percentage, else nothing (the zone
-        // card above says it): a label must not run into the next column's.
-        let label = [words::received(in_sum[i]), words::percent(in_sum[i])]
-            .into_iter()
-            .find(|l| label_width(l) <= col_width - PAD);
-        if let (true, Some(label)) = (in_sum[i] > 0.0, label) {
+        if let (true, Some(label)) = (in_sum[i] > 0.0, received_label(in_sum[i], col_width)) {
             let _ = write!(
                 s,
                 "<text class=\"received\" x=\"{x:.1}\" y=\"{:.1}\">{}</text>",
