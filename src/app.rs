@@ -12,7 +12,6 @@ use crate::settings::changes::WhatIfError;
 use crate::settings::{Job, Settings, SettingsError};
 use crate::source::dump_write::{DumpFormat, DumpInput};
 use crate::source::{self, DumpPath, ServiceNotFound, SourceError, SourceSpec};
-use crate::triage::FailOn;
 use crate::version::VersionReport;
 use topo_engine::core::analyze;
 use topo_engine::core::version::{self, Chosen};
@@ -33,11 +32,32 @@ pub(crate) fn display_name(argv0: &str) -> String {
 
 /// Run the resolved job, writing data to `out` and notes to `err`. A write error is
 /// [`Error::Write`]; `main` applies the output-error policy ([`Error::is_closed_pipe`]).
+/// `--quiet` drops the `note:` lines of `err`; `-o name|jsonpath=…` print their extract of the
+/// JSON document the job wrote.
 pub(crate) fn run(
     settings: &Settings,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitStatus, Error> {
+    let mut quiet = quiet::Quiet::new(err, settings.quiet);
+    let status = match &settings.extract {
+        None => job(settings, out, &mut quiet),
+        Some(extract) => {
+            let mut json = Vec::new();
+            let computed = job(settings, &mut json, &mut quiet);
+            // A report written before an error (nothing known, a failed cluster) is extracted too.
+            match json.is_empty() {
+                true => computed,
+                false => crate::error::after_output(render::extract::write(extract, &json, out), computed),
+            }
+        }
+    };
+    let _ = quiet.flush();
+    status
+}
+
+/// [`run`] of the job itself.
+fn job(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitStatus, Error> {
     match &settings.job {
         Job::Completion(shell) => {
             // Completions are for the executable itself (`kubectl-topo`); kubectl's plugin
@@ -56,10 +76,7 @@ pub(crate) fn run(
         }
         Job::Version { client } => version(settings, *client, out),
         Job::Zones => zones(settings, out, err),
-        Job::Explain { names, fail_on } => match names.as_slice() {
-            [name] => explain(settings, name, *fail_on, out, err),
-            several => explain::several(settings, several, *fail_on, out, err),
-        },
+        Job::Explain { names, fail_on, config } => explain::run(settings, names, *fail_on, config, out, err),
         Job::Check(job) => check::run(settings, job, out, err),
         Job::Dump { redact, format } => dump(settings, *redact, *format, out, err),
         Job::Simulate { name, changes } => simulate(settings, name, changes, out, err),
@@ -167,31 +184,6 @@ fn zones(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Resul
     Ok(ExitStatus::Ok)
 }
 
-fn explain(
-    settings: &Settings,
-    name: &str,
-    fail_on: Option<FailOn>,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> Result<ExitStatus, Error> {
-    let loaded = load(settings, request(settings, Some(name), false), err)?;
-    let snapshot = loaded.snapshot;
-    let service = find_service(&snapshot, loaded.namespace.as_deref(), name)?;
-    check_traffic(settings, &snapshot)?;
-    let chosen = modelled(settings, &snapshot, err)?;
-    let behaviour = chosen.behaviour;
-    let mut report = analyze::explain_with(&snapshot, service, behaviour, &settings.traffic);
-    report.kubernetes_version_basis = Some(chosen.basis);
-    let zones = settings.output.picture().map(|_| analyze::zones(&snapshot, behaviour));
-    let verdicts: Vec<Verdict> = report.families.iter().map(|f| f.verdict).collect();
-    let computed = nothing_known(&verdicts, &snapshot.info).map(|()| match fail_on {
-        Some(level) if fails(level, &verdicts) => ExitStatus::Findings,
-        _ => ExitStatus::Ok,
-    });
-    let written = render::explain_with(&report, zones.as_ref(), &options(settings), out);
-    crate::error::after_output(written, computed)
-}
-
 /// `dump`: the raw objects of a live read as one YAML or JSON List (`--from-file` reads it back);
 /// with `--redact`, only what the engine reads of the scope, from a live read or a dump.
 fn dump(
@@ -201,6 +193,14 @@ fn dump(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitStatus, Error> {
+    // A dump read back as it is: converted, narrowed to the namespace.
+    if let (SourceSpec::Dump(path), false) = (&settings.source, redact) {
+        let namespace = source::live::Namespace::from(&settings.scope).resolve("default");
+        let value = source::dump_write::convert::read_narrowed(path, namespace.as_deref())?;
+        let written = source::dump_write::write_converted(&value, format, out)?;
+        written.map_err(Error::Write)?;
+        return Ok(ExitStatus::Ok);
+    }
     // Written back whole unless redacted (a redacted dump is written from the model).
     let request = source::Request { whole: !redact, ..request(settings, None, false) };
     let loaded = load(settings, request, err)?;
@@ -286,11 +286,6 @@ pub(crate) fn nothing_known(verdicts: &[Verdict], info: &SourceInfo) -> Result<(
     Ok(())
 }
 
-/// True when some verdict is at or above `level`. Unknown is never a finding.
-pub(crate) fn fails(level: FailOn, verdicts: &[Verdict]) -> bool {
-    verdicts.iter().any(|v| crate::triage::verdict_fails(level, *v))
-}
-
 /// The Services of `namespace` (every namespace for `None`) named `name` (any name for `None`) that
 /// match `--selector`, in snapshot order: what `check` and `watch` report on.
 pub(crate) fn services_in_scope<'a>(
@@ -356,6 +351,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 
 mod check;
 mod explain;
+mod quiet;
 mod watch;
 
 #[cfg(test)]
@@ -377,6 +373,13 @@ mod tests {
         assert_eq!(nearest("demo-srvice-4", names.into_iter()).as_deref(), Some("demo-service-4"));
         assert_eq!(nearest("payments", names.into_iter()), None);
         assert_eq!((edit_distance("", "ab"), edit_distance("kitten", "sitting")), (2, 3));
+    }
+
+    use crate::triage::FailOn;
+
+    /// True when some verdict is at or above `level`. Unknown is never a finding.
+    fn fails(level: FailOn, verdicts: &[Verdict]) -> bool {
+        verdicts.iter().any(|v| crate::triage::verdict_fails(level, *v))
     }
 
     #[test]

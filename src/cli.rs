@@ -11,7 +11,7 @@ pub(crate) mod shared;
 pub(crate) mod usage_error;
 mod values;
 pub use reasons::ReasonsArgs;
-pub use values::{Auth, ColorChoice, FailOn, OutputFormat, PerZoneSeries, SortBy};
+pub use values::{Auth, ColorChoice, FailOn, Output, OutputFormat, PerZoneSeries, SortBy};
 
 use shared::Groups;
 pub use shared::{
@@ -34,7 +34,8 @@ Exit codes:
   1  check / explain --exit-code found a Service at or above --fail-on
   2  usage or input error (bad flag, unreadable or invalid dump or kubeconfig, no such --context,
      unknown Service in a dump or cluster)
-  3  cluster or API error (unreachable, unauthorised, forbidden, timeout)";
+  3  cluster or API error (unreachable, unauthorised, forbidden, timeout)
+A closed stdout (`| head`) ends the run quietly with the code it computed.";
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
@@ -81,7 +82,7 @@ pub enum Command {
 pub struct ZonesArgs {
     /// Output format [default: table].
     #[arg(short = 'o', long, ignore_case = true, value_parser = shared::formats(shared::ZONES_FORMATS))]
-    pub output: Option<OutputFormat>,
+    pub output: Option<Output>,
     #[command(flatten)]
     pub read: ReadArgs,
 }
@@ -94,7 +95,7 @@ pub struct VersionArgs {
     pub client: bool,
     /// Output format [default: table].
     #[arg(short = 'o', long, ignore_case = true, value_parser = shared::formats(shared::VERSION_FORMATS))]
-    pub output: Option<OutputFormat>,
+    pub output: Option<Output>,
     #[command(flatten)]
     pub connection: Connection,
 }
@@ -112,12 +113,17 @@ pub struct ExplainArgs {
     /// Severity that makes --exit-code fail, and implies --exit-code [default: drift].
     #[arg(long, value_enum, ignore_case = true)]
     pub fail_on: Option<FailOn>,
+    /// Config file with excludes and failure levels, as for check (default:
+    /// $KUBECTL_TOPO_CONFIG, else ${XDG_CONFIG_HOME:-~/.config}/kubectl-topo/config.yaml when it
+    /// exists).
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
     /// Traffic model of the cross-zone share.
     #[command(flatten)]
     pub traffic: TrafficArgs,
     /// Output format [default: table].
     #[arg(short = 'o', long, ignore_case = true, value_parser = shared::formats(shared::REPORT_FORMATS))]
-    pub output: Option<OutputFormat>,
+    pub output: Option<Output>,
     #[command(flatten)]
     pub namespace: Namespace,
     #[command(flatten)]
@@ -158,6 +164,10 @@ pub struct CheckArgs {
     /// Check every context of the kubeconfig, one cluster each.
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", hide_default_value = true, hide_possible_values = true, value_name = "BOOL", value_parser = crate::cli::shared::boolean())]
     pub all_contexts: bool,
+    /// -o json|yaml: one CheckReportList even for one cluster (it always is with several -f, a
+    /// directory of dumps or --all-contexts).
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", hide_default_value = true, hide_possible_values = true, value_name = "BOOL", value_parser = crate::cli::shared::boolean())]
+    pub list: bool,
     /// Config file with excludes and failure levels (default:
     /// $KUBECTL_TOPO_CONFIG, else ${XDG_CONFIG_HOME:-~/.config}/kubectl-topo/config.yaml when it
     /// exists).
@@ -165,7 +175,7 @@ pub struct CheckArgs {
     pub config: Option<PathBuf>,
     /// Output format [default: table].
     #[arg(short = 'o', long, ignore_case = true, value_parser = shared::formats(shared::CHECK_FORMATS))]
-    pub output: Option<OutputFormat>,
+    pub output: Option<Output>,
     #[command(flatten)]
     pub namespace: Namespace,
     #[command(flatten)]
@@ -213,7 +223,7 @@ pub struct SimulateArgs {
     pub traffic: TrafficArgs,
     /// Output format [default: table].
     #[arg(short = 'o', long, ignore_case = true, value_parser = shared::formats(shared::REPORT_FORMATS))]
-    pub output: Option<OutputFormat>,
+    pub output: Option<Output>,
     #[command(flatten)]
     pub namespace: Namespace,
     #[command(flatten)]
@@ -224,11 +234,13 @@ pub struct SimulateArgs {
 #[derive(Debug, Args)]
 #[command(mut_arg("k8s_version", |a| a.help(shared::LIVE_K8S_VERSION_HELP)))]
 pub struct WatchArgs {
-    /// One Service (`svc/NAME`); without it, every Service of the namespace (or of all with -A).
-    pub service: Option<String>,
+    /// One Service, as kubectl takes it: `svc/NAME` (or `service/NAME`, `NAME`) or `svc NAME`;
+    /// without it, every Service of the namespace (or of all with -A).
+    #[arg(value_name = "SERVICE", num_args = 0..=2)]
+    pub service: Vec<String>,
     /// Output format [default: table].
     #[arg(short = 'o', long, ignore_case = true, value_parser = shared::formats(shared::WATCH_FORMATS))]
-    pub output: Option<OutputFormat>,
+    pub output: Option<Output>,
     #[command(flatten)]
     pub namespace: Namespace,
     #[command(flatten)]
@@ -313,7 +325,7 @@ pub struct DumpArgs {
     pub redact: bool,
     /// Output format [default: yaml].
     #[arg(short = 'o', long, ignore_case = true, value_parser = shared::dump_formats())]
-    pub output: Option<OutputFormat>,
+    pub output: Option<Output>,
     #[command(flatten)]
     pub namespace: Namespace,
     #[command(flatten)]

@@ -13,6 +13,7 @@ mod check;
 pub(crate) mod clusters;
 mod dataplane;
 pub(crate) mod explain;
+pub(crate) mod extract;
 mod format;
 mod junit;
 mod markdown;

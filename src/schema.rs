@@ -58,7 +58,8 @@ pub fn document() -> Value {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": API_VERSION,
         "description": "A document printed by `kubectl topo … -o json|yaml` (one per line for `watch -o json`). \
-            Fields are additive within this apiVersion: a consumer should ignore fields it does not know.",
+            Fields are additive within this apiVersion (a consumer should ignore fields it does not know), \
+            but for the renames of this alpha version listed in docs/json-migration.md.",
         "type": "object",
         "properties": {
             "apiVersion": { "const": API_VERSION },

@@ -8,6 +8,7 @@
 use std::time::Duration;
 
 use crate::cli::{Cli, ColorChoice, Command, GlobalArgs, OutputFormat};
+use crate::render::extract::{Extract, Template};
 use crate::render::{Format, FormatKind};
 use crate::source::dump_write::DumpFormat;
 use crate::source::{Scope, SourceSpec};
@@ -32,6 +33,8 @@ pub enum Job {
         names: Vec<String>,
         /// `--exit-code` with its `--fail-on`; None without `--exit-code`.
         fail_on: Option<FailOn>,
+        /// Where the config file (excludes, failure levels) is, as for `check`.
+        config: ConfigPath,
     },
     /// `check`.
     Check(CheckJob),
@@ -78,6 +81,8 @@ pub struct CheckJob {
     pub config: ConfigPath,
     /// `--all-contexts`: every context of the kubeconfig.
     pub all_contexts: bool,
+    /// `--list`: `-o json|yaml` as a `CheckReportList` even for one cluster.
+    pub list: bool,
 }
 
 /// Everything a run needs, decided once.
@@ -95,8 +100,12 @@ pub struct Settings {
     pub selector: Option<Selector>,
     /// `--k8s-version`, when given.
     pub behaviour: Option<Behaviour>,
-    /// Output format.
+    /// Output format (`json` for `-o name` and `-o jsonpath=…`).
     pub output: Format,
+    /// `-o name`, `-o jsonpath=…`: what to print of the JSON document instead of it.
+    pub extract: Option<Extract>,
+    /// `--quiet`: no `note:` lines on stderr.
+    pub quiet: bool,
     /// Colour table output.
     pub color: bool,
     /// The terminal takes UTF-8 (block characters in bars); otherwise ASCII.
@@ -119,7 +128,14 @@ impl Settings {
     /// Resolve what was typed against the ambient facts.
     pub fn resolve(cli: Cli, ambient: &Ambient, bin_name: &str) -> Result<Settings, SettingsError> {
         let g = cli.command.shared();
-        let output = g.output.map_or(Format::Table, Format::from);
+        let output = g.output.as_ref().map_or(Format::Table, |o| Format::from(o.format));
+        let extract = match g.output.as_ref().map(|o| (o.format, o.template.as_deref())) {
+            Some((OutputFormat::Name, _)) => Some(Extract::Name),
+            Some((OutputFormat::Jsonpath, Some(template))) => {
+                Some(Extract::JsonPath(Template::parse(template)?))
+            }
+            _ => None,
+        };
         let traffic = resolve_traffic(&cli.command)?;
         // Checked even with --from-file, where it is unused: a typo should not pass silently.
         let request_timeout = match (&g.connection.request_timeout, &cli.command) {
@@ -144,6 +160,8 @@ impl Settings {
             selector,
             behaviour,
             output,
+            extract,
+            quiet: g.quiet,
             color,
             unicode: ambient.locale.is_utf8(),
             no_headers: g.no_headers,
@@ -162,6 +180,7 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
         Command::Zones(_) => Job::Zones,
         Command::Explain(a) => Job::Explain {
             names: explain_names(&a.service, g)?,
+            config: check_settings::config_path(a.config.clone(), ambient),
             // `--fail-on` says what should fail: it asks for the exit code by itself.
             fail_on: (a.exit_code || a.fail_on.is_some())
                 .then(|| a.fail_on.unwrap_or(crate::cli::FailOn::Drift).into()),
@@ -171,14 +190,11 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
             view: check_settings::view(&a)?,
             config: check_settings::config_path(a.config, ambient),
             all_contexts: a.all_contexts,
+            list: a.list,
         }),
         Command::Dump(a) => {
-            // A dump read back is only worth writing again redacted (to share it).
-            if !g.from_file.is_empty() && !a.redact {
-                return Err(SettingsError::DumpFromFile);
-            }
             // The parser takes only -o yaml and -o json for dump (`cli::shared::dump_formats`).
-            let format = match g.output.unwrap_or(OutputFormat::Yaml) {
+            let format = match g.output.as_ref().map_or(OutputFormat::Yaml, |o| o.format) {
                 OutputFormat::Json => DumpFormat::Json,
                 OutputFormat::Yaml => DumpFormat::Yaml,
                 _ => return Err(SettingsError::DumpWide),
@@ -189,10 +205,10 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
             Job::Simulate { name: parse_service_words(&a.service)?, changes: whatif_settings::changes(&a)? }
         }
         Command::Watch(a) => {
-            if a.service.is_some() && g.all_namespaces {
+            if !a.service.is_empty() && g.all_namespaces {
                 return Err(SettingsError::WatchOneWithAll);
             }
-            Job::Watch { name: a.service.as_deref().map(parse_service_ref).transpose()? }
+            Job::Watch { name: (!a.service.is_empty()).then(|| parse_service_words(&a.service)).transpose()? }
         }
         Command::Serve(a) => serve::job(a, ambient)?,
         Command::Reasons(a) => Job::Reasons(a.code),
@@ -261,7 +277,8 @@ fn explain_names(words: &[String], g: &GlobalArgs) -> Result<Vec<String>, Settin
         }
         _ => return parse_service_words(words).map(|name| vec![name]),
     };
-    let picture = g.output.map(Format::from).is_some_and(|f| f.kind() == FormatKind::Picture);
+    let picture =
+        g.output.as_ref().map(|o| Format::from(o.format)).is_some_and(|f| f.kind() == FormatKind::Picture);
     if names.len() > 1 && picture {
         return Err(SettingsError::SeveralPictures);
     }

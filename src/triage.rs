@@ -15,6 +15,7 @@ use topo_engine::report::reason::{Reason, ReasonCode};
 use topo_engine::report::{CheckReport, CheckSummary, ServiceRef, Verdict};
 
 pub(crate) mod config;
+pub(crate) mod explain;
 pub(crate) mod pattern;
 pub(crate) mod rules;
 
@@ -147,10 +148,19 @@ pub fn triage<'a>(
 
 /// Move the reasons `ignore` picks from `reasons` to `ignored`, keeping their order.
 fn set_aside(family: &mut CheckFamily, ignore: impl Fn(ReasonCode) -> bool) {
+    move_ignored(&mut family.reasons, &mut family.ignored, ignore);
+}
+
+/// Move the reasons `ignore` picks from `reasons` to `ignored`, keeping their order.
+pub(crate) fn move_ignored(
+    reasons: &mut Vec<Reason>,
+    ignored: &mut Vec<Reason>,
+    ignore: impl Fn(ReasonCode) -> bool,
+) {
     let (set_aside, kept): (Vec<Reason>, Vec<Reason>) =
-        std::mem::take(&mut family.reasons).into_iter().partition(|r| ignore(r.code));
-    family.reasons = kept;
-    family.ignored.extend(set_aside);
+        std::mem::take(reasons).into_iter().partition(|r| ignore(r.code));
+    *reasons = kept;
+    ignored.extend(set_aside);
 }
 
 /// `--verdict`, `--reason` and `--mode` (each: any of the values given; all three must hold).
@@ -191,18 +201,27 @@ fn sort<T>(rows: &mut [(CheckRow, T)], by: SortBy) {
 /// `--fail-on none`); kept reasons all at level `warning` never fail; otherwise the verdict and
 /// `--fail-on` decide (Drift ⊂ Blocked ⊂ Any; Unknown is never a finding).
 pub fn fails(row: &CheckRow, rules: &IgnoreRules, fail_on: FailOn) -> bool {
-    row.families.iter().any(|family| {
-        let levels: Vec<Option<Level>> = family.reasons.iter().map(|r| rules.level(r.code)).collect();
-        if fail_on == FailOn::None || (family.reasons.is_empty() && !family.ignored.is_empty()) {
-            false
-        } else if levels.contains(&Some(Level::Error)) {
-            true
-        } else if !levels.is_empty() && levels.iter().all(|l| *l == Some(Level::Warning)) {
-            false
-        } else {
-            verdict_fails(fail_on, family.verdict)
-        }
-    })
+    row.families.iter().any(|f| family_fails(f.verdict, &f.reasons, !f.ignored.is_empty(), rules, fail_on))
+}
+
+/// One family of `check` or `explain`: its verdict, the reasons kept, whether any was set aside.
+pub(crate) fn family_fails(
+    verdict: Verdict,
+    reasons: &[Reason],
+    any_ignored: bool,
+    rules: &IgnoreRules,
+    fail_on: FailOn,
+) -> bool {
+    let levels: Vec<Option<Level>> = reasons.iter().map(|r| rules.level(r.code)).collect();
+    if fail_on == FailOn::None || (reasons.is_empty() && any_ignored) {
+        false
+    } else if levels.contains(&Some(Level::Error)) {
+        true
+    } else if !levels.is_empty() && levels.iter().all(|l| *l == Some(Level::Warning)) {
+        false
+    } else {
+        verdict_fails(fail_on, verdict)
+    }
 }
 
 /// The verdict alone at `level` (also `explain --exit-code`).

@@ -232,7 +232,10 @@ fn flags_a_subcommand_does_not_use_are_refused_with_its_help() {
     let cases: &[(&[&str], &str)] = &[
         (&["explain", "svc/demo-service", "-A"], "error: explain does not take -A"),
         (&["explain", "svc/demo-service", "-n", "demo", "-l", "app=x"], "error: explain does not take -l"),
-        (&["zones", "-o", "wide"], "error: zones does not write -o wide: use -o table, json or yaml"),
+        (
+            &["zones", "-o", "wide"],
+            "error: zones does not write -o wide: use -o table, json, yaml or jsonpath=TEMPLATE",
+        ),
         (&["dump", "-o", "table"], "error: dump does not write -o table: use -o json or yaml"),
         (&["zones", "-n", "demo"], "error: zones does not take -n: it reads no namespaced object"),
         (&["check", "-A", "-V"], "error: unexpected argument '-V'"),

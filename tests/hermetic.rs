@@ -26,6 +26,7 @@ mod realworld;
 mod reasons;
 mod redact;
 mod replicas_property;
+mod report_manners;
 mod report_snapshots;
 mod reports;
 mod scenarios;

@@ -300,3 +300,30 @@ fn capped_check_page(dir: &Path) -> (PathBuf, Page) {
     let rows = check.services.len();
     (file, Page { what: "capped check".into(), sections: 1, rows, bands: None })
 }
+
+/// `simulate -o html` draws before and after side by side, so eight zones make columns about 67
+/// units wide: no two labels of a routing picture may overlap as Chromium lays them out (issue 35).
+#[test]
+fn chromium_sees_no_band_labels_collide_in_narrow_columns() {
+    use crate::support::dump::{auto_service, ep, list, node, slice};
+    const ZONES: [&str; 8] = ["zone-a", "zone-b", "zone-c", "zone-d", "zone-e", "zone-f", "zone-g", "zone-h"];
+    const NODES: [&str; 8] = ["n-a", "n-b", "n-c", "n-d", "n-e", "n-f", "n-g", "n-h"];
+    const ADDRESSES: [&str; 8] =
+        ["10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4", "10.0.0.5", "10.0.0.6", "10.0.0.7", "10.0.0.8"];
+    let nodes: Vec<_> = ZONES.iter().zip(NODES).map(|(z, n)| node(n, z, "4")).collect();
+    let endpoints = (0..8).map(|i| ep(ADDRESSES[i], ZONES[i], NODES[i])).collect();
+    let dump = list(&nodes, &[auto_service("wide")], &[slice("wide-1", "wide", endpoints)]);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("eight-zones.yaml");
+    std::fs::write(&file, dump).expect("write");
+    let file = file.display().to_string();
+    let simulate = ["simulate", "svc/wide", "-n", "w", "-f", &file, "--replicas", "16"];
+    let html = run(&[&simulate[..], &["-o", "html"]].concat());
+    let text = String::from_utf8_lossy(&html);
+    assert!(text.matches("<text").count() > 8, "the pictures have labels to collide: {text}");
+    let page = dir.path().join("simulate.html");
+    std::fs::write(&page, html).expect("write");
+    let seen = consumers("html", &[], &[page]);
+    assert_clean(&seen[0], "simulate eight zones");
+    assert_eq!(seen[0]["labelOverlaps"], 0, "labels drawn over each other");
+}

@@ -81,15 +81,6 @@ fn redaction_is_deterministic() {
 }
 
 #[test]
-fn dump_from_file_without_redact_is_one_error_line() {
-    let out = topo().args(["dump", "-f"]).arg(demo()).output().expect("runs");
-    assert_eq!(out.status.code(), Some(2));
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(stderr.starts_with("error: dump --from-file") && stderr.contains("--redact"), "{stderr}");
-    assert!(stderr.lines().all(|l| l.starts_with("error:") || l.starts_with("hint:")), "{stderr}");
-}
-
-#[test]
 fn a_namespace_scope_keeps_that_namespace_only() {
     let scoped = |ns: &str| {
         let out = topo().args(["dump", "--redact", "-n", ns, "-f"]).arg(demo()).output().expect("runs");

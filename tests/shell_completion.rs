@@ -91,6 +91,38 @@ fn cases() -> Vec<Case> {
             listed: &[],
             unlisted: &[],
         },
+        // Issue 35: an unfinished word gets no space (NoSpace), a list completes each element, and
+        // --verdict, --reason and --exclude-namespace have candidates.
+        Case {
+            keys: "check -f examples/demo-cluster.yaml --traffic us-east-1a\t50",
+            line: Some("check -f examples/demo-cluster.yaml --traffic us-east-1a=50"),
+            listed: &[],
+            unlisted: &[],
+        },
+        Case {
+            keys: "check -f examples/demo-cluster.yaml --traffic us-east-1a=50,us-east-1b\t50",
+            line: Some("check -f examples/demo-cluster.yaml --traffic us-east-1a=50,us-east-1b=50"),
+            listed: &[],
+            unlisted: &[],
+        },
+        Case {
+            keys: "check --verdict Blocked,Dr\t",
+            line: Some("check --verdict Blocked,Drift"),
+            listed: &[],
+            unlisted: &[],
+        },
+        Case {
+            keys: "check --reason OverloadT\t",
+            line: Some("check --reason OverloadThreshold"),
+            listed: &[],
+            unlisted: &[],
+        },
+        Case {
+            keys: "check -f examples/demo-cluster.yaml --exclude-namespace defa\t",
+            line: Some("check -f examples/demo-cluster.yaml --exclude-namespace default"),
+            listed: &[],
+            unlisted: &[],
+        },
         // A path: the shell's own file-name completion.
         Case {
             keys: "zones --from-file examples/demo-clu\t",

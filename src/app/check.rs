@@ -51,7 +51,8 @@ pub(super) fn run(
     let rules = config::load(&job.config)?;
     let plan = Plan { fail_on: job.fail_on, view: &job.view, rules: &rules };
     let mut targets = targets(&settings.sources, job.all_contexts);
-    if targets.len() == 1 && !job.all_contexts {
+    let as_list = listed(settings, job) && settings.output.structured().is_some();
+    if targets.len() == 1 && !job.all_contexts && !as_list {
         let Target { spec, .. } = targets.remove(0);
         let source = spec?;
         let cluster = Cluster { source: &source, progress: settings.progress, workers: settings.workers };
@@ -68,6 +69,14 @@ pub(super) fn run(
         return Err(SettingsError::ReportOneSource(format).into());
     }
     many(settings, targets, &plan, out, err)
+}
+
+/// Whether `-o json|yaml` is a `CheckReportList` whatever the count of clusters found: asked for
+/// (`--list`), or a shape of input that may hold several (`--all-contexts`, several sources, a
+/// directory), so that a script reads one shape the day a second dump appears.
+fn listed(settings: &Settings, job: &CheckJob) -> bool {
+    let directory = |s: &SourceSpec| matches!(s, SourceSpec::Dump(DumpPath::File(p)) if p.is_dir());
+    job.list || job.all_contexts || settings.sources.len() > 1 || settings.sources.iter().any(directory)
 }
 
 /// One cluster: read, analyse, triage; also whether any verdict before triage is known ("nothing

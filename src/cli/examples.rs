@@ -26,7 +26,7 @@ Columns:
   REPLICAS    Blocked in Auto mode: the nearest ready-endpoint count that gets hints
   CROSS-ZONE  share of requests leaving their zone today, with the hints on the slices now
   AFTER-SYNC  (-o wide) the same share after the controller's next sync; JSON has both
-              (crossZoneNow, crossZone)
+              (crossZoneNow, crossZoneAfterSync)
 
 Examples:
   # Every Service of the cluster; exit code 1 on Drift
@@ -46,7 +46,9 @@ Examples:
   # Only what the reports read, names and addresses replaced, as JSON (read back faster)
   kubectl topo dump -A --redact -o json > cluster.json
   # Redact a dump made with kubectl before sharing it (no cluster needed)
-  kubectl topo dump -f cluster.yaml --redact -A > shared.yaml";
+  kubectl topo dump -f cluster.yaml --redact -A > shared.yaml
+  # A YAML dump as JSON (read back faster), one namespace only
+  kubectl topo dump -f cluster.yaml -n shop -o json > shop.json";
 
 /// `simulate --help`.
 pub(crate) const SIMULATE: &str = "\

@@ -5,7 +5,7 @@ use super::shared::{
     AllNamespaces, Connection, FromFile, Groups, K8sVersion, Namespace, Selector, TableLook,
 };
 use super::{
-    CheckArgs, CompletionArgs, DumpArgs, ExplainArgs, OutputFormat, ReasonsArgs, ServeArgs, SimulateArgs,
+    CheckArgs, CompletionArgs, DumpArgs, ExplainArgs, Output, ReasonsArgs, ServeArgs, SimulateArgs,
     VersionArgs, WatchArgs, ZonesArgs,
 };
 
@@ -15,7 +15,7 @@ macro_rules! groups {
             $(groups!(@ $group);)*
         }
     };
-    (@ output) => { fn output(&self) -> Option<OutputFormat> { self.output } };
+    (@ output) => { fn output(&self) -> Option<Output> { self.output.clone() } };
     (@ file) => { fn file(&self) -> Option<&FromFile> { Some(&self.file) } };
     (@ namespace) => { fn namespace(&self) -> Option<&Namespace> { Some(&self.namespace) } };
     (@ all) => { fn all(&self) -> Option<&AllNamespaces> { Some(&self.all) } };
@@ -59,11 +59,14 @@ pub const CONNECTION: [&str; 13] = [
     "--v",
 ];
 
-/// The other shared flags, by subcommand (every subcommand but `reasons` and `completion` also
-/// takes [`CONNECTION`]).
+/// The other shared flags, by subcommand (every subcommand but `reasons` and `completion` also takes
+/// [`CONNECTION`]).
 pub const USED_BY: [(&str, &[&str]); 10] = [
-    ("zones", &["--output", "--from-file", "--k8s-version", "--no-headers", "--color"]),
-    ("explain", &["--output", "--namespace", "--from-file", "--k8s-version", "--no-headers", "--color"]),
+    ("zones", &["--output", "--from-file", "--k8s-version", "--no-headers", "--color", "--quiet"]),
+    (
+        "explain",
+        &["--output", "--namespace", "--from-file", "--k8s-version", "--no-headers", "--color", "--quiet"],
+    ),
     (
         "check",
         &[
@@ -75,10 +78,14 @@ pub const USED_BY: [(&str, &[&str]); 10] = [
             "--k8s-version",
             "--no-headers",
             "--color",
+            "--quiet",
         ],
     ),
     ("dump", &["--output", "--namespace", "--all-namespaces", "--from-file"]),
-    ("simulate", &["--output", "--namespace", "--from-file", "--k8s-version", "--no-headers", "--color"]),
+    (
+        "simulate",
+        &["--output", "--namespace", "--from-file", "--k8s-version", "--no-headers", "--color", "--quiet"],
+    ),
     (
         "watch",
         &[
@@ -89,6 +96,7 @@ pub const USED_BY: [(&str, &[&str]); 10] = [
             "--k8s-version",
             "--no-headers",
             "--color",
+            "--quiet",
         ],
     ),
     ("serve", &["--k8s-version"]),
@@ -121,7 +129,7 @@ pub fn why_not(command: &str, typed: &str) -> Option<&'static str> {
             "serve watches every namespace and exports every Service; filter in PromQL"
         }
         ("serve", "--all-namespaces") => "serve always watches every namespace",
-        ("serve", "--output" | "--no-headers" | "--color") => {
+        ("serve", "--output" | "--no-headers" | "--color" | "--quiet") => {
             "serve writes metrics at /metrics, not a report"
         }
         ("serve" | "watch", "--from-file") => {
@@ -139,6 +147,7 @@ pub fn why_not(command: &str, typed: &str) -> Option<&'static str> {
         (_, "--from-file") => "it reads no dump; `check -f` and `explain -f` do",
         (_, "--k8s-version") => "it models no behaviour; the reports (explain, check…) do",
         (_, "--no-headers" | "--color") => "it writes no table",
+        (_, "--quiet") => "it prints no note: lines to silence",
         _ => "it does not use it",
     })
 }

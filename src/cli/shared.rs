@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
 
-use super::{ColorChoice, OutputFormat};
+use super::{ColorChoice, Output, OutputFormat};
 
 /// `-f`: a dump instead of a live cluster.
 #[derive(Debug, Args)]
@@ -52,9 +52,12 @@ pub struct K8sVersion {
     pub k8s_version: Option<String>,
 }
 
-/// How a table looks: `--no-headers`, `--color`.
+/// How a run looks: `--no-headers`, `--color`, `--quiet`.
 #[derive(Debug, Args)]
 pub struct TableLook {
+    /// Print no `note:` lines on stderr (errors and their hints still are).
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", hide_default_value = true, hide_possible_values = true, value_name = "BOOL", value_parser = crate::cli::shared::boolean())]
+    pub quiet: bool,
     /// Omit table headers.
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", hide_default_value = true, hide_possible_values = true, value_name = "BOOL", value_parser = crate::cli::shared::boolean())]
     pub no_headers: bool,
@@ -130,14 +133,59 @@ pub fn boolean() -> impl TypedValueParser<Value = bool> {
     .map(|v| matches!(v.as_str(), "true" | "1" | "t" | "T" | "TRUE" | "True"))
 }
 
-/// The `-o` values of a subcommand: `names` of [`OutputFormat`], with their help.
-pub fn formats(names: &'static [&'static str]) -> impl TypedValueParser<Value = OutputFormat> {
-    let values = OutputFormat::value_variants()
-        .iter()
-        .filter_map(ValueEnum::to_possible_value)
-        .filter(|v| names.contains(&v.get_name()));
-    PossibleValuesParser::new(values)
-        .map(|name| OutputFormat::from_str(&name, true).unwrap_or(OutputFormat::Table))
+/// The `-o` values of a subcommand: `names` of [`OutputFormat`], with their help; `jsonpath` is
+/// typed `jsonpath=TEMPLATE` (as kubectl takes it, the template also in `{…}` after `jsonpath=`).
+pub fn formats(names: &'static [&'static str]) -> FormatParser {
+    FormatParser { names }
+}
+
+/// The parser of [`formats`].
+#[derive(Debug, Clone)]
+pub struct FormatParser {
+    names: &'static [&'static str],
+}
+
+impl FormatParser {
+    fn values(&self) -> impl Iterator<Item = clap::builder::PossibleValue> + '_ {
+        OutputFormat::value_variants()
+            .iter()
+            .filter_map(ValueEnum::to_possible_value)
+            .filter(|v| self.names.contains(&v.get_name()))
+    }
+}
+
+impl TypedValueParser for FormatParser {
+    type Value = Output;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Output, clap::Error> {
+        let text = value.to_string_lossy();
+        let jsonpath = text.get(..9).filter(|p| p.eq_ignore_ascii_case("jsonpath=")).map(|_| &text[9..]);
+        if let (Some(template), true) = (jsonpath, self.names.contains(&"jsonpath")) {
+            return Ok(Output { format: OutputFormat::Jsonpath, template: Some(template.to_string()) });
+        }
+        let name = PossibleValuesParser::new(self.values()).parse_ref(cmd, arg, value)?;
+        let format = OutputFormat::from_str(&name, true).unwrap_or(OutputFormat::Table);
+        if format == OutputFormat::Jsonpath {
+            // `-o jsonpath` without `=TEMPLATE`: kubectl's own refusal, in its words.
+            let mut error = clap::Error::new(clap::error::ErrorKind::InvalidValue).with_cmd(cmd);
+            error.insert(
+                clap::error::ContextKind::InvalidArg,
+                clap::error::ContextValue::String("--output".into()),
+            );
+            error.insert(clap::error::ContextKind::InvalidValue, clap::error::ContextValue::String(name));
+            return Err(error);
+        }
+        Ok(Output { format, template: None })
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(self.values()))
+    }
 }
 
 /// `check`'s `-f`: repeatable, a directory too.
@@ -146,31 +194,38 @@ pub const CHECK_FROM_FILE_HELP: &str = "Read a saved dump instead of a live clus
     reads every *.yaml, *.yml and *.json in it, each as its own cluster";
 /// `check`'s `--context`: repeatable.
 pub const CHECK_CONTEXT_HELP: &str = "The kubeconfig context to use (repeatable: one cluster each)";
-/// `dump`'s `-f`: only to redact it.
-pub const DUMP_FROM_FILE_HELP: &str =
-    "Redact this saved dump offline instead of reading a live cluster (needs --redact); `-` reads stdin";
+/// `dump`'s `-f`: converted and narrowed, or redacted.
+pub const DUMP_FROM_FILE_HELP: &str = "Write this saved dump again instead of reading a live cluster: as it \
+    is, converted (-o json) and narrowed to the namespace (-n, default `default`; -A keeps all), or \
+    redacted with --redact; `-` reads stdin";
 /// `--k8s-version` of `watch` and `serve`, which read no dump.
 pub const LIVE_K8S_VERSION_HELP: &str = "Model the controller and kube-proxy of this Kubernetes minor \
     version (1.21–1.37). Default: the server's version, else the newest kubelet's, else 1.37";
 
 /// `dump`'s `-o`: the objects as read, not the report model.
-pub fn dump_formats() -> impl TypedValueParser<Value = OutputFormat> {
+pub fn dump_formats() -> impl TypedValueParser<Value = Output> {
     use clap::builder::PossibleValue;
     PossibleValuesParser::new([
         PossibleValue::new("json")
             .help("The objects as one JSON List, like `kubectl get -o json` (read back faster)"),
         PossibleValue::new("yaml").help("The objects as one YAML List, like `kubectl get -o yaml`"),
     ])
-    .map(|name| if name.eq_ignore_ascii_case("json") { OutputFormat::Json } else { OutputFormat::Yaml })
+    .map(|name| {
+        let format = if name.eq_ignore_ascii_case("json") { OutputFormat::Json } else { OutputFormat::Yaml };
+        Output { format, template: None }
+    })
 }
 
 /// `-o` of `zones`.
-pub const ZONES_FORMATS: &[&str] = &["table", "json", "yaml"];
-/// `-o` of `explain` and `simulate`: tables, the report model, the pictures.
-pub const REPORT_FORMATS: &[&str] = &["table", "wide", "json", "yaml", "html", "dot", "mermaid"];
+pub const ZONES_FORMATS: &[&str] = &["table", "json", "yaml", "jsonpath"];
+/// `-o` of `explain` and `simulate`: tables, the report model, the pictures, kubectl's extracts.
+pub const REPORT_FORMATS: &[&str] =
+    &["table", "wide", "json", "yaml", "html", "dot", "mermaid", "name", "jsonpath"];
 /// `-o` of `check`: every format.
-pub const CHECK_FORMATS: &[&str] =
-    &["table", "wide", "json", "yaml", "html", "dot", "mermaid", "markdown", "junit", "sarif"];
+pub const CHECK_FORMATS: &[&str] = &[
+    "table", "wide", "json", "yaml", "html", "dot", "mermaid", "markdown", "junit", "sarif", "name",
+    "jsonpath",
+];
 /// `-o` of `watch`.
 pub const WATCH_FORMATS: &[&str] = &["table", "wide", "json", "yaml"];
 /// `-o` of `version`.
@@ -191,9 +246,11 @@ pub struct GlobalArgs {
     /// `-l`.
     pub selector: Option<String>,
     /// `-o`.
-    pub output: Option<OutputFormat>,
+    pub output: Option<Output>,
     /// `--no-headers`.
     pub no_headers: bool,
+    /// `--quiet`.
+    pub quiet: bool,
     /// `--color`.
     pub color: ColorChoice,
     /// The kubeconfig and connection flags, as the subcommand's group holds them.
@@ -203,7 +260,7 @@ pub struct GlobalArgs {
 /// The groups a subcommand's arguments hold (None: it does not take them).
 pub trait Groups {
     /// `-o`.
-    fn output(&self) -> Option<OutputFormat> {
+    fn output(&self) -> Option<Output> {
         None
     }
     /// `-f`.
@@ -254,7 +311,7 @@ impl GlobalArgs {
             g.k8s_version.clone_from(&a.k8s_version);
         }
         if let Some(a) = groups.look() {
-            (g.no_headers, g.color) = (a.no_headers, a.color);
+            (g.no_headers, g.color, g.quiet) = (a.no_headers, a.color, a.quiet);
         }
         if let Some(a) = groups.connection() {
             g.connection.clone_from(a);

@@ -75,6 +75,9 @@ fn unwritten_format(err: &clap::Error, sub: &str) -> Option<String> {
     if err.kind() != ErrorKind::InvalidValue || !arg.starts_with("--output") || !known {
         return None;
     }
+    // `jsonpath` is typed with its template.
+    let valid: Vec<String> =
+        valid.iter().map(|v| if v == "jsonpath" { "jsonpath=TEMPLATE".into() } else { v.clone() }).collect();
     let list = match valid.split_last() {
         Some((last, [])) => last.clone(),
         Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
@@ -161,7 +164,7 @@ mod tests {
                 &["check", "-o", "xml"],
                 &[
                     "invalid value 'xml'",
-                    "(possible values: table, wide, json, yaml, html, dot, mermaid, markdown, junit, sarif)",
+                    "(possible values: table, wide, json, yaml, html, dot, mermaid, markdown, junit, sarif, name, jsonpath)",
                     "'html'",
                 ],
             ),
@@ -178,7 +181,10 @@ mod tests {
                 &["zones does not take --namespace: it reads no namespaced object"],
             ),
             (&["serve", "-o", "json"], &["serve does not take -o: serve writes metrics"]),
-            (&["zones", "-o", "wide"], &["zones does not write -o wide: use -o table, json or yaml"]),
+            (
+                &["zones", "-o", "wide"],
+                &["zones does not write -o wide: use -o table, json, yaml or jsonpath=TEMPLATE"],
+            ),
         ];
         for (args, parts) in cases {
             let (error, hint) = line(args);

@@ -42,6 +42,20 @@ pub enum OutputFormat {
     Junit,
     /// `check`: SARIF 2.1.0, one rule per reason code.
     Sarif,
+    /// `service/NAME` per Service of the report, as `kubectl get -o name` (explain, check, simulate).
+    Name,
+    /// `jsonpath=TEMPLATE`: kubectl's template over the JSON report, e.g.
+    /// `jsonpath='{range .services[*]}{.service.name}{"\n"}{end}'`.
+    Jsonpath,
+}
+
+/// `-o` as typed: the format, and the template of `jsonpath=TEMPLATE`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Output {
+    /// The format.
+    pub format: OutputFormat,
+    /// `-o jsonpath=TEMPLATE`'s template (None for every other format).
+    pub template: Option<String>,
 }
 
 /// `--color` values.

@@ -108,15 +108,32 @@ fn value_enums_with_descriptions() {
     assert_eq!(
         run(&["check", "-o", ""]),
         (
-            ["table", "wide", "json", "yaml", "html", "dot", "mermaid", "markdown", "junit", "sarif"]
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
+            [
+                "table",
+                "wide",
+                "json",
+                "yaml",
+                "html",
+                "dot",
+                "mermaid",
+                "markdown",
+                "junit",
+                "sarif",
+                "name",
+                "jsonpath=",
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
             4
         )
     );
-    assert_eq!(values(&["zones", "--output", "js"]), ["json"]);
-    assert_eq!(values(&["zones", "-o", ""]), ["table", "json", "yaml"], "only what zones writes");
+    assert_eq!(values(&["zones", "--output", "js"]), ["json", "jsonpath="]);
+    assert_eq!(
+        values(&["zones", "-o", ""]),
+        ["table", "json", "yaml", "jsonpath="],
+        "only what zones writes"
+    );
     assert_eq!(values(&["zones", "--color="]), ["--color=auto", "--color=always", "--color=never"]);
     assert_eq!(values(&["check", "--fail-on", "b"]), ["blocked"]);
     assert_eq!(values(&["completion", "p"]), ["powershell"]);
@@ -246,4 +263,21 @@ fn modes_of_simulate_parse_and_modes_of_check_are_the_report_names() {
     }
     assert_eq!(values(&["check", "--mode", "Prefer"]), ["PreferClose", "PreferSameZone", "PreferSameNode"]);
     assert!(values(&["check", "--mode", ""]).contains(&"None".to_string()));
+}
+
+#[test]
+fn list_values_complete_each_element_and_the_filters_have_candidates() {
+    // Issue 35: `--traffic a=50,<TAB>` completes the zone after the comma, without a space.
+    assert_eq!(
+        run(&["check", "--traffic", "zone-a=50,zone-"]),
+        (vec!["zone-a=50,zone-a=".into(), "zone-a=50,zone-b=".into()], 6)
+    );
+    assert_eq!(values(&["check", "--traffic=zone-a=50,zone-b"]), ["--traffic=zone-a=50,zone-b="]);
+    assert_eq!(values(&["check", "--verdict", "Blocked,Dr"]), ["Blocked,Drift"]);
+    assert_eq!(values(&["check", "--verdict", "Bl"]), ["Blocked"]);
+    assert_eq!(values(&["check", "--reason", "OverloadT"]), ["OverloadThreshold"]);
+    assert_eq!(values(&["check", "--mode", "Auto,PreferSameN"]), ["Auto,PreferSameNode"]);
+    assert_eq!(values(&["check", "--exclude-namespace", "de"]), ["default", "demo"]);
+    // simulate's --mode is one value.
+    assert!(values(&["simulate", "svc/x", "--mode", "Auto,"]).is_empty());
 }

@@ -5,7 +5,9 @@
 use clap::Arg;
 use strum::VariantArray;
 use topo_engine::model::version::{NEWEST_MINOR, OLDEST_MINOR};
+use topo_engine::report::Verdict;
 use topo_engine::report::mode::Mode;
+use topo_engine::report::reason::ReasonCode;
 
 use super::{Candidate, Directive, KubeconfigPart, Lookup, Reply, Typed};
 
@@ -13,9 +15,33 @@ use super::{Candidate, Directive, KubeconfigPart, Lookup, Reply, Typed};
 pub(super) const SIMULATE_MODES: [&str; 5] =
     ["Auto", "PreferClose", "PreferSameZone", "PreferSameNode", "none"];
 
+/// The flags whose value is a comma-separated list: each element completes on its own
+/// (`--traffic a=50,<TAB>`, `--verdict Blocked,<TAB>`).
+const LISTS: [&str; 4] = ["traffic", "verdict", "reason", "mode"];
+
 /// Values of `arg` of subcommand `command` starting with `current`, each written after `prefix`
-/// (`--flag=`).
+/// (`--flag=`); in a list value, of the element after the last comma.
 pub(super) fn values(
+    arg: &Arg,
+    command: &str,
+    current: &str,
+    prefix: &str,
+    typed: &Typed,
+    lookup: &mut dyn Lookup,
+) -> Reply {
+    let id = arg.get_id().as_str();
+    let list = LISTS.contains(&id) && !(id == "mode" && command == "simulate");
+    match current.rfind(',') {
+        Some(comma) if list => {
+            let (done, element) = current.split_at(comma + 1);
+            element_values(arg, command, element, &format!("{prefix}{done}"), typed, lookup)
+        }
+        _ => element_values(arg, command, current, prefix, typed, lookup),
+    }
+}
+
+/// [`values`] of one value (or one element of a list).
+fn element_values(
     arg: &Arg,
     command: &str,
     current: &str,
@@ -28,7 +54,15 @@ pub(super) fn values(
         possible
             .iter()
             .filter(|v| !v.is_hide_set())
-            .map(|v| Candidate { value: v.get_name().to_string(), help: v.get_help().map(|h| h.to_string()) })
+            .map(|v| {
+                // `-o jsonpath` is typed `jsonpath=TEMPLATE`.
+                let value = if v.get_name() == "jsonpath" {
+                    "jsonpath=".to_string()
+                } else {
+                    v.get_name().to_string()
+                };
+                Candidate { value, help: v.get_help().map(|h| h.to_string()) }
+            })
             .collect()
     } else {
         match named(arg.get_id().as_str(), command, current, typed, lookup) {
@@ -68,6 +102,9 @@ fn named(id: &str, command: &str, current: &str, typed: &Typed, lookup: &mut dyn
         "remove_node" | "not_ready" => plain(lookup.nodes(typed)),
         "set_cpu" => plain(lookup.nodes(typed).into_iter().map(|n| format!("{n}=")).collect()),
         "remove_zone" => plain(lookup.zones(typed)),
+        "exclude_namespace" => plain(lookup.namespaces(typed)),
+        "verdict" => plain(Verdict::VARIANTS.iter().map(|v| v.to_string()).collect()),
+        "reason" => plain(ReasonCode::VARIANTS.iter().map(|c| c.to_string()).collect()),
         "traffic" => plain(lookup.zones(typed).into_iter().map(|z| format!("{z}=")).collect()),
         "spread" => {
             let zones = lookup.zones(typed).into_iter().map(|z| format!("zone={z}:"));

@@ -30,6 +30,14 @@ pub(crate) fn summary_line(summary: &CheckSummary) -> String {
     line
 }
 
+/// `check -o markdown`'s Replicas line of a Blocked Auto family (what the remedy points to).
+pub(crate) fn replicas_needed(nearest: i64) -> String {
+    format!(
+        "Replicas: hints hold at {nearest} ready endpoints, the nearest count at or above today's \
+         (kubectl topo explain lists every count that works)"
+    )
+}
+
 /// Why a reason is set aside (SARIF suppressions).
 pub(crate) const IGNORED_BY_RULE: &str = "set aside by a kubectl-topo ignore rule (the Service's kubectl-topo.io/ignore annotation or the config file)";
 

@@ -157,20 +157,23 @@ pub(crate) mod page {
     pub(crate) fn services(n: usize) -> String {
         format!("{n} Services checked")
     }
-    /// Summary: the cross-zone share over the cluster.
-    pub(crate) fn cluster_cross_zone(mean: Option<f64>) -> String {
-        match mean {
-            Some(m) => format!(
-                "Cross-zone share after the next sync, averaged over the Services kube-proxy routes (each \
-                 Service weighted equally): {}",
-                super::percent(m)
+    /// Summary: the cross-zone share over the cluster, today and after the next sync (means over
+    /// the Services kube-proxy routes).
+    pub(crate) fn cluster_cross_zone(now: Option<f64>, after_sync: Option<f64>) -> String {
+        match (now, after_sync) {
+            (Some(now), Some(after)) => format!(
+                "Cross-zone share, averaged over the Services kube-proxy routes (each Service weighted \
+                 equally): {} today, {} after the next sync",
+                super::percent(now),
+                super::percent(after)
             ),
-            None => "No Service with routed ClusterIP traffic".to_string(),
+            _ => "No Service with routed ClusterIP traffic".to_string(),
         }
     }
-    /// Table headers of `check`.
-    pub(crate) const CHECK_HEADERS: [&str; 5] =
-        ["Service", "Mode", "Verdict", "First reason", "Cross-zone after sync"];
+    /// Table headers of `check`: the same two shares as the terminal table's CROSS-ZONE and
+    /// AFTER-SYNC.
+    pub(crate) const CHECK_HEADERS: [&str; 7] =
+        ["Service", "Mode", "Verdict", "First reason", "Replicas needed", "Cross-zone today", "After sync"];
     /// Simulation: the changes.
     pub(crate) fn changes(changes: &str) -> String {
         format!("Changes: {changes}")

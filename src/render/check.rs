@@ -69,7 +69,7 @@ pub(super) fn cells(row: &CheckRow, wide: bool, palette: &Palette) -> Vec<String
         joined(row.families.iter().map(|f| f.cross_zone_now.map(percent))),
     ];
     if wide {
-        cells.push(joined(row.families.iter().map(|f| f.cross_zone.map(percent))));
+        cells.push(joined(row.families.iter().map(|f| f.cross_zone_after_sync.map(percent))));
         cells.push(row.families.iter().map(|f| f.address_type.as_str()).collect::<Vec<_>>().join(","));
     }
     cells

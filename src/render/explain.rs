@@ -84,6 +84,12 @@ fn family_section(
             paragraph(out, o.wrap(), "      ", "        ", &format!("{} {safeguard}", p.dim("safeguard:")))?;
         }
     }
+    // Set aside by an ignore rule (annotation, config file), as check's `ignored:CODE`.
+    for r in &f.ignored {
+        let r = prose::view(r.clone(), Some(&f.address_type));
+        let text = format!("{} {}", p.dim(&format!("ignored:{}:", r.reason.code)), escape(&r.message));
+        paragraph(out, o.wrap(), "  ", "    ", &text)?;
+    }
     if f.count_outcomes.len() > 1 {
         let outcomes: Vec<String> = f
             .count_outcomes

@@ -29,8 +29,11 @@ pub fn render(triaged: &Triaged, out: &mut dyn Write) -> std::io::Result<()> {
     if findings.is_empty() {
         return writeln!(out, "No findings.");
     }
-    writeln!(out, "| Result | Namespace | Service | Mode | Verdict | Reasons | Replicas | Cross-zone |")?;
-    writeln!(out, "|---|---|---|---|---|---|---|---|")?;
+    writeln!(
+        out,
+        "| Result | Namespace | Service | Mode | Verdict | Reasons | Replicas needed | Cross-zone today | After sync |"
+    )?;
+    writeln!(out, "|---|---|---|---|---|---|---|---|---|")?;
     for (row, failing) in &findings {
         table_row(row, *failing, out)?;
     }
@@ -59,12 +62,12 @@ fn table_row(row: &CheckRow, failing: bool, out: &mut dyn Write) -> std::io::Res
     reasons.dedup();
     let replicas =
         joined(row.families.iter().filter_map(|f| f.replicas_needed).map(|n| n.to_string()).collect());
-    let cross = joined(
-        row.families.iter().filter_map(|f| f.cross_zone_now).map(|c| format!("{:.1}%", c * 100.0)).collect(),
-    );
+    let percent = |c: f64| format!("{:.1}%", c * 100.0);
+    let now = joined(row.families.iter().filter_map(|f| f.cross_zone_now).map(percent).collect());
+    let after = joined(row.families.iter().filter_map(|f| f.cross_zone_after_sync).map(percent).collect());
     writeln!(
         out,
-        "| {} | {} | {} | {} | {} | {} | {} | {} |",
+        "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
         if failing { "**fail**" } else { "pass" },
         escape(&row.service.namespace),
         escape(&row.service.name),
@@ -72,7 +75,8 @@ fn table_row(row: &CheckRow, failing: bool, out: &mut dyn Write) -> std::io::Res
         verdicts,
         joined(reasons),
         replicas,
-        cross,
+        now,
+        after,
     )
 }
 
@@ -93,6 +97,10 @@ fn family_lines(family: &CheckFamily, out: &mut dyn Write) -> std::io::Result<()
         family.verdict,
         escape(&prose::remedy(family.reasons.first()))
     )?;
+    // The remedy's "see Replicas below".
+    if let Some(n) = family.replicas_needed {
+        writeln!(out, "  - {}", escape(&prose::check::replicas_needed(n)))?;
+    }
     for reason in &family.reasons {
         writeln!(out, "  - `{}`: {}", reason.code, escape(&prose::sentence(reason)))?;
     }

@@ -30,11 +30,11 @@ pub enum SettingsError {
     /// Bad `--request-timeout`.
     #[error("--request-timeout {0:?}: use a duration like 30s, 500ms, 1m30s or 0 (none)")]
     Timeout(String),
-    /// `dump --from-file` without `--redact`.
+    /// A template of `-o jsonpath=…` this subset does not read.
     #[error(
-        "dump --from-file writes a dump again only to redact it: add --redact (the file itself is already a dump)"
+        "-o jsonpath: {0} (the subset read: {{.a.b}}, [N], [*], ['key'], {{range …}}…{{end}}, {{\"\\n\"}})"
     )]
-    DumpFromFile,
+    JsonPath(#[from] crate::render::extract::TemplateError),
     /// `dump -o wide`.
     #[error("dump writes YAML (the default, -o yaml) or JSON (-o json), not -o wide")]
     DumpWide,

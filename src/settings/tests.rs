@@ -60,7 +60,10 @@ fn dump_source_and_scope() {
     assert_eq!(s.scope, Scope::AllNamespaces);
     let s = resolve(&["explain", "svc/x", "-n", "demo", "-f", "d.yaml", "--exit-code"], &tty()).unwrap();
     assert_eq!(s.scope, Scope::Namespace(Some("demo".into())));
-    assert_eq!(s.job, Job::Explain { names: vec!["x".into()], fail_on: Some(FailOn::Drift) });
+    assert_eq!(
+        s.job,
+        Job::Explain { names: vec!["x".into()], fail_on: Some(FailOn::Drift), config: ConfigPath::None }
+    );
     // kubectl lets -A win over -n (`kubectl get svc -A -n x` lists every namespace).
     assert_eq!(resolve(&["check", "-A", "-n", "x"], &tty()).unwrap().scope, Scope::AllNamespaces);
 }
@@ -195,7 +198,8 @@ fn dump_writes_yaml_by_default_json_on_request_and_refuses_wide_and_files() {
         Job::Dump { redact: true, format: DumpFormat::Json }
     );
     assert!(!parses(&["dump", "-o", "wide"]), "dump's -o takes yaml and json only");
-    assert_eq!(job(&["dump", "-f", "d.yaml"]).unwrap_err(), SettingsError::DumpFromFile);
+    // Issue 35: `dump -f` without --redact converts and narrows the dump.
+    assert!(job(&["dump", "-f", "d.yaml", "-o", "json"]).is_ok());
     assert_eq!(
         job(&["dump", "-f", "d.yaml", "--redact"]).unwrap(),
         Job::Dump { redact: true, format: DumpFormat::Yaml }

@@ -11,7 +11,8 @@ impl From<cli::OutputFormat> for Format {
         match value {
             cli::OutputFormat::Table => Format::Table,
             cli::OutputFormat::Wide => Format::Wide,
-            cli::OutputFormat::Json => Format::Json,
+            // `-o name` and `-o jsonpath=…` read the JSON document (`Settings::extract`).
+            cli::OutputFormat::Json | cli::OutputFormat::Name | cli::OutputFormat::Jsonpath => Format::Json,
             cli::OutputFormat::Yaml => Format::Yaml,
             cli::OutputFormat::Html => Format::Html,
             cli::OutputFormat::Dot => Format::Dot,
@@ -56,7 +57,12 @@ mod tests {
     fn every_output_value_keeps_its_name() {
         for value in cli::OutputFormat::value_variants() {
             let typed = value.to_possible_value().expect("not hidden");
-            assert_eq!(Format::from(*value).name(), typed.get_name());
+            // `-o name` and `-o jsonpath=…` are extracts of the JSON document.
+            let name = match value {
+                cli::OutputFormat::Name | cli::OutputFormat::Jsonpath => "json",
+                _ => typed.get_name(),
+            };
+            assert_eq!(Format::from(*value).name(), name);
         }
     }
 }

@@ -16,6 +16,7 @@ use crate::source::SourceError;
 use crate::source::live::Raw;
 use topo_engine::model::{OptionalObject, ReadStatus, Snapshot};
 
+pub(crate) mod convert;
 mod redact;
 
 /// How `dump` writes.
@@ -106,15 +107,32 @@ pub fn write_dump(
     format: DumpFormat,
     out: &mut dyn Write,
 ) -> Result<std::io::Result<()>, SourceError> {
-    let value = dump_value(input);
+    write_value(&dump_value(input), format, out)
+}
+
+/// `dump -f` as it is ([`convert::read_narrowed`]) as `format`.
+pub fn write_converted(
+    value: &Value,
+    format: DumpFormat,
+    out: &mut dyn Write,
+) -> Result<std::io::Result<()>, SourceError> {
+    write_value(value, format, out)
+}
+
+/// `value` as `format` (through the escaping writers); the outer error is the YAML writer's.
+fn write_value(
+    value: &Value,
+    format: DumpFormat,
+    out: &mut dyn Write,
+) -> Result<std::io::Result<()>, SourceError> {
     Ok(match format {
         DumpFormat::Yaml => {
-            let text = crate::escape::yaml::to_string(&value).map_err(SourceError::Serialise)?;
+            let text = crate::escape::yaml::to_string(value).map_err(SourceError::Serialise)?;
             out.write_all(text.as_bytes())
         }
         DumpFormat::Json => {
             let mut buffered = std::io::BufWriter::new(out);
-            crate::escape::json::to_writer_pretty(&mut buffered, &value)
+            crate::escape::json::to_writer_pretty(&mut buffered, value)
                 .and_then(|()| buffered.write_all(b"\n"))
                 .and_then(|()| buffered.flush())
         }

@@ -11,7 +11,7 @@ fn family(verdict: Verdict, codes: &[ReasonCode]) -> CheckFamily {
         verdict,
         reasons: codes.iter().map(|c| Reason::with(*c, Facts::default())).collect(),
         replicas_needed: None,
-        cross_zone: None,
+        cross_zone_after_sync: None,
         cross_zone_now: None,
         ignored: Vec::new(),
     }
@@ -30,7 +30,7 @@ fn report() -> CheckReport {
     let mut drift = family(Verdict::Drift, &[ReasonCode::HintsMissing]);
     drift.cross_zone_now = Some(0.2);
     // After the next sync the order would be the other way round: the sort follows today's column.
-    drift.cross_zone = Some(0.9);
+    drift.cross_zone_after_sync = Some(0.9);
     let services = vec![
         row("default", "kubernetes", Mode::None, vec![family(Verdict::Unmanaged, &[ReasonCode::NoSelector])]),
         row("demo", "plain", Mode::None, vec![family(Verdict::NotEnabled, &[ReasonCode::NotEnabled])]),

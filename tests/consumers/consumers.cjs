@@ -55,6 +55,15 @@ async function html(context, files, screenshot) {
       rows: document.querySelectorAll('tr.row').length,
       links: [...document.querySelectorAll('a[href^="#"]')].filter((a) => document.getElementById(a.getAttribute('href').slice(1))).length,
       title: document.title,
+      // Pairs of labels of one routing picture whose drawn boxes intersect (texts Chromium laid out).
+      labelOverlaps: [...document.querySelectorAll('svg.bands')].reduce((sum, svg) => {
+        const boxes = [...svg.querySelectorAll('text')].map((t) => t.getBoundingClientRect()).filter((b) => b.width > 0);
+        let n = 0;
+        boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b) => {
+          if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) n += 1;
+        }));
+        return sum + n;
+      }, 0),
     }));
     if (screenshot) {
       await page.screenshot({ path: screenshot, fullPage: true });

@@ -1,6 +1,7 @@
 //! What a `check` picture (`-o html|dot|mermaid`) draws beyond the rows: the full report of the
-//! Services listed, the worst verdicts first, up to [`PICTURE_SECTIONS_CAP`], each computed when
-//! its picture is written (the snapshot moves into the [`CheckDetails`] for that).
+//! Services listed in the table's order (up to [`PICTURE_SECTIONS_CAP`], chosen worst verdicts
+//! first), each computed when its picture is written (the snapshot moves into the [`CheckDetails`]
+//! for that).
 
 use std::rc::Rc;
 
@@ -14,8 +15,8 @@ use topo_engine::report::{CheckReport, CheckRow, ServiceRef};
 /// what a browser opens comfortably (BENCHMARKS.md); the rows are all listed, with a note.
 pub(crate) const PICTURE_SECTIONS_CAP: usize = 1000;
 
-/// The full reports a `check` picture draws: up to [`PICTURE_SECTIONS_CAP`] of the rows listed, the
-/// worst verdicts first (Drift, Blocked, …), in row order within a verdict.
+/// The full reports a `check` picture draws, in the order of its table (`--sort-by`): every row
+/// listed, or beyond [`PICTURE_SECTIONS_CAP`] the worst verdicts (Drift, Blocked, …) first.
 pub(super) fn details(
     settings: &Settings,
     snapshot: Snapshot,
@@ -23,10 +24,12 @@ pub(super) fn details(
     behaviour: Behaviour,
 ) -> CheckDetails {
     let worst = |row: &CheckRow| row.families.iter().map(|f| f.verdict.severity()).max().unwrap_or(0);
-    let mut rows: Vec<&CheckRow> = report.services.iter().collect();
-    // A stable sort keeps the row order within a verdict.
-    rows.sort_by_key(|row| std::cmp::Reverse(worst(row)));
-    rows.truncate(PICTURE_SECTIONS_CAP);
+    let mut chosen: Vec<usize> = (0..report.services.len()).collect();
+    // A stable sort keeps the row order within a verdict; the rows chosen go back to table order.
+    chosen.sort_by_key(|&i| std::cmp::Reverse(worst(&report.services[i])));
+    chosen.truncate(PICTURE_SECTIONS_CAP);
+    chosen.sort_unstable();
+    let rows: Vec<&CheckRow> = chosen.into_iter().map(|i| &report.services[i]).collect();
     let by_name: std::collections::HashMap<(&str, &str), usize> = (snapshot.services.iter().enumerate())
         .map(|(i, s)| ((s.namespace.as_str(), s.name.as_str()), i))
         .collect();

@@ -38,6 +38,10 @@ _kubectl_topo() {
         COMPREPLY+=("${candidate#"$keep"}")
     done <<<"${out%$'\n'*}"
 
+    # Directive 2 (ShellCompDirectiveNoSpace): the word goes on (`--traffic us-east-1a=`), no space.
+    if ((directive & 2)); then
+        compopt -o nospace 2>/dev/null
+    fi
     # Directive 4 (ShellCompDirectiveNoFileComp): no file names when there is no candidate.
     if ((directive & 4)); then
         compopt +o default 2>/dev/null

@@ -23,9 +23,10 @@ pub struct CheckFamily<R = Reason> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replicas_needed: Option<i64>,
     /// Share (0–1) of all requests leaving their zone with the hints after the controller's next
-    /// sync (the `-o wide` column AFTER-SYNC).
+    /// sync (the `-o wide` column AFTER-SYNC). Named `crossZone` until issue 35 (see
+    /// docs/json-migration.md).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub cross_zone: Option<f64>,
+    pub cross_zone_after_sync: Option<f64>,
     /// Share (0–1) of all requests leaving their zone today, with the hints on the slices now (the
     /// table's CROSS-ZONE column).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -228,6 +228,11 @@ pub struct FamilyReport<R = Reason> {
     /// Expected share of requests leaving their zone (None when kube-proxy does not proxy the Service).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cross_zone: Option<whatif::CrossZone>,
+    /// Reasons an ignore rule set aside (the Service's `kubectl-topo.io/ignore` annotation or the
+    /// config file), as `CheckFamily.ignored`: still reported, never a failure. The engine leaves
+    /// this empty; the caller that applies the rules moves reasons here.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub ignored: Vec<R>,
 }
 
 /// `explain` for one Service.

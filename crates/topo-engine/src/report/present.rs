@@ -21,6 +21,7 @@ impl FamilyReport {
     pub fn present<S>(self, f: Presenter<'_, S>) -> FamilyReport<S> {
         FamilyReport {
             reasons: all(self.reasons, f, Some(&self.address_type)),
+            ignored: all(self.ignored, f, Some(&self.address_type)),
             address_type: self.address_type,
             verdict: self.verdict,
             action: self.action,
@@ -82,7 +83,7 @@ impl CheckFamily {
             address_type: self.address_type,
             verdict: self.verdict,
             replicas_needed: self.replicas_needed,
-            cross_zone: self.cross_zone,
+            cross_zone_after_sync: self.cross_zone_after_sync,
             cross_zone_now: self.cross_zone_now,
         }
     }

@@ -20,6 +20,24 @@ const BAR: f64 = 10.0;
 /// Room under the destination bars for their labels.
 const FOOT: f64 = 18.0;
 const HEIGHT: f64 = 150.0;
+/// Width of one character of a label (13px, page.css's `svg.bands text`), rounded up: a digit of
+/// system-ui or DejaVu Sans at weight 600 is about 0.6 em, `%` a little more. A label is drawn only
+/// where this width fits, so labels never overlap in narrow columns.
+const CHAR_WIDTH: f64 = 8.5;
+
+/// What a destination column's endpoints receive: the words when they fit the column, else the
+/// bare percentage, else nothing (the zone card above says it): a label must not run into the next
+/// column's.
+fn received_label(fraction_of_all: f64, col_width: f64) -> Option<String> {
+    [words::received(fraction_of_all), words::percent(fraction_of_all)]
+        .into_iter()
+        .find(|l| label_width(l) <= col_width - PAD)
+}
+
+/// The room a label takes, by [`CHAR_WIDTH`].
+fn label_width(text: &str) -> f64 {
+    text.chars().count() as f64 * CHAR_WIDTH
+}
 
 /// Colours of origin zones, by column (the Tableau 10 palette, readable on white).
 pub const COLOURS: [&str; 10] = [
@@ -88,12 +106,12 @@ pub fn svg(columns: &[&str], routes: &[Route<'_>], state: State, width: f64) -> 
             "<rect class=\"from\" x=\"{x:.1}\" y=\"{TOP}\" width=\"{o:.1}\" height=\"{BAR}\" fill=\"{colour}\"/>\
              <rect class=\"to\" x=\"{x:.1}\" y=\"{bottom:.1}\" width=\"{d:.1}\" height=\"{BAR}\" fill=\"#555\"/>"
         );
-        if in_sum[i] > 0.0 {
+        if let (true, Some(label)) = (in_sum[i] > 0.0, received_label(in_sum[i], col_width)) {
             let _ = write!(
                 s,
                 "<text class=\"received\" x=\"{x:.1}\" y=\"{:.1}\">{}</text>",
                 HEIGHT - 4.0,
-                esc(&words::received(in_sum[i]))
+                esc(&label)
             );
         }
     }
@@ -132,14 +150,15 @@ fn band(s: &mut String, [x0, x1, w]: [f64; 3], from: usize, r: &Route<'_>, of_or
         x0 + w,
         esc(&words::band(r.from, r.to, of_origin, state.words()))
     );
-    if w >= 26.0 {
-        // Just under the origin bar, where the bands of one zone sit side by side and never cross.
+    let label = words::percent_short(of_origin);
+    if w >= label_width(&label) + 4.0 {
+        // Just under the origin bar, where the bands of one zone sit side by side and never cross,
+        // inside its own band's width.
         let _ = write!(
             s,
-            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{label}</text>",
             x0 + w / 2.0,
             y0 + 16.0,
-            words::percent_short(of_origin)
         );
     }
 }

@@ -51,6 +51,7 @@ fn summary(body: &mut String, report: &CheckReport) {
         esc(&page::services(report.summary.services)),
         esc(&page::behaviour(&report.kubernetes_version))
     );
+    let _ = write!(body, "<p class=\"meta\">{}</p>", esc(&prose::check::summary_line(&report.summary)));
     for (verdict, count) in &report.summary.verdicts {
         let class = report
             .services
@@ -60,13 +61,18 @@ fn summary(body: &mut String, report: &CheckReport) {
             .map_or("v-quiet", |f| verdict_class(f.verdict));
         let _ = write!(body, "<span class=\"verdict {class}\">{} {count}</span>", esc(verdict));
     }
-    let shares: Vec<f64> =
-        report.services.iter().flat_map(|r| &r.families).filter_map(|f| f.cross_zone).collect();
-    let mean = (!shares.is_empty()).then(|| shares.iter().sum::<f64>() / shares.len() as f64);
-    let _ = write!(body, "</div><p class=\"meta\">{}</p>", esc(&page::cluster_cross_zone(mean)));
+    let families = || report.services.iter().flat_map(|r| &r.families);
+    let now = mean(families().filter_map(|f| f.cross_zone_now));
+    let after_sync = mean(families().filter_map(|f| f.cross_zone_after_sync));
+    let _ = write!(body, "</div><p class=\"meta\">{}</p>", esc(&page::cluster_cross_zone(now, after_sync)));
     for note in &report.partial {
         let _ = write!(body, "<p class=\"note\">{}</p>", esc(note));
     }
+}
+
+fn mean(shares: impl Iterator<Item = f64>) -> Option<f64> {
+    let shares: Vec<f64> = shares.collect();
+    (!shares.is_empty()).then(|| shares.iter().sum::<f64>() / shares.len() as f64)
 }
 
 fn table(body: &mut String, report: &CheckReport, sections: &BTreeMap<&ServiceRef, usize>) {
@@ -102,12 +108,17 @@ fn row_html(body: &mut String, row: &CheckRow, link: Option<usize>) {
     let reason = row.families.iter().find_map(|f| f.reasons.first());
     let reason =
         reason.map_or(String::new(), |r| format!("<code>{}</code> {}", r.code, esc(&prose::sentence(r))));
-    let cross: Vec<String> = row.families.iter().filter_map(|f| f.cross_zone).map(words::percent).collect();
+    let joined = |values: Vec<String>| if values.is_empty() { "-".to_string() } else { values.join(" / ") };
+    let replicas =
+        joined(row.families.iter().filter_map(|f| f.replicas_needed).map(|n| n.to_string()).collect());
+    let now = joined(row.families.iter().filter_map(|f| f.cross_zone_now).map(words::percent).collect());
+    let after =
+        joined(row.families.iter().filter_map(|f| f.cross_zone_after_sync).map(words::percent).collect());
     let _ = write!(
         body,
-        "<tr class=\"row\"><td>{cell}</td><td>{}</td><td>{}</td><td>{reason}</td><td class=\"num\">{}</td></tr>",
+        "<tr class=\"row\"><td>{cell}</td><td>{}</td><td>{}</td><td>{reason}</td><td class=\"num\">{replicas}</td>\
+         <td class=\"num\">{now}</td><td class=\"num\">{after}</td></tr>",
         row.mode,
         verdicts.join("<br>"),
-        cross.join(" / ")
     );
 }

@@ -80,18 +80,7 @@ fn family(h: &mut String, f: &FamilyReport, zones: Option<&ZoneReport>, width: f
         f.verdict,
         esc(&words::page::action(&f.action.to_string()))
     );
-    let _ = write!(
-        h,
-        "<p class=\"remedy\">→ {}</p><ul class=\"reasons\">",
-        esc(&prose::remedy(f.reasons.first()))
-    );
-    for r in &f.reasons {
-        // Each code links its reference page (docs/reasons/), the one link that leaves the page.
-        let page = esc(&prose::reference::page_url(r.code));
-        let _ =
-            write!(h, "<li><a href=\"{page}\"><code>{}</code></a> {}</li>", r.code, esc(&prose::sentence(r)));
-    }
-    h.push_str("</ul>");
+    reasons(h, f);
     let cols = columns(f);
     if cols.is_empty() {
         h.push_str("</article>");
@@ -121,6 +110,40 @@ fn family(h: &mut String, f: &FamilyReport, zones: Option<&ZoneReport>, width: f
         }
     }
     h.push_str("</article>");
+}
+
+/// The remedy, the reasons (kept, then set aside by an ignore rule) and the Replicas section the
+/// remedy may point to.
+fn reasons(h: &mut String, f: &FamilyReport) {
+    let _ = write!(
+        h,
+        "<p class=\"remedy\">→ {}</p><ul class=\"reasons\">",
+        esc(&prose::remedy(f.reasons.first()))
+    );
+    for r in &f.reasons {
+        // Each code links its reference page (docs/reasons/), the one link that leaves the page.
+        let page = esc(&prose::reference::page_url(r.code));
+        let _ =
+            write!(h, "<li><a href=\"{page}\"><code>{}</code></a> {}</li>", r.code, esc(&prose::sentence(r)));
+    }
+    for r in &f.ignored {
+        let _ = write!(
+            h,
+            "<li class=\"quiet\"><code>ignored:{}</code> {}</li>",
+            r.code,
+            esc(&prose::sentence(r))
+        );
+    }
+    h.push_str("</ul>");
+    // The remedy's "see Replicas below": the counts at which hints hold (Auto mode).
+    if let Some(r) = &f.replicas {
+        h.push_str("<div class=\"replicas\">");
+        for (i, line) in prose::whatif::replicas_lines(r).iter().enumerate() {
+            let line = esc(line);
+            let _ = if i == 0 { write!(h, "<p><b>{line}</b></p>") } else { write!(h, "<p>{line}</p>") };
+        }
+        h.push_str("</div>");
+    }
 }
 
 /// When the family routes more zone pairs than are drawn ([`MAX_ROUTES`]), says so.

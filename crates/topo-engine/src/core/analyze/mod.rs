@@ -265,7 +265,7 @@ fn check_row(report: ServiceReport) -> CheckRow {
                 replicas_needed: (f.verdict == Verdict::Blocked)
                     .then(|| f.replicas.as_ref().and_then(|r| r.nearest))
                     .flatten(),
-                cross_zone: f.cross_zone.as_ref().map(|c| c.overall.expected.cross_zone),
+                cross_zone_after_sync: f.cross_zone.as_ref().map(|c| c.overall.expected.cross_zone),
                 cross_zone_now: f.cross_zone.as_ref().map(|c| c.overall.now.cross_zone),
                 address_type: f.address_type,
                 verdict: f.verdict,
