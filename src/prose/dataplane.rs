@@ -58,7 +58,10 @@ pub(super) fn sentence(reason: &Reason) -> Option<String> {
 pub(super) fn ignores_hints(code: C) -> bool {
     matches!(
         code,
-        C::CiliumIgnoresHints | C::CiliumSocketLbIgnoresHints | C::CiliumVersionIgnoresValue | C::KubeProxyIgnoresHints
+        C::CiliumIgnoresHints
+            | C::CiliumSocketLbIgnoresHints
+            | C::CiliumVersionIgnoresValue
+            | C::KubeProxyIgnoresHints
     )
 }
 

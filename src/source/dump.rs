@@ -80,11 +80,13 @@ use reader::{Inherited, Reader};
 
 mod json;
 mod yaml;
-#[cfg(test)]
-use yaml::documents as yaml_documents;
+/// Every document of a YAML dump as a `serde_json::Value`, parsed whole within the dump's limits
+/// (the whole-text path; `dump -f` without `--redact` converts with it).
+pub(crate) use yaml::documents as yaml_documents;
 
 mod input;
 pub use input::read_dump;
+
 pub(crate) use input::read_dump_file;
 
 #[cfg(test)]

@@ -36,7 +36,7 @@ pub(super) fn read_parsed(text: &str, origin: &str) -> Result<ParsedDump, DumpEr
 }
 
 /// The whole text as `Value` documents.
-pub(super) fn documents(text: &str, origin: &str) -> Result<Vec<Value>, DumpError> {
+pub(crate) fn documents(text: &str, origin: &str) -> Result<Vec<Value>, DumpError> {
     serde_saphyr::from_multiple_with_options::<Value>(text, options(text)).map_err(|err| syntax(&err, origin))
 }
 

@@ -17,14 +17,9 @@ use crate::source::{DumpPath, SourceError};
 pub fn read_narrowed(path: &DumpPath, namespace: Option<&str>) -> Result<Value, SourceError> {
     let (text, origin) = read_text(path)?;
     crate::source::dump::parse_dump(&text, &origin)?;
-    let unreadable = |what: String| SourceError::Read {
-        path: PathBuf::from(&origin),
-        source: std::io::Error::other(what),
-    };
     let mut documents: Vec<Value> = match serde_json::from_str(&text) {
         Ok(value) => vec![value],
-        Err(_) => serde_saphyr::from_multiple_with_options(&text, crate::source::dump::yaml_options(&text))
-            .map_err(|e| unreadable(e.to_string()))?,
+        Err(_) => crate::source::dump::yaml_documents(&text, &origin)?,
     };
     documents.retain(|d| !d.is_null());
     let mut value = match documents.len() {
