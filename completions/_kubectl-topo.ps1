@@ -246,8 +246,17 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             break
         }
         'kubectl-topo;serve' {
-            [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'Address to serve /metrics, /healthz and /readyz on')
+            [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'Address to serve /, /metrics, /healthz and /readyz on (the port: docs/monitoring.md)')
             [CompletionResult]::new('--cluster-label', '--cluster-label', [CompletionResultType]::ParameterName, 'Add `cluster="NAME"` to every series (when one Prometheus scrapes several clusters; with one Prometheus per cluster, prefer its `external_labels`)')
+            [CompletionResult]::new('--per-zone-series', '--per-zone-series', [CompletionResultType]::ParameterName, 'Which Services get the per-zone series (two per zone each): those that asked for hints or have some, or all')
+            [CompletionResult]::new('--namespaces', '--namespaces', [CompletionResultType]::ParameterName, 'Hold only the Services and EndpointSlices of these namespaces (comma-separated; default: all)')
+            [CompletionResult]::new('--namespaces-denylist', '--namespaces-denylist', [CompletionResultType]::ParameterName, 'Never hold the Services and EndpointSlices of these namespaces (comma-separated)')
+            [CompletionResult]::new('--metric-allowlist', '--metric-allowlist', [CompletionResultType]::ParameterName, 'Show only the metric families a regex matches anywhere in their name (comma-separated, as kube-state-metrics takes them)')
+            [CompletionResult]::new('--metric-denylist', '--metric-denylist', [CompletionResultType]::ParameterName, 'Show every metric family but those a regex matches anywhere in their name (comma-separated)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file with excludes and levels, as check reads it (default: $KUBECTL_TOPO_CONFIG, else ${XDG_CONFIG_HOME:-~/.config}/kubectl-topo/config.yaml when it exists): findings set aside are labelled ignored="true"')
+            [CompletionResult]::new('--tls-cert-file', '--tls-cert-file', [CompletionResultType]::ParameterName, 'Serve HTTPS with this certificate chain (PEM, read at start); with --tls-private-key-file')
+            [CompletionResult]::new('--tls-private-key-file', '--tls-private-key-file', [CompletionResultType]::ParameterName, 'The private key of --tls-cert-file (PEM)')
+            [CompletionResult]::new('--auth', '--auth', [CompletionResultType]::ParameterName, 'Who may read /metrics: anyone who reaches the port, or a caller whose bearer token the API server authenticates and authorizes for `get` on /metrics (needs TLS)')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')
             [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The kubeconfig cluster to use')
@@ -264,8 +273,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log level: 6 or more prints each API request (method, URL, status, time) on stderr')
             [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log level: 6 or more prints each API request (method, URL, status, time) on stderr')
             [CompletionResult]::new('--k8s-version', '--k8s-version', [CompletionResultType]::ParameterName, 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server''s version, else the newest kubelet''s, else 1.37')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'kubectl-topo;reasons' {

@@ -236,8 +236,17 @@ set edit:completion:arg-completer[kubectl-topo] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'kubectl-topo;serve'= {
-            cand --listen 'Address to serve /metrics, /healthz and /readyz on'
+            cand --listen 'Address to serve /, /metrics, /healthz and /readyz on (the port: docs/monitoring.md)'
             cand --cluster-label 'Add `cluster="NAME"` to every series (when one Prometheus scrapes several clusters; with one Prometheus per cluster, prefer its `external_labels`)'
+            cand --per-zone-series 'Which Services get the per-zone series (two per zone each): those that asked for hints or have some, or all'
+            cand --namespaces 'Hold only the Services and EndpointSlices of these namespaces (comma-separated; default: all)'
+            cand --namespaces-denylist 'Never hold the Services and EndpointSlices of these namespaces (comma-separated)'
+            cand --metric-allowlist 'Show only the metric families a regex matches anywhere in their name (comma-separated, as kube-state-metrics takes them)'
+            cand --metric-denylist 'Show every metric family but those a regex matches anywhere in their name (comma-separated)'
+            cand --config 'Config file with excludes and levels, as check reads it (default: $KUBECTL_TOPO_CONFIG, else ${XDG_CONFIG_HOME:-~/.config}/kubectl-topo/config.yaml when it exists): findings set aside are labelled ignored="true"'
+            cand --tls-cert-file 'Serve HTTPS with this certificate chain (PEM, read at start); with --tls-private-key-file'
+            cand --tls-private-key-file 'The private key of --tls-cert-file (PEM)'
+            cand --auth 'Who may read /metrics: anyone who reaches the port, or a caller whose bearer token the API server authenticates and authorizes for `get` on /metrics (needs TLS)'
             cand --kubeconfig 'Path to the kubeconfig file'
             cand --context 'The kubeconfig context to use'
             cand --cluster 'The kubeconfig cluster to use'
@@ -254,8 +263,8 @@ set edit:completion:arg-completer[kubectl-topo] = {|@words|
             cand -v 'Log level: 6 or more prints each API request (method, URL, status, time) on stderr'
             cand --v 'Log level: 6 or more prints each API request (method, URL, status, time) on stderr'
             cand --k8s-version 'Model the controller and kube-proxy of this Kubernetes minor version (1.21–1.37). Default: the server''s version, else the newest kubelet''s, else 1.37'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'kubectl-topo;reasons'= {
             cand -h 'Print help'

@@ -12,7 +12,7 @@ use topo_engine::report::mode::Mode;
 use topo_engine::report::reason::ReasonCode;
 use topo_engine::report::{FamilyReport, ServiceReport, Verdict, ZoneReport};
 
-use super::policy::{PerZone, Policy};
+use super::policy::{Namespaces, PerZone, Policy};
 use super::store::{Change, Key, Store, Touched, key_of};
 use crate::triage::{AnnotationRule, IGNORE_ANNOTATION};
 
@@ -147,8 +147,12 @@ impl Exporter {
         let keeps = |key: Key| self.policy.namespaces.keeps(&key.0);
         let change = match change {
             Change::Applied(object) if !keeps(key_of(&object)) => return false,
-            Change::Listed(resource, objects) => {
-                Change::Listed(resource, objects.into_iter().filter(|o| keeps(key_of(o))).collect())
+            // In place: a list of every object must not be held twice at its peak.
+            Change::Listed(resource, mut objects) => {
+                if self.policy.namespaces != Namespaces::default() {
+                    objects.retain(|o| keeps(key_of(o)));
+                }
+                Change::Listed(resource, objects)
             }
             other => other,
         };
