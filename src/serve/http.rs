@@ -59,7 +59,8 @@ pub struct Front {
 pub const MAX_BUF: usize = 8192;
 
 /// Bytes of an answer handed to hyper at a time: it asks for the next piece only once the
-/// previous one is written, so a slow reader holds one answer, never copies of it.
+/// previous one is written, so a slow reader holds one answer while it is being sent, and one
+/// piece of it (a copy) once the rest is handed over.
 const CHUNK: usize = 64 * 1024;
 
 /// What a client can hold (the README's "Limits" says them).
@@ -300,8 +301,17 @@ impl Body for Held {
             self.permit = None;
             return Poll::Ready(None);
         }
+        // A copy, not a view of the answer: a view would keep the whole answer allocated for as
+        // long as hyper holds its last piece for a client that does not read, after the place
+        // among the answers being sent (`permit`) is given back.
         let n = self.body.len().min(CHUNK);
-        Poll::Ready(Some(Ok(Frame::data(self.body.split_to(n)))))
+        let piece = Bytes::copy_from_slice(&self.body[..n]);
+        if n == self.body.len() {
+            self.body = Bytes::new();
+        } else {
+            self.body = self.body.slice(n..);
+        }
+        Poll::Ready(Some(Ok(Frame::data(piece))))
     }
 
     fn is_end_stream(&self) -> bool {
