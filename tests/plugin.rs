@@ -245,7 +245,20 @@ fn kubectl_completes_the_plugin_in_cobras_format() {
     let (values, _) = kubectl_complete(&sandbox, &["check", "-o", ""]);
     assert_eq!(
         names(&values),
-        ["table", "wide", "json", "yaml", "html", "dot", "mermaid", "markdown", "junit", "sarif"]
+        [
+            "table",
+            "wide",
+            "json",
+            "yaml",
+            "html",
+            "dot",
+            "mermaid",
+            "markdown",
+            "junit",
+            "sarif",
+            "name",
+            "jsonpath="
+        ]
     );
 
     let demo = demo().display().to_string();

@@ -30,7 +30,7 @@ pub(super) fn values(
     lookup: &mut dyn Lookup,
 ) -> Reply {
     let id = arg.get_id().as_str();
-    let list = LISTS.contains(&id) && !(id == "mode" && command == "simulate");
+    let list = LISTS.contains(&id) && !(id == "mode" && command == "simulate") && !through_kubectl();
     match current.rfind(',') {
         Some(comma) if list => {
             let (done, element) = current.split_at(comma + 1);
@@ -38,6 +38,13 @@ pub(super) fn values(
         }
         _ => element_values(arg, command, current, prefix, typed, lookup),
     }
+}
+
+/// Asked through kubectl (completions/kubectl_complete-topo sets the variable): Cobra's bash, zsh
+/// and fish scripts read a word with `=` as `--flag=value` and quote commas, so a candidate for a
+/// list's later element would be inserted wrong; there a list completes as one value.
+fn through_kubectl() -> bool {
+    std::env::var_os("KUBECTL_TOPO_COMPLETION_ROUTE").is_some_and(|v| v == "kubectl")
 }
 
 /// [`values`] of one value (or one element of a list).
