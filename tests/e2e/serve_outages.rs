@@ -92,7 +92,7 @@ fn now() -> f64 {
 
 /// `kubectl_topo_zone_nodes` of a zone in a scrape.
 fn zone_nodes(text: &str, zone: &str) -> Option<u64> {
-    let prefix = format!("kubectl_topo_zone_nodes{{zone=\"{zone}\"}} ");
+    let prefix = format!("kubectl_topo_zone_nodes{{topology_zone=\"{zone}\"}} ");
     text.lines().find_map(|l| l.strip_prefix(&prefix)).and_then(|v| v.trim().parse().ok())
 }
 
