@@ -120,3 +120,6 @@ fn metric_list(allow: &[String], deny: &[String]) -> Result<MetricList, Settings
         (false, false) => Err(SettingsError::MetricLists),
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -5,7 +5,6 @@
 
 use std::borrow::Cow;
 
-use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::encoding::text::{encode_eof, encode_registry};
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
@@ -15,8 +14,15 @@ use prometheus_client::registry::Registry;
 use strum::VariantArray;
 
 use super::stability::register;
+
+mod labels;
 use super::state::{Exporter, FamilySummary, ServiceSummary};
 use super::store::{Key, Resource};
+pub use labels::ResourceLabels;
+use labels::{
+    BuildLabels, FamilyLabels, NodeZoneLabels, ShareLabels, StaleLabels, SufficientLabels, VerdictLabels,
+    ZoneLabels,
+};
 
 /// A gauge of a float.
 pub type FloatGauge = Gauge<f64, std::sync::atomic::AtomicU64>;
@@ -65,81 +71,6 @@ impl Default for Health {
             services_recomputed: Counter::default(),
         }
     }
-}
-
-/// `resource` label.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
-pub struct ResourceLabels {
-    /// `nodes`, `services`, `endpointslices`.
-    pub resource: String,
-}
-
-impl ResourceLabels {
-    /// The label of a resource.
-    pub fn of(resource: Resource) -> Self {
-        ResourceLabels { resource: <&str>::from(resource).to_string() }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
-struct FamilyLabels {
-    namespace: String,
-    service: String,
-    address_type: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
-struct VerdictLabels {
-    namespace: String,
-    service: String,
-    address_type: String,
-    verdict: String,
-    reason: String,
-    mode: String,
-    /// `true` when an ignore rule sets every finding of the family aside.
-    ignored: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
-struct StaleLabels {
-    namespace: String,
-    service: String,
-    address_type: String,
-    /// `true` when an ignore rule sets `HintsMissing` aside.
-    ignored: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
-struct ZoneLabels {
-    namespace: String,
-    service: String,
-    address_type: String,
-    /// Not `zone`: the exporter guide asks for label names that do not clash with the target
-    /// labels a scrape config or a relabelling may attach (`zone` is a common one).
-    topology_zone: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
-struct ShareLabels {
-    namespace: String,
-    service: String,
-    address_type: String,
-    hints: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
-struct NodeZoneLabels {
-    topology_zone: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
-struct BuildLabels {
-    version: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
-struct SufficientLabels {
-    reason: String,
 }
 
 /// The per-Service families of one scrape.
