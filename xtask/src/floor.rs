@@ -20,33 +20,12 @@ pub fn parse_only(path: &Path) -> io::Result<usize> {
         }
         Format::Yaml => {
             let text = std::str::from_utf8(&bytes).map_err(io::Error::other)?;
-            serde_saphyr::from_multiple_with_options::<IgnoredAny>(text, yaml_options(text))
-                .map(|d| d.len())
-                .map_err(io::Error::other)
+            serde_saphyr::from_multiple_with_options::<IgnoredAny>(
+                text,
+                kubectl_topo::source::dump::yaml_options(text),
+            )
+            .map(|d| d.len())
+            .map_err(io::Error::other)
         }
-    }
-}
-
-/// The options `--from-file` parses YAML with (`src/source/dump/yaml.rs`, `options`), so the floor
-/// parses as `check` does. Spelled out here rather than reached for inside the product: the
-/// product's YAML limits are not part of its library's interface.
-fn yaml_options(text: &str) -> serde_saphyr::Options {
-    let scale = text.len().max(1 << 20);
-    serde_saphyr::options! {
-        budget: serde_saphyr::budget! {
-            max_events: scale,
-            max_nodes: scale,
-            max_documents: scale,
-            max_total_scalar_bytes: scale,
-            max_aliases: 1_000,
-            max_anchors: 1_000,
-            max_recorded_anchor_events: 100_000,
-            max_depth: 64,
-        },
-        strict_booleans: true,
-        leading_zero_numbers_as_strings: false,
-        legacy_octal_numbers: true,
-        with_snippet: false,
-        emit_comments: false,
     }
 }

@@ -42,7 +42,7 @@ pub(crate) fn documents(text: &str, origin: &str) -> Result<Vec<Value>, DumpErro
 
 /// Limits sized for dumps: generous for real clusters (a 20 MB dump needs a few million events),
 /// tight on aliases, which `kubectl` never writes, so alias bombs fail fast.
-pub(super) fn options(text: &str) -> serde_saphyr::Options {
+pub fn options(text: &str) -> serde_saphyr::Options {
     let scale = text.len().max(1 << 20);
     serde_saphyr::options! {
         budget: serde_saphyr::budget! {
