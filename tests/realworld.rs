@@ -176,3 +176,20 @@ fn every_case_names_the_cause_its_thread_established() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The page of `explain -o html` gives the same remedy as the table: where a data-plane path
+/// ignores the hints (cilium/cilium#18710's Cilium without service topology), that path's remedy,
+/// not "nothing to do".
+#[test]
+fn the_html_page_gives_the_data_plane_remedy_the_table_gives() {
+    let dump = path("tests/realworld/cilium-18710-kube-proxy-free-service-topology-off/dump.yaml");
+    let out = topo()
+        .args(["explain", "svc/echo", "-n", "default", "-o", "html", "-f"])
+        .arg(&dump)
+        .output()
+        .expect("runs");
+    let html = String::from_utf8(out.stdout).expect("UTF-8");
+    let remedy =
+        html.split("<p class=\"remedy\">").nth(1).and_then(|r| r.split("</p>").next()).expect("a remedy");
+    assert!(remedy.contains("enable-service-topology"), "{remedy}");
+}

@@ -11,6 +11,7 @@ use super::bands::{self, State};
 use crate::prose;
 use crate::prose::picture::{self as words, card};
 use topo_engine::core::topologycache::OVERLOAD_THRESHOLD;
+use topo_engine::report::reason::Reason;
 use topo_engine::report::whatif::CrossZone;
 use topo_engine::report::{FamilyReport, ServiceReport, Verdict, ZoneReport};
 
@@ -63,13 +64,13 @@ pub fn section(report: &ServiceReport, anchor: &str, zones: Option<&ZoneReport>,
         );
     }
     for f in &report.families {
-        family(&mut h, f, zones, width);
+        family(&mut h, f, &report.notes, zones, width);
     }
     h.push_str("</section>");
     h
 }
 
-fn family(h: &mut String, f: &FamilyReport, zones: Option<&ZoneReport>, width: f64) {
+fn family(h: &mut String, f: &FamilyReport, notes: &[Reason], zones: Option<&ZoneReport>, width: f64) {
     let _ = write!(
         h,
         "<article class=\"family\" data-family=\"{}\"><h3>{} <span class=\"verdict {}\">{}</span> \
@@ -80,7 +81,7 @@ fn family(h: &mut String, f: &FamilyReport, zones: Option<&ZoneReport>, width: f
         f.verdict,
         esc(&words::page::action(&f.action.to_string()))
     );
-    reasons(h, f);
+    reasons(h, f, notes);
     let cols = columns(f);
     if cols.is_empty() {
         h.push_str("</article>");
@@ -114,11 +115,11 @@ fn family(h: &mut String, f: &FamilyReport, zones: Option<&ZoneReport>, width: f
 
 /// The remedy, the reasons (kept, then set aside by an ignore rule) and the Replicas section the
 /// remedy may point to.
-fn reasons(h: &mut String, f: &FamilyReport) {
+fn reasons(h: &mut String, f: &FamilyReport, notes: &[Reason]) {
     let _ = write!(
         h,
         "<p class=\"remedy\">→ {}</p><ul class=\"reasons\">",
-        esc(&prose::remedy(f.reasons.first()))
+        esc(&prose::family_remedy(f.reasons.first(), notes))
     );
     for r in &f.reasons {
         // Each code links its reference page (docs/reasons/), the one link that leaves the page.
