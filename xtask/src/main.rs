@@ -8,7 +8,8 @@
 //!   cargo xtask list-probe --kubeconfig KC --strategy S   one way of listing what `check -A` reads
 //!   cargo xtask scale [--runs 5] [--max 500] [--mix xlarge]   µs per endpoint at 1×…500× the small cluster
 //!   cargo xtask clusters [--runs 5]                   50 small dumps in one `check` vs one 50× dump
-//!   cargo xtask bench-serve [--size large]            `serve`: time to ready, RSS, scrapes, update → metric latency, recovery
+//!   cargo xtask bench-serve [--size large|ai]         `serve`: time to ready, RSS, scrapes, update → metric latency, recovery,
+//!                                                     vs `kubectl get` and kube-state-metrics
 //!   cargo xtask schema                                rewrite docs/schema/ from the report types
 //!   cargo xtask parse-only FILE                       the parse-only floor `bench` compares with
 //!
@@ -29,6 +30,7 @@ mod objects;
 mod plan;
 mod scale;
 mod serve_bench;
+mod serve_peer;
 mod serve_recovery;
 
 use std::path::{Path, PathBuf};
@@ -44,7 +46,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Write a synthetic cluster (small, large, xlarge, small*K, xmix*K) as a `v1 List`: JSON, or YAML
+    /// Write a synthetic cluster (small, large, xlarge, ai, small*K, xmix*K) as a `v1 List`: JSON, or YAML
     /// when OUT ends in `.yaml`.
     Gen {
         #[arg(long, default_value = "small")]
@@ -141,7 +143,7 @@ enum Command {
 
 fn size(name: &str, seed: Option<u64>) -> plan::Size {
     let mut size = plan::Size::preset(name).unwrap_or_else(|| {
-        eprintln!("xtask: unknown size {name:?} (small, large, xlarge, small*K, xmix*K)");
+        eprintln!("xtask: unknown size {name:?} (small, large, xlarge, ai, small*K, xmix*K)");
         std::process::exit(2)
     });
     if let Some(seed) = seed {

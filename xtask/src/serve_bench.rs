@@ -18,6 +18,7 @@ use crate::generate;
 use crate::live::{self, ControlPlane};
 use crate::measure::{Cmd, alone, mb, stderr_tail};
 use crate::plan::Size;
+use crate::serve_peer;
 
 /// `kubectl-topo serve` running, its stderr kept in a file: every wait on it ends as soon as it
 /// exits, saying how and with the end of what it printed. Killed when dropped.
@@ -87,7 +88,7 @@ impl Drop for Serve {
     }
 }
 
-fn get(port: u16, path: &str) -> Option<(u16, String)> {
+pub(crate) fn get(port: u16, path: &str) -> Option<(u16, String)> {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
     stream.set_read_timeout(Some(Duration::from_secs(30))).ok()?;
     write!(stream, "GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").ok()?;
@@ -110,7 +111,7 @@ fn get_gzip(port: u16) -> Option<usize> {
 }
 
 /// `(VmRSS, VmHWM)` in kB of a process.
-fn rss(pid: u32) -> (u64, u64) {
+pub(crate) fn rss(pid: u32) -> (u64, u64) {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     let field = |name: &str| {
         status
@@ -122,7 +123,7 @@ fn rss(pid: u32) -> (u64, u64) {
 }
 
 /// utime + stime of a process, in seconds.
-fn cpu_secs(pid: u32) -> f64 {
+pub(crate) fn cpu_secs(pid: u32) -> f64 {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
     let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
     let fields: Vec<&str> = after.split_whitespace().collect();
@@ -148,7 +149,10 @@ pub(crate) fn hinted_total(metrics: &str, ns: &str, name: &str) -> i64 {
 }
 
 /// The first slice of a Service that carries hints, and the same slice without them.
-async fn hinted_slice(api: &Api<EndpointSlice>, service: &str) -> io::Result<(String, Value, Value)> {
+pub(crate) async fn hinted_slice(
+    api: &Api<EndpointSlice>,
+    service: &str,
+) -> io::Result<(String, Value, Value)> {
     let list = api
         .list(&kube::api::ListParams::default().labels(&format!("kubernetes.io/service-name={service}")))
         .await
@@ -211,22 +215,38 @@ pub fn run(name: &str, size: Size, updates: usize, outage: u64, topo: &Path, dum
     let mut plane: ControlPlane = runtime.block_on(live::start_loaded(&repo, dump))?;
     let kc = plane.admin_kubeconfig.to_string_lossy().to_string();
     let check = alone(&Cmd::new(topo, &["check", "--kubeconfig", &kc, "-A", "--fail-on", "none"]), 3)?;
+    let kubectl = crate::bench::script_path("tests/plugin/build-tools.sh")?.join("kubectl");
+    let kubectl_get = serve_peer::kubectl_get(&kubectl, &kc)?;
+    let client = runtime.block_on(live::client(&plane));
 
+    let before = runtime.block_on(serve_peer::requests(&client))?;
     let started = Instant::now();
     let mut serve = Serve::start(topo, &kc, plane.admin_kubeconfig.with_file_name("bench-serve.stderr"))?;
     serve.until_ready(Duration::from_secs(600))?;
     let ready = started.elapsed().as_secs_f64();
+    let load = runtime.block_on(serve_peer::requests(&client))?.since(before);
     std::thread::sleep(Duration::from_secs(10));
     let (steady_kb, peak_kb) = rss(serve.pid());
     let scraped = scrapes(&mut serve)?;
-    let client = runtime.block_on(live::client(&plane));
     let measured = runtime
         .block_on(latency(&client, &mut serve, &scraped.metrics, updates))
         .map_err(|e| live::with_dead(&mut plane, e))?;
     let recovered = runtime.block_on(crate::serve_recovery::measure(&mut plane, &mut serve, outage))?;
+    drop(serve);
     let rows = Rows { ready, steady_kb, peak_kb, check: check.median_rss_kb, check_secs: check.median_secs };
     print_rows(&rows, &scraped, &measured);
     crate::serve_recovery::print(&recovered, outage);
+
+    let (ns, service) =
+        first_hinted(&scraped.metrics).ok_or_else(|| io::Error::other("no Service with hints"))?;
+    let cluster = serve_peer::Cluster { kubeconfig: &kc, hinted: (&ns, &service), updates };
+    let client = runtime.block_on(live::client(&plane));
+    let theirs = serve_peer::kube_state_metrics(&runtime, &client, &cluster)
+        .map_err(|e| live::with_dead(&mut plane, e))?;
+    let series = serve_peer::series(&scraped.metrics);
+    let ours =
+        serve_peer::Exporter { ready, steady_kb, series, cpu_per_change: measured.cpu_per_change, load };
+    serve_peer::print(&ours, kubectl_get, &theirs);
     Ok(())
 }
 
@@ -322,16 +342,7 @@ async fn latency(
             }
         }
     }
-    let cpu_before = cpu_secs(serve.pid());
-    for i in 0..updates {
-        let endpoints = if i % 2 == 0 { &stripped } else { &original };
-        api.patch(&slice, &PatchParams::default(), &Patch::Merge(json!({"endpoints": endpoints})))
-            .await
-            .map_err(io::Error::other)?;
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    tokio::time::sleep(Duration::from_secs(1)).await;
-    let cpu = (cpu_secs(serve.pid()) - cpu_before) / updates as f64;
+    let cpu = cpu_per_change(serve.pid(), &api, &slice, [&stripped, &original], updates).await?;
     polls.sort_by(f64::total_cmp);
     Ok(Latency { latencies, poll: percentile(&polls, 0.5), cpu_per_change: cpu })
 }
@@ -344,6 +355,25 @@ struct Latency {
     poll: f64,
     /// CPU seconds of the exporter per change, without scrapes.
     cpu_per_change: f64,
+}
+
+/// CPU seconds `pid` spends per change while `updates` changes of `slice` (alternately each of
+/// `endpoints`) are made 100 ms apart, with no scrapes meanwhile.
+pub(crate) async fn cpu_per_change(
+    pid: u32,
+    api: &Api<EndpointSlice>,
+    slice: &str,
+    endpoints: [&Value; 2],
+    updates: usize,
+) -> io::Result<f64> {
+    let cpu_before = cpu_secs(pid);
+    for i in 0..updates {
+        let patch = json!({"endpoints": endpoints[i % 2]});
+        api.patch(slice, &PatchParams::default(), &Patch::Merge(patch)).await.map_err(io::Error::other)?;
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    Ok((cpu_secs(pid) - cpu_before) / updates.max(1) as f64)
 }
 
 /// `(namespace, service)` of the first Service with hinted endpoints in a scrape.
