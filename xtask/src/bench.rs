@@ -173,9 +173,8 @@ pub fn run(name: &str, size: Size, runs: usize, part: Part, kubeconfig: Option<&
 /// `cargo xtask bench-serve`: see `serve_bench`.
 pub fn serve(name: &str, size: Size, updates: usize, outage: u64) -> io::Result<()> {
     let topo = product()?;
-    let dump = bench_dir()?.join(format!("{name}.json"));
     println!("Machine: {}.", machine());
-    crate::serve_bench::run(name, size, updates, outage, &topo, &dump)
+    crate::serve_bench::run(name, size, updates, outage, &topo)
 }
 
 /// The dump benchmarks of issue 19, side by side: JSON and YAML of the same cluster, each against

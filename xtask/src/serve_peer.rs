@@ -151,6 +151,7 @@ impl Ksm {
             if self.child.try_wait()?.is_some() {
                 return Err(self.why("not complete"));
             }
+            let scrape = Instant::now();
             if let Some((200, body)) = crate::serve_bench::get(self.port, "/metrics") {
                 let count = |prefix: &str| body.lines().filter(|l| l.starts_with(prefix)).count();
                 if count("kube_node_info{") >= nodes && count("kube_service_info{") >= services {
@@ -160,7 +161,8 @@ impl Ksm {
             if started.elapsed() > limit {
                 return Err(self.why(&format!("not complete after {limit:?}")));
             }
-            std::thread::sleep(Duration::from_millis(50));
+            // At most half the time in scrapes: a 130,000-node `/metrics` takes a while to write.
+            std::thread::sleep(scrape.elapsed().max(Duration::from_millis(50)));
         }
     }
 }
