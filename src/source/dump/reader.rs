@@ -147,9 +147,7 @@ impl<'a> Reader<'a> {
         match result {
             Err(message) => Err(error(message)),
             Ok(None) => {
-                let key = if matches!(kind, Kind::DaemonSet) { "apps/v1 DaemonSet" } else { "v1 ConfigMap" };
-                *self.skipped.entry(key.to_string()).or_default() += 1;
-                self.index += 1;
+                self.skip(if matches!(kind, Kind::DaemonSet) { "apps/v1 DaemonSet" } else { "v1 ConfigMap" });
                 Ok(())
             }
             Ok(Some(object)) if let Some(message) = object.refusal() => Err(error(message)),
