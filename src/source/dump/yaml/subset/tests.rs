@@ -167,3 +167,18 @@ proptest! {
         same(&text);
     }
 }
+
+proptest! {
+    /// Mappings whose keys repeat often, nested at random in a field of a Node that nothing reads
+    /// (which the JSON reader skips unchecked): the fast path never reads a text the parser refuses
+    /// (a key given twice in one mapping), and reads the others as it does.
+    #[test]
+    fn keys_given_twice_are_left_to_the_parser(
+        lines in prop::collection::vec(("[ab]|'a'|\"b\"", 0..3usize, "[a-c1]{0,2}"), 1..8),
+    ) {
+        let x: String =
+            lines.iter().map(|(key, depth, value)| format!("{}{key}: {value}\n", "  ".repeat(2 + depth))).collect();
+        let node = "apiVersion: v1\nkind: Node\nmetadata:\n  name: n\n  labels:\n    z: a\n";
+        same(&format!("{node}x:\n{x}"));
+    }
+}
