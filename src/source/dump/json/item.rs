@@ -116,12 +116,12 @@ impl<'de> Visitor<'de> for ItemSeed<'_, '_> {
             }
             if let Some(kind) = self.guess(&types, head.is_empty()) {
                 *self.kind = Some(kind);
-                let lean = lean_from(kind, Rest::new(&mut map, &mut types, head, Some(key)))?;
+                let outcome = decode(kind, Rest::new(&mut map, &mut types, head, Some(key)))?;
                 let right = match kind {
                     Kind::EndpointSlice => types.is("discovery.k8s.io/v1", "EndpointSlice"),
                     _ => types.api_version.is_none() && types.kind.is_none(),
                 };
-                return Ok(right.then(|| Read::Outcomes(vec![outcome(kind, lean)])));
+                return Ok(right.then(|| Read::Outcomes(vec![outcome])));
             }
             head.push((key, map.next_value()?));
         }
@@ -158,8 +158,8 @@ impl ItemSeed<'_, '_> {
         let read = match kind_of(api_version, kind) {
             Some(kind) if lean_kind(kind) => {
                 *self.kind = Some(kind);
-                let lean = lean_from(kind, Rest::new(&mut map, &mut types, head, None))?;
-                return Ok(Some(Read::Outcomes(vec![outcome(kind, lean)])));
+                let outcome = decode(kind, Rest::new(&mut map, &mut types, head, None))?;
+                return Ok(Some(Read::Outcomes(vec![outcome])));
             }
             None if !kind.ends_with("List") && (api_version.as_str(), kind.as_str()) != RETIRED => {
                 Some(Read::Outcomes(vec![Outcome::Skip(format!("{api_version} {kind}"))]))
@@ -183,41 +183,35 @@ fn lean_kind(kind: Kind) -> bool {
     matches!(kind, Kind::Node | Kind::Service | Kind::EndpointSlice)
 }
 
-/// A Node, Service or EndpointSlice decoded into its lean type.
-enum Lean {
-    Node(lean::Node),
-    Service(lean::Service),
-    Slice(lean::EndpointSlice),
-}
-
-fn lean_from<'de, M: MapAccess<'de>>(kind: Kind, rest: M) -> Result<Lean, M::Error> {
-    let de = MapAccessDeserializer::new(rest);
-    Ok(match kind {
-        Kind::Node => Lean::Node(Deserialize::deserialize(de)?),
-        Kind::Service => Lean::Service(Deserialize::deserialize(de)?),
-        _ => Lean::Slice(Deserialize::deserialize(de)?),
-    })
-}
-
-/// The model object of a lean one, or why not.
-fn outcome(kind: Kind, lean: Lean) -> Outcome {
+/// A Node, Service or EndpointSlice decoded straight into its lean type: the model object, or
+/// why not.
+fn decode<'de, M: MapAccess<'de>>(kind: Kind, rest: M) -> Result<Outcome, M::Error> {
     const NAMELESS: &str = "metadata.name is missing";
-    let (name, result) = match lean {
-        Lean::Node(node) if node.has_name() => {
-            let name = node.name().to_string();
-            (name, node.into_model().map(Object::Node).map_err(|err| err.to_string()))
-        }
-        Lean::Service(service) if service.has_name() => {
-            let service = service.into_model();
-            (service.name.clone(), Ok(Object::Service(service)))
-        }
-        Lean::Slice(slice) if slice.has_name() => {
-            let slice = slice.into_model();
-            (slice.name.clone(), Ok(Object::Slice(slice)))
-        }
-        _ => (String::new(), Err(NAMELESS.to_string())),
+    let de = MapAccessDeserializer::new(rest);
+    let (name, result) = match kind {
+        Kind::Node => match lean::Node::deserialize(de)? {
+            node if node.has_name() => {
+                let name = node.name().to_string();
+                (name, node.into_model().map(Object::Node).map_err(|err| err.to_string()))
+            }
+            _ => (String::new(), Err(NAMELESS.to_string())),
+        },
+        Kind::Service => match lean::Service::deserialize(de)? {
+            service if service.has_name() => {
+                let service = service.into_model();
+                (service.name.clone(), Ok(Object::Service(service)))
+            }
+            _ => (String::new(), Err(NAMELESS.to_string())),
+        },
+        _ => match lean::EndpointSlice::deserialize(de)? {
+            slice if slice.has_name() => {
+                let slice = slice.into_model();
+                (slice.name.clone(), Ok(Object::Slice(slice)))
+            }
+            _ => (String::new(), Err(NAMELESS.to_string())),
+        },
     };
-    Outcome::Decoded { kind, name, result: result.map(|object| Some(Box::new(object))) }
+    Ok(Outcome::Decoded { kind, name, result: result.map(|object| Some(Box::new(object))) })
 }
 
 /// `metadata.name` of an item whose text parses, empty when it cannot be told.
