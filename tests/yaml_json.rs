@@ -65,6 +65,11 @@ fn yaml_and_json_of_every_fixture_give_the_same_reports() {
                 assert_eq!(from_yaml.2, Some(2), "{} {args:?}: {}", source.display(), from_yaml.1);
                 continue;
             }
+            if from_yaml.1.contains("invalid YAML: nested deeper than 64 levels") {
+                // The YAML parser builds every value; the JSON reader skips a field nothing reads
+                // without building it, at any depth (tests/bad-inputs/json-deep-item.json).
+                continue;
+            }
             assert_eq!(from_yaml, from_json, "{} {args:?}", source.display());
             compared += 1;
         }

@@ -30,8 +30,42 @@ struct Meta {
     /// it); nothing keeps it.
     #[allow(dead_code)]
     uid: Option<String>,
+    #[serde(default, deserialize_with = "unique")]
     labels: Option<BTreeMap<String, String>>,
+    #[serde(default, deserialize_with = "unique")]
     annotations: Option<BTreeMap<String, String>>,
+}
+
+/// A map whose keys are given once, or `null`: a label given twice (two zones) is refused, where
+/// a `BTreeMap` would keep the last silently.
+fn unique<'de, D: serde::Deserializer<'de>, V: Deserialize<'de>>(
+    deserializer: D,
+) -> Result<Option<BTreeMap<String, V>>, D::Error> {
+    struct Unique<V>(std::marker::PhantomData<V>);
+    impl<'de, V: Deserialize<'de>> serde::de::Visitor<'de> for Unique<V> {
+        type Value = Option<BTreeMap<String, V>>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a map")
+        }
+        fn visit_none<E>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+            d.deserialize_map(self)
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut out = BTreeMap::new();
+            while let Some(key) = map.next_key::<String>()? {
+                if out.contains_key(&key) {
+                    return Err(serde::de::Error::custom(format!("duplicate key {key:?}")));
+                }
+                let value = map.next_value()?;
+                out.insert(key, value);
+            }
+            Ok(Some(out))
+        }
+    }
+    deserializer.deserialize_option(Unique(std::marker::PhantomData))
 }
 
 /// A Node: name, labels, allocatable CPU, the `Ready` condition, the kubelet version.
@@ -45,6 +79,7 @@ pub(crate) struct Node {
 #[derive(Deserialize)]
 #[serde(expecting = "NodeStatus", rename_all = "camelCase")]
 struct NodeStatus {
+    #[serde(default, deserialize_with = "unique")]
     allocatable: Option<BTreeMap<String, Quantity>>,
     conditions: Option<Vec<NodeCondition>>,
     node_info: Option<NodeSystemInfo>,
@@ -111,6 +146,7 @@ pub(crate) struct Service {
 #[derive(Deserialize, Default)]
 #[serde(expecting = "ServiceSpec", rename_all = "camelCase")]
 struct ServiceSpec {
+    #[serde(default, deserialize_with = "unique")]
     selector: Option<BTreeMap<String, String>>,
     #[serde(rename = "type")]
     type_: Option<String>,

@@ -30,29 +30,25 @@ impl Limits {
         Limits { json: MAX_JSON_BYTES, yaml: MAX_YAML_BYTES, object: MAX_OBJECT_BYTES };
 }
 
-/// Why a dump could not be read. Each message is one line: what, where, what to do.
+/// Why a dump could not be read. Each message is one line: what, where, what to do. `origin`
+/// names the input (a path, `stdin`); `line` and `column` are 1-based (0 when unknown), `index`
+/// an object's 0-based position among all objects of the dump (list items flattened).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DumpError {
     /// The input holds no objects at all.
     #[error(
         "{origin}: the dump is empty; pass the output of `kubectl topo dump` or `kubectl get nodes,services,endpointslices,events -A -o yaml`"
     )]
-    Empty {
-        /// Where the text came from.
-        origin: String,
-    },
+    Empty { origin: String },
     /// Not valid YAML/JSON.
     #[error(
         "{origin}:{line}:{column}: invalid {format}: {message}; fix the file or re-create it with `kubectl topo dump`"
     )]
     Syntax {
-        /// Where the text came from.
         origin: String,
         /// `YAML` or `JSON`.
         format: &'static str,
-        /// 1-based line (0 when unknown).
         line: u64,
-        /// 1-based column (0 when unknown).
         column: u64,
         /// The parser's message.
         message: String,
@@ -60,9 +56,7 @@ pub enum DumpError {
     /// One object of a kind we read could not be decoded.
     #[error("{origin}: item {index}: {kind} {name:?}: {message}; fix or remove that object")]
     Item {
-        /// Where the text came from.
         origin: String,
-        /// 0-based position among all objects of the dump (list items flattened).
         index: usize,
         /// Lower-case kind, e.g. `node`.
         kind: String,
@@ -77,7 +71,6 @@ pub enum DumpError {
         qualified(.namespace, .name)
     )]
     Duplicate {
-        /// Where the text came from.
         origin: String,
         /// 0-based position of the second listing.
         index: usize,
@@ -93,7 +86,6 @@ pub enum DumpError {
     /// Objects were found, but none of the kinds we read.
     #[error("{origin}: no Nodes, Services, EndpointSlices or Events (found {}); dump them with `kubectl get nodes,services,endpointslices,events -A -o yaml`", describe(.skipped))]
     NoUsableObjects {
-        /// Where the text came from.
         origin: String,
         /// What was found instead.
         skipped: BTreeMap<String, usize>,
@@ -103,24 +95,13 @@ pub enum DumpError {
         "{origin}:{line}:{column}: this value is larger than {}, and no Kubernetes object is larger than 3 MiB; this is not a dump of a cluster: re-create it with `kubectl topo dump`",
         size(*.limit as u64)
     )]
-    ObjectTooLarge {
-        /// The limit, in bytes.
-        limit: usize,
-        /// Where the text came from.
-        origin: String,
-        /// 1-based line where the value starts.
-        line: u64,
-        /// 1-based column where it starts.
-        column: u64,
-    },
+    ObjectTooLarge { limit: usize, origin: String, line: u64, column: u64 },
     /// More input than a dump can hold: an endless stream, or the wrong file.
     #[error("{origin}: more than {} of {format}, the most a dump is read up to{}", size(*.limit), advice(.format))]
     InputTooLarge {
-        /// Where the text came from.
         origin: String,
         /// `YAML` or `JSON`.
         format: &'static str,
-        /// The limit, in bytes.
         limit: u64,
     },
     /// Text in an encoding other than UTF-8.
@@ -130,23 +111,16 @@ pub enum DumpError {
     Encoding {
         /// `UTF-16LE`, `UTF-16BE`, `UTF-32LE` or `UTF-32BE`.
         encoding: &'static str,
-        /// Where the text came from.
         origin: String,
     },
     /// The input could not be read (or is not UTF-8).
     #[error("cannot read {origin}: {message}")]
-    Read {
-        /// Where the text came from.
-        origin: String,
-        /// The cause.
-        message: String,
-    },
+    Read { origin: String, message: String },
     /// A NUL byte: binary data, not text.
     #[error(
         "{origin}: byte {offset} is NUL, so this is binary data, not a YAML or JSON dump; pass the output of `kubectl topo dump` or `kubectl get -o yaml|json`"
     )]
     Binary {
-        /// Where the text came from.
         origin: String,
         /// 0-based offset of the first NUL byte.
         offset: u64,

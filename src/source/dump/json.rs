@@ -1,69 +1,47 @@
-//! The JSON reader: one pass over the input, through a window of about a megabyte. The top-level
-//! structure of each document (an object's keys, `:` and `,`, a List's `[ … ]`) is read here; each
-//! value inside it is decoded by serde_json straight from the window, which says where it ends: a
-//! List item by one visitor ([`item`]) into its lean type, any other value into a
-//! `serde_json::Value`, both in the shared grammar ([`super::strict`]). Every error is serde_json's
-//! (or the grammar's, raised inside serde_json), at its place in the input. No tree of a List is
-//! built and the input is never held whole, so memory follows one item, not the input.
+//! The JSON reader: one pass over the input, through a window of about a megabyte ([`window`]).
+//! The top-level structure of each document (an object's keys, `:` and `,`, a List's `[ … ]`) is
+//! read here; each value inside it is decoded by serde_json straight from the window, which says
+//! where it ends: a List item by one visitor ([`item`]) into its lean type, any other value into a
+//! `serde_json::Value`. The first error ends the read: serde_json's, at its place in the input, or
+//! what is wrong with an object. No tree of a List is built and the input is never held whole, so
+//! memory follows one item, not the input.
 //!
 //! A List's type is known only once its `kind` is, which kubectl writes after `items`: until then
 //! the items that name their own type are read as they come, and from the first that does not
 //! (it takes the List's type) on they are kept as text. When the object ends as a List, the kept
 //! items are read; when it ends as anything else, what was read of its items is forgotten and the
-//! object is read without them. An item that does not decode is reported once the whole input has
-//! parsed (a syntax error later in the input comes first).
+//! object is read without them.
 
 use std::io::Read;
 
-use serde::de::DeserializeSeed;
+use serde::Deserialize;
+use serde::de::IgnoredAny;
 use serde_json::{Deserializer, Map, Value};
 
 use super::error::Limits;
 use super::reader::Checkpoint;
-use super::strict::{Check, Strict, Tree, duplicate_key};
 use super::{DumpError, Inherited, ParsedDump, Reader};
 
 mod item;
 mod window;
 
-use window::{Expected, Step, Window, offset};
+use window::{Step, Window, offset};
 
 /// Reads a JSON dump (one or more JSON documents) from `input`, through windows as large as its
 /// reads (a test's input that hands out a few bytes at a time cuts items everywhere).
 pub(super) fn read(input: impl Read, origin: &str, limits: Limits) -> Result<ParsedDump, DumpError> {
     let mut window = Window::new(input, origin, limits);
-    let mut items = Items { reader: Reader::new(origin), pending: None };
+    let mut reader = Reader::new(origin);
     window.skip_byte_order_marks()?;
     while let Some(byte) = window.peek()? {
         if byte == b'{' {
-            read_object(&mut window, &mut items)?;
+            read_object(&mut window, &mut reader)?;
         } else {
-            let value = window.decode(|text| value_at(text, 0))?;
-            items.record(|reader| reader.read(value, None, 0));
+            let value = window.decode(value_at)?;
+            reader.read(value, None, 0)?;
         }
     }
-    match items.pending {
-        Some(error) => Err(error),
-        None => items.reader.finish(),
-    }
-}
-
-/// The objects read so far, and the first that could not be.
-struct Items<'o> {
-    reader: Reader<'o>,
-    /// Reported once the input has parsed: a syntax error later in the input comes first.
-    pending: Option<DumpError>,
-}
-
-impl Items<'_> {
-    /// Reads one object, unless one has already failed.
-    fn record(&mut self, read: impl FnOnce(&mut Reader<'_>) -> Result<(), DumpError>) {
-        if self.pending.is_none()
-            && let Err(error) = read(&mut self.reader)
-        {
-            self.pending = Some(error);
-        }
-    }
+    reader.finish()
 }
 
 /// A top-level object: its `apiVersion` and `kind` as given (`Some(None)`: not a string), its other
@@ -97,6 +75,16 @@ impl Object {
                 Some(None) => false,
             }
     }
+
+    /// Whether `key` was given before.
+    fn has(&self, key: &str) -> bool {
+        match key {
+            "apiVersion" => self.api_version.is_some(),
+            "kind" => self.kind.is_some(),
+            "items" => self.list.is_some() || self.entries.contains_key(key),
+            _ => self.entries.contains_key(key),
+        }
+    }
 }
 
 /// The items of a List being read.
@@ -104,7 +92,7 @@ struct List {
     /// The List's type when it was known as its items began.
     known: Option<Option<(String, String)>>,
     /// Where the reader was before items read while the type was unknown.
-    checkpoint: Option<(Checkpoint, Option<DumpError>)>,
+    checkpoint: Option<Checkpoint>,
     /// Items kept until the List's type is known: their text and where it starts.
     kept: Option<Vec<Kept>>,
 }
@@ -117,7 +105,7 @@ fn inherited(known: &Option<(String, String)>) -> Inherited<'_> {
 }
 
 /// A top-level `{…}`: a List, whose items are read as they come, or any other object.
-fn read_object<R: Read>(window: &mut Window<'_, R>, items: &mut Items<'_>) -> Step {
+fn read_object<R: Read>(window: &mut Window<'_, R>, reader: &mut Reader<'_>) -> Step {
     let (line, column) = window.here();
     let mut object = Object {
         start: (line, column + 1),
@@ -132,52 +120,47 @@ fn read_object<R: Read>(window: &mut Window<'_, R>, items: &mut Items<'_>) -> St
     loop {
         match window.peek()? {
             Some(b'}') if first => break,
-            Some(b'}') => return Err(window.expected(Expected::NoTrailingComma)),
+            Some(b'}') => return Err(window.expected("trailing comma")),
             Some(b'"') => {}
-            Some(_) => return Err(window.expected(Expected::Key)),
-            None => return Err(window.expected(Expected::ObjectEnd)),
+            Some(_) => return Err(window.expected("key must be a string")),
+            None => return Err(window.expected("EOF while parsing an object")),
         }
         first = false;
         let key = window.decode(|text| {
             let mut de = Deserializer::from_slice(text);
-            let key = <String as serde::Deserialize>::deserialize(&mut de)?;
+            let key = String::deserialize(&mut de)?;
             Ok((key, offset(de)))
         })?;
-        let seen = key == "items" && object.list.is_some();
-        if seen || object.entries.contains_key(&key) || is_type_key_again(&object, &key) {
-            return Err(window.error_here(duplicate_key(&key)));
+        if object.has(&key) {
+            return Err(window.error_here(format!("duplicate key {key:?} (an object names each key once)")));
         }
         match window.peek()? {
             Some(b':') => window.consume(b':'),
-            Some(_) => return Err(window.expected(Expected::Colon)),
-            None => return Err(window.expected(Expected::ObjectEnd)),
+            Some(_) => return Err(window.expected("expected `:`")),
+            None => return Err(window.expected("EOF while parsing an object")),
         }
         match window.peek()? {
-            None => return Err(window.expected(Expected::Value)),
+            None => return Err(window.expected("EOF while parsing a value")),
             Some(b'[') if key == "items" && object.may_be_list() => {
-                object.list = Some(read_items(window, items, &object)?);
+                object.list = Some(read_items(window, reader, &object)?);
             }
             Some(_) => entry(window, &mut object, key)?,
         }
         match window.peek()? {
             Some(b',') => window.consume(b','),
             Some(b'}') => break,
-            Some(_) => return Err(window.expected(Expected::ObjectCommaOrEnd)),
-            None => return Err(window.expected(Expected::ObjectEnd)),
+            Some(_) => return Err(window.expected("expected `,` or `}`")),
+            None => return Err(window.expected("EOF while parsing an object")),
         }
     }
     window.consume(b'}');
-    finish(window, object, items)
-}
-
-fn is_type_key_again(object: &Object, key: &str) -> bool {
-    (key == "apiVersion" && object.api_version.is_some()) || (key == "kind" && object.kind.is_some())
+    finish(window, object, reader)
 }
 
 /// One entry of a top-level object other than a List's items; refuses an object larger than any
 /// real one.
 fn entry<R: Read>(window: &mut Window<'_, R>, object: &mut Object, key: String) -> Step {
-    let (value, len) = window.decode(|text| value_at(text, 1).map(|(value, end)| ((value, end), end)))?;
+    let (value, len) = window.decode(|text| value_at(text).map(|(value, end)| ((value, end), end)))?;
     object.bytes += key.len() + len;
     if object.bytes > window.limits.object {
         let (line, column) = object.start;
@@ -194,9 +177,9 @@ fn entry<R: Read>(window: &mut Window<'_, R>, object: &mut Object, key: String) 
 }
 
 /// `[item, …]` of an object that is, or may turn out to be, a List.
-fn read_items<R: Read>(window: &mut Window<'_, R>, items: &mut Items<'_>, object: &Object) -> Step<List> {
+fn read_items<R: Read>(window: &mut Window<'_, R>, reader: &mut Reader<'_>, object: &Object) -> Step<List> {
     let known = object.list_type();
-    let checkpoint = known.is_none().then(|| (items.reader.checkpoint(), items.pending.clone()));
+    let checkpoint = known.is_none().then(|| reader.checkpoint());
     let mut list = List { known, checkpoint, kept: None };
     window.consume(b'[');
     match window.peek()? {
@@ -204,103 +187,87 @@ fn read_items<R: Read>(window: &mut Window<'_, R>, items: &mut Items<'_>, object
             window.consume(b']');
             return Ok(list);
         }
-        None => return Err(window.expected(Expected::ListEnd)),
+        None => return Err(window.expected("EOF while parsing a list")),
         Some(_) => {}
     }
     loop {
-        read_item(window, items, &mut list)?;
+        match window.peek()? {
+            Some(b']') => return Err(window.expected("trailing comma")),
+            None => return Err(window.expected("EOF while parsing a value")),
+            Some(_) => read_item(window, reader, &mut list)?,
+        }
         match window.peek()? {
             Some(b',') => window.consume(b','),
             Some(b']') => break,
-            Some(_) => return Err(window.expected(Expected::ListCommaOrEnd)),
-            None => return Err(window.expected(Expected::ListEnd)),
-        }
-        match window.peek()? {
-            Some(b']') => return Err(window.expected(Expected::NoTrailingComma)),
-            None => return Err(window.expected(Expected::Value)),
-            Some(_) => {}
+            Some(_) => return Err(window.expected("expected `,` or `]`")),
+            None => return Err(window.expected("EOF while parsing a list")),
         }
     }
     window.consume(b']');
     Ok(list)
 }
 
-/// One item: read now, checked only (an item has failed), or kept until the List's type is known.
-fn read_item<R: Read>(window: &mut Window<'_, R>, items: &mut Items<'_>, list: &mut List) -> Step {
-    if items.pending.is_some() {
-        return window.decode(|text| check_at(text, 2).map(|end| ((), end)));
-    }
-    let start = window.here();
-    if let Some(kept) = &mut list.kept {
-        let text = window.decode(|text| check_at(text, 2).map(|end| (text[..end].to_vec(), end)))?;
-        kept.push((text, start));
+/// One item: read now, or kept until the List's type is known.
+fn read_item<R: Read>(window: &mut Window<'_, R>, reader: &mut Reader<'_>, list: &mut List) -> Step {
+    let kept = |text: &[u8], end| text[..end].to_vec();
+    if list.kept.is_some() {
+        let text = window.decode(|text| skip_at(text).map(|end| (kept(text, end), end)))?;
+        let start = window.start_of(text.len());
+        list.kept.get_or_insert_default().push((text, start));
         return Ok(());
     }
     let known = list.known.as_ref().map(inherited);
     let read = window.decode(|text| {
         item::read(text, known.flatten(), known.is_some()).map(|(read, end)| match read {
-            item::Read::Untyped => ((None, Some(text[..end].to_vec())), end),
-            item::Read::Outcomes(outcomes) => ((Some(outcomes), None), end),
+            item::Read::Untyped => (Err(kept(text, end)), end),
+            item::Read::Outcomes(outcomes) => (Ok(outcomes), end),
         })
     })?;
     match read {
-        (Some(outcomes), _) => {
-            items.record(|reader| outcomes.into_iter().try_for_each(|outcome| reader.record(outcome)));
+        Ok(outcomes) => outcomes.into_iter().try_for_each(|outcome| reader.record(outcome)),
+        Err(text) => {
+            let start = window.start_of(text.len());
+            list.kept = Some(vec![(text, start)]);
+            Ok(())
         }
-        (None, text) => list.kept = Some(vec![(text.unwrap_or_default(), start)]),
     }
-    Ok(())
 }
 
 /// Reads what is left once the object has ended: a List's kept items, or the object itself.
-fn finish<R: Read>(window: &Window<'_, R>, object: Object, items: &mut Items<'_>) -> Step {
-    let list_type = object.list_type();
-    match (object.list, list_type) {
-        (Some(list), Some(known)) => {
-            for (text, start) in list.kept.unwrap_or_default() {
-                if items.pending.is_some() {
-                    break;
-                }
-                let read = item::read(&text, inherited(&known), true);
-                match read.map_err(|err| window.syntax(&err, start))?.0 {
-                    item::Read::Outcomes(outcomes) => items
-                        .record(|reader| outcomes.into_iter().try_for_each(|outcome| reader.record(outcome))),
-                    // Not returned when the List's type is known.
-                    item::Read::Untyped => {}
-                }
+fn finish<R: Read>(window: &Window<'_, R>, object: Object, reader: &mut Reader<'_>) -> Step {
+    if let (Some(list), Some(known)) = (&object.list, object.list_type()) {
+        for (text, start) in list.kept.iter().flatten() {
+            let (read, _) =
+                item::read(text, inherited(&known), true).map_err(|err| window.syntax(&err, *start))?;
+            if let item::Read::Outcomes(outcomes) = read {
+                outcomes.into_iter().try_for_each(|outcome| reader.record(outcome))?;
             }
         }
-        (list, _) => {
-            if let Some(List { checkpoint: Some((checkpoint, pending)), .. }) = list {
-                items.reader.rollback(checkpoint);
-                items.pending = pending;
-            }
-            let mut entries = object.entries;
-            let texts = [("apiVersion", object.api_version), ("kind", object.kind)];
-            for (key, text) in texts {
-                if let Some(text) = text {
-                    entries.insert(key.to_string(), text.map_or(Value::Null, Value::String));
-                }
-            }
-            items.record(|reader| reader.read(Value::Object(entries), None, 0));
+        return Ok(());
+    }
+    if let Some(List { checkpoint: Some(checkpoint), .. }) = object.list {
+        reader.rollback(checkpoint);
+    }
+    let mut entries = object.entries;
+    for (key, text) in [("apiVersion", object.api_version), ("kind", object.kind)] {
+        if let Some(text) = text {
+            entries.insert(key.to_string(), text.map_or(Value::Null, Value::String));
         }
     }
-    Ok(())
+    reader.read(Value::Object(entries), None, 0)
 }
 
-/// The value at the start of `text`, nested `depth` deep, as a `Value` in the shared grammar, and
-/// where it ends.
-fn value_at(text: &[u8], depth: usize) -> serde_json::Result<(Value, usize)> {
+/// The value at the start of `text` as a `Value`, and where it ends.
+fn value_at(text: &[u8]) -> serde_json::Result<(Value, usize)> {
     let mut de = Deserializer::from_slice(text);
-    let value = Strict::<Tree>::at(depth).deserialize(&mut de)?;
+    let value = Value::deserialize(&mut de)?;
     Ok((value, offset(de)))
 }
 
-/// The value at the start of `text`, nested `depth` deep, checked in the shared grammar: where it
-/// ends.
-fn check_at(text: &[u8], depth: usize) -> serde_json::Result<usize> {
+/// Where the value at the start of `text` ends (its syntax checked, nothing built).
+fn skip_at(text: &[u8]) -> serde_json::Result<usize> {
     let mut de = Deserializer::from_slice(text);
-    Strict::<Check>::at(depth).deserialize(&mut de)?;
+    IgnoredAny::deserialize(&mut de)?;
     Ok(offset(de))
 }
 

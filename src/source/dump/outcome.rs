@@ -44,8 +44,6 @@ pub(super) enum Outcome {
     /// none of the optional reads, `convert::optional`), or what is wrong with it. Boxed: a List's outcomes wait in a vector until
     /// recorded, and most are small.
     Decoded { kind: Kind, name: String, result: Result<Option<Box<Object>>, String> },
-    /// A `discovery.k8s.io/v1beta1` EndpointSlice, which is refused (its `metadata.name`).
-    Retired { name: String },
 }
 
 /// One object read, before it is recorded.
@@ -97,8 +95,13 @@ pub(super) fn classify(value: Value, inherited: Inherited<'_>, depth: usize, out
     }
     out.push(match kind_of(&api_version, &kind) {
         Some(kind) => decode(kind, Value::Object(map)),
+        // Skipping these would make every Service look unmanaged: refused, saying how to re-dump.
         None if (api_version.as_str(), kind.as_str()) == ("discovery.k8s.io/v1beta1", "EndpointSlice") => {
-            Outcome::Retired { name: name_of(&Value::Object(map)) }
+            let message = "discovery.k8s.io/v1beta1 is not read (the API served it until Kubernetes 1.25; \
+                           1.21+ serves discovery.k8s.io/v1): re-create the dump with \
+                           `kubectl get endpointslices.v1.discovery.k8s.io -A -o yaml`";
+            let name = name_of(&Value::Object(map));
+            Outcome::Decoded { kind: Kind::EndpointSlice, name, result: Err(message.to_string()) }
         }
         None => Outcome::Skip(format!("{api_version} {kind}")),
     });

@@ -1,6 +1,7 @@
 //! Records what each object of a dump is, in source order: model objects into the [`Snapshot`]
 //! (each listed once), other kinds counted for the skip note, and the first error.
 
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value;
@@ -76,20 +77,6 @@ impl<'a> Reader<'a> {
         self.seen.retain(|_, first| *first < index);
     }
 
-    /// Records the object at the current index; the index of its first listing when it was read
-    /// before.
-    fn claim(&mut self, key: (&'static str, &str, &str)) -> Result<(), usize> {
-        let (kind, namespace, name) = key;
-        let key = (kind, namespace.to_string(), name.to_string());
-        match self.seen.get(&key) {
-            Some(first) => Err(*first),
-            None => {
-                self.seen.insert(key, self.index);
-                Ok(())
-            }
-        }
-    }
-
     /// Reads `value`, found `depth` Lists deep (items of a List first to last).
     pub(super) fn read(
         &mut self,
@@ -109,22 +96,7 @@ impl<'a> Reader<'a> {
                 self.skip(&key);
                 Ok(())
             }
-            Outcome::Retired { name } => Err(self.retired_slice_version(name)),
             Outcome::Decoded { kind, name, result } => self.record_decoded(kind, name, result),
-        }
-    }
-
-    /// Skipping these would make every Service look unmanaged: refuse, saying how to re-dump.
-    fn retired_slice_version(&self, name: String) -> DumpError {
-        DumpError::Item {
-            origin: self.origin.to_string(),
-            index: self.index,
-            kind: "endpointslice".to_string(),
-            name,
-            message: "discovery.k8s.io/v1beta1 is not read (the API served it until Kubernetes 1.25; \
-                      1.21+ serves discovery.k8s.io/v1): re-create the dump with \
-                      `kubectl get endpointslices.v1.discovery.k8s.io -A -o yaml`"
-                .to_string(),
         }
     }
 
@@ -136,8 +108,11 @@ impl<'a> Reader<'a> {
     /// Records a decoded object and moves to the next index; the first listing's index when the
     /// object was read before (nothing recorded then).
     fn add(&mut self, object: Object) -> Result<(), usize> {
-        if let Some(key) = object.key() {
-            self.claim(key)?;
+        if let Some((kind, namespace, name)) = object.key() {
+            match self.seen.entry((kind, namespace.to_string(), name.to_string())) {
+                Entry::Occupied(first) => return Err(*first.get()),
+                Entry::Vacant(slot) => drop(slot.insert(self.index)),
+            }
         }
         let s = &mut self.snapshot;
         match object {
@@ -172,9 +147,7 @@ impl<'a> Reader<'a> {
         match result {
             Err(message) => Err(error(message)),
             Ok(None) => {
-                let key = if matches!(kind, Kind::DaemonSet) { "apps/v1 DaemonSet" } else { "v1 ConfigMap" };
-                *self.skipped.entry(key.to_string()).or_default() += 1;
-                self.index += 1;
+                self.skip(if matches!(kind, Kind::DaemonSet) { "apps/v1 DaemonSet" } else { "v1 ConfigMap" });
                 Ok(())
             }
             Ok(Some(object)) if let Some(message) = object.refusal() => Err(error(message)),

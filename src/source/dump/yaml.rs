@@ -7,7 +7,10 @@
 
 use serde_json::Value;
 
-use super::{DumpError, MAX_DEPTH, ParsedDump, Reader};
+use super::{DumpError, ParsedDump, Reader};
+
+/// Deepest nesting a YAML dump is parsed to (Kubernetes objects need about 15 levels).
+const MAX_DEPTH: usize = 64;
 
 mod subset;
 

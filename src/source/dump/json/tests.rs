@@ -94,10 +94,10 @@ fn an_object_that_is_not_a_list_after_all_forgets_its_items() {
     let text =
         json!({"apiVersion": "v1", "items": [node("inner")], "kind": "Node", "metadata": {"name": "outer"}});
     assert_eq!(nodes(&read(&text.to_string()).unwrap()), ["outer"]);
-    // … and an error in them.
+    // An error in them ends the read all the same: the first error does.
     let bad = json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": 5}});
     let text = json!({"apiVersion": "v1", "items": [bad], "kind": "Node", "metadata": {"name": "outer"}});
-    assert_eq!(nodes(&read(&text.to_string()).unwrap()), ["outer"]);
+    assert!(error(&text.to_string()).contains("item 0: node \"\": metadata.name: invalid type"));
 }
 
 #[test]
@@ -131,9 +131,28 @@ fn what_is_wrong_with_an_item_is_said_with_its_name_and_field() {
         message.contains(r#"item 0: endpointslice "web-1": endpoints[0].addresses: invalid type"#),
         "{message}"
     );
-    // A syntax error later in the input comes first.
+    // The first error ends the read: one later in the input is not looked for.
     let message = error(&format!("{text}\n{{"));
-    assert!(message.contains("t:2:1: invalid JSON: EOF while parsing an object"), "{message}");
+    assert!(message.contains(r#"item 0: endpointslice "web-1""#), "{message}");
+    // A field read that is given twice is refused (one never read is skipped, as any unread field).
+    let node = json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "a", "labels": {"z": "a"}}});
+    let text = json!({"apiVersion": "v1", "items": [node], "kind": "List"}).to_string();
+    for (twice, want) in [(r#""name":"a""#, "duplicate field `name`"), (r#""z":"a""#, r#"duplicate key "z""#)]
+    {
+        let message = error(&text.replacen(twice, &format!("{twice},{twice}"), 1));
+        assert!(message.contains(want), "{message}");
+    }
+}
+
+#[test]
+fn values_built_nest_up_to_serde_jsons_limit_and_values_skipped_deeper() {
+    let deep = |levels| format!("{}{}", "[".repeat(levels), "]".repeat(levels));
+    assert!(error(&deep(200)).contains("t:1:128: invalid JSON: nested deeper than 127 levels"));
+    let node = |x: &str| format!(r#"{{"apiVersion":"v1","kind":"Node","metadata":{{"name":"n"}},"x":{x}}}"#);
+    // A top-level object's entries are built; a List item's fields not read are skipped.
+    assert!(error(&node(&deep(1000))).contains("nested deeper than 127 levels"));
+    let list = format!(r#"{{"apiVersion":"v1","items":[{}],"kind":"List"}}"#, node(&deep(1000)));
+    assert_eq!(nodes(&read(&list).unwrap()), ["n"]);
 }
 
 #[test]
@@ -150,15 +169,15 @@ fn errors_of_the_structure_are_serde_jsons_at_their_place() {
         ("{\"items\":", "t:1:9: invalid JSON: EOF while parsing a value"),
         (r#"{"kind": "List", "items": [], "kind": "List"}"#, r#"t:1:36: invalid JSON: duplicate key "kind""#),
         (r#"{"items": [], "items": []}"#, r#"t:1:21: invalid JSON: duplicate key "items""#),
-        (r#"{"items": [{"a": 1, "a": 2}]}"#, r#"t:1:23: invalid JSON: duplicate key "a""#),
-        ("{\"items\": [\n  {\"a\": 1e999}]}", "t:2:13: invalid JSON: number out of range"),
+        (r#"{"items": [{"kind": "Node", "kind": 2}]}"#, "t:1:34: invalid JSON: duplicate field `kind`"),
+        ("{\"items\": [\n  {\"apiVersion\": 1e999}]}", "t:2:22: invalid JSON: number out of range"),
     ] {
         let message = error(text);
         assert!(message.starts_with(want), "{text}: {message}");
         // The same text as one whole serde_json read gives the same message and place.
         if let Err(err) = serde_json::from_str::<Value>(text) {
             let whole = format!("t:{}:{}: invalid JSON: {}", err.line(), err.column(), json_message(&err));
-            if !want.contains("duplicate key") {
+            if !want.contains("duplicate") && !want.contains("nested") {
                 assert!(message.starts_with(&whole), "{text}: {message} vs {whole}");
             }
         }

@@ -1,10 +1,10 @@
 //! The JSON reader's view of its input: the bytes the input has handed over and not yet consumed
-//! (a megabyte or so; more only while a value does not fit), and where they are in the whole input
-//! (line and column, as serde_json counts them: the column is the number of bytes after the last
-//! newline). Each value is decoded by serde_json straight from the window, which also says where
-//! it ends; a value cut by the window's end is decoded again once more of it is read.
+//! (a megabyte or so; more only while a value does not fit), and the line and column of its first
+//! byte in the whole input (as serde_json counts them: the column is the number of bytes after the
+//! last newline), so an error is placed in the input. Each value is decoded by serde_json straight
+//! from the window, which also says where it ends; a value cut by the window's end is decoded again
+//! once more of it is read.
 
-use std::cell::Cell;
 use std::io::{ErrorKind, Read};
 
 use serde::de::IgnoredAny;
@@ -16,34 +16,6 @@ pub(super) type Step<T = ()> = Result<T, DumpError>;
 
 /// Bytes asked of the input at a time.
 const CHUNK: usize = 1 << 20;
-
-/// What the top-level structure needed where it went wrong, in serde_json's words.
-#[derive(Clone, Copy)]
-pub(super) enum Expected {
-    Key,
-    Colon,
-    Value,
-    ObjectCommaOrEnd,
-    ListCommaOrEnd,
-    NoTrailingComma,
-    ObjectEnd,
-    ListEnd,
-}
-
-impl Expected {
-    fn message(self) -> &'static str {
-        match self {
-            Expected::Key => "key must be a string",
-            Expected::Colon => "expected `:`",
-            Expected::Value => "EOF while parsing a value",
-            Expected::ObjectCommaOrEnd => "expected `,` or `}`",
-            Expected::ListCommaOrEnd => "expected `,` or `]`",
-            Expected::NoTrailingComma => "trailing comma",
-            Expected::ObjectEnd => "EOF while parsing an object",
-            Expected::ListEnd => "EOF while parsing a list",
-        }
-    }
-}
 
 pub(super) struct Window<'o, R> {
     input: R,
@@ -57,17 +29,14 @@ pub(super) struct Window<'o, R> {
     column: u64,
     /// Bytes read from the input so far.
     read: u64,
-    /// The last position counted: `buf` index, line, column.
-    counted: Cell<(usize, u64, u64)>,
     pub(super) origin: &'o str,
     pub(super) limits: Limits,
 }
 
 impl<'o, R: Read> Window<'o, R> {
     pub(super) fn new(input: R, origin: &'o str, limits: Limits) -> Self {
-        let counted = Cell::new((0, 1, 0));
         let (buf, pos, end, eof, line, column, read) = (Vec::new(), 0, 0, false, 1, 0, 0);
-        Window { input, buf, pos, end, eof, line, column, read, counted, origin, limits }
+        Window { input, buf, pos, end, eof, line, column, read, origin, limits }
     }
 
     /// Drops the consumed bytes and reads on: what one read of the input gives, or, while a value
@@ -81,7 +50,6 @@ impl<'o, R: Read> Window<'o, R> {
         self.buf.copy_within(self.pos..self.end, 0);
         let held = self.end - self.pos;
         (self.pos, self.end) = (0, held);
-        self.counted.set((0, self.line, self.column));
         // The window holds at most one byte more than the largest value accepted.
         if held > self.limits.object {
             let (origin, limit) = (self.origin.to_string(), self.limits.object);
@@ -113,27 +81,26 @@ impl<'o, R: Read> Window<'o, R> {
         Ok(got > 0)
     }
 
-    /// Line and column of `buf[index]`, as serde_json gives them. Counted on from the last place
-    /// asked for when it is before `index` (values are read in order), so every byte of the input
-    /// is counted about once.
-    pub(super) fn position_of(&self, index: usize) -> (u64, u64) {
-        let (from, line, column) = match self.counted.get() {
-            (from, line, column) if from <= index => (from, line, column),
-            _ => (0, self.line, self.column),
-        };
-        let between = &self.buf[from..index];
-        let position = match between.iter().rposition(|&b| b == b'\n') {
-            None => (line, column + between.len() as u64),
+    /// Line and column of `buf[index]`, as serde_json gives them.
+    fn position_of(&self, index: usize) -> (u64, u64) {
+        let between = &self.buf[..index];
+        match between.iter().rposition(|&b| b == b'\n') {
+            None => (self.line, self.column + between.len() as u64),
             // Counted a vector at a time.
-            Some(last) => (line + bytecount::count(between, b'\n') as u64, (between.len() - last - 1) as u64),
-        };
-        self.counted.set((index, position.0, position.1));
-        position
+            Some(last) => {
+                (self.line + bytecount::count(between, b'\n') as u64, (between.len() - last - 1) as u64)
+            }
+        }
     }
 
     /// Line and column (0-based: bytes before it on its line) of the next byte.
     pub(super) fn here(&self) -> (u64, u64) {
         self.position_of(self.pos)
+    }
+
+    /// Line and column of the value of `len` bytes just consumed.
+    pub(super) fn start_of(&self, len: usize) -> (u64, u64) {
+        self.position_of(self.pos - len)
     }
 
     /// Consumes `byte`, which [`Window::peek`] has just returned.
@@ -142,25 +109,18 @@ impl<'o, R: Read> Window<'o, R> {
         self.pos += 1;
     }
 
-    /// As serde_json trims them from a text.
+    /// As serde_json trims them from a text; columns count from after them.
     pub(super) fn skip_byte_order_marks(&mut self) -> Step {
         const BOM: &[u8] = "\u{feff}".as_bytes();
         loop {
             while self.end - self.pos < BOM.len() && self.fill()? {}
             if !self.buf[self.pos..self.end].starts_with(BOM) {
-                // Columns count from after them, as a read of the trimmed text does.
-                self.fill_from_here();
+                self.buf.copy_within(self.pos..self.end, 0);
+                (self.end, self.pos, self.column) = (self.end - self.pos, 0, 0);
                 return Ok(());
             }
             self.pos += BOM.len();
         }
-    }
-
-    /// Forgets what was consumed, and counts columns from the next byte.
-    fn fill_from_here(&mut self) {
-        self.buf.copy_within(self.pos..self.end, 0);
-        (self.end, self.pos, self.column) = (self.end - self.pos, 0, 0);
-        self.counted.set((0, self.line, 0));
     }
 
     /// The next byte after JSON whitespace, not consumed; `None` at the end of the input.
@@ -182,9 +142,9 @@ impl<'o, R: Read> Window<'o, R> {
         }
     }
 
-    /// Decodes the next value (after [`Window::peek`]) with `decode`, given serde_json over the
-    /// window from there, and consumes it. When the window ends inside it, more is read and it is
-    /// decoded again; an error is placed in the input.
+    /// Decodes the next value (after [`Window::peek`]) with `decode`, given the window from there,
+    /// and consumes it. When the window ends inside it, more is read and it is decoded again; an
+    /// error is placed in the input.
     pub(super) fn decode<T>(
         &mut self,
         mut decode: impl FnMut(&[u8]) -> serde_json::Result<(T, usize)>,
@@ -203,23 +163,25 @@ impl<'o, R: Read> Window<'o, R> {
                 _ => {}
             }
             if !self.fill()? && self.pos == self.end {
-                return Err(self.expected(Expected::Value));
+                return Err(self.expected("EOF while parsing a value"));
             }
         }
     }
 
-    /// The error at the next byte (or at the end of the input) where the structure needed
-    /// something else.
-    pub(super) fn expected(&self, expected: Expected) -> DumpError {
-        // serde_json places it at the byte it did not expect (1-based), or after the last byte.
+    /// `message` at the next byte (or after the last one), where the structure needed something
+    /// else: where serde_json places its own such errors.
+    pub(super) fn expected(&self, message: &str) -> DumpError {
         let (line, column) = self.position_of((self.pos + 1).min(self.end));
-        let message = expected.message().to_string();
-        DumpError::Syntax { origin: self.origin.to_string(), format: "JSON", line, column, message }
+        self.error_at(line, column, message.to_string())
     }
 
-    /// An error right after the last byte consumed (where serde_json places one its caller raises).
+    /// `message` right after the last byte consumed (where serde_json places one its caller raises).
     pub(super) fn error_here(&self, message: String) -> DumpError {
         let (line, column) = self.here();
+        self.error_at(line, column, message)
+    }
+
+    fn error_at(&self, line: u64, column: u64, message: String) -> DumpError {
         DumpError::Syntax { origin: self.origin.to_string(), format: "JSON", line, column, message }
     }
 
@@ -230,8 +192,7 @@ impl<'o, R: Read> Window<'o, R> {
             (1, column) => (start.0, start.1 + column),
             (line, column) => (start.0 + line - 1, column),
         };
-        let origin = self.origin.to_string();
-        DumpError::Syntax { origin, format: "JSON", line, column, message: json_message(err) }
+        self.error_at(line, column, json_message(err))
     }
 }
 

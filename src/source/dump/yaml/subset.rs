@@ -4,10 +4,11 @@
 //! reads ([`super::super::json`]). Nothing is held but a line and a chunk of JSON.
 //!
 //! Anything outside the subset — anchors, aliases, tags, flow collections, multi-line or
-//! folded scalars, scalars whose type is not certain, tabs, non-ASCII text, deep nesting — stops
-//! it with [`Unsupported`], and the full YAML reader then reads the input from the start, so
-//! results, errors and refusals stay the full reader's. So does anything the JSON reader
-//! refuses (duplicate keys among them): its error is not reported, the full reader's is.
+//! folded scalars, scalars whose type is not certain, tabs, non-ASCII text, deep nesting, a key
+//! given twice in one mapping (which the JSON reader would read as its last value) — stops it with
+//! [`Unsupported`], and the full YAML reader then reads the input from the start, so results,
+//! errors and refusals stay the full reader's. So does anything the JSON reader refuses: its error
+//! is not reported, the full reader's is.
 
 use std::io::{self, BufRead, Read};
 
@@ -27,30 +28,6 @@ pub(super) fn read(input: impl BufRead, origin: &str) -> Option<ParsedDump> {
     json::read(Transcoder::new(input), origin, Limits::DUMP).ok()
 }
 
-/// The rewrite held to the parser on `text` (the tests and the differential fuzz target): `Ok(true)`
-/// when it took the text and wrote the documents serde-saphyr reads (an empty document is nothing
-/// to either), `Ok(false)` when it left the text to the parser, `Err` saying how they differ.
-/// Allowed: refusing anything (the parser then reads it), and writing JSON for a text the parser
-/// refuses when the JSON reader refuses that JSON too (a duplicate key), so the parser's error is
-/// the one given.
-#[cfg(test)]
-pub(super) fn agrees_with_parser(text: &str) -> Result<bool, String> {
-    let mut json = String::new();
-    if Transcoder::new(text.as_bytes()).read_to_string(&mut json).is_err() {
-        return Ok(false);
-    }
-    let written = serde_json::Deserializer::from_str(&json).into_iter::<serde_json::Value>();
-    let written = written.collect::<Result<Vec<_>, _>>().map_err(|e| format!("wrote {json:?}: {e}"))?;
-    match super::documents(text, "t") {
-        Ok(parsed) => {
-            let parsed: Vec<_> = parsed.into_iter().filter(|d| !d.is_null()).collect();
-            if written == parsed { Ok(true) } else { Err(format!("wrote {written:?}, parsed {parsed:?}")) }
-        }
-        Err(_) if read(text.as_bytes(), "t").is_none() => Ok(false),
-        Err(err) => Err(format!("refused by the parser ({err}), read by the rewrite")),
-    }
-}
-
 /// Outside the subset: the full YAML reader decides.
 #[derive(Debug)]
 pub(super) struct Unsupported;
@@ -63,13 +40,18 @@ const CHUNK: usize = 1 << 20;
 const MAX_LINE: usize = 1 << 20;
 /// Deepest nesting taken, well under the parser's limit (`MAX_DEPTH`).
 const MAX_NESTING: usize = 40;
+/// Most keys of one mapping taken (kubectl's have a few dozen, Cilium's ConfigMap about 150):
+/// each key is compared with the others of its mapping.
+const MAX_KEYS: usize = 256;
 
-/// An open mapping or sequence: where its entries start, and how many it has.
+/// An open mapping or sequence: where its entries start, how many it has, and where its keys
+/// start in [`Transcoder::keys`].
 #[derive(Clone, Copy)]
 struct Frame {
     seq: bool,
     indent: usize,
     entries: usize,
+    keys: usize,
 }
 
 /// A key (or a `-`) whose value begins on a later line: a nested block, or null.
@@ -87,6 +69,10 @@ pub(super) struct Transcoder<R> {
     out: Vec<u8>,
     pos: usize,
     stack: Vec<Frame>,
+    /// The keys of the open mappings as written in JSON (`key_text[start..end]`): a key given
+    /// twice is the parser's to refuse, as the JSON reader keeps the last.
+    keys: Vec<(usize, usize)>,
+    key_text: Vec<u8>,
     pending: Option<Pending>,
     block: Option<Block>,
     /// The current document has its root.
@@ -105,6 +91,8 @@ impl<R: BufRead> Transcoder<R> {
             out: Vec::with_capacity(CHUNK + MAX_LINE),
             pos: 0,
             stack: Vec::new(),
+            keys: Vec::new(),
+            key_text: Vec::new(),
             pending: None,
             block: None,
             rooted: false,
@@ -196,7 +184,7 @@ impl<R: BufRead> Transcoder<R> {
             return Err(Unsupported);
         }
         self.out.push(if seq { b'[' } else { b'{' });
-        self.stack.push(Frame { seq, indent, entries: 0 });
+        self.stack.push(Frame { seq, indent, entries: 0, keys: self.keys.len() });
         Ok(())
     }
 
@@ -214,6 +202,10 @@ impl<R: BufRead> Transcoder<R> {
     fn close(&mut self) {
         if let Some(frame) = self.stack.pop() {
             self.out.push(if frame.seq { b']' } else { b'}' });
+            if let Some(&(start, _)) = self.keys.get(frame.keys) {
+                self.key_text.truncate(start);
+            }
+            self.keys.truncate(frame.keys);
         }
     }
 
@@ -260,11 +252,13 @@ impl<R: BufRead> Transcoder<R> {
     /// `key: value`, `key:` (the value follows), in a mapping at `indent`.
     fn map_entry(&mut self, indent: usize, rest: &str) -> Fast<()> {
         let (key, after) = split_key(rest).ok_or(Unsupported)?;
+        let start = self.out.len();
         match key {
             Key::Plain(key) => scalar::plain_key(key, &mut self.out)?,
             Key::Single => drop(scalar::single_quoted(rest, &mut self.out)?),
             Key::Double => drop(scalar::double_quoted(rest, &mut self.out)?),
         }
+        self.once(start)?;
         self.out.push(b':');
         let value = after.trim_start_matches(' ');
         if value.is_empty() {
@@ -272,6 +266,21 @@ impl<R: BufRead> Transcoder<R> {
             return Ok(());
         }
         self.value(value, indent)
+    }
+
+    /// Records the key just written at `out[start..]`: a key given twice, one written with an
+    /// escape (which another spelling could equal), or a mapping of more than [`MAX_KEYS`] keys
+    /// (each key is compared with the others) is the parser's.
+    fn once(&mut self, start: usize) -> Fast<()> {
+        let key = &self.out[start..];
+        let first = self.stack.last().map_or(0, |frame| frame.keys);
+        let seen = self.keys[first..].iter().any(|&(s, e)| &self.key_text[s..e] == key);
+        if seen || key.contains(&b'\\') || self.keys.len() - first >= MAX_KEYS {
+            return Err(Unsupported);
+        }
+        self.keys.push((self.key_text.len(), self.key_text.len() + key.len()));
+        self.key_text.extend_from_slice(key);
+        Ok(())
     }
 
     /// A value that begins on its key's (or `-`'s) line, in a collection at `parent`.
