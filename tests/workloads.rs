@@ -130,3 +130,29 @@ fn nothing_in_front_is_one_error_line_and_exit_2() {
         "{err}"
     );
 }
+
+#[test]
+fn a_redacted_dump_keeps_the_workloads_under_other_names() {
+    let file = dump(&["apps", "pods"], "");
+    let out = topo().args(["dump", "--redact", "-A", "-f"]).arg(file.path()).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    for original in ["svc-5d9c7b", "svc-c1", "cache", "app: svc", "10.0.1.11"] {
+        assert!(!text.contains(original), "{original:?} is left in the redacted dump");
+    }
+    let redacted = tempfile::Builder::new().suffix(".yaml").tempfile().unwrap();
+    std::fs::write(redacted.path(), &text).unwrap();
+    // One namespace and one Service: their pseudonyms are the first of each numbering.
+    let args = ["explain", "-o", "json", "-n", "ns-1", "svc-1", "-f"];
+    let out = topo().args(args).arg(redacted.path()).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let w = serde_json::from_slice::<Value>(&out.stdout).unwrap()["workloads"].clone();
+    assert_eq!(w["foundBy"], "Pods", "{w}");
+    let deployment = &w["workloads"][0];
+    assert_eq!(
+        (deployment["kind"].as_str(), deployment["replicas"].as_i64(), deployment["pods"].as_i64()),
+        (Some("Deployment"), Some(4), Some(3))
+    );
+    assert_eq!(deployment["autoscaler"]["max"], 9);
+    assert_eq!(deployment["spread"][0]["selectsOwnPods"], true);
+}
