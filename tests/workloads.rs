@@ -156,3 +156,59 @@ fn a_redacted_dump_keeps_the_workloads_under_other_names() {
     assert_eq!(deployment["autoscaler"]["max"], 9);
     assert_eq!(deployment["spread"][0]["selectsOwnPods"], true);
 }
+
+/// A loopback API server whose Pods are forbidden: the Deployment is found by the Service's
+/// selector, and the report says the Pods were forbidden.
+fn pods_forbidden(method: &str, path: &str) -> (&'static str, String) {
+    const FORBIDDEN: &str =
+        r#"{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"Forbidden","code":403}"#;
+    let list = |kind: &str, api_version: &str, items: &str| {
+        format!(
+            r#"{{"apiVersion":"{api_version}","kind":"{kind}","metadata":{{"resourceVersion":"1"}},"items":[{items}]}}"#
+        )
+    };
+    let deployment = r#"{"metadata":{"name":"web","namespace":"default"},"spec":{"replicas":3,"template":{"metadata":{"labels":{"app":"web"}}}}}"#;
+    let hpa = r#"{"metadata":{"name":"web","namespace":"default"},"spec":{"scaleTargetRef":{"kind":"Deployment","name":"web"},"minReplicas":2,"maxReplicas":6}}"#;
+    match path {
+        "/api/v1/namespaces/default/pods" => ("403 Forbidden", FORBIDDEN.into()),
+        "/apis/apps/v1/namespaces/default/deployments" => {
+            ("200 OK", list("DeploymentList", "apps/v1", deployment))
+        }
+        "/apis/apps/v1/namespaces/default/statefulsets" => ("200 OK", list("StatefulSetList", "apps/v1", "")),
+        "/apis/apps/v1/namespaces/default/replicasets" => ("403 Forbidden", FORBIDDEN.into()),
+        "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers" => {
+            ("200 OK", list("HorizontalPodAutoscalerList", "autoscaling/v2", hpa))
+        }
+        _ => crate::support::apiserver::answer(method, path),
+    }
+}
+
+#[test]
+fn live_reads_are_rbac_tolerant_and_list_only_the_services_pods() {
+    let api = crate::support::apiserver::Recorder::start_with(pods_forbidden);
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = api.kubeconfig(dir.path());
+    let out =
+        topo().args(["explain", "svc/web", "-o", "json", "--kubeconfig"]).arg(&kubeconfig).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let w = serde_json::from_slice::<Value>(&out.stdout).unwrap()["workloads"].clone();
+    assert_eq!(
+        (w["reads"]["Pods"].as_str(), w["reads"]["ReplicaSets"].as_str()),
+        (Some("forbidden"), Some("forbidden"))
+    );
+    assert_eq!(w["foundBy"], "Selector");
+    let web = &w["workloads"][0];
+    assert_eq!(
+        (web["name"].as_str(), web["replicas"].as_i64(), web["autoscaler"]["min"].as_i64()),
+        (Some("web"), Some(3), Some(2))
+    );
+    let pods: Vec<String> = api.requests().into_iter().filter(|r| r.contains("/pods")).collect();
+    assert_eq!(pods.len(), 1, "{pods:?}");
+    assert!(pods[0].contains("labelSelector=app%3Dweb"), "only the Service's Pods: {pods:?}");
+    let out = topo().args(["explain", "svc/web", "--kubeconfig"]).arg(&kubeconfig).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("unavailable: pods forbidden to this user, replicasets forbidden to this user"),
+        "{text}"
+    );
+}
