@@ -217,6 +217,7 @@ fn service_from(bytes: &mut Bytes<'_>) -> Service {
         labels: Default::default(),
         annotations: annotations.into(),
         has_selector: !bytes.byte().is_multiple_of(6),
+        selector: Default::default(),
         service_type: bytes.pick(&["ClusterIP", "ClusterIP", "NodePort", "ExternalName", ""]).to_string(),
         cluster_ip: bytes.option(&["10.96.0.10", "None", ""]).map(str::to_string),
         ip_families,

@@ -76,7 +76,9 @@ fn job(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Result<
         }
         Job::Version { client } => version(settings, *client, out),
         Job::Zones => zones(settings, out, err),
-        Job::Explain { names, fail_on, config } => explain::run(settings, names, *fail_on, config, out, err),
+        Job::Explain { names, behind, fail_on, config } => {
+            explain::run(settings, names, behind.as_ref(), *fail_on, config, out, err)
+        }
         Job::Check(job) => check::run(settings, job, out, err),
         Job::Dump { redact, format } => dump(settings, *redact, *format, out, err),
         Job::Simulate { name, changes } => simulate(settings, name, changes, out, err),
@@ -169,7 +171,7 @@ pub(crate) fn request<'a>(
     service: Option<&'a str>,
     nodes_only: bool,
 ) -> source::Request<'a> {
-    source::Request { scope: &settings.scope, service, nodes_only, whole: false }
+    source::Request { scope: &settings.scope, service, nodes_only, whole: false, workloads: false }
 }
 
 fn zones(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitStatus, Error> {
@@ -202,7 +204,7 @@ fn dump(
         return Ok(ExitStatus::Ok);
     }
     // Written back whole unless redacted (a redacted dump is written from the model).
-    let request = source::Request { whole: !redact, ..request(settings, None, false) };
+    let request = source::Request { whole: !redact, workloads: true, ..request(settings, None, false) };
     let loaded = load(settings, request, err)?;
     let written = if redact {
         let mut snapshot = loaded.snapshot;
@@ -351,6 +353,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 
 mod check;
 mod explain;
+mod front;
 mod quiet;
 mod watch;
 

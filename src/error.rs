@@ -40,6 +40,9 @@ pub(crate) enum Error {
         /// `see `kubectl topo SUBCOMMAND --help``.
         hint: String,
     },
+    /// `explain deploy/NAME` (`statefulset/`, `pod/`): no Service was found in front of it.
+    #[error("{}", crate::prose::workloads::nothing_in_front(.0))]
+    NothingInFront(Box<crate::prose::workloads::InFrontMiss>),
     /// Writing the output failed: a closed pipe ([`Error::is_closed_pipe`]) or anything else.
     #[error("cannot write output: {0}")]
     Write(std::io::Error),
@@ -67,6 +70,7 @@ impl Error {
             | Error::Version(_)
             | Error::Zones(_)
             | Error::Usage { .. }
+            | Error::NothingInFront(_)
             | Error::Write(_) => ExitStatus::Usage,
             Error::Source(e) => e.exit_status(),
         }
@@ -102,6 +106,7 @@ impl Error {
             )),
             Error::Zones(_) => Some(crate::prose::limits::too_many_zones_hint(bin_name)),
             Error::Usage { hint, .. } => Some(hint.clone()),
+            Error::NothingInFront(miss) => Some(crate::prose::workloads::nothing_in_front_hint(miss, bin_name)),
             Error::Write(_) => None,
         }
     }

@@ -41,6 +41,7 @@ pub(crate) fn service(i: usize, mode: u8) -> Service {
         labels: Default::default(),
         annotations: annotations.into(),
         has_selector: mode != 4,
+        selector: Default::default(),
         service_type: if mode == 5 { "ExternalName" } else { "ClusterIP" }.into(),
         cluster_ip: Some(format!("10.0.0.{i}")),
         ip_families: vec!["IPv4".into()],

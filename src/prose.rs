@@ -12,6 +12,7 @@ mod sentence;
 pub(crate) mod version;
 pub(crate) mod watch;
 pub mod whatif;
+pub(crate) mod workloads;
 
 pub(crate) use partial::{events_forbidden_note, nodes_forbidden_note};
 pub(crate) use remedy::{family_remedy, remedy};

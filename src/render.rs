@@ -26,6 +26,7 @@ pub(crate) mod style;
 mod table;
 pub mod watch;
 mod whatif;
+mod workloads;
 pub(crate) mod wrap;
 mod zones;
 

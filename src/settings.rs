@@ -29,8 +29,11 @@ pub enum Job {
     Zones,
     /// `explain` one Service, or several in turn.
     Explain {
-        /// Service names (the `svc/` prefix removed), at least one.
+        /// Service names (the `svc/` prefix removed), at least one unless `behind` is given.
         names: Vec<String>,
+        /// `explain deploy/NAME` (`statefulset/NAME`, `pod/NAME`): explain the Services in front
+        /// of it instead.
+        behind: Option<Behind>,
         /// `--exit-code` with its `--fail-on`; None without `--exit-code`.
         fail_on: Option<FailOn>,
         /// Where the config file (excludes, failure levels) is, as for `check`.
@@ -179,7 +182,11 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
     Ok(match command {
         Command::Zones(_) => Job::Zones,
         Command::Explain(a) => Job::Explain {
-            names: explain_names(&a.service, g)?,
+            behind: behind::parse(&a.service)?,
+            names: match behind::parse(&a.service)? {
+                Some(_) => Vec::new(),
+                None => explain_names(&a.service, g)?,
+            },
             config: check_settings::config_path(a.config.clone(), ambient),
             // `--fail-on` says what should fail: it asks for the exit code by itself.
             fail_on: (a.exit_code || a.fail_on.is_some())
@@ -308,6 +315,8 @@ pub fn parse_timeout(text: &str) -> Result<Option<Duration>, SettingsError> {
 }
 
 mod ambient;
+mod behind;
+pub use behind::{Behind, BehindKind};
 pub mod changes;
 mod check_settings;
 mod duration;

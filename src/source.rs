@@ -31,6 +31,8 @@ pub struct Request<'a> {
     pub nodes_only: bool,
     /// `dump`: the objects whole, as listed (see [`live::Want::whole`]).
     pub whole: bool,
+    /// `explain`, `dump`: the workloads behind the Services too (see [`live::Want::workloads`]).
+    pub workloads: bool,
 }
 
 /// A loaded source.
@@ -53,6 +55,7 @@ impl Request<'_> {
             service: self.service.map(str::to_string),
             nodes_only: self.nodes_only,
             whole: self.whole,
+            workloads: self.workloads,
         }
     }
 }

@@ -38,5 +38,6 @@ mod snapshots;
 mod versions;
 mod vocabulary;
 mod whatif_explain;
+mod workloads;
 mod wrapping;
 mod yaml_json;

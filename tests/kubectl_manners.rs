@@ -91,9 +91,17 @@ fn a_service_is_named_as_kubectl_names_a_resource() {
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(v["service"]["name"], "demo-service", "{words:?}");
     }
+    let (code, _, err) = run(&["explain", "configmap", "demo-service", "-n", "demo", "-f", &d]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("\"configmap\" names another kind"), "{err}");
+    // A Deployment names the Services in front of it (docs/workloads.md); the demo dump holds no
+    // workloads, which the error says.
     let (code, _, err) = run(&["explain", "deploy", "demo-service", "-n", "demo", "-f", &d]);
     assert_eq!(code, Some(2));
-    assert!(err.contains("\"deploy\" names another kind"), "{err}");
+    assert!(
+        err.contains("in front of deployment/demo-service in namespace demo: pods not in the dump"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -72,7 +72,13 @@ fn served_text() -> String {
 
 fn demo_state() -> Exporter {
     let spec = SourceSpec::Dump(DumpPath::File(Path::new("examples/demo-cluster.yaml").into()));
-    let request = Request { scope: &Scope::AllNamespaces, service: None, nodes_only: false, whole: false };
+    let request = Request {
+        scope: &Scope::AllNamespaces,
+        service: None,
+        nodes_only: false,
+        whole: false,
+        workloads: false,
+    };
     let snapshot = source::load(&spec, request, &mut Vec::new()).expect("demo dump").snapshot;
     let mut state = Exporter::new(Behaviour::default());
     let nodes = snapshot.nodes.into_iter().map(Object::Node).collect();

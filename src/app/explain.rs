@@ -8,7 +8,7 @@ use super::{check_traffic, find_service, load, modelled, nothing_known, options,
 use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::render;
-use crate::settings::Settings;
+use crate::settings::{Behind, Settings};
 use crate::triage::config::{self, ConfigPath};
 use crate::triage::{FailOn, IGNORE_ANNOTATION, IgnoreRules};
 use topo_engine::core::analyze;
@@ -19,6 +19,7 @@ use topo_engine::report::{ServiceReport, Verdict};
 pub(super) fn run(
     settings: &Settings,
     names: &[String],
+    behind: Option<&Behind>,
     fail_on: Option<FailOn>,
     config: &ConfigPath,
     out: &mut dyn Write,
@@ -30,12 +31,19 @@ pub(super) fn run(
         [name] => Some(name.as_str()),
         _ => None,
     };
-    let loaded = load(settings, request(settings, one, false), err)?;
+    let request = crate::source::Request { workloads: true, ..request(settings, one, false) };
+    let loaded = load(settings, request, err)?;
     let snapshot = loaded.snapshot;
-    let services = names
-        .iter()
-        .map(|name| find_service(&snapshot, loaded.namespace.as_deref(), name))
-        .collect::<Result<Vec<_>, _>>()?;
+    let services = match behind {
+        Some(behind) => {
+            let namespace = loaded.namespace.as_deref().unwrap_or("default");
+            super::front::services_in_front(&snapshot, namespace, behind)?
+        }
+        None => names
+            .iter()
+            .map(|name| find_service(&snapshot, loaded.namespace.as_deref(), name))
+            .collect::<Result<Vec<_>, _>>()?,
+    };
     check_traffic(settings, &snapshot)?;
     let chosen = modelled(settings, &snapshot, err)?;
     let reports: Vec<ServiceReport> = services
@@ -43,6 +51,10 @@ pub(super) fn run(
         .map(|service| {
             let mut report = analyze::explain_with(&snapshot, service, chosen.behaviour, &settings.traffic);
             report.kubernetes_version_basis = Some(chosen.basis.clone());
+            // Only a read that looked for workloads (live `explain`, a dump holding some) reports them.
+            if snapshot.workloads.looked_for() {
+                report.workloads = Some(analyze::workloads(&snapshot, service));
+            }
             let annotation = service.annotations.get(IGNORE_ANNOTATION).map(String::as_str);
             let unknown = crate::triage::explain::set_aside(&mut report, annotation, &rules);
             if !unknown.is_empty() {

@@ -47,6 +47,7 @@ pub fn render(report: &ServiceReport, options: &RenderOptions, out: &mut dyn Wri
     }
     events(report, options, &p, out)?;
     super::dataplane::section(report, options, &p, out)?;
+    super::workloads::section(report, options, &p, out)?;
     for note in &report.partial {
         writeln!(out)?;
         paragraph(out, options.wrap(), "Partial data: ", "  ", &escape(note))?;

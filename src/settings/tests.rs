@@ -62,7 +62,12 @@ fn dump_source_and_scope() {
     assert_eq!(s.scope, Scope::Namespace(Some("demo".into())));
     assert_eq!(
         s.job,
-        Job::Explain { names: vec!["x".into()], fail_on: Some(FailOn::Drift), config: ConfigPath::None }
+        Job::Explain {
+            names: vec!["x".into()],
+            behind: None,
+            fail_on: Some(FailOn::Drift),
+            config: ConfigPath::None
+        }
     );
     // kubectl lets -A win over -n (`kubectl get svc -A -n x` lists every namespace).
     assert_eq!(resolve(&["check", "-A", "-n", "x"], &tty()).unwrap().scope, Scope::AllNamespaces);

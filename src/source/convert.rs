@@ -121,6 +121,7 @@ pub fn service_from(service: &core::Service) -> Service {
         labels: service.metadata.labels.clone().unwrap_or_default().into(),
         annotations: read_annotations(service.metadata.annotations.clone().unwrap_or_default()),
         has_selector: spec.selector.is_some(),
+        selector: spec.selector.clone().unwrap_or_default().into(),
         service_type: spec.type_.clone().unwrap_or_else(|| "ClusterIP".to_string()),
         cluster_ip: spec.cluster_ip.clone(),
         ip_families: spec.ip_families.clone().unwrap_or_default(),
@@ -232,6 +233,7 @@ pub fn event_from_events_v1(event: &events::Event) -> Event {
 pub(crate) mod lean;
 mod listed;
 pub(crate) mod optional;
+pub(crate) mod workload;
 pub(crate) use listed::{Lean, snapshot_from_lean};
 pub use listed::{Listed, Raw, Shape, Whole, snapshot_from_raw};
 

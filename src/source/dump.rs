@@ -38,6 +38,10 @@ pub struct ClusterInfo {
     /// replayed as such instead of "not in the dump".
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub optional_reads: BTreeMap<topo_engine::model::OptionalObject, topo_engine::model::ReadStatus>,
+    /// The workload reads that found nothing when the dump was made (forbidden, failed): replayed
+    /// as such instead of "not in the dump".
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub workload_reads: BTreeMap<topo_engine::model::WorkloadObject, topo_engine::model::ReadStatus>,
 }
 
 /// A dump, read.

@@ -47,13 +47,18 @@ pub fn dump_value(input: DumpInput<'_>) -> Value {
         DumpInput::Raw(raw) => {
             let mut info = info_of(raw.server_version.as_ref(), raw.nodes_unavailable, &raw.notes);
             record_reads(&mut info, &raw.reads);
-            (raw_items(raw), info)
+            record_workload_reads(&mut info, &raw.workloads);
+            let mut items = raw_items(raw);
+            items
+                .extend(crate::source::convert::workload::items(&raw.workloads, &|_, name| name.to_string()));
+            (items, info)
         }
         DumpInput::Redacted(snapshot) => {
             let (items, notes) = redact::items(snapshot);
             let info = &snapshot.info;
             let mut info = info_of(info.server_version.as_ref(), info.nodes_unavailable, &notes);
             record_reads(&mut info, &snapshot.data_plane.reads);
+            record_workload_reads(&mut info, &snapshot.workloads);
             (items, info)
         }
     };
@@ -97,6 +102,15 @@ fn record_reads(info: &mut Value, reads: &BTreeMap<OptionalObject, ReadStatus>) 
     let recorded = crate::source::convert::optional::recorded(reads);
     if !recorded.is_empty() {
         info["optionalReads"] = json!(recorded);
+    }
+}
+
+/// The workload reads that found nothing (forbidden, failed, absent), replayed as such
+/// (`convert::workload`).
+fn record_workload_reads(info: &mut Value, workloads: &topo_engine::model::Workloads) {
+    let recorded = crate::source::convert::workload::recorded(workloads);
+    if !recorded.is_empty() {
+        info["workloadReads"] = json!(recorded);
     }
 }
 

@@ -23,6 +23,7 @@ pub mod exec;
 mod overrides;
 mod request;
 mod request_log;
+pub(crate) mod workload;
 pub use connect::{Connection, connect, context_names, read_kubeconfig};
 pub(crate) use request::null_as_default;
 pub use request::{
@@ -41,6 +42,8 @@ pub struct Want {
     /// `dump`: keep the objects whole, as listed (every other command decodes only what the model
     /// takes).
     pub whole: bool,
+    /// `explain`, `dump`: read the workloads behind the Services too (`live/workload.rs`).
+    pub workloads: bool,
 }
 
 /// The namespace scope of a read.
@@ -159,6 +162,17 @@ pub async fn read<S: Shape>(
     let subject = subject?;
     (raw.services, raw.slices, raw.events) = (subject.services, subject.slices, subject.events);
     raw.notes.extend(subject.notes);
+    if want.workloads {
+        // After the subject: one Service's Pods are those its selector names.
+        let (scope, pods) = match &want.service {
+            Some(_) => (
+                Some(namespace.clone().unwrap_or_else(|| conn.default_namespace.clone())),
+                workload::Pods::Selected(raw.services.first().and_then(S::selector)),
+            ),
+            None => (namespace.clone(), workload::Pods::All),
+        };
+        raw.workloads = workload::read_all(conn, scope.as_deref(), &pods).await;
+    }
     Ok((raw, namespace))
 }
 

@@ -19,7 +19,8 @@ use topo_engine::model::snapshot::LABEL_ZONE;
 
 fn dump_snapshot(spec: &SourceSpec) -> Result<topo_engine::model::Snapshot, SourceError> {
     let all = crate::source::Scope::AllNamespaces;
-    let request = super::Request { scope: &all, service: None, nodes_only: false, whole: false };
+    let request =
+        super::Request { scope: &all, service: None, nodes_only: false, whole: false, workloads: false };
     Ok(super::load(spec, request, &mut std::io::sink())?.snapshot)
 }
 
@@ -65,7 +66,8 @@ pub(crate) struct NodeNames {
 /// The nodes of the dump, or of the live cluster (a list of Nodes only).
 pub(crate) fn nodes(spec: &SourceSpec) -> Result<NodeNames, SourceError> {
     let all = crate::source::Scope::AllNamespaces;
-    let request = super::Request { scope: &all, service: None, nodes_only: true, whole: false };
+    let request =
+        super::Request { scope: &all, service: None, nodes_only: true, whole: false, workloads: false };
     let nodes = super::load(spec, request, &mut std::io::sink())?.snapshot.nodes;
     let zones = nodes.iter().filter_map(|n| n.labels.get(LABEL_ZONE).cloned());
     Ok(NodeNames { zones: sorted(zones), names: sorted(nodes.iter().map(|n| n.name.clone())) })

@@ -39,6 +39,7 @@ pub async fn run(cp: &ControlPlane, cl: &Cluster) {
         service: Some("web".into()),
         nodes_only: false,
         whole: true,
+        workloads: false,
     };
     let (raw, ns) = live::read::<live::Whole>(&conn, &want).await.unwrap();
     assert_eq!(ns.as_deref(), Some("live-api"));

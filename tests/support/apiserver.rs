@@ -167,7 +167,8 @@ fn list(kind: &str, api_version: &str, items: &[&str]) -> String {
     )
 }
 
-fn answer(method: &str, path: &str) -> (&'static str, String) {
+/// The default answers (every other path 404).
+pub fn answer(method: &str, path: &str) -> (&'static str, String) {
     if method != "GET" {
         return (
             "405 Method Not Allowed",

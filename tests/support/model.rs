@@ -25,6 +25,7 @@ pub fn auto_service() -> Service {
         labels: Default::default(),
         annotations: [(ANNOTATION_TOPOLOGY_MODE.to_string(), "Auto".to_string())].into(),
         has_selector: true,
+        selector: Default::default(),
         service_type: "ClusterIP".into(),
         cluster_ip: Some("10.96.0.10".into()),
         ip_families: vec!["IPv4".into()],

@@ -93,6 +93,7 @@ fn service_model(svc: &crate::plan::ServicePlan) -> model::Service {
         labels: Default::default(),
         annotations: annotations.into(),
         has_selector: true,
+        selector: Default::default(),
         service_type: "ClusterIP".into(),
         cluster_ip: Some(ip(svc.cluster_ip)),
         ip_families: vec!["IPv4".into()],

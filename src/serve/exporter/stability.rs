@@ -68,8 +68,13 @@ mod tests {
         use crate::source::{self, DumpPath, Request, Scope, SourceSpec};
         let spec =
             SourceSpec::Dump(DumpPath::File(std::path::Path::new("examples/demo-cluster.yaml").into()));
-        let request =
-            Request { scope: &Scope::AllNamespaces, service: None, nodes_only: false, whole: false };
+        let request = Request {
+            scope: &Scope::AllNamespaces,
+            service: None,
+            nodes_only: false,
+            whole: false,
+            workloads: false,
+        };
         let snapshot = source::load(&spec, request, &mut Vec::new()).expect("the demo dump").snapshot;
         let mut exporter = Exporter::new(Behaviour::default());
         let objects = |list: Vec<Object>, resource| Change::Listed(resource, list);

@@ -195,6 +195,11 @@ impl Service {
         self.metadata.as_ref().is_some_and(|m| m.name.is_some())
     }
 
+    /// `spec.selector`, when set.
+    pub(crate) fn selector(&self) -> Option<&BTreeMap<String, String>> {
+        self.spec.as_ref().and_then(|s| s.selector.as_ref())
+    }
+
     /// The model's Service, as [`super::service_from`] makes it from the k8s-openapi type.
     pub(crate) fn into_model(self) -> model::Service {
         let meta = self.metadata.unwrap_or_default();
@@ -211,6 +216,7 @@ impl Service {
             labels: meta.labels.unwrap_or_default().into(),
             annotations: super::read_annotations(meta.annotations.unwrap_or_default()),
             has_selector: spec.selector.is_some(),
+            selector: spec.selector.unwrap_or_default().into(),
             service_type: spec.type_.unwrap_or_else(|| "ClusterIP".to_string()),
             cluster_ip: spec.cluster_ip,
             ip_families: spec.ip_families.unwrap_or_default(),

@@ -21,6 +21,13 @@ pub trait Shape {
     type Service: DeserializeOwned;
     /// An EndpointSlice.
     type Slice: DeserializeOwned;
+    /// A Service's `spec.selector` as a label selector (`app=web,tier=fe`); `None` when it has none.
+    fn selector(service: &Self::Service) -> Option<String>;
+}
+
+/// `spec.selector` as the label selector `kubectl get pods -l` takes.
+fn selector_text(selector: Option<&BTreeMap<String, String>>) -> Option<String> {
+    selector.map(|s| s.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(","))
 }
 
 /// k8s-openapi's objects, every field: what `dump` writes back.
@@ -35,12 +42,18 @@ impl Shape for Whole {
     type Node = core::Node;
     type Service = core::Service;
     type Slice = discovery::EndpointSlice;
+    fn selector(service: &core::Service) -> Option<String> {
+        selector_text(service.spec.as_ref().and_then(|s| s.selector.as_ref()))
+    }
 }
 
 impl Shape for Lean {
     type Node = lean::Node;
     type Service = lean::Service;
     type Slice = lean::EndpointSlice;
+    fn selector(service: &lean::Service) -> Option<String> {
+        selector_text(service.selector())
+    }
 }
 
 /// The objects of a live read (`Debug` and `Clone` where the item types are: [`Raw`]'s are).
@@ -67,6 +80,9 @@ pub struct Listed<S: Shape> {
     pub notes: Vec<String>,
     /// Nodes could not be read (forbidden): zone weights are unknown.
     pub nodes_unavailable: bool,
+    /// The workload reads (`convert::workload`), decoded lean whatever the shape: `dump` writes
+    /// them back from the model.
+    pub workloads: model::Workloads,
 }
 
 // Not derived: a derive would ask for `Default` of each item type too.
@@ -83,6 +99,7 @@ impl<S: Shape> Default for Listed<S> {
             server_version: None,
             notes: Vec::new(),
             nodes_unavailable: false,
+            workloads: model::Workloads::default(),
         }
     }
 }
@@ -147,6 +164,7 @@ fn assemble<S: Shape>(
         events: listed.events.iter().map(event_from_core).collect(),
         info: SourceInfo::default(),
         data_plane: optional::data_plane_from(&listed.config_maps, &listed.daemon_sets, &listed.reads),
+        workloads: listed.workloads.clone(),
     };
     snapshot.info.server_version = listed.server_version.clone();
     snapshot.info.partial = notes;

@@ -19,6 +19,8 @@ pub(super) enum Kind {
     EventsV1Event,
     ConfigMap,
     DaemonSet,
+    /// A kind of the workload reads (`convert::workload`).
+    Workload(topo_engine::model::WorkloadObject),
     ClusterInfo,
 }
 
@@ -32,7 +34,7 @@ pub(super) fn kind_of(api_version: &str, kind: &str) -> Option<Kind> {
         ("v1", "ConfigMap") => Kind::ConfigMap,
         ("apps/v1", "DaemonSet") => Kind::DaemonSet,
         (CLUSTER_INFO_API_VERSION, CLUSTER_INFO_KIND) => Kind::ClusterInfo,
-        _ => return None,
+        (api_version, kind) => Kind::Workload(convert::workload::object_named(api_version, kind)?),
     })
 }
 
@@ -54,6 +56,8 @@ pub(super) enum Object {
     Event(topo_engine::model::Event),
     /// One of the optional reads (`convert::optional`), with its namespace and name.
     Optional(convert::optional::Found, String, String),
+    /// One of the workload reads (`convert::workload`).
+    Workload(convert::workload::Found),
     Info(ClusterInfo),
 }
 
@@ -115,7 +119,7 @@ fn name_of(value: &Value) -> String {
 /// Decodes one object of a kind we read.
 pub(super) fn decode(kind: Kind, value: Value) -> Outcome {
     let name = name_of(&value);
-    let named = matches!(kind, Kind::Node | Kind::Service | Kind::EndpointSlice);
+    let named = matches!(kind, Kind::Node | Kind::Service | Kind::EndpointSlice | Kind::Workload(_));
     let result = match kind {
         // The API server never stores one; rows and messages would name nothing.
         _ if named && value.pointer("/metadata/name").is_none() => {
@@ -142,6 +146,9 @@ pub(super) fn decode(kind: Kind, value: Value) -> Outcome {
             Ok(convert::optional::from_daemon_set(&ns, &name, &containers)
                 .map(|f| Object::Optional(f, ns, name)))
         }
+        Kind::Workload(object) => convert::workload::Found::decode(object, value)
+            .map(|f| Some(Object::Workload(f)))
+            .map_err(|e| e.to_string()),
         Kind::ClusterInfo => typed::<ClusterInfo>(value).map(|info| Some(Object::Info(info))),
     };
     Outcome::Decoded { kind, name, result: result.map(|object| object.map(Box::new)) }

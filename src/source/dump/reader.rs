@@ -30,6 +30,8 @@ pub(super) struct Checkpoint {
     skipped: BTreeMap<String, usize>,
     info: ClusterInfo,
     data_plane: topo_engine::model::DataPlane,
+    /// The workload reads' statuses and lengths (pods, workloads, autoscalers).
+    workloads: (BTreeMap<topo_engine::model::WorkloadObject, topo_engine::model::ReadStatus>, [usize; 3]),
     index: usize,
 }
 
@@ -57,20 +59,34 @@ impl<'a> Reader<'a> {
             skipped: self.skipped.clone(),
             info: self.info.clone(),
             data_plane: s.data_plane.clone(),
+            workloads: (
+                s.workloads.reads.clone(),
+                [s.workloads.pods.len(), s.workloads.workloads.len(), s.workloads.autoscalers.len()],
+            ),
             index: self.index,
         }
     }
 
     /// Forgets everything read since `checkpoint`.
     pub(super) fn rollback(&mut self, checkpoint: Checkpoint) {
-        let Checkpoint { lengths: [nodes, services, slices, events], skipped, info, data_plane, index } =
-            checkpoint;
+        let Checkpoint {
+            lengths: [nodes, services, slices, events],
+            skipped,
+            info,
+            data_plane,
+            workloads: (reads, [pods, workloads, autoscalers]),
+            index,
+        } = checkpoint;
         let s = &mut self.snapshot;
         s.nodes.truncate(nodes);
         s.services.truncate(services);
         s.slices.truncate(slices);
         s.events.truncate(events);
         s.data_plane = data_plane;
+        s.workloads.reads = reads;
+        s.workloads.pods.truncate(pods);
+        s.workloads.workloads.truncate(workloads);
+        s.workloads.autoscalers.truncate(autoscalers);
         self.skipped = skipped;
         self.info = info;
         self.index = index;
@@ -124,6 +140,7 @@ impl<'a> Reader<'a> {
             }
             Object::Event(event) => s.events.push(event),
             Object::Optional(found, _, _) => found.apply(&mut s.data_plane),
+            Object::Workload(found) => found.apply(&mut s.workloads),
             Object::Info(info) => self.info = info,
         }
         self.index += 1;
@@ -181,6 +198,7 @@ impl<'a> Reader<'a> {
         snapshot.services.shrink_to_fit();
         snapshot.slices.shrink_to_fit();
         convert::optional::dump_statuses(&mut snapshot.data_plane, &info.optional_reads);
+        convert::workload::dump_statuses(&mut snapshot.workloads, &info.workload_reads);
         snapshot.info = SourceInfo {
             origin: origin.to_string(),
             server_version: info.server_version.clone(),
@@ -217,6 +235,7 @@ impl Object {
             Object::Service(service) => ("service", &service.namespace, &service.name),
             Object::Slice(slice) => ("endpointslice", &slice.namespace, &slice.name),
             Object::Optional(found, ns, name) => (found.kind_label(), ns, name),
+            Object::Workload(found) => found.key(),
             Object::Info(_) => ("clusterinfo", "", ""),
             Object::Event(_) => return None,
         })
@@ -231,6 +250,7 @@ fn kind_label(kind: Kind) -> &'static str {
         Kind::CoreEvent | Kind::EventsV1Event => "event",
         Kind::ConfigMap => "configmap",
         Kind::DaemonSet => "daemonset",
+        Kind::Workload(object) => convert::workload::object_label(object),
         Kind::ClusterInfo => "clusterinfo",
     }
 }

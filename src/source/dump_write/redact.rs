@@ -19,6 +19,7 @@ use crate::source::convert::SERVICE_ANNOTATIONS_READ;
 mod optional;
 mod pseudonyms;
 mod values;
+use crate::source::convert::workload::Naming;
 use pseudonyms::{Category, Pseudonyms};
 
 /// The Node labels the engine reads besides the zone and the OS (kube-proxy and the Windows caveat
@@ -33,11 +34,17 @@ pub(super) fn items(snapshot: &Snapshot) -> (Vec<Value>, Vec<String>) {
     let p = Pseudonyms::of(snapshot);
     let mut items: Vec<Value> = Vec::new();
     items.extend(snapshot.nodes.iter().map(|n| node(n, &p)));
-    items.extend(snapshot.services.iter().map(|s| service(s, &p)));
+    // A Service's selector matters only to find its workloads: written (as pseudonyms) when they
+    // were looked for.
+    let selectors = snapshot.workloads.looked_for();
+    items.extend(snapshot.services.iter().map(|s| service(s, selectors, &p)));
     items.extend(snapshot.slices.iter().map(|s| slice(s, &p)));
     let events = snapshot.events.iter().filter(|e| is_controller_event(e));
     items.extend(events.enumerate().map(|(i, e)| event(i, e, &p)));
     items.extend(optional::items(&snapshot.data_plane));
+    items.extend(crate::source::convert::workload::items(&snapshot.workloads, &|naming, name| {
+        p.get(category(naming), name)
+    }));
     let namespaces: Vec<String> = snapshot
         .services
         .iter()
@@ -48,6 +55,18 @@ pub(super) fn items(snapshot: &Snapshot) -> (Vec<Value>, Vec<String>) {
     let notes =
         snapshot.info.partial.iter().filter_map(|n| values::note(&p.in_text(n), &namespaces)).collect();
     (items, notes)
+}
+
+/// The category of pseudonyms a workload item's name is replaced from.
+fn category(naming: Naming) -> Category {
+    match naming {
+        Naming::Namespace => Category::Namespace,
+        Naming::Workload => Category::Workload,
+        Naming::Pod => Category::Pod,
+        Naming::Node => Category::Node,
+        Naming::Address => Category::Address,
+        Naming::Label => Category::Label,
+    }
 }
 
 /// The EndpointSlice controller's own Events: their texts are fixed sentences with numbers and
@@ -95,7 +114,7 @@ fn version_core(version: &str) -> &str {
     &version[..end]
 }
 
-fn service(service: &Service, p: &Pseudonyms) -> Value {
+fn service(service: &Service, selectors: bool, p: &Pseudonyms) -> Value {
     let mut annotations = Map::new();
     for key in SERVICE_ANNOTATIONS_READ {
         let value = service.annotations.get(key).map(|v| values::annotation(key, v));
@@ -103,7 +122,13 @@ fn service(service: &Service, p: &Pseudonyms) -> Value {
     }
     let mut spec = Map::new();
     if service.has_selector {
-        spec.insert("selector".into(), json!({}));
+        let selector = match selectors {
+            true => {
+                crate::source::convert::workload::labels(&service.selector, &|_, l| p.get(Category::Label, l))
+            }
+            false => json!({}),
+        };
+        spec.insert("selector".into(), selector);
     }
     spec.insert("type".into(), Value::String(values::service_type(&service.service_type)));
     let cluster_ip = service.cluster_ip.as_deref().map(|ip| p.get(Category::Address, ip));

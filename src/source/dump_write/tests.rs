@@ -40,6 +40,7 @@ fn raw() -> Raw {
         server_version: Some("v1.36.3".into()),
         notes: vec![],
         nodes_unavailable: false,
+        workloads: Default::default(),
     }
 }
 

@@ -11,6 +11,7 @@ fn service(selector: bool, kind: &str) -> Service {
         labels: Default::default(),
         annotations: Default::default(),
         has_selector: selector,
+        selector: Default::default(),
         service_type: kind.to_string(),
         cluster_ip: None,
         ip_families: vec![],

@@ -94,6 +94,7 @@ pub(crate) fn service() -> Service {
         labels: Default::default(),
         annotations: Default::default(),
         has_selector: true,
+        selector: Default::default(),
         service_type: "ClusterIP".to_string(),
         cluster_ip: Some("10.96.0.10".to_string()),
         ip_families: vec!["IPv4".to_string()],

@@ -9,6 +9,7 @@ mod shared;
 pub mod snapshot;
 pub mod strmap;
 pub mod version;
+pub mod workload;
 
 pub use cpu::CpuAmount;
 pub use dataplane::*;
@@ -16,3 +17,4 @@ pub use names::Names;
 pub use snapshot::*;
 pub use strmap::StrMap;
 pub use version::Behaviour;
+pub use workload::*;

@@ -52,6 +52,10 @@ pub struct Snapshot {
     /// `model/dataplane.rs`).
     #[serde(default)]
     pub data_plane: super::dataplane::DataPlane,
+    /// The workloads behind the Services, when a command reads them (`explain`;
+    /// `model/workload.rs`); empty otherwise.
+    #[serde(default, skip_serializing_if = "super::workload::Workloads::is_empty")]
+    pub workloads: super::workload::Workloads,
 }
 
 /// Facts about where a Snapshot came from; shown in reports, never used by the algorithm.
@@ -113,6 +117,10 @@ pub struct Service {
     pub annotations: StrMap,
     /// True when `spec.selector` is set (even if empty); `false` for selector-less Services.
     pub has_selector: bool,
+    /// `spec.selector`'s labels: which pod templates back the Service when its Pods are not read
+    /// (`model/workload.rs`).
+    #[serde(default, skip_serializing_if = "StrMap::is_empty")]
+    pub selector: StrMap,
     /// `spec.type` (`ClusterIP` when absent).
     pub service_type: String,
     /// `spec.clusterIP`: `"None"` for headless ([`Service::is_headless`]); `None` (or `""`) when a

@@ -21,6 +21,7 @@ pub mod schema;
 pub mod version;
 pub mod watch;
 pub mod whatif;
+pub mod workloads;
 pub mod zones;
 
 pub use check::{CheckReport, CheckRow, CheckSummary};
@@ -261,6 +262,9 @@ pub struct ServiceReport<R = Reason> {
     pub partial: Vec<String>,
     /// Each path of the Service's traffic through the data plane, and what it does with hints.
     pub data_plane: Vec<dataplane::DataPath>,
+    /// The workloads behind the Service, when the command read them (`explain`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub workloads: Option<workloads::WorkloadsReport>,
 }
 
 /// `{apiVersion, kind, …}` around a report.

@@ -52,6 +52,7 @@ impl ServiceReport {
             events: self.events,
             partial: self.partial,
             data_plane: self.data_plane,
+            workloads: self.workloads,
         }
     }
 }

@@ -25,6 +25,13 @@ pub(super) enum Category {
     Address,
     /// Port names, of Services and EndpointSlices alike (kube-proxy matches them by name).
     Port,
+    /// Deployments, StatefulSets, ReplicaSets, HPAs and Pods' other controllers.
+    Workload,
+    /// Pods.
+    Pod,
+    /// Label keys and values of Services' selectors and pod templates (one numbering, so a
+    /// selector still selects the templates it selected).
+    Label,
 }
 
 impl Category {
@@ -37,6 +44,9 @@ impl Category {
             Category::Manager => "manager",
             Category::Address => "host",
             Category::Port => "port",
+            Category::Workload => "workload",
+            Category::Pod => "pod",
+            Category::Label => "label",
         }
     }
 }
@@ -48,7 +58,12 @@ fn kept(category: Category, name: &str) -> bool {
         Category::Service => name == "kubernetes",
         Category::Manager => KUBERNETES_MANAGERS.contains(&name),
         Category::Address => name.is_empty() || name == "None",
-        Category::Node | Category::Slice | Category::Port => name.is_empty(),
+        Category::Node
+        | Category::Slice
+        | Category::Port
+        | Category::Workload
+        | Category::Pod
+        | Category::Label => name.is_empty(),
     }
 }
 
@@ -127,6 +142,40 @@ fn collect<'a>(snapshot: &'a Snapshot, add: &mut dyn FnMut(Category, &'a str)) {
     for event in &snapshot.events {
         add(Category::Namespace, &event.namespace);
         add(Category::Service, &event.object_name);
+    }
+    if snapshot.workloads.looked_for() {
+        for service in &snapshot.services {
+            service
+                .selector
+                .iter()
+                .for_each(|(k, v)| [k, v].into_iter().for_each(|l| add(Category::Label, l)));
+        }
+        collect_workloads(&snapshot.workloads, add);
+    }
+}
+
+/// The names of the workload reads (`model/workload.rs`).
+fn collect_workloads<'a>(w: &'a topo_engine::model::Workloads, add: &mut dyn FnMut(Category, &'a str)) {
+    for pod in &w.pods {
+        add(Category::Namespace, &pod.namespace);
+        add(Category::Pod, &pod.name);
+        pod.owner.iter().for_each(|o| add(Category::Workload, &o.name));
+        pod.node_name.iter().for_each(|n| add(Category::Node, n));
+        pod.ips.iter().for_each(|a| add(Category::Address, a));
+    }
+    for workload in &w.workloads {
+        add(Category::Namespace, &workload.namespace);
+        add(Category::Workload, &workload.name);
+        workload.owner.iter().for_each(|o| add(Category::Workload, &o.name));
+        workload
+            .template_labels
+            .iter()
+            .for_each(|(k, v)| [k, v].into_iter().for_each(|l| add(Category::Label, l)));
+    }
+    for hpa in &w.autoscalers {
+        add(Category::Namespace, &hpa.namespace);
+        add(Category::Workload, &hpa.range.name);
+        add(Category::Workload, &hpa.target.name);
     }
 }
 

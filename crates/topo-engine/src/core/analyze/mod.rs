@@ -15,6 +15,7 @@ mod releases;
 pub mod replicas;
 mod rows;
 pub mod spread;
+pub mod workloads;
 mod zone_limit;
 mod zones;
 
@@ -35,6 +36,7 @@ use crate::report::{CheckReport, CheckRow, CheckSummary, ServiceRef, ServiceRepo
 pub use crosszone::{CrossZoneInput, TrafficModel, cross_zone};
 pub use replicas::{hints_hold, replicas_needed, spread_weights};
 pub use rows::hinted_counts;
+pub use workloads::workloads;
 pub use zone_limit::{MAX_ZONES, TooManyZones, zone_limit};
 pub use zones::zones_report;
 
@@ -307,6 +309,7 @@ pub fn service_report(cluster: &Cluster<'_>, service: &Service) -> ServiceReport
         events,
         partial: cluster.snapshot.info.partial.clone(),
         data_plane,
+        workloads: None,
     }
 }
 
