@@ -3,6 +3,7 @@
 
 pub mod cpu;
 pub mod dataplane;
+pub mod frontdoor;
 pub mod names;
 pub mod selector;
 mod shared;
@@ -12,6 +13,7 @@ pub mod version;
 
 pub use cpu::CpuAmount;
 pub use dataplane::*;
+pub use frontdoor::*;
 pub use names::Names;
 pub use snapshot::*;
 pub use strmap::StrMap;

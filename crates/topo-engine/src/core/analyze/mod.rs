@@ -10,6 +10,7 @@ mod dataplane;
 mod equivalence;
 mod extras;
 mod family;
+pub mod frontdoor;
 mod parallel;
 mod releases;
 pub mod replicas;
