@@ -19,6 +19,8 @@ pub(super) enum Kind {
     EventsV1Event,
     ConfigMap,
     DaemonSet,
+    /// A front door's object (`convert::frontdoor`: routes, Gateways, classes, policies, Namespaces).
+    FrontDoor(convert::frontdoor::FrontKind),
     ClusterInfo,
 }
 
@@ -32,7 +34,7 @@ pub(super) fn kind_of(api_version: &str, kind: &str) -> Option<Kind> {
         ("v1", "ConfigMap") => Kind::ConfigMap,
         ("apps/v1", "DaemonSet") => Kind::DaemonSet,
         (CLUSTER_INFO_API_VERSION, CLUSTER_INFO_KIND) => Kind::ClusterInfo,
-        _ => return None,
+        _ => Kind::FrontDoor(convert::frontdoor::front_list(api_version, kind)?.kind),
     })
 }
 
@@ -139,6 +141,12 @@ pub(super) fn decode(kind: Kind, value: Value) -> Outcome {
             Ok(convert::optional::from_daemon_set(&ns, &name, &containers)
                 .map(|f| Object::Optional(f, ns, name)))
         }
+        Kind::FrontDoor(kind) => typed::<convert::frontdoor::LeanItem>(value).map(|item| {
+            let ns = item.namespace().to_string();
+            let found =
+                convert::optional::Found::FrontDoor(kind, convert::frontdoor::front_object(kind, item));
+            Some(Object::Optional(found, ns, name.clone()))
+        }),
         Kind::ClusterInfo => typed::<ClusterInfo>(value).map(|info| Some(Object::Info(info))),
     };
     Outcome::Decoded { kind, name, result: result.map(|object| object.map(Box::new)) }

@@ -258,6 +258,7 @@ fn kind_label(kind: Kind) -> &'static str {
         Kind::CoreEvent | Kind::EventsV1Event => "event",
         Kind::ConfigMap => "configmap",
         Kind::DaemonSet => "daemonset",
+        Kind::FrontDoor(kind) => kind.label(),
         Kind::ClusterInfo => "clusterinfo",
     }
 }
