@@ -45,7 +45,8 @@ fn ambient_verdict(topo: &Topo) -> Option<String> {
 async fn ensure_namespace(cl: &Cluster, name: &str) {
     let ns: Namespace = serde_json::from_value(json!({"metadata": {"name": name}})).unwrap();
     match Api::<Namespace>::all(cl.client.clone()).create(&PostParams::default(), &ns).await {
-        Ok(_) | Err(kube::Error::Api(kube::core::ErrorResponse { code: 409, .. })) => {}
+        Ok(_) => {}
+        Err(kube::Error::Api(s)) if s.code == 409 => {}
         Err(e) => panic!("create namespace {name}: {e}"),
     }
 }

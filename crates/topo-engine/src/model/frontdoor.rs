@@ -124,16 +124,21 @@ impl FrontDoors {
     /// Envoy Gateway's use of Service `namespace/name`: the routes naming it whose parent
     /// Gateway's class Envoy Gateway controls (`None`: no such route).
     pub fn envoy_gateway(&self, namespace: &str, name: &str) -> Option<EnvoyGatewayUse> {
+        let names_it =
+            |r: &&GatewayRoute| r.backends.iter().any(|b| b.namespace == namespace && b.name == name);
+        self.envoy_gateway_of(self.routes.iter().filter(names_it).collect())
+    }
+
+    /// [`FrontDoors::envoy_gateway`] of the routes already known to name the Service (an index
+    /// by backend: `core::analyze::Cluster`).
+    pub fn envoy_gateway_of(&self, naming: Vec<&GatewayRoute>) -> Option<EnvoyGatewayUse> {
         let ours = |parent: &ObjectRef| {
             let gateway = self.gateways.iter().find(|g| &g.gateway == parent);
             gateway.is_some_and(|g| {
                 self.classes.iter().any(|c| c.name == g.class && c.controller == ENVOY_GATEWAY_CONTROLLER)
             })
         };
-        let names_it =
-            |r: &&GatewayRoute| r.backends.iter().any(|b| b.namespace == namespace && b.name == name);
-        let routes: Vec<&GatewayRoute> =
-            self.routes.iter().filter(names_it).filter(|r| r.parents.iter().any(ours)).collect();
+        let routes: Vec<&GatewayRoute> = naming.into_iter().filter(|r| r.parents.iter().any(ours)).collect();
         if routes.is_empty() {
             return None;
         }

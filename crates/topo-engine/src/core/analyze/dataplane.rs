@@ -87,7 +87,7 @@ pub(super) fn paths(cluster: &Cluster<'_>, service: &Service, mode: Mode) -> Vec
             citation: CITE_UNKNOWN.into(),
         });
     }
-    paths.extend(super::frontdoor::paths(dp, service));
+    paths.extend(super::frontdoor::paths(dp, service, cluster.routes_of(service)));
     paths
 }
 

@@ -6,7 +6,7 @@
 
 use crate::model::{
     ANNOTATION_ISTIO_TRAFFIC_DISTRIBUTION, ANNOTATION_TOPOLOGY_AWARE_HINTS, ANNOTATION_TOPOLOGY_MODE,
-    DataPlane, OptionalObject as O, ReadStatus, Service,
+    DataPlane, GatewayRoute, OptionalObject as O, ReadStatus, Service,
 };
 use crate::report::dataplane::{DataPath, PathKind, Traffic, VersionSource};
 use crate::report::reason::{Facts, ReasonCode as C};
@@ -48,7 +48,7 @@ pub enum Preference {
 }
 
 /// The front-door paths of `service`, after its kube-proxy and Cilium paths.
-pub(super) fn paths(dp: &DataPlane, service: &Service) -> Vec<DataPath> {
+pub(super) fn paths(dp: &DataPlane, service: &Service, routes: Vec<&GatewayRoute>) -> Vec<DataPath> {
     let mut paths = Vec::new();
     let routes_read = [O::HttpRoutes, O::GrpcRoutes, O::Gateways, O::GatewayClasses]
         .into_iter()
@@ -56,7 +56,7 @@ pub(super) fn paths(dp: &DataPlane, service: &Service) -> Vec<DataPath> {
         .find(|(_, s)| !matches!(s, Some(ReadStatus::Read | ReadStatus::Absent)));
     match routes_read {
         Some((object, status)) => paths.push(unknown(object, status)),
-        None => paths.extend(envoy_gateway(dp, service)),
+        None => paths.extend(envoy_gateway(dp, service, routes)),
     }
     match dp.status(O::Ztunnel) {
         Some(ReadStatus::Read) => paths.push(istio_ambient(dp, service)),
@@ -108,9 +108,10 @@ fn asks_for_hints(service: &Service) -> Option<(String, String)> {
     })
 }
 
-/// Envoy Gateway's path, when a route of one of its Gateways names `service`.
-fn envoy_gateway(dp: &DataPlane, service: &Service) -> Option<DataPath> {
-    let used = dp.front_doors.envoy_gateway(&service.namespace, &service.name)?;
+/// Envoy Gateway's path, when a route of one of its Gateways names `service` (`routes`: those
+/// naming it).
+fn envoy_gateway(dp: &DataPlane, service: &Service, routes: Vec<&GatewayRoute>) -> Option<DataPath> {
+    let used = dp.front_doors.envoy_gateway_of(routes)?;
     const DOOR: &str = "Envoy Gateway";
     let auto = service.annotations.get(ANNOTATION_TOPOLOGY_MODE).filter(|v| *v == "Auto" || *v == "auto");
     let (verdict, facts, citation) = match (&used.policy, &service.traffic_distribution, auto) {
