@@ -1,8 +1,22 @@
 //! The only English in the crate's findings: one sentence per reason code, the controller's exact
 //! Event text for it (docs/behaviour.md#controller-events), and the safeguard name from the Kubernetes docs.
 
+/// The front doors' reason codes as one pattern (`core/analyze/frontdoor.rs`), so that the
+/// exhaustive matches of every code stay within the function limit.
+macro_rules! front_door_codes {
+    () => {
+        topo_engine::report::reason::ReasonCode::FrontDoorPrefersZone
+            | topo_engine::report::reason::ReasonCode::FrontDoorPrefersNode
+            | topo_engine::report::reason::ReasonCode::FrontDoorIgnoresValue
+            | topo_engine::report::reason::ReasonCode::FrontDoorIgnoresHints
+            | topo_engine::report::reason::ReasonCode::FrontDoorUnknown
+    };
+}
+pub(crate) use front_door_codes;
+
 pub(crate) mod check;
 pub(crate) mod dataplane;
+mod frontdoor;
 pub(crate) mod limits;
 pub(crate) mod partial;
 pub(crate) mod picture;
@@ -89,6 +103,7 @@ pub fn event_message(reason: &Reason) -> Option<String> {
         | C::CiliumVersionIgnoresValue
         | C::CiliumVersionUnknown
         | C::DataPlaneUnknown
+        | front_door_codes!()
         | C::NodesUnknown
         | C::SlicesUnknown
         | C::HintsMissing
@@ -140,6 +155,7 @@ pub fn safeguard(code: C) -> Option<&'static str> {
         | C::CiliumVersionIgnoresValue
         | C::CiliumVersionUnknown
         | C::DataPlaneUnknown
+        | front_door_codes!()
         | C::NodesUnknown
         | C::SlicesUnknown
         | C::EndpointMissingZone

@@ -105,6 +105,13 @@ fn on_event(settings: &Settings, shared: &Shared, event: Event, err: &mut dyn Wr
         Event::Change(change) => {
             return Ok(shared.state.lock().unwrap_or_else(PoisonError::into_inner).apply(change));
         }
+        Event::DataPlane(data_plane) => {
+            return Ok(shared
+                .state
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .set_data_plane(data_plane));
+        }
         Event::Synced { unix } => {
             recompute(shared, unix);
             if !shared.ready.swap(true, Ordering::Relaxed) {

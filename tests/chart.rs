@@ -138,7 +138,7 @@ fn the_chart_with_defaults_renders_what_kustomize_builds_from_deploy() {
         rendered.keys().collect::<Vec<_>>(),
         "the chart and deploy/ make different objects"
     );
-    assert_eq!(from_deploy.len(), 12, "{:?}", from_deploy.keys());
+    assert_eq!(from_deploy.len(), 14, "{:?}", from_deploy.keys());
     for (key, mut expected) in from_deploy {
         let mut got = rendered.remove(&key).unwrap();
         let labels = |o: &Value| o["metadata"]["labels"].as_object().cloned().unwrap_or_default();

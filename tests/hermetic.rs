@@ -15,6 +15,7 @@ mod cli;
 mod config_schema;
 mod connection;
 mod dataplane;
+mod frontdoors;
 mod fuzz_corpus;
 mod help;
 mod kubectl_manners;

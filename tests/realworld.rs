@@ -15,7 +15,7 @@ use crate::support::{path, read, say_skipped, topo};
 
 /// Cases whose data plane is not modelled yet (gateways in front of the Service, issue 33): they run
 /// the other way round until the model names their cause.
-const NEEDS_DATAPLANE: &[&str] = &["gateway-9537-prefer-same-node-acts-as-zone"];
+const NEEDS_DATAPLANE: &[&str] = &[];
 
 /// What a case's `expected` file says (format in tests/realworld/README.md).
 #[derive(Debug, Default)]

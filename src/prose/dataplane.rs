@@ -50,7 +50,7 @@ pub(super) fn sentence(reason: &Reason) -> Option<String> {
             "Whether Cilium balances this Service is unknown: ConfigMap kube-system/cilium-config was {}.",
             status(f.value.as_deref())
         ),
-        _ => return None,
+        _ => return super::frontdoor::sentence(reason),
     })
 }
 
@@ -62,6 +62,8 @@ pub(super) fn ignores_hints(code: C) -> bool {
             | C::CiliumSocketLbIgnoresHints
             | C::CiliumVersionIgnoresValue
             | C::KubeProxyIgnoresHints
+            | C::FrontDoorIgnoresValue
+            | C::FrontDoorIgnoresHints
     )
 }
 
@@ -87,7 +89,7 @@ pub(super) fn remedy(reason: &Reason) -> Option<String> {
              to the dump."
             .into(),
         C::KubeProxyAppliesHints | C::CiliumSocketLbAppliesHints => "See the reasons below.".into(),
-        _ => return None,
+        _ => return super::frontdoor::remedy(reason),
     })
 }
 
@@ -119,6 +121,9 @@ pub(crate) fn path(kind: PathKind) -> &'static str {
         PathKind::CiliumKubeProxyReplacement => "Cilium (kube-proxy replacement)",
         PathKind::CiliumSocketLb => "Cilium socket LB",
         PathKind::Unknown => "unknown (Cilium?)",
+        PathKind::EnvoyGateway => "Envoy Gateway",
+        PathKind::IstioAmbient => "Istio ambient (ztunnel)",
+        PathKind::FrontDoorUnknown => "unknown (a front door?)",
     }
 }
 
@@ -128,6 +133,8 @@ pub(crate) fn traffic(traffic: Traffic) -> &'static str {
         Traffic::All => "all",
         Traffic::PodToClusterIp => "pod → ClusterIP",
         Traffic::NotPodToClusterIp => "other than pod → ClusterIP",
+        Traffic::ThroughGateway => "through the gateway",
+        Traffic::AmbientPods => "ambient pods",
     }
 }
 
@@ -135,6 +142,7 @@ pub(crate) fn traffic(traffic: Traffic) -> &'static str {
 pub(crate) fn version_source(source: VersionSource) -> &'static str {
     match source {
         VersionSource::DaemonSetImage => "DaemonSet image",
+        VersionSource::FrontDoorImage => "ztunnel image",
         VersionSource::Kubelets => "kubelets",
         VersionSource::ControlPlane => "control plane",
         VersionSource::Unknown => "unknown",

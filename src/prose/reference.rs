@@ -5,6 +5,7 @@
 
 mod data_plane;
 mod diff;
+mod front_doors;
 mod mode;
 mod paths;
 mod proxy;
@@ -86,6 +87,7 @@ pub fn entry(code: C) -> Entry {
         C::CiliumVersionUnknown => paths::CILIUM_VERSION_UNKNOWN,
         C::DataPlaneUnknown => paths::DATA_PLANE_UNKNOWN,
         C::NodeZoneNotSeen => paths::NODE_ZONE_NOT_SEEN,
+        super::front_door_codes!() => front_doors::entry(code),
     }
 }
 
@@ -114,6 +116,7 @@ pub fn group(code: C) -> &'static str {
         | C::CiliumVersionIgnoresValue
         | C::CiliumVersionUnknown
         | C::DataPlaneUnknown => "Data plane: who routes, and whether hints matter",
+        super::front_door_codes!() => "Front doors: a gateway or mesh before the Service",
         C::NodesUnknown | C::SlicesUnknown => "Incomplete input",
         C::NodeMissingZone
         | C::NodeMissingCPU

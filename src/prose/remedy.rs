@@ -53,7 +53,10 @@ pub fn remedy(reason: Option<&Reason>) -> String {
         | C::CiliumSocketLbIgnoresHints
         | C::CiliumVersionIgnoresValue
         | C::CiliumVersionUnknown
-        | C::DataPlaneUnknown => super::dataplane::remedy(reason).unwrap_or_else(|| SEE_REASONS.into()),
+        | C::DataPlaneUnknown
+        | super::front_door_codes!() => {
+            super::dataplane::remedy(reason).unwrap_or_else(|| SEE_REASONS.into())
+        }
         C::NotEnabled => enable(f.release),
         C::AnnotationValueIgnored => annotation_value_ignored(f),
         C::DeprecatedAnnotationWins => REMOVE_DEPRECATED.into(),

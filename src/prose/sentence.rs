@@ -51,7 +51,8 @@ pub fn sentence(reason: &Reason) -> String {
         | C::CiliumSocketLbIgnoresHints
         | C::CiliumVersionIgnoresValue
         | C::CiliumVersionUnknown
-        | C::DataPlaneUnknown => super::dataplane::sentence(reason).unwrap_or_default(),
+        | C::DataPlaneUnknown
+        | super::front_door_codes!() => super::dataplane::sentence(reason).unwrap_or_default(),
         C::NodeZoneNotSeen => node_zone_not_seen(&reason.facts),
     }
 }

@@ -39,6 +39,9 @@ pub(super) fn section(
 fn row(path: &DataPath) -> Vec<String> {
     let from = match path.path {
         PathKind::Unknown => format!("cilium-config {}", words::read_status(path.read)),
+        PathKind::FrontDoorUnknown => {
+            format!("{} {}", path.facts.key.as_deref().unwrap_or(""), words::read_status(path.read))
+        }
         _ => words::version_source(path.version_source).to_string(),
     };
     vec![

@@ -56,7 +56,19 @@ pub enum Event {
     Restarted(Resource),
     /// A retried failure of one watch.
     Failed(Resource, String),
+    /// The optional reads, read again ([`DATA_PLANE_PERIOD`]); the caller answers whether the
+    /// data plane changed (then every Service waits for a recompute).
+    DataPlane(topo_engine::model::DataPlane),
 }
+
+/// How often `serve` reads the optional objects again (Cilium's and kube-proxy's ConfigMaps and
+/// DaemonSets, the front doors' lists): a periodic re-read rather than eleven more watches, since
+/// they change at upgrades and configuration changes only; bounded to one round of eleven
+/// requests (lists decoded lean) per period, the first at the start.
+pub const DATA_PLANE_PERIOD: Duration = Duration::from_secs(300);
+
+/// The time limit of each of those requests (retries included).
+const DATA_PLANE_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The caller's handling of an event: `Ok(true)` when a [`Event::Change`] touched something the
 /// engine reads (for other events the answer is not looked at).
@@ -144,8 +156,25 @@ async fn follow_loop<E: From<SourceError>>(
     let mut debounce = Debounce::default();
     let deadline = tokio::time::sleep(Duration::from_secs(3600));
     tokio::pin!(deadline);
+    // Bounded in time, unlike the watches' connection (the reads are best effort).
+    let reads_conn = live::Connection {
+        client: conn.client.clone(),
+        server: conn.server.clone(),
+        context: conn.context.clone(),
+        default_namespace: conn.default_namespace.clone(),
+        timeout: Some(DATA_PLANE_TIMEOUT),
+    };
+    let mut reads = data_plane_reads(reads_conn);
     loop {
         tokio::select! {
+            Some(data_plane) = reads.next() => {
+                if on_event(Event::DataPlane(data_plane))? {
+                    debounce.touched(std::time::Instant::now());
+                    if let Some(due) = debounce.due() {
+                        deadline.as_mut().reset(due.into());
+                    }
+                }
+            }
             item = events.next() => {
                 let Some((resource, item)) = item else { return Ok(()) };
                 let ready = progress.listed.len() == Resource::VARIANTS.len();
@@ -166,6 +195,21 @@ async fn follow_loop<E: From<SourceError>>(
             }
         }
     }
+}
+
+/// The optional reads, at the start and every [`DATA_PLANE_PERIOD`] after the previous round
+/// ended (a slow API server delays the next round rather than piling rounds up).
+fn data_plane_reads(
+    conn: live::Connection,
+) -> futures::stream::BoxStream<'static, topo_engine::model::DataPlane> {
+    futures::stream::unfold((conn, true), |(conn, first)| async move {
+        if !first {
+            tokio::time::sleep(DATA_PLANE_PERIOD).await;
+        }
+        let data_plane = live::read_data_plane(&conn).await;
+        Some((data_plane, (conn, false)))
+    })
+    .boxed()
 }
 
 /// One watch item: true when it touched something the engine reads.

@@ -15,11 +15,15 @@ use topo_engine::model::{
     Hints, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, Node, Service, ServicePort, SlicePort, StrMap,
 };
 
-/// The Service annotations anything reads: the two topology annotations (`core/mode.rs`) and
-/// `check`'s ignore. Readers keep only these ([`read_annotations`]): a Service often carries
+/// The Service annotations anything reads: the two topology annotations (`core/mode.rs`),
+/// `check`'s ignore, and Istio's traffic distribution (`core/analyze/frontdoor.rs`). Readers keep only these ([`read_annotations`]): a Service often carries
 /// kilobytes of others (`kubectl.kubernetes.io/last-applied-configuration` holds the whole object).
-pub(crate) const SERVICE_ANNOTATIONS_READ: [&str; 3] =
-    [ANNOTATION_TOPOLOGY_AWARE_HINTS, ANNOTATION_TOPOLOGY_MODE, crate::triage::IGNORE_ANNOTATION];
+pub(crate) const SERVICE_ANNOTATIONS_READ: [&str; 4] = [
+    ANNOTATION_TOPOLOGY_AWARE_HINTS,
+    ANNOTATION_TOPOLOGY_MODE,
+    crate::triage::IGNORE_ANNOTATION,
+    topo_engine::model::ANNOTATION_ISTIO_TRAFFIC_DISTRIBUTION,
+];
 
 /// The annotations of [`SERVICE_ANNOTATIONS_READ`] among `annotations`.
 pub(crate) fn read_annotations(mut annotations: BTreeMap<String, String>) -> StrMap {
@@ -230,6 +234,7 @@ pub fn event_from_events_v1(event: &events::Event) -> Event {
     }
 }
 
+pub(crate) mod frontdoor;
 pub(crate) mod lean;
 mod listed;
 pub(crate) mod optional;

@@ -74,6 +74,7 @@ fn raw_items(raw: &Raw) -> Vec<Value> {
     items.extend(raw.events.iter().map(|o| with_type(o, "v1", "Event")));
     items.extend(raw.config_maps.iter().map(|o| with_type(o, "v1", "ConfigMap")));
     items.extend(raw.daemon_sets.iter().map(|o| with_type(o, "apps/v1", "DaemonSet")));
+    items.extend(crate::source::convert::frontdoor::items(&raw.front_doors, &|_, name| name.to_string()));
     for item in &mut items {
         strip(item);
     }

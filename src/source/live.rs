@@ -147,7 +147,7 @@ pub async fn read<S: Shape>(
     // failures are reported in the order of a one-by-one read: Nodes, then the subject.
     let (nodes, optional, subject) = tokio::join!(
         list_all(conn, &nodes_api, ListParams::default(), LIST_NODES),
-        optional::read_all(conn),
+        optional::read_all(conn, OPTIONAL_READS_AT_ONCE),
         subject
     );
     match tolerate_forbidden(nodes)? {
@@ -157,8 +157,8 @@ pub async fn read<S: Shape>(
             raw.notes.push(prose::nodes_forbidden_note(LIST_NODES));
         }
     }
-    (raw.config_maps, raw.daemon_sets, raw.reads) =
-        (optional.config_maps, optional.daemon_sets, optional.reads);
+    (raw.config_maps, raw.daemon_sets, raw.front_doors, raw.reads) =
+        (optional.config_maps, optional.daemon_sets, optional.front_doors, optional.reads);
     let subject = subject?;
     (raw.services, raw.slices, raw.events) = (subject.services, subject.slices, subject.events);
     raw.notes.extend(subject.notes);
@@ -254,6 +254,21 @@ fn tolerate_forbidden<T>(result: Result<Vec<T>, SourceError>) -> Result<Option<V
 }
 
 /// `/version` gitVersion, e.g. `v1.36.3`.
+/// Every optional read side by side (eleven requests) in a one-shot read.
+const OPTIONAL_READS_AT_ONCE: usize = 16;
+
+/// The optional reads alone, one request at a time (`serve`'s periodic re-read: one more
+/// connection at most): the data plane and its front doors.
+pub async fn read_data_plane(conn: &Connection) -> topo_engine::model::DataPlane {
+    let found = optional::read_all(conn, 1).await;
+    convert::optional::data_plane_from(
+        &found.config_maps,
+        &found.daemon_sets,
+        &found.front_doors,
+        &found.reads,
+    )
+}
+
 pub async fn server_version(conn: &Connection) -> Result<String, SourceError> {
     match timed(conn, "get the server version (/version)", || conn.client.apiserver_version()).await {
         Ok(info) => Ok(info.git_version),
@@ -285,6 +300,7 @@ async fn service_not_found(conn: &Connection, namespace: &str, name: &str) -> So
     })
 }
 
+mod frontdoor;
 mod optional;
 
 #[cfg(test)]

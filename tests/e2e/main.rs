@@ -49,6 +49,7 @@ mod readers;
 mod replay;
 mod scenarios;
 mod serve_auth;
+mod serve_data_plane;
 mod serve_faults;
 mod serve_outages;
 mod shared;
@@ -158,6 +159,13 @@ fn replay() {
 #[test]
 fn cilium() {
     group(async |env| cilium::run(env.cp, &env.cl, env.topo.as_ref()).await);
+}
+
+/// `serve` reads the optional objects (ztunnel, the Namespaces' annotation) and exports the worst
+/// data-plane path per Service.
+#[test]
+fn serve_data_plane() {
+    group(async |env| serve_data_plane::run(env.cp, &env.cl, env.topo.as_ref()).await);
 }
 
 /// `source::live` below the CLI: paging, the explain read, 401 / TLS / unreachable.

@@ -20,8 +20,8 @@ use super::state::{Exporter, FamilySummary, ServiceSummary};
 use super::store::{Key, Resource};
 pub use labels::ResourceLabels;
 use labels::{
-    BuildLabels, FamilyLabels, NodeZoneLabels, ShareLabels, StaleLabels, SufficientLabels, VerdictLabels,
-    ZoneLabels,
+    BuildLabels, FamilyLabels, NodeZoneLabels, PathLabels, ShareLabels, StaleLabels, SufficientLabels,
+    VerdictLabels, ZoneLabels,
 };
 
 /// A gauge of a float.
@@ -82,10 +82,20 @@ struct ServiceFamilies {
     expected: Family<ZoneLabels, Gauge>,
     actual: Family<ZoneLabels, Gauge>,
     cross_zone: Family<ShareLabels, FloatGauge>,
+    data_plane: Family<PathLabels, Gauge>,
 }
 
 impl ServiceFamilies {
     fn add(&self, key: &Key, summary: &ServiceSummary, state: &Exporter) {
+        if let Some(worst) = summary.data_plane {
+            let labels = PathLabels {
+                namespace: key.0.clone(),
+                service: key.1.clone(),
+                path: <&'static str>::from(worst.path).to_string(),
+                verdict: worst.verdict.to_string(),
+            };
+            self.data_plane.get_or_create(&labels).set(1);
+        }
         for family in &summary.families {
             let labels = FamilyLabels {
                 namespace: key.0.clone(),
@@ -130,18 +140,19 @@ impl ServiceFamilies {
     }
 
     fn register_all(self, registry: &mut Registry) {
-        let [verdict, stale, changed, expected, actual, cross_zone] = SERVICE_FAMILIES;
+        let [verdict, stale, changed, expected, actual, cross_zone, data_plane] = SERVICE_FAMILIES;
         register(registry, verdict.0, verdict.1, self.verdict);
         register(registry, stale.0, stale.1, self.stale);
         register(registry, changed.0, changed.1, self.changed);
         register(registry, expected.0, expected.1, self.expected);
         register(registry, actual.0, actual.1, self.actual);
         register(registry, cross_zone.0, cross_zone.1, self.cross_zone);
+        register(registry, data_plane.0, data_plane.1, self.data_plane);
     }
 }
 
 /// The per-Service families, in the order a scrape shows them: name (without the prefix), help.
-pub const SERVICE_FAMILIES: [(&str, &str); 6] = [
+pub const SERVICE_FAMILIES: [(&str, &str); 7] = [
     (
         "service_verdict",
         "1 for the verdict of each Service address family, with its main reason code (empty when none), the controller's mode, and ignored=true when an ignore rule sets every finding aside",
@@ -156,6 +167,10 @@ pub const SERVICE_FAMILIES: [(&str, &str); 6] = [
     (
         "cross_zone_ratio",
         "Share (0-1) of requests that leave their zone: with today's hints (now), after the controller's next sync (after_sync), without hints (none)",
+    ),
+    (
+        "service_data_plane",
+        "1 for the worst path of each Service's data plane (one that ignores its hints, else an unknown one, else the last), with the path and its verdict's reason code, as explain's Data plane section shows them",
     ),
 ];
 

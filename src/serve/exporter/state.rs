@@ -7,7 +7,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use topo_engine::core::analyze::{self, NodeIndex, TrafficModel};
-use topo_engine::model::{Behaviour, Service, Snapshot};
+use topo_engine::model::{Behaviour, DataPlane, Service, Snapshot};
+use topo_engine::report::dataplane::PathKind;
 use topo_engine::report::mode::Mode;
 use topo_engine::report::reason::ReasonCode;
 use topo_engine::report::{FamilyReport, ServiceReport, Verdict, ZoneReport};
@@ -64,6 +65,16 @@ pub struct FamilySummary {
     pub stale_ignored: bool,
 }
 
+/// The worst path of a Service's data plane (explain's Data plane section): one that ignores its
+/// hints first (the last of them, as explain's note), then an unknown one, then the last.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PathSummary {
+    /// The component.
+    pub path: PathKind,
+    /// Its verdict.
+    pub verdict: ReasonCode,
+}
+
 /// What the metrics show of one Service.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ServiceSummary {
@@ -71,6 +82,8 @@ pub struct ServiceSummary {
     pub mode: Mode,
     /// Per address family.
     pub families: Vec<FamilySummary>,
+    /// The worst data-plane path (`None`: no path, as for a Snapshot without one).
+    pub data_plane: Option<PathSummary>,
 }
 
 /// One zone as the controller weighs it.
@@ -114,6 +127,8 @@ pub struct Exporter {
     /// Services whose summary changed (or went) since [`Exporter::take_changed`]: what a scrape
     /// must encode again.
     changed: BTreeSet<Key>,
+    /// The data plane changed since the last recompute: every Service is analysed again.
+    data_plane_changed: bool,
 }
 
 impl Exporter {
@@ -136,7 +151,24 @@ impl Exporter {
             since: BTreeMap::new(),
             zones: ZoneSummary::default(),
             changed: BTreeSet::new(),
+            data_plane_changed: false,
         }
+    }
+
+    /// The data plane the optional reads found (re-read periodically by `serve::driver`). True
+    /// when it differs from the one held: every Service waits for a recompute.
+    pub fn set_data_plane(&mut self, data_plane: DataPlane) -> bool {
+        if self.base.data_plane == data_plane {
+            return false;
+        }
+        self.base.data_plane = data_plane;
+        self.data_plane_changed = true;
+        true
+    }
+
+    /// The data plane held.
+    pub fn data_plane(&self) -> &DataPlane {
+        &self.base.data_plane
     }
 
     /// Record a change; nothing is computed until [`Exporter::recompute`]. True when it touched
@@ -164,7 +196,7 @@ impl Exporter {
 
     /// True when a change is waiting for [`Exporter::recompute`].
     pub fn is_dirty(&self) -> bool {
-        self.pending.nodes || !self.pending.services.is_empty()
+        self.pending.nodes || !self.pending.services.is_empty() || self.data_plane_changed
     }
 
     /// Recompute what the pending changes affect; `now` is Unix seconds (when a verdict changes).
@@ -172,6 +204,9 @@ impl Exporter {
     pub fn recompute(&mut self, now: f64) -> usize {
         let pending = std::mem::take(&mut self.pending);
         let mut targets = pending.services;
+        if std::mem::take(&mut self.data_plane_changed) {
+            targets.extend(self.store.services.keys().cloned());
+        }
         if pending.nodes {
             self.base.nodes = self.store.nodes.values().cloned().collect();
             self.index = NodeIndex::new(&self.base.nodes, &TrafficModel::default());
@@ -266,6 +301,7 @@ fn annotation<'a>(store: &'a Store, key: &Key) -> Option<&'a str> {
 /// `check -A` would (what the incremental state must always equal).
 pub fn from_scratch(
     store: &Store,
+    data_plane: &DataPlane,
     behaviour: Behaviour,
     policy: &Policy,
 ) -> (BTreeMap<Key, ServiceSummary>, ZoneSummary) {
@@ -275,6 +311,7 @@ pub fn from_scratch(
         nodes: store.nodes.values().cloned().collect(),
         services: kept.iter().map(|k| store.services[*k].clone()).collect(),
         slices: kept.iter().flat_map(|k| store.slices_of(k).cloned()).collect(),
+        data_plane: data_plane.clone(),
         ..Snapshot::default()
     };
     let zones = zone_summary(&analyze::zones(&snapshot, behaviour));
@@ -301,7 +338,10 @@ pub fn summarize(report: &ServiceReport, annotation: Option<&str>, policy: &Poli
     if policy.per_zone == PerZone::Hinted && quiet(report.mode, &families) {
         families.iter_mut().for_each(|f| f.zones.clear());
     }
-    ServiceSummary { mode: report.mode, families }
+    // The last of the worst (`max_by_key` keeps the last of equals), as `explain`'s note picks it.
+    let worst = report.data_plane.iter().max_by_key(|p| p.severity());
+    let data_plane = worst.map(|p| PathSummary { path: p.path, verdict: p.verdict });
+    ServiceSummary { mode: report.mode, families, data_plane }
 }
 
 /// Nobody asked for hints and none are present, as `triage::quiet` decides for `check`: every

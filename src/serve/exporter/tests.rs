@@ -148,7 +148,7 @@ proptest! {
                 // A new time each step: a verdict that changes gets a new timestamp.
                 exporter.recompute(at as f64);
                 exposition.refresh(&mut exporter);
-                let (services, zones) = from_scratch(&store_of(&model), behaviour, &policy);
+                let (services, zones) = from_scratch(&store_of(&model), &Default::default(), behaviour, &policy);
                 prop_assert_eq!(exporter.services(), &services);
                 prop_assert_eq!(exporter.zones(), &zones);
                 assert_same_scrape(&exposition, &exporter, cluster);
@@ -157,7 +157,7 @@ proptest! {
         exporter.recompute(100.0);
         exposition.refresh(&mut exporter);
         prop_assert!(!exporter.is_dirty());
-        let (services, zones) = from_scratch(&store_of(&model), behaviour, &policy);
+        let (services, zones) = from_scratch(&store_of(&model), &Default::default(), behaviour, &policy);
         prop_assert_eq!(exporter.services(), &services);
         prop_assert_eq!(exporter.zones(), &zones);
         assert_same_scrape(&exposition, &exporter, cluster);

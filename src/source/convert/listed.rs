@@ -72,6 +72,8 @@ pub struct Listed<S: Shape> {
     pub config_maps: Vec<core::ConfigMap>,
     /// The DaemonSets of the optional reads that were found (reduced to their containers' images).
     pub daemon_sets: Vec<apps::DaemonSet>,
+    /// What the front-door lists found (`convert::frontdoor`), lean.
+    pub front_doors: topo_engine::model::FrontDoors,
     /// What each optional read found.
     pub reads: BTreeMap<OptionalObject, ReadStatus>,
     /// `/version` gitVersion.
@@ -95,6 +97,7 @@ impl<S: Shape> Default for Listed<S> {
             events: Vec::new(),
             config_maps: Vec::new(),
             daemon_sets: Vec::new(),
+            front_doors: topo_engine::model::FrontDoors::default(),
             reads: BTreeMap::new(),
             server_version: None,
             notes: Vec::new(),
@@ -163,7 +166,12 @@ fn assemble<S: Shape>(
         slices: slices.map(share).collect(),
         events: listed.events.iter().map(event_from_core).collect(),
         info: SourceInfo::default(),
-        data_plane: optional::data_plane_from(&listed.config_maps, &listed.daemon_sets, &listed.reads),
+        data_plane: optional::data_plane_from(
+            &listed.config_maps,
+            &listed.daemon_sets,
+            &listed.front_doors,
+            &listed.reads,
+        ),
         workloads: listed.workloads.clone(),
     };
     snapshot.info.server_version = listed.server_version.clone();

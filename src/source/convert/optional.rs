@@ -41,8 +41,9 @@ pub(crate) struct OptionalRead {
 /// The data keys of kube-proxy's ConfigMap holding its KubeProxyConfiguration.
 const KUBE_PROXY_KEYS: [&str; 2] = ["config.conf", "config"];
 
-/// Every optional read. `deploy/rbac.yaml` grants `get` on exactly these names.
-pub(crate) const OPTIONAL_READS: [OptionalRead; 4] = [
+/// Every optional read by name (the front doors' lists are `convert::frontdoor::FRONT_LISTS`).
+/// `deploy/rbac.yaml` grants `get` on exactly these names.
+pub(crate) const OPTIONAL_READS: [OptionalRead; 5] = [
     OptionalRead {
         object: OptionalObject::CiliumConfig,
         kind: ObjectKind::ConfigMap,
@@ -71,6 +72,13 @@ pub(crate) const OPTIONAL_READS: [OptionalRead; 4] = [
         names: &["kube-proxy"],
         keys: &["kube-proxy"],
     },
+    OptionalRead {
+        object: OptionalObject::Ztunnel,
+        kind: ObjectKind::DaemonSet,
+        namespace: "istio-system",
+        names: &["ztunnel"],
+        keys: &["istio-proxy"],
+    },
 ];
 
 /// The optional read an object of `kind` named `namespace/name` answers, if any.
@@ -87,6 +95,8 @@ pub(crate) enum Found {
     KubeProxyMode(Option<String>),
     /// A DaemonSet's image.
     Image(OptionalObject, Option<String>),
+    /// A front door's object, from one of its lists (`convert::frontdoor`).
+    FrontDoor(super::frontdoor::FrontKind, super::frontdoor::FrontObject),
 }
 
 impl Found {
@@ -95,6 +105,7 @@ impl Found {
         match self {
             Found::Image(..) => "daemonset",
             Found::Cilium(_) | Found::KubeProxyMode(_) => "configmap",
+            Found::FrontDoor(kind, _) => kind.label(),
         }
     }
 
@@ -112,9 +123,14 @@ impl Found {
             Found::Image(object, image) => {
                 match object {
                     OptionalObject::CiliumAgent => data_plane.cilium_image = image,
+                    OptionalObject::Ztunnel => data_plane.front_doors.ztunnel_image = image,
                     _ => data_plane.kube_proxy_image = image,
                 }
                 object
+            }
+            Found::FrontDoor(kind, found) => {
+                found.apply(data_plane);
+                kind.object()
             }
         };
         data_plane.reads.insert(object, ReadStatus::Read);
@@ -173,9 +189,11 @@ pub(crate) fn daemon_set_parts(value: &Value) -> (String, String, Vec<(String, O
 pub(crate) fn data_plane_from(
     config_maps: &[core::ConfigMap],
     daemon_sets: &[apps::DaemonSet],
+    front_doors: &topo_engine::model::FrontDoors,
     reads: &BTreeMap<OptionalObject, ReadStatus>,
 ) -> DataPlane {
-    let mut data_plane = DataPlane { reads: reads.clone(), ..DataPlane::default() };
+    let mut data_plane =
+        DataPlane { reads: reads.clone(), front_doors: front_doors.clone(), ..DataPlane::default() };
     config_maps.iter().filter_map(from_config_map).for_each(|found| found.apply(&mut data_plane));
     for ds in daemon_sets {
         let (meta, containers) = (&ds.metadata, containers_of(ds));
@@ -227,9 +245,11 @@ pub(crate) fn recorded(reads: &BTreeMap<OptionalObject, ReadStatus>) -> BTreeMap
 /// The status of every optional read of a dump: read when the dump holds the object, else what the
 /// dump's ClusterInfo recorded, else not in the dump.
 pub(crate) fn dump_statuses(data_plane: &mut DataPlane, recorded: &BTreeMap<OptionalObject, ReadStatus>) {
-    for read in &OPTIONAL_READS {
-        let status = recorded.get(&read.object).copied().unwrap_or(ReadStatus::NotInDump);
-        data_plane.reads.entry(read.object).or_insert(status);
+    super::frontdoor::dump_statuses(data_plane);
+    let lists = super::frontdoor::FRONT_LISTS.iter().map(|l| l.object);
+    for object in OPTIONAL_READS.iter().map(|r| r.object).chain(lists) {
+        let status = recorded.get(&object).copied().unwrap_or(ReadStatus::NotInDump);
+        data_plane.reads.entry(object).or_insert(status);
     }
 }
 

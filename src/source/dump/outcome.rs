@@ -21,6 +21,8 @@ pub(super) enum Kind {
     DaemonSet,
     /// A kind of the workload reads (`convert::workload`).
     Workload(topo_engine::model::WorkloadObject),
+    /// A front door's object (`convert::frontdoor`: routes, Gateways, classes, policies, Namespaces).
+    FrontDoor(convert::frontdoor::FrontKind),
     ClusterInfo,
 }
 
@@ -34,7 +36,10 @@ pub(super) fn kind_of(api_version: &str, kind: &str) -> Option<Kind> {
         ("v1", "ConfigMap") => Kind::ConfigMap,
         ("apps/v1", "DaemonSet") => Kind::DaemonSet,
         (CLUSTER_INFO_API_VERSION, CLUSTER_INFO_KIND) => Kind::ClusterInfo,
-        (api_version, kind) => Kind::Workload(convert::workload::object_named(api_version, kind)?),
+        (api_version, kind) => match convert::workload::object_named(api_version, kind) {
+            Some(object) => Kind::Workload(object),
+            None => Kind::FrontDoor(convert::frontdoor::front_list(api_version, kind)?.kind),
+        },
     })
 }
 
@@ -149,6 +154,12 @@ pub(super) fn decode(kind: Kind, value: Value) -> Outcome {
         Kind::Workload(object) => convert::workload::Found::decode(object, value)
             .map(|f| Some(Object::Workload(f)))
             .map_err(|e| e.to_string()),
+        Kind::FrontDoor(kind) => typed::<convert::frontdoor::LeanItem>(value).map(|item| {
+            let ns = item.namespace().to_string();
+            let found =
+                convert::optional::Found::FrontDoor(kind, convert::frontdoor::front_object(kind, item));
+            Some(Object::Optional(found, ns, name.clone()))
+        }),
         Kind::ClusterInfo => typed::<ClusterInfo>(value).map(|info| Some(Object::Info(info))),
     };
     Outcome::Decoded { kind, name, result: result.map(|object| object.map(Box::new)) }

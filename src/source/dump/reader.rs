@@ -251,6 +251,7 @@ fn kind_label(kind: Kind) -> &'static str {
         Kind::ConfigMap => "configmap",
         Kind::DaemonSet => "daemonset",
         Kind::Workload(object) => convert::workload::object_label(object),
+        Kind::FrontDoor(kind) => kind.label(),
         Kind::ClusterInfo => "clusterinfo",
     }
 }

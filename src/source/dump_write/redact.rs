@@ -45,6 +45,7 @@ pub(super) fn items(snapshot: &Snapshot) -> (Vec<Value>, Vec<String>) {
     items.extend(crate::source::convert::workload::items(&snapshot.workloads, &|naming, name| {
         p.get(category(naming), name)
     }));
+    items.extend(front_door_items(snapshot, &p));
     let namespaces: Vec<String> = snapshot
         .services
         .iter()
@@ -67,6 +68,28 @@ fn category(naming: Naming) -> Category {
         Naming::Address => Category::Address,
         Naming::Label => Category::Label,
     }
+}
+
+/// The front doors' items: Services and their namespaces under their pseudonyms, every other
+/// name (routes, Gateways, classes, policies, namespaces without a Service) as `frontdoor-N` in
+/// order of appearance, consistently, so a route still names its Gateway and its Services.
+fn front_door_items(snapshot: &Snapshot, p: &Pseudonyms) -> Vec<Value> {
+    use crate::source::convert::frontdoor::{Name, items};
+    let others = std::cell::RefCell::new(std::collections::BTreeMap::<String, String>::new());
+    let other = |name: &str| {
+        let mut others = others.borrow_mut();
+        let next = format!("frontdoor-{}", others.len() + 1);
+        others.entry(name.to_string()).or_insert(next).clone()
+    };
+    let name = |what: Name, name: &str| match what {
+        Name::Service => p.get(Category::Service, name),
+        Name::Namespace if snapshot.services.iter().any(|s| s.namespace == name) => {
+            p.get(Category::Namespace, name)
+        }
+        Name::Namespace => other(name),
+        Name::Object => other(name),
+    };
+    items(&snapshot.data_plane.front_doors, &name)
 }
 
 /// The EndpointSlice controller's own Events: their texts are fixed sentences with numbers and

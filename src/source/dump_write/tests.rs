@@ -36,6 +36,7 @@ fn raw() -> Raw {
         events: vec![],
         config_maps: vec![],
         daemon_sets: vec![],
+        front_doors: Default::default(),
         reads: Default::default(),
         server_version: Some("v1.36.3".into()),
         notes: vec![],

@@ -19,6 +19,8 @@ use crate::source::convert::optional::{self, OPTIONAL_READS, ObjectKind, Optiona
 pub(super) struct Found {
     pub(super) config_maps: Vec<ConfigMap>,
     pub(super) daemon_sets: Vec<DaemonSet>,
+    /// The front doors' lists (`live/frontdoor.rs`), lean.
+    pub(super) front_doors: topo_engine::model::FrontDoors,
     pub(super) reads: BTreeMap<OptionalObject, ReadStatus>,
 }
 
@@ -27,11 +29,18 @@ enum Object {
     DaemonSet(Box<DaemonSet>),
 }
 
-/// Every optional read, side by side.
-pub(super) async fn read_all(conn: &Connection) -> Found {
-    let reads = OPTIONAL_READS.iter().map(|read| read_one(conn, read));
-    let mut found = Found::default();
-    for (read, (status, object)) in OPTIONAL_READS.iter().zip(futures::future::join_all(reads).await) {
+/// Every optional read, and the front doors' lists, `width` at a time (a one-shot read: all side
+/// by side; `serve`'s periodic re-read: one at a time, one more connection at most).
+pub(super) async fn read_all(conn: &Connection, width: usize) -> Found {
+    use futures::StreamExt;
+    // By index: a closure over `&OptionalRead` is not general enough for a `Send` stream.
+    let reads = futures::stream::iter(0..OPTIONAL_READS.len()).map(|i| read_one(conn, &OPTIONAL_READS[i]));
+    let gets = reads.buffered(width).collect::<Vec<_>>();
+    let lists = super::frontdoor::read_all(conn, width);
+    let (gets, (front_doors, lists)) =
+        if width > 1 { futures::future::join(gets, lists).await } else { (gets.await, lists.await) };
+    let mut found = Found { front_doors, reads: lists, ..Found::default() };
+    for (read, (status, object)) in OPTIONAL_READS.iter().zip(gets) {
         found.reads.insert(read.object, status);
         match object {
             Some(Object::ConfigMap(cm)) => found.config_maps.push(optional::reduce_config_map(read, *cm)),

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::frontdoor::FrontDoors;
 use super::version::{Behaviour, release_of};
 
 /// One object an optional read looks for. Namespaces and names are the reader's
@@ -36,6 +37,27 @@ pub enum OptionalObject {
     /// DaemonSet `kube-system/kube-proxy`: kube-proxy's version (its image tag), which may lag
     /// the kubelets' (an add-on upgraded on its own, as on EKS).
     KubeProxyAgent,
+    /// Every `gateway.networking.k8s.io/v1 HTTPRoute` (a list: parentRefs and backendRefs only).
+    HttpRoutes,
+    /// Every `gateway.networking.k8s.io/v1 GRPCRoute` (a list, as above).
+    GrpcRoutes,
+    /// Every Gateway (a list: its class only).
+    Gateways,
+    /// Every GatewayClass (a list: its controller only).
+    GatewayClasses,
+    /// Every `gateway.envoyproxy.io/v1alpha1 BackendTrafficPolicy` (a list: targets, zone-aware).
+    BackendTrafficPolicies,
+    /// DaemonSet `istio-system/ztunnel`: Istio ambient's node proxy and its version.
+    Ztunnel,
+    /// Every Namespace (a list: Istio's traffic-distribution annotation only).
+    Namespaces,
+}
+
+impl OptionalObject {
+    /// The reads of the front doors (`model::frontdoor`).
+    pub fn is_front_door(self) -> bool {
+        !matches!(self, Self::CiliumConfig | Self::CiliumAgent | Self::KubeProxyConfig | Self::KubeProxyAgent)
+    }
 }
 
 /// What an optional read found.
@@ -89,6 +111,9 @@ pub struct DataPlane {
     /// when its ConfigMap was read and names one.
     #[serde(default)]
     pub kube_proxy_mode: Option<String>,
+    /// The front doors before Services (Envoy Gateway, Istio ambient), when read.
+    #[serde(default)]
+    pub front_doors: FrontDoors,
 }
 
 impl DataPlane {
@@ -100,6 +125,11 @@ impl DataPlane {
     /// kube-proxy's release from its DaemonSet's image tag (`…/kube-proxy:v1.21.2-eksbuild.2`).
     pub fn kube_proxy_release(&self) -> Option<Behaviour> {
         release_of(image_tag(self.kube_proxy_image.as_deref()?)?)
+    }
+
+    /// Istio's `(minor, patch)` from ztunnel's image tag (`…/ztunnel:1.24.0-distroless`).
+    pub fn ztunnel_release(&self) -> Option<(u32, u32)> {
+        cilium_version(image_tag(self.front_doors.ztunnel_image.as_deref()?)?)
     }
 
     /// Cilium's `(minor, patch)` from its agent's image tag (`…/cilium:v1.13.4@sha256:…`).
@@ -117,7 +147,7 @@ pub fn image_tag(image: &str) -> Option<&str> {
     (!tag.is_empty()).then_some(tag)
 }
 
-/// `1.NN.P` of a Cilium tag (`v1.14.2`, `1.16.0-rc.1`); Cilium is 1.x.
+/// `1.NN.P` of a Cilium or Istio tag (`v1.14.2`, `1.16.0-rc.1`); both are 1.x.
 fn cilium_version(tag: &str) -> Option<(u32, u32)> {
     let mut parts = tag.trim_start_matches('v').splitn(3, '.');
     let digits = |p: &str| p.chars().take_while(char::is_ascii_digit).collect::<String>().parse::<u32>().ok();

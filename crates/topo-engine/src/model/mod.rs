@@ -3,6 +3,7 @@
 
 pub mod cpu;
 pub mod dataplane;
+pub mod frontdoor;
 pub mod names;
 pub mod selector;
 mod shared;
@@ -13,6 +14,7 @@ pub mod workload;
 
 pub use cpu::CpuAmount;
 pub use dataplane::*;
+pub use frontdoor::*;
 pub use names::Names;
 pub use snapshot::*;
 pub use strmap::StrMap;

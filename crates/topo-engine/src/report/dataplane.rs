@@ -22,6 +22,13 @@ pub enum PathKind {
     CiliumSocketLb,
     /// Cilium or kube-proxy could not be seen (a read forbidden, failed, or not in the dump).
     Unknown,
+    /// Envoy Gateway: an HTTPRoute or GRPCRoute of a Gateway it controls names the Service, and
+    /// its Envoy proxies balance the Service's endpoints themselves.
+    EnvoyGateway,
+    /// Istio ambient: ztunnel on each node balances connections of pods enrolled in the mesh.
+    IstioAmbient,
+    /// A front door that could not be seen (its read forbidden, failed, or not in the dump).
+    FrontDoorUnknown,
 }
 
 /// Which traffic of the Service a path routes.
@@ -34,6 +41,10 @@ pub enum Traffic {
     PodToClusterIp,
     /// Everything else: host-network clients, NodePorts, load balancers, external IPs.
     NotPodToClusterIp,
+    /// Requests entering through a Gateway's routes.
+    ThroughGateway,
+    /// Connections of pods enrolled in Istio's ambient mesh.
+    AmbientPods,
 }
 
 /// Where the version of a path came from.
@@ -42,6 +53,8 @@ pub enum Traffic {
 pub enum VersionSource {
     /// The image tag of its DaemonSet in kube-system.
     DaemonSetImage,
+    /// The image tag of a front door's DaemonSet (Istio's ztunnel).
+    FrontDoorImage,
     /// The Nodes' kubelets (the oldest one older than the control plane).
     Kubelets,
     /// The Kubernetes version modelled for the control plane.
@@ -84,6 +97,8 @@ impl DataPath {
                 | ReasonCode::CiliumIgnoresHints
                 | ReasonCode::CiliumSocketLbIgnoresHints
                 | ReasonCode::CiliumVersionIgnoresValue
+                | ReasonCode::FrontDoorIgnoresValue
+                | ReasonCode::FrontDoorIgnoresHints
         )
     }
 
@@ -92,7 +107,9 @@ impl DataPath {
     pub fn severity(&self) -> u8 {
         match self.verdict {
             _ if self.ignores_hints() => 2,
-            ReasonCode::DataPlaneUnknown | ReasonCode::CiliumVersionUnknown => 1,
+            ReasonCode::DataPlaneUnknown
+            | ReasonCode::CiliumVersionUnknown
+            | ReasonCode::FrontDoorUnknown => 1,
             _ => 0,
         }
     }

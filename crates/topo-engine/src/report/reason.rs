@@ -134,6 +134,25 @@ pub enum ReasonCode {
     /// Node (kubernetes/kubernetes#117245): its node cache is stale, and a sync of the Service does
     /// not help. Facts: `release` (the modelled one).
     NodeZoneNotSeen,
+    // --- front doors before the Service (docs/data-plane.md#front-doors; last, for `-o sarif`)
+    /// A front door (Envoy Gateway, Istio ambient's ztunnel) balances the Service's endpoints
+    /// itself and prefers its own zone, as the Service asks. Facts: `key` (what asked: the field,
+    /// an annotation, or a BackendTrafficPolicy), `value` (its value or the policy), `zone` (the
+    /// front door's name as the path names it), `nodes` (Envoy Gateway: the routes naming the
+    /// Service, `KIND namespace/name`).
+    FrontDoorPrefersZone,
+    /// Istio ambient's ztunnel prefers the client's own node (`PreferSameNode`). Facts as above.
+    FrontDoorPrefersNode,
+    /// A front door reads the Service's value but does something else with it (Envoy Gateway
+    /// treats every `trafficDistribution` value as same-zone, envoyproxy/gateway#9537; an Istio
+    /// release without that value). Facts as above.
+    FrontDoorIgnoresValue,
+    /// A front door balances the Service's endpoints itself and reads neither its hints nor what
+    /// asked for them: that traffic goes to every endpoint. Facts as above.
+    FrontDoorIgnoresHints,
+    /// Whether a front door routes the Service is unknown: its read was forbidden, failed, or is
+    /// not in the dump. Facts: `key` (the object kind), `value` (the read status).
+    FrontDoorUnknown,
 }
 
 /// A reason with the numbers behind it. Every fact is optional; each code documents which it sets.

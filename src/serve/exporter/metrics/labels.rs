@@ -37,6 +37,15 @@ pub(super) struct VerdictLabels {
     pub(super) ignored: String,
 }
 
+/// The worst data-plane path of a Service.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+pub(super) struct PathLabels {
+    pub(super) namespace: String,
+    pub(super) service: String,
+    pub(super) path: String,
+    pub(super) verdict: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
 pub(super) struct StaleLabels {
     pub(super) namespace: String,

@@ -32,6 +32,7 @@ pub(super) fn items(data_plane: &DataPlane) -> Vec<Value> {
     for (object, image) in [
         (OptionalObject::CiliumAgent, &data_plane.cilium_image),
         (OptionalObject::KubeProxyAgent, &data_plane.kube_proxy_image),
+        (OptionalObject::Ztunnel, &data_plane.front_doors.ztunnel_image),
     ] {
         let read = OPTIONAL_READS.iter().find(|r| r.object == object);
         if let (Some(read), Some(image)) = (read, image) {

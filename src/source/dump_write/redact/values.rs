@@ -95,6 +95,11 @@ pub(super) fn event_type(value: &str) -> String {
 /// and the controller tell apart; the ignore annotation's reason codes (a word that is none stays
 /// one, as `invalid`).
 pub(super) fn annotation(key: &str, value: &str) -> String {
+    if key == topo_engine::model::ANNOTATION_ISTIO_TRAFFIC_DISTRIBUTION {
+        // Istio reads it in any case (`GetTrafficDistribution`).
+        let word = value.to_ascii_lowercase();
+        return one_of(&word, &["preferclose", "prefersamezone", "prefersamenode", "any"]);
+    }
     if key != IGNORE_ANNOTATION {
         return one_of(value, &["", "Auto", "auto", "Disabled", "disabled"]);
     }

@@ -42,14 +42,17 @@ pub const CILIUM_PREFER_CLOSE_MINOR: u32 = 16;
 pub const CILIUM_PREFER_SAME_MINOR: u32 = 20;
 
 /// The verdicts of a path that routes the Service's traffic without the hints it asks for.
-pub(super) const IGNORING: [C; 4] = [
+pub(super) const IGNORING: [C; 6] = [
     C::KubeProxyIgnoresHints,
     C::CiliumIgnoresHints,
     C::CiliumSocketLbIgnoresHints,
     C::CiliumVersionIgnoresValue,
+    C::FrontDoorIgnoresValue,
+    C::FrontDoorIgnoresHints,
 ];
 
-/// Each path of `service`'s traffic, in order: Cilium's, then kube-proxy's, then what is unknown.
+/// Each path of `service`'s traffic, in order: Cilium's, then kube-proxy's, then what is unknown,
+/// then the front doors before it (`frontdoor.rs`).
 pub(super) fn paths(cluster: &Cluster<'_>, service: &Service, mode: Mode) -> Vec<DataPath> {
     let dp = &cluster.snapshot.data_plane;
     let cilium = match dp.status(O::CiliumConfig) {
@@ -84,6 +87,7 @@ pub(super) fn paths(cluster: &Cluster<'_>, service: &Service, mode: Mode) -> Vec
             citation: CITE_UNKNOWN.into(),
         });
     }
+    paths.extend(super::frontdoor::paths(dp, service, cluster.routes_of(service)));
     paths
 }
 
@@ -92,9 +96,11 @@ pub(super) fn paths(cluster: &Cluster<'_>, service: &Service, mode: Mode) -> Vec
 /// the reads, and a note on every Service would drown the findings). Cilium applying hints in
 /// kube-proxy's place is noted too, as before paths were modelled.
 pub(super) fn worst_note(paths: &[DataPath]) -> Option<Reason> {
-    let worst = paths.iter().max_by_key(|p| p.severity())?;
-    (worst.ignores_hints() || worst.verdict == C::CiliumAppliesHints)
-        .then(|| Reason::with(worst.verdict, worst.facts.clone()))
+    // The last path that ignores the hints (as `max_by_key` picks among equals), else Cilium
+    // applying them; an unknown path in between (a front door not read) notes nothing.
+    let ignoring = paths.iter().rev().find(|p| p.ignores_hints());
+    let worst = ignoring.or_else(|| paths.iter().find(|p| p.verdict == C::CiliumAppliesHints))?;
+    Some(Reason::with(worst.verdict, worst.facts.clone()))
 }
 
 fn replaces_kube_proxy(config: &CiliumConfig) -> bool {

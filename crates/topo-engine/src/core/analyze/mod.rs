@@ -10,6 +10,7 @@ mod dataplane;
 mod equivalence;
 mod extras;
 mod family;
+pub mod frontdoor;
 mod parallel;
 mod releases;
 pub mod replicas;
@@ -66,6 +67,9 @@ pub struct Cluster<'a> {
     pub row_only: bool,
     /// Slices by (namespace, service name), in snapshot order.
     slices: HashMap<&'a str, HashMap<&'a str, Vec<&'a EndpointSlice>>>,
+    /// Gateway API routes by the Services their backendRefs name (a Service's front doors are
+    /// looked up, not searched: thousands of routes times thousands of Services).
+    routes: HashMap<(&'a str, &'a str), Vec<&'a crate::model::GatewayRoute>>,
 }
 
 impl<'a> Cluster<'a> {
@@ -93,6 +97,15 @@ impl<'a> Cluster<'a> {
                 slices.entry(s.namespace.as_str()).or_default().entry(svc.as_str()).or_default().push(s);
             }
         }
+        let mut routes: HashMap<(&str, &str), Vec<&crate::model::GatewayRoute>> = HashMap::new();
+        for route in &snapshot.data_plane.front_doors.routes {
+            for b in &route.backends {
+                let named = routes.entry((b.namespace.as_str(), b.name.as_str())).or_default();
+                if !named.iter().any(|r| std::ptr::eq(*r, route)) {
+                    named.push(route);
+                }
+            }
+        }
         Cluster {
             snapshot,
             behaviour,
@@ -105,6 +118,7 @@ impl<'a> Cluster<'a> {
             proxy_detail: true,
             row_only: false,
             slices,
+            routes,
         }
     }
 
@@ -116,6 +130,12 @@ impl<'a> Cluster<'a> {
         traffic: &TrafficModel,
     ) -> Self {
         Cluster { proxy_detail: false, ..Self::with_traffic(snapshot, behaviour, traffic) }
+    }
+
+    /// The Gateway API routes whose backendRefs name this Service.
+    pub fn routes_of(&self, service: &Service) -> Vec<&'a crate::model::GatewayRoute> {
+        let key = (service.namespace.as_str(), service.name.as_str());
+        self.routes.get(&key).cloned().unwrap_or_default()
     }
 
     /// Every slice labelled with this Service's name (any manager, any address type).

@@ -1,0 +1,216 @@
+//! The front doors users put before Services (docs/data-plane.md#front-doors): Gateway API routes
+//! whose Gateway Envoy Gateway controls, Envoy Gateway's BackendTrafficPolicies, and Istio ambient's
+//! ztunnel with the Namespaces' `networking.istio.io/traffic-distribution`. Read by the optional
+//! reads, reduced to the few fields the rules read (a route's parentRefs and backendRefs, a
+//! Gateway's class, a class's controller, a policy's targets and whether it sets zone-aware
+//! routing, a Namespace's one annotation).
+
+use serde::{Deserialize, Serialize};
+
+/// Envoy Gateway's controller name (envoyproxy/gateway `api/v1alpha1/envoygateway_types.go`,
+/// `GatewayControllerName`).
+pub const ENVOY_GATEWAY_CONTROLLER: &str = "gateway.envoyproxy.io/gatewayclass-controller";
+
+/// Istio's traffic-distribution annotation, on a Service or its Namespace (istio/istio
+/// `pilot/pkg/model/service.go`, `GetTrafficDistribution`).
+pub const ANNOTATION_ISTIO_TRAFFIC_DISTRIBUTION: &str = "networking.istio.io/traffic-distribution";
+
+/// A namespaced reference (`namespace/name`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct ObjectRef {
+    /// Its namespace (a reference without one is resolved to the referrer's when read).
+    pub namespace: String,
+    /// Its name.
+    pub name: String,
+}
+
+/// A Gateway API route (HTTPRoute or GRPCRoute), reduced to what the rules read.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GatewayRoute {
+    /// `HTTPRoute` or `GRPCRoute`.
+    pub kind: String,
+    /// The route itself.
+    pub route: ObjectRef,
+    /// Its `parentRefs` of kind Gateway.
+    #[serde(default)]
+    pub parents: Vec<ObjectRef>,
+    /// Its rules' `backendRefs` of kind Service (core group).
+    #[serde(default)]
+    pub backends: Vec<ObjectRef>,
+}
+
+/// A Gateway and its class.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Gateway {
+    /// The Gateway.
+    pub gateway: ObjectRef,
+    /// `spec.gatewayClassName`.
+    pub class: String,
+}
+
+/// A GatewayClass and its controller.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GatewayClass {
+    /// Its name.
+    pub name: String,
+    /// `spec.controllerName`.
+    pub controller: String,
+}
+
+/// An Envoy Gateway BackendTrafficPolicy: its targets and whether it sets
+/// `loadBalancer.zoneAware.preferLocal`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BackendPolicy {
+    /// The policy.
+    pub policy: ObjectRef,
+    /// Its `targetRefs` (and `targetRef`): `(kind, name)` in the policy's namespace.
+    #[serde(default)]
+    pub targets: Vec<(String, String)>,
+    /// `spec.loadBalancer.zoneAware.preferLocal` is set.
+    #[serde(default)]
+    pub prefer_local: bool,
+}
+
+/// A Namespace's Istio traffic-distribution annotation.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NamespaceMeta {
+    /// Its name.
+    pub name: String,
+    /// `networking.istio.io/traffic-distribution`, when set.
+    #[serde(default)]
+    pub traffic_distribution: Option<String>,
+}
+
+/// What the front-door reads found.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FrontDoors {
+    /// HTTPRoutes and GRPCRoutes.
+    #[serde(default)]
+    pub routes: Vec<GatewayRoute>,
+    /// Gateways.
+    #[serde(default)]
+    pub gateways: Vec<Gateway>,
+    /// GatewayClasses.
+    #[serde(default)]
+    pub classes: Vec<GatewayClass>,
+    /// Envoy Gateway's BackendTrafficPolicies.
+    #[serde(default)]
+    pub policies: Vec<BackendPolicy>,
+    /// Namespaces with Istio's annotation (others are not kept).
+    #[serde(default)]
+    pub namespaces: Vec<NamespaceMeta>,
+    /// The image of DaemonSet `istio-system/ztunnel` (Istio ambient's node proxy), when read.
+    #[serde(default)]
+    pub ztunnel_image: Option<String>,
+}
+
+/// How Envoy Gateway routes to one Service, from the routes that name it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnvoyGatewayUse {
+    /// The routes (`kind namespace/name`) of an Envoy Gateway Gateway naming the Service.
+    pub routes: Vec<String>,
+    /// A BackendTrafficPolicy targeting one of those routes or their Gateways that sets
+    /// zone-aware routing (`namespace/name`).
+    pub policy: Option<String>,
+}
+
+impl FrontDoors {
+    /// Envoy Gateway's use of Service `namespace/name`: the routes naming it whose parent
+    /// Gateway's class Envoy Gateway controls (`None`: no such route).
+    pub fn envoy_gateway(&self, namespace: &str, name: &str) -> Option<EnvoyGatewayUse> {
+        let names_it =
+            |r: &&GatewayRoute| r.backends.iter().any(|b| b.namespace == namespace && b.name == name);
+        self.envoy_gateway_of(self.routes.iter().filter(names_it).collect())
+    }
+
+    /// [`FrontDoors::envoy_gateway`] of the routes already known to name the Service (an index
+    /// by backend: `core::analyze::Cluster`).
+    pub fn envoy_gateway_of(&self, naming: Vec<&GatewayRoute>) -> Option<EnvoyGatewayUse> {
+        let ours = |parent: &ObjectRef| {
+            let gateway = self.gateways.iter().find(|g| &g.gateway == parent);
+            gateway.is_some_and(|g| {
+                self.classes.iter().any(|c| c.name == g.class && c.controller == ENVOY_GATEWAY_CONTROLLER)
+            })
+        };
+        let routes: Vec<&GatewayRoute> = naming.into_iter().filter(|r| r.parents.iter().any(ours)).collect();
+        if routes.is_empty() {
+            return None;
+        }
+        let targets = |p: &BackendPolicy, r: &GatewayRoute| {
+            p.targets.iter().any(|(kind, target)| {
+                (kind == &r.kind && p.policy.namespace == r.route.namespace && target == &r.route.name)
+                    || (kind == "Gateway"
+                        && r.parents.iter().any(|g| g.namespace == p.policy.namespace && &g.name == target))
+            })
+        };
+        let policy = self
+            .policies
+            .iter()
+            .filter(|p| p.prefer_local)
+            .find(|p| routes.iter().any(|r| targets(p, r)))
+            .map(|p| format!("{}/{}", p.policy.namespace, p.policy.name));
+        let routes =
+            routes.iter().map(|r| format!("{} {}/{}", r.kind, r.route.namespace, r.route.name)).collect();
+        Some(EnvoyGatewayUse { routes, policy })
+    }
+
+    /// The Istio annotation of Namespace `name`, when set.
+    pub fn namespace_traffic_distribution(&self, name: &str) -> Option<&str> {
+        self.namespaces.iter().find(|n| n.name == name)?.traffic_distribution.as_deref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r(namespace: &str, name: &str) -> ObjectRef {
+        ObjectRef { namespace: namespace.into(), name: name.into() }
+    }
+
+    fn doors(controller: &str) -> FrontDoors {
+        FrontDoors {
+            routes: vec![GatewayRoute {
+                kind: "HTTPRoute".into(),
+                route: r("shop", "web"),
+                parents: vec![r("infra", "eg")],
+                backends: vec![r("shop", "backend")],
+            }],
+            gateways: vec![Gateway { gateway: r("infra", "eg"), class: "eg".into() }],
+            classes: vec![GatewayClass { name: "eg".into(), controller: controller.into() }],
+            ..FrontDoors::default()
+        }
+    }
+
+    #[test]
+    fn a_route_counts_only_through_an_envoy_gateway_gateway() {
+        let eg = doors(ENVOY_GATEWAY_CONTROLLER);
+        let used = eg.envoy_gateway("shop", "backend").expect("routed by Envoy Gateway");
+        assert_eq!(used.routes, vec!["HTTPRoute shop/web".to_string()]);
+        assert_eq!(used.policy, None);
+        assert_eq!(eg.envoy_gateway("shop", "other"), None, "another Service");
+        assert_eq!(doors("istio.io/gateway-controller").envoy_gateway("shop", "backend"), None);
+    }
+
+    #[test]
+    fn a_zone_aware_policy_on_the_route_or_its_gateway_is_found() {
+        for (ns, kind, name) in [("shop", "HTTPRoute", "web"), ("infra", "Gateway", "eg")] {
+            let mut eg = doors(ENVOY_GATEWAY_CONTROLLER);
+            let policy = |prefer_local| BackendPolicy {
+                policy: r(ns, "zonal"),
+                targets: vec![(kind.into(), name.into())],
+                prefer_local,
+            };
+            eg.policies = vec![policy(false)];
+            assert_eq!(eg.envoy_gateway("shop", "backend").unwrap().policy, None, "no zoneAware");
+            eg.policies = vec![policy(true)];
+            assert_eq!(eg.envoy_gateway("shop", "backend").unwrap().policy, Some(format!("{ns}/zonal")));
+        }
+    }
+}
