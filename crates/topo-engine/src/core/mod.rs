@@ -6,6 +6,8 @@
 //! Modules, each importing only those above it in this list:
 //! * [`zones`]: `SetNodes` (which nodes the controller counts, zone CPU ratios);
 //! * [`topologycache`], [`trafficdist`]: the two hint paths (`AddHints`, `ReconcileHints`);
+//! * [`stability`]: the Auto verdict inverted: the margin to its next flip, a certificate over a
+//!   scaling range, the flips the Events recorded;
 //! * [`mode`]: which of them the controller takes for a Service, or hint removal;
 //! * [`proxy`]: what kube-proxy routes to, per node, given the slices and their hints;
 //! * [`analyze`]: `explain`, `check`, `zones`: the above in steady state, turned into verdicts,
@@ -18,6 +20,7 @@
 pub mod analyze;
 pub mod mode;
 pub mod proxy;
+pub mod stability;
 #[cfg(test)]
 pub(crate) mod testkit_tc;
 #[cfg(test)]

@@ -18,6 +18,7 @@ pub mod proxy;
 pub mod reason;
 #[cfg(feature = "schema")]
 pub mod schema;
+pub mod stability;
 pub mod version;
 pub mod watch;
 pub mod whatif;
