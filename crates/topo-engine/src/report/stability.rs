@@ -219,3 +219,23 @@ pub struct CountException {
     /// Up to [`FAILING_KEPT`] failing placements (endpoints per zone), when not all fail.
     pub examples: Vec<BTreeMap<String, i64>>,
 }
+
+/// `simulate --replicas MIN..MAX`: the certificate of one Service on today's cluster.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct CertificateReport {
+    /// Which Service.
+    pub service: super::ServiceRef,
+    /// Behaviour modelled, e.g. `1.36`.
+    pub kubernetes_version: String,
+    /// The Service's mode today: the certificate is about the Auto allocation; in another mode it
+    /// says what Auto would do.
+    pub mode: super::mode::Mode,
+    /// The certificate.
+    pub certificate: Certificate,
+}
+
+impl super::Kind for CertificateReport {
+    const KIND: &'static str = "CertificateReport";
+}

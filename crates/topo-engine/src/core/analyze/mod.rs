@@ -267,6 +267,8 @@ fn check_row(report: ServiceReport) -> CheckRow {
                     .flatten(),
                 cross_zone_after_sync: f.cross_zone.as_ref().map(|c| c.overall.expected.cross_zone),
                 cross_zone_now: f.cross_zone.as_ref().map(|c| c.overall.now.cross_zone),
+                margin_points: f.stability.as_ref().and_then(|m| m.nearest_share_points),
+                fragile: f.stability.as_ref().map(|m| m.fragile),
                 address_type: f.address_type,
                 verdict: f.verdict,
                 reasons: f.reasons,
@@ -296,6 +298,7 @@ pub fn service_report(cluster: &Cluster<'_>, service: &Service) -> ServiceReport
     let needs_events = !cluster.row_only || cluster.behaviour.ignores_node_zone_updates();
     let events = if needs_events { events(cluster.snapshot, service) } else { Vec::new() };
     releases::node_zone_not_seen(cluster.behaviour, &events, &mut families);
+    let history = crate::core::stability::history(&events);
     ServiceReport {
         service: ServiceRef { namespace: service.namespace.clone(), name: service.name.clone() },
         kubernetes_version: cluster.behaviour.to_string(),
@@ -305,6 +308,7 @@ pub fn service_report(cluster: &Cluster<'_>, service: &Service) -> ServiceReport
         notes,
         families,
         events,
+        history,
         partial: cluster.snapshot.info.partial.clone(),
         data_plane,
     }

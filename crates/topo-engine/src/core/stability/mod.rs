@@ -110,3 +110,28 @@ pub fn margin(
         fragile,
     })
 }
+
+/// `simulate --replicas MIN..MAX` for `service`: the certificate over the zones with counted Nodes
+/// (Ready, not control-plane: where pods can be scheduled, as far as the Nodes tell), on today's
+/// zone CPU. With nil ratios (docs/behaviour.md#nodes-and-zone-cpu-ratios) hints hold at no count.
+pub fn service_certificate(
+    snapshot: &crate::model::Snapshot,
+    service: &crate::model::Service,
+    behaviour: crate::model::Behaviour,
+    scaling: (i64, i64, Option<crate::report::stability::SpreadRule>),
+) -> crate::report::stability::CertificateReport {
+    let topology = crate::core::zones::set_nodes(&snapshot.nodes);
+    let zones: Vec<String> = topology.counted_zones().map(|(z, _)| z.clone()).collect();
+    let state = CpuState::of(&topology).unwrap_or(CpuState { zones: BTreeMap::new(), total: 0 });
+    let (min, max, spread) = scaling;
+    let input = Scaling { min, max, spread, zones };
+    crate::report::stability::CertificateReport {
+        service: crate::report::ServiceRef {
+            namespace: service.namespace.clone(),
+            name: service.name.clone(),
+        },
+        kubernetes_version: behaviour.to_string(),
+        mode: crate::core::mode::select_mode(service, behaviour).mode,
+        certificate: certificate(&input, &state),
+    }
+}
