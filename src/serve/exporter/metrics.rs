@@ -82,6 +82,9 @@ struct ServiceFamilies {
     expected: Family<ZoneLabels, Gauge>,
     actual: Family<ZoneLabels, Gauge>,
     cross_zone: Family<ShareLabels, FloatGauge>,
+    transitions: Family<FamilyLabels, Counter>,
+    margin: Family<FamilyLabels, FloatGauge>,
+    fragile: Family<FamilyLabels, Gauge>,
 }
 
 impl ServiceFamilies {
@@ -102,6 +105,15 @@ impl ServiceFamilies {
             self.stale.get_or_create(&stale).set(i64::from(family.stale));
             if let Some(since) = state.verdict_since(key, &family.address_type) {
                 self.changed.get_or_create(&labels).set(since);
+            }
+            self.transitions
+                .get_or_create(&labels)
+                .inc_by(state.verdict_transitions(key, &family.address_type));
+            if let Some(points) = family.margin_points {
+                self.margin.get_or_create(&labels).set(points);
+            }
+            if let Some(fragile) = family.fragile {
+                self.fragile.get_or_create(&labels).set(i64::from(fragile));
             }
             for zone in &family.zones {
                 let zone_labels = ZoneLabels {
@@ -130,18 +142,22 @@ impl ServiceFamilies {
     }
 
     fn register_all(self, registry: &mut Registry) {
-        let [verdict, stale, changed, expected, actual, cross_zone] = SERVICE_FAMILIES;
+        let [verdict, stale, changed, expected, actual, cross_zone, transitions, margin, fragile] =
+            SERVICE_FAMILIES;
         register(registry, verdict.0, verdict.1, self.verdict);
         register(registry, stale.0, stale.1, self.stale);
         register(registry, changed.0, changed.1, self.changed);
         register(registry, expected.0, expected.1, self.expected);
         register(registry, actual.0, actual.1, self.actual);
         register(registry, cross_zone.0, cross_zone.1, self.cross_zone);
+        register(registry, transitions.0, transitions.1, self.transitions);
+        register(registry, margin.0, margin.1, self.margin);
+        register(registry, fragile.0, fragile.1, self.fragile);
     }
 }
 
 /// The per-Service families, in the order a scrape shows them: name (without the prefix), help.
-pub const SERVICE_FAMILIES: [(&str, &str); 6] = [
+pub const SERVICE_FAMILIES: [(&str, &str); 9] = [
     (
         "service_verdict",
         "1 for the verdict of each Service address family, with its main reason code (empty when none), the controller's mode, and ignored=true when an ignore rule sets every finding aside",
@@ -156,6 +172,18 @@ pub const SERVICE_FAMILIES: [(&str, &str); 6] = [
     (
         "cross_zone_ratio",
         "Share (0-1) of requests that leave their zone: with today's hints (now), after the controller's next sync (after_sync), without hints (none)",
+    ),
+    (
+        "verdict_transitions",
+        "Times the verdict of the Service address family changed between recomputes since the exporter first saw it",
+    ),
+    (
+        "margin_share_points",
+        "Auto mode: the smallest move of one zone's CPU share, in percentage points, that flips whether the controller writes hints (absent when none does)",
+    ),
+    (
+        "fragile",
+        "Auto mode: 1 when one ready endpoint more or fewer, or a zone share move under 5 points, flips the verdict",
     ),
 ];
 

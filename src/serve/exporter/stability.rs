@@ -17,13 +17,16 @@ pub enum Stability {
 }
 
 /// The stability of every family (name without the prefix).
-pub const STABILITY: [(&str, Stability); 18] = [
+pub const STABILITY: [(&str, Stability); 21] = [
     ("service_verdict", Stability::Stable),
     ("hints_stale", Stability::Stable),
     ("verdict_changed_timestamp_seconds", Stability::Alpha),
     ("expected_hinted_endpoints", Stability::Stable),
     ("hinted_endpoints", Stability::Stable),
     ("cross_zone_ratio", Stability::Stable),
+    ("verdict_transitions", Stability::Alpha),
+    ("margin_share_points", Stability::Alpha),
+    ("fragile", Stability::Alpha),
     ("zone_cpu_ratio", Stability::Stable),
     ("zone_nodes", Stability::Stable),
     ("node_info_sufficient", Stability::Stable),
