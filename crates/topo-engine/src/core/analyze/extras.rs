@@ -39,9 +39,8 @@ pub(super) fn family_extras(
     decision: &ModeDecision,
 ) -> FamilyExtras {
     let auto = decision.path == ModePath::Annotation;
-    let stability = auto
-        .then(|| margin(&cluster.topology, &cluster.snapshot.nodes, &ready_spread(managed.iter())))
-        .flatten();
+    let stability =
+        auto.then(|| margin(&cluster.topology, &cluster.node_sizes, &ready_spread(managed.iter()))).flatten();
     let replicas = auto.then(|| {
         let (weights, basis) = spread_weights(managed, &cluster.topology);
         let current = managed.iter().flat_map(|s| &s.endpoints).filter(|e| e.controller_ready()).count();

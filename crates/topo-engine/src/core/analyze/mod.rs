@@ -62,6 +62,8 @@ pub struct Cluster<'a> {
     /// needed, the overall cross-zone share now and after the sync): no zone or endpoint rows, and
     /// of the cross-zone share no rows, destinations, endpoint loads or share without hints.
     pub row_only: bool,
+    /// Allocatable CPU sizes of the counted Nodes per zone (the Node margin's candidates).
+    pub node_sizes: Arc<crate::core::stability::nodes::NodeSizes>,
     /// Slices by (namespace, service name), in snapshot order.
     slices: HashMap<&'a str, HashMap<&'a str, Vec<&'a EndpointSlice>>>,
 }
@@ -100,6 +102,7 @@ impl<'a> Cluster<'a> {
             origins: index.origins.clone(),
             windows_nodes: index.windows_nodes.clone(),
             skewed_nodes: index.proxy_nodes.skewed_nodes(behaviour),
+            node_sizes: index.node_sizes.clone(),
             proxy_detail: true,
             row_only: false,
             slices,
@@ -133,6 +136,7 @@ pub struct NodeIndex {
     origins: Arc<crosszone::Origins>,
     windows_nodes: Vec<String>,
     traffic: TrafficModel,
+    node_sizes: Arc<crate::core::stability::nodes::NodeSizes>,
 }
 
 impl NodeIndex {
@@ -157,6 +161,7 @@ impl NodeIndex {
             origins: Arc::new(origins),
             windows_nodes: caveats::windows_nodes(nodes),
             traffic: traffic.clone(),
+            node_sizes: Arc::new(crate::core::stability::nodes::sizes_by_zone(nodes)),
         }
     }
 }

@@ -82,10 +82,11 @@ impl CpuState {
     }
 }
 
-/// The margin of one Auto family: `ready` is today's ready endpoints per zone (`""`: no zone).
+/// The margin of one Auto family: `sizes` the cluster's Node sizes ([`nodes::sizes_by_zone`]),
+/// `ready` today's ready endpoints per zone (`""`: no zone).
 pub fn margin(
     topology: &NodeTopology,
-    nodes: &[crate::model::Node],
+    sizes: &nodes::NodeSizes,
     ready: &BTreeMap<String, i64>,
 ) -> Option<Margin> {
     let state = CpuState::of(topology)?;
@@ -94,7 +95,7 @@ pub fn margin(
     let holds = state.holds(n, zoneless);
     let shares =
         if n <= MARGIN_ENDPOINT_LIMIT { share::share_margins(&state, n, zoneless) } else { Vec::new() };
-    let (nodes, nodes_examined) = nodes::node_flips(topology, nodes, n, zoneless);
+    let (nodes, nodes_examined) = nodes::node_flips(topology, sizes, n, zoneless);
     let endpoints = endpoints::endpoint_flips(&state, ready);
     let nearest_share_points = share::nearest_points(&shares);
     let fragile = nearest_share_points.is_some_and(|p| p < FRAGILE_SHARE_POINTS)

@@ -13,11 +13,19 @@ use crate::core::zones::{NodeTopology, exclusion, node_zone};
 use crate::model::{CpuAmount, Node};
 use crate::report::stability::{NodeChange, NodeFlip};
 
+/// Distinct allocatable CPU of the counted, zoned Nodes with CPU, per zone: computed once per
+/// cluster ([`sizes_by_zone`]) and shared by every Service's margin.
+pub type NodeSizes = BTreeMap<String, BTreeSet<CpuAmount>>;
+
 /// Every single-Node change that flips the verdict, and how many were examined.
-pub fn node_flips(topology: &NodeTopology, nodes: &[Node], n: i64, zoneless: i64) -> (Vec<NodeFlip>, usize) {
+pub fn node_flips(
+    topology: &NodeTopology,
+    present: &NodeSizes,
+    n: i64,
+    zoneless: i64,
+) -> (Vec<NodeFlip>, usize) {
     let Some(state) = CpuState::of(topology) else { return (Vec::new(), 0) };
     let today = state.holds(n, zoneless);
-    let present = sizes_by_zone(nodes);
     let sizes: BTreeSet<CpuAmount> = present.values().flatten().copied().collect();
     let mut flips = Vec::new();
     let mut examined = 0;
@@ -28,7 +36,7 @@ pub fn node_flips(topology: &NodeTopology, nodes: &[Node], n: i64, zoneless: i64
                 flips.push(flip(zone, size, NodeChange::Added, false));
             }
         }
-        for size in present.get(zone.as_str()).into_iter().flatten() {
+        for size in present.get(zone).into_iter().flatten() {
             examined += 1;
             let leaves = cpu.nodes_counted == 1;
             let rest = CpuAmount::from_nanos(cpu.cpu.nanos() - size.nanos());
@@ -44,12 +52,12 @@ fn flip(zone: &str, size: &CpuAmount, change: NodeChange, zone_leaves: bool) -> 
     NodeFlip { zone: zone.to_string(), cpu: size.to_string(), change, zone_leaves }
 }
 
-/// Distinct allocatable CPU of the counted, zoned Nodes with CPU, per zone.
-fn sizes_by_zone(nodes: &[Node]) -> BTreeMap<&str, BTreeSet<CpuAmount>> {
-    let mut out: BTreeMap<&str, BTreeSet<CpuAmount>> = BTreeMap::new();
+/// [`NodeSizes`] of `nodes`.
+pub fn sizes_by_zone(nodes: &[Node]) -> NodeSizes {
+    let mut out = NodeSizes::new();
     for node in nodes.iter().filter(|node| exclusion(node).is_none()) {
         if let (Some(zone), Some(cpu)) = (node_zone(node), node.allocatable_cpu.filter(|c| !c.is_zero())) {
-            out.entry(zone).or_default().insert(cpu);
+            out.entry(zone.to_string()).or_default().insert(cpu);
         }
     }
     out

@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use proptest::prelude::*;
 
 use super::certificate::{Scaling, certificate};
+use super::nodes::sizes_by_zone;
 use super::{CpuState, margin};
 use crate::core::testkit_tc::{NodeBuild, node};
 use crate::core::topologycache::get_allocations;
@@ -55,7 +56,7 @@ fn post_mortem_shape_four_endpoints_two_zones_drifting_share() {
     for a in [3400, 4000, 5000, 6000, 7400] {
         let cluster = with_zone("a", a, &rest);
         let topology = set_nodes(&cluster);
-        let m = margin(&topology, &cluster, &ready(&[("a", 2), ("b", 2)])).expect("ratios");
+        let m = margin(&topology, &sizes_by_zone(&cluster), &ready(&[("a", 2), ("b", 2)])).expect("ratios");
         assert_eq!(m.holds, port_holds(&cluster, 4));
         let zone_a = m.shares.iter().find(|s| s.zone == "a").expect("zone a");
         let down = brute_flip("a", a, &rest, 4, -1, 40_000);
@@ -90,7 +91,8 @@ fn issue_122437_eleven_replicas_four_four_three_under_max_skew_one() {
         assert_eq!(held, port_holds(&cluster, n), "count {n}");
     }
     // One endpoint more or fewer at 11 is a flip: the margin says so.
-    let m = margin(&set_nodes(&cluster), &cluster, &ready(&[("a", 4), ("b", 4), ("c", 3)])).unwrap();
+    let m = margin(&set_nodes(&cluster), &sizes_by_zone(&cluster), &ready(&[("a", 4), ("b", 4), ("c", 3)]))
+        .unwrap();
     assert!(!m.holds && m.fragile && m.endpoints.iter().all(|e| e.add_flips && e.remove_flips == Some(true)));
 }
 
@@ -125,7 +127,7 @@ proptest! {
         if c > 0 { rest.push(("c", c)); }
         let cluster = with_zone("a", a, &rest);
         let topology = set_nodes(&cluster);
-        let m = margin(&topology, &cluster, &ready(&[("a", n)])).unwrap();
+        let m = margin(&topology, &sizes_by_zone(&cluster), &ready(&[("a", n)])).unwrap();
         let zone_a = m.shares.iter().find(|s| s.zone == "a").unwrap();
         let limit = 12 * (a + b + c);
         prop_assert_eq!(zone_a.down.map(|f| f.flips_at_millis), brute_flip("a", a, &rest, n, -1, limit));
@@ -142,7 +144,7 @@ proptest! {
         let spec: Vec<(&str, i64)> = sizes.iter().map(|(z, s)| (zone(*z), s * 500)).collect();
         let cluster = nodes(&spec);
         let topology = set_nodes(&cluster);
-        let Some(m) = margin(&topology, &cluster, &ready(&[("a", n)])) else { return Ok(()) };
+        let Some(m) = margin(&topology, &sizes_by_zone(&cluster), &ready(&[("a", n)])) else { return Ok(()) };
         let today = port_holds(&cluster, n);
         prop_assert_eq!(m.holds, today);
         let present: BTreeSet<i64> = spec.iter().map(|(_, s)| *s).collect();
