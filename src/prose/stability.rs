@@ -38,6 +38,15 @@ fn pct(share: f64) -> String {
     format!("{:.1} %", share * 100.0)
 }
 
+/// The caption of `-o html`'s margin picture.
+pub(crate) fn margin_caption(holds: bool) -> String {
+    format!(
+        "Margin: each zone's CPU share (other zones' CPU unchanged); inside the shaded band hints stay {}, \
+         the mark is today",
+        state(holds)
+    )
+}
+
 /// One zone's share band: `zone b may fall from 52.0 % to 40.1 % and grow to 60.0 % before hints go`.
 pub(crate) fn share_line(s: &ShareMargin, holds: bool) -> String {
     let verb = if holds { "hints go" } else { "hints come" };
