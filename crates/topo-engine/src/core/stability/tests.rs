@@ -229,3 +229,23 @@ fn history_counts_switches_on_and_the_switches_off_between_them() {
     assert!(h.streak.unwrap().hints);
     assert_eq!(h.last_seen.as_deref(), Some("2026-09-01T11:00:00Z"));
 }
+
+#[test]
+fn the_enumeration_stops_at_its_limit_and_says_which_counts_it_certified() {
+    use crate::report::stability::PLACEMENT_LIMIT;
+    let cluster = nodes(&[("a", 1000), ("b", 1000), ("c", 1000), ("d", 1000), ("e", 1000)]);
+    let state = CpuState::of(&set_nodes(&cluster)).unwrap();
+    let zones: Vec<String> = ["a", "b", "c", "d", "e"].iter().map(|z| z.to_string()).collect();
+    // Without a spread every placement may happen: C(n + 4, 4) of them at count n.
+    let cert = certificate(&Scaling { min: 0, max: 80, spread: None, zones }, &state);
+    assert!(cert.truncated && cert.examined_to < 80 && cert.placements_examined <= PLACEMENT_LIMIT);
+    let placements = |n: u64| (n + 1) * (n + 2) * (n + 3) * (n + 4) / 24;
+    let examined: u64 = (0..=cert.examined_to as u64).map(placements).sum();
+    assert_eq!(examined, cert.placements_examined, "every count up to examined_to in full");
+    assert!(
+        examined + placements(cert.examined_to as u64 + 1) > PLACEMENT_LIMIT,
+        "stopped only when the next did not fit"
+    );
+    let last = cert.holds.iter().map(|r| r.to).chain(cert.exceptions.iter().map(|e| e.count)).max();
+    assert_eq!(last, Some(cert.examined_to));
+}
