@@ -2,6 +2,8 @@
 //! certificate: the margin to the next flip, the flips the Events recorded, the certificate's
 //! ranges (docs/stability.md).
 
+use std::collections::BTreeMap;
+
 use topo_engine::report::CountRange;
 use topo_engine::report::stability::{
     Certificate, CountException, EndpointFlip, FRAGILE_SHARE_POINTS, History, Margin, NodeChange, NodeFlip,
@@ -60,7 +62,18 @@ pub(crate) fn share_line(s: &ShareMargin, holds: bool) -> String {
     format!("zone {} {down} and {up} before {verb} (other zones' CPU unchanged)", escape(&s.zone))
 }
 
-/// The single-Node changes that flip the verdict, or that none does.
+/// `a`, `a or b`, `a, b or c`.
+fn zones_or(zones: &[&str]) -> String {
+    let zones: Vec<String> = zones.iter().map(|z| escape(z).into_owned()).collect();
+    match zones.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        Some((last, _)) => last.clone(),
+        None => String::new(),
+    }
+}
+
+/// The single-Node changes that flip the verdict, one line per change and size with its zones,
+/// or that none does.
 pub(crate) fn node_lines(flips: &[NodeFlip], examined: usize, holds: bool) -> Vec<String> {
     if flips.is_empty() {
         return vec![format!(
@@ -68,42 +81,44 @@ pub(crate) fn node_lines(flips: &[NodeFlip], examined: usize, holds: bool) -> Ve
             state(!holds)
         )];
     }
-    flips
-        .iter()
-        .map(|f| {
-            let what = match f.change {
-                NodeChange::Added => format!("Adding a {}-CPU Node in zone {}", f.cpu, escape(&f.zone)),
-                NodeChange::Removed => format!("Removing a {}-CPU Node from zone {}", f.cpu, escape(&f.zone)),
+    let mut groups: BTreeMap<(bool, &str, bool), Vec<&str>> = BTreeMap::new();
+    for f in flips {
+        let added = f.change == NodeChange::Added;
+        groups.entry((!added, f.cpu.as_str(), f.zone_leaves)).or_default().push(&f.zone);
+    }
+    groups
+        .into_iter()
+        .map(|((removed, cpu, leaves), zones)| {
+            let what = match removed {
+                false => format!("Adding a {cpu}-CPU Node in zone {}", zones_or(&zones)),
+                true => format!("Removing a {cpu}-CPU Node from zone {}", zones_or(&zones)),
             };
-            let leaves = if f.zone_leaves { " (its last: the zone leaves the ratios)" } else { "" };
+            let leaves = if leaves { " (its last: the zone leaves the ratios)" } else { "" };
             format!("{what}{leaves} switches hints {}.", state(!holds))
         })
         .collect()
 }
 
-/// The ±1 endpoint answers, one line per zone whose answer flips.
+/// The ±1 endpoint answers, one line per answer with its zones.
 pub(crate) fn endpoint_lines(endpoints: &[EndpointFlip], holds: bool) -> Vec<String> {
-    let flipping: Vec<String> = endpoints
-        .iter()
-        .filter(|e| e.add_flips || e.remove_flips == Some(true))
-        .map(|e| {
-            let zone = if e.zone.is_empty() {
-                "without a zone".to_string()
-            } else {
-                format!("in zone {}", escape(&e.zone))
-            };
-            let moves = match (e.add_flips, e.remove_flips == Some(true)) {
-                (true, true) => "One more or one fewer",
-                (true, false) => "One more",
-                _ => "One fewer",
-            };
-            format!("{moves} ready endpoint {zone} switches hints {}.", state(!holds))
-        })
-        .collect();
-    if flipping.is_empty() {
+    let mut groups: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for e in endpoints.iter().filter(|e| e.add_flips || e.remove_flips == Some(true)) {
+        let moves = match (e.add_flips, e.remove_flips == Some(true)) {
+            (true, true) => "One more or one fewer",
+            (true, false) => "One more",
+            _ => "One fewer",
+        };
+        groups.entry(moves).or_default().push(if e.zone.is_empty() { "(none)" } else { &e.zone });
+    }
+    if groups.is_empty() {
         return vec!["No single ready endpoint more or fewer in any zone flips it.".to_string()];
     }
-    flipping
+    groups
+        .into_iter()
+        .map(|(moves, zones)| {
+            format!("{moves} ready endpoint in zone {} switches hints {}.", zones_or(&zones), state(!holds))
+        })
+        .collect()
 }
 
 /// The flips the Events recorded.

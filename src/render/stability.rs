@@ -10,7 +10,7 @@ use super::wrap::paragraph;
 use crate::escape::escape;
 use crate::prose::stability as words;
 use topo_engine::report::ServiceReport;
-use topo_engine::report::stability::{Certificate, Margin, ShareFlip};
+use topo_engine::report::stability::{Certificate, Margin, ShareFlip, ShareMargin};
 
 /// The section, when some family has a margin or the Events a history.
 pub fn section(
@@ -42,7 +42,9 @@ pub fn section(
 
 fn margin(m: &Margin, o: &RenderOptions, out: &mut dyn Write) -> std::io::Result<()> {
     paragraph(out, o.wrap(), "  ", "    ", &words::margin_summary(m))?;
-    for s in &m.shares {
+    // The zone of the nearest flip in words; the table has every zone's band.
+    let nearest = m.shares.iter().min_by(|a, b| nearest_points(a).total_cmp(&nearest_points(b)));
+    if let Some(s) = nearest.filter(|s| s.down.is_some() || s.up.is_some()) {
         paragraph(out, o.wrap(), "  ", "    ", &words::share_line(s, m.holds))?;
     }
     if !m.shares.is_empty() {
@@ -73,6 +75,15 @@ fn margin(m: &Margin, o: &RenderOptions, out: &mut dyn Write) -> std::io::Result
         paragraph(out, o.wrap(), "  ", "    ", &line)?;
     }
     Ok(())
+}
+
+/// The smallest share move of a zone that flips the verdict (infinite when none does).
+fn nearest_points(s: &ShareMargin) -> f64 {
+    [s.down, s.up]
+        .into_iter()
+        .flatten()
+        .map(|f| (f.flips_at_share - s.share).abs())
+        .fold(f64::INFINITY, f64::min)
 }
 
 /// `40.1% (4012m)`, or `-` when no change that way flips the verdict.
