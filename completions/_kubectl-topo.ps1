@@ -175,7 +175,10 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             break
         }
         'kubectl-topo;simulate' {
-            [CompletionResult]::new('--replicas', '--replicas', [CompletionResultType]::ParameterName, 'Ready endpoints per address family afterwards (spread as the pods are spread today unless --spread says otherwise)')
+            [CompletionResult]::new('--replicas', '--replicas', [CompletionResultType]::ParameterName, 'Ready endpoints per address family afterwards (spread as the pods are spread today unless --spread says otherwise); MIN..MAX: the stability certificate, whether hints hold at every count and every placement the spread allows (docs/stability.md)')
+            [CompletionResult]::new('--max-skew', '--max-skew', [CompletionResultType]::ParameterName, 'With --replicas MIN..MAX: a zone topologySpreadConstraint with this maxSkew')
+            [CompletionResult]::new('--min-domains', '--min-domains', [CompletionResultType]::ParameterName, 'With --max-skew: its minDomains')
+            [CompletionResult]::new('--when-unsatisfiable', '--when-unsatisfiable', [CompletionResultType]::ParameterName, 'With --max-skew: its whenUnsatisfiable, DoNotSchedule (the default) or ScheduleAnyway')
             [CompletionResult]::new('--spread', '--spread', [CompletionResultType]::ParameterName, 'How --replicas spreads endpoints: `even` over the zones, or `zone=A:N,B:N` exactly')
             [CompletionResult]::new('--remove-node', '--remove-node', [CompletionResultType]::ParameterName, 'Delete a node (its pods'' endpoints disappear)')
             [CompletionResult]::new('--remove-zone', '--remove-zone', [CompletionResultType]::ParameterName, 'Delete every node of a zone')

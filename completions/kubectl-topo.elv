@@ -167,7 +167,10 @@ set edit:completion:arg-completer[kubectl-topo] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'kubectl-topo;simulate'= {
-            cand --replicas 'Ready endpoints per address family afterwards (spread as the pods are spread today unless --spread says otherwise)'
+            cand --replicas 'Ready endpoints per address family afterwards (spread as the pods are spread today unless --spread says otherwise); MIN..MAX: the stability certificate, whether hints hold at every count and every placement the spread allows (docs/stability.md)'
+            cand --max-skew 'With --replicas MIN..MAX: a zone topologySpreadConstraint with this maxSkew'
+            cand --min-domains 'With --max-skew: its minDomains'
+            cand --when-unsatisfiable 'With --max-skew: its whenUnsatisfiable, DoNotSchedule (the default) or ScheduleAnyway'
             cand --spread 'How --replicas spreads endpoints: `even` over the zones, or `zone=A:N,B:N` exactly'
             cand --remove-node 'Delete a node (its pods'' endpoints disappear)'
             cand --remove-zone 'Delete every node of a zone'

@@ -82,6 +82,7 @@ fn job(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Result<
         Job::Check(job) => check::run(settings, job, out, err),
         Job::Dump { redact, format } => dump(settings, *redact, *format, out, err),
         Job::Simulate { name, changes } => simulate(settings, name, changes, out, err),
+        Job::Certify { name, spec } => certify::run(settings, name, spec, out, err),
         Job::Watch { name } => watch::run(settings, name.as_deref(), out, err),
         Job::Serve(job) => crate::serve::run(settings, job, err),
     }
@@ -351,6 +352,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
+mod certify;
 mod check;
 mod explain;
 mod front;

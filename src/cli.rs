@@ -194,9 +194,19 @@ pub struct SimulateArgs {
     #[arg(value_name = "SERVICE", num_args = 1..=2, required = true)]
     pub service: Vec<String>,
     /// Ready endpoints per address family afterwards (spread as the pods are spread today unless
-    /// --spread says otherwise).
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    /// --spread says otherwise); MIN..MAX: the stability certificate, whether hints hold at every
+    /// count and every placement the spread allows (docs/stability.md).
+    #[arg(long, value_name = "N|MIN..MAX", allow_negative_numbers = true)]
     pub replicas: Option<String>,
+    /// With --replicas MIN..MAX: a zone topologySpreadConstraint with this maxSkew.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub max_skew: Option<String>,
+    /// With --max-skew: its minDomains.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub min_domains: Option<String>,
+    /// With --max-skew: its whenUnsatisfiable, DoNotSchedule (the default) or ScheduleAnyway.
+    #[arg(long, value_name = "DoNotSchedule|ScheduleAnyway")]
+    pub when_unsatisfiable: Option<String>,
     /// How --replicas spreads endpoints: `even` over the zones, or `zone=A:N,B:N` exactly.
     #[arg(long, value_name = "even|zone=A:N,…")]
     pub spread: Option<String>,

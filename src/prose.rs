@@ -23,6 +23,7 @@ pub(crate) mod picture;
 pub mod reference;
 mod remedy;
 mod sentence;
+pub(crate) mod stability;
 pub(crate) mod version;
 pub(crate) mod watch;
 pub mod whatif;

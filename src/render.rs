@@ -21,6 +21,7 @@ pub mod picture;
 pub mod reasons;
 mod sarif;
 mod simulate;
+mod stability;
 pub(crate) mod structured;
 pub(crate) mod style;
 mod table;
@@ -77,6 +78,15 @@ fn dispatch<T: structured::Worded>(
         Some(format) => structured::write(&report.clone().worded(), format, out),
         None => table(report, options, out),
     }
+}
+
+/// Render `simulate --replicas MIN..MAX` (tables and `-o json|yaml`; pictures draw nothing more).
+pub fn certificate(
+    report: &topo_engine::report::stability::CertificateReport,
+    options: &RenderOptions,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    dispatch(report, options, out, |r, o, w| stability::certificate_report(r, o, w))
 }
 
 /// Render `zones`.

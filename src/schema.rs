@@ -38,6 +38,7 @@ pub fn document() -> Value {
         envelope::<VersionReport>(&mut generator),
         envelope::<CheckReportList>(&mut generator),
         envelope::<ServiceReportList>(&mut generator),
+        envelope::<topo_engine::report::stability::CertificateReport>(&mut generator),
     ];
     let names: Vec<&str> = kinds.iter().map(|(kind, _)| *kind).collect();
     let by_kind: Vec<Value> = kinds

@@ -55,6 +55,13 @@ pub enum Job {
         /// The changes.
         changes: Changes,
     },
+    /// `simulate --replicas MIN..MAX`: the stability certificate of one Service.
+    Certify {
+        /// Service name (the `svc/` prefix removed).
+        name: String,
+        /// The range and the spread.
+        spec: CertifySpec,
+    },
     /// `watch` (live cluster only).
     Watch {
         /// One Service (the `svc/` prefix removed), or every Service in scope.
@@ -208,9 +215,13 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
             };
             Job::Dump { redact: a.redact, format }
         }
-        Command::Simulate(a) => {
-            Job::Simulate { name: parse_service_words(&a.service)?, changes: whatif_settings::changes(&a)? }
-        }
+        Command::Simulate(a) => match certify::certify(&a)? {
+            Some(spec) => Job::Certify { name: parse_service_words(&a.service)?, spec },
+            None => Job::Simulate {
+                name: parse_service_words(&a.service)?,
+                changes: whatif_settings::changes(&a)?,
+            },
+        },
         Command::Watch(a) => {
             if !a.service.is_empty() && g.all_namespaces {
                 return Err(SettingsError::WatchOneWithAll);
@@ -317,6 +328,8 @@ pub fn parse_timeout(text: &str) -> Result<Option<Duration>, SettingsError> {
 mod ambient;
 mod behind;
 pub use behind::{Behind, BehindKind};
+mod certify;
+pub use certify::CertifySpec;
 pub mod changes;
 mod check_settings;
 mod duration;

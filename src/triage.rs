@@ -32,6 +32,8 @@ pub enum FailOn {
     Drift,
     /// Also fail when a safeguard or constraint blocks hints that were asked for.
     Blocked,
+    /// What `Blocked` fails, and an Auto family within the fragile threshold (docs/stability.md#fragile).
+    Fragile,
     /// Also fail on Unmanaged Services.
     Any,
 }
@@ -201,7 +203,10 @@ fn sort<T>(rows: &mut [(CheckRow, T)], by: SortBy) {
 /// `--fail-on none`); kept reasons all at level `warning` never fail; otherwise the verdict and
 /// `--fail-on` decide (Drift ⊂ Blocked ⊂ Any; Unknown is never a finding).
 pub fn fails(row: &CheckRow, rules: &IgnoreRules, fail_on: FailOn) -> bool {
-    row.families.iter().any(|f| family_fails(f.verdict, &f.reasons, !f.ignored.is_empty(), rules, fail_on))
+    row.families.iter().any(|f| {
+        family_fails(f.verdict, &f.reasons, !f.ignored.is_empty(), rules, fail_on)
+            || (fail_on == FailOn::Fragile && f.fragile == Some(true))
+    })
 }
 
 /// One family of `check` or `explain`: its verdict, the reasons kept, whether any was set aside.
@@ -229,7 +234,7 @@ pub fn verdict_fails(level: FailOn, verdict: Verdict) -> bool {
     match level {
         FailOn::None => false,
         FailOn::Drift => verdict == Verdict::Drift,
-        FailOn::Blocked => matches!(verdict, Verdict::Drift | Verdict::Blocked),
+        FailOn::Blocked | FailOn::Fragile => matches!(verdict, Verdict::Drift | Verdict::Blocked),
         FailOn::Any => matches!(verdict, Verdict::Drift | Verdict::Blocked | Verdict::Unmanaged),
     }
 }

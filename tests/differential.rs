@@ -25,6 +25,7 @@ mod lines;
 mod mismatch;
 mod runs;
 mod skew;
+mod stability;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;

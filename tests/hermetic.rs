@@ -36,6 +36,7 @@ mod serve_faults;
 mod serve_http;
 mod simulate;
 mod snapshots;
+mod stability;
 mod versions;
 mod vocabulary;
 mod whatif_explain;

@@ -79,6 +79,8 @@ pub enum FailOn {
     Drift,
     /// Also fail when a safeguard or constraint blocks hints that were asked for.
     Blocked,
+    /// What blocked fails, and Auto Services one small change away from a flip (docs/stability.md).
+    Fragile,
     /// Also fail on Unmanaged Services.
     Any,
 }

@@ -30,6 +30,15 @@ pub(crate) fn summary_line(summary: &CheckSummary) -> String {
     line
 }
 
+/// `-o wide`'s MARGIN cell of an Auto family: the smallest share move to a flip in percentage
+/// points (`4.4pt`), `fragile:4.4pt` within the threshold (one word: table cells hold no
+/// spaces); `-` when no share move flips it; None off Auto.
+pub(crate) fn margin_cell(points: Option<f64>, fragile: Option<bool>) -> Option<String> {
+    let fragile = fragile?;
+    let points = points.map_or_else(|| "-".to_string(), |p| format!("{p:.1}pt"));
+    Some(if fragile { format!("fragile:{points}") } else { points })
+}
+
 /// `check -o markdown`'s Replicas line of a Blocked Auto family (what the remedy points to).
 pub(crate) fn replicas_needed(nearest: i64) -> String {
     format!(

@@ -29,11 +29,11 @@ pub fn render(report: &CheckReport, options: &RenderOptions, out: &mut dyn Write
     Ok(())
 }
 
-/// The columns (`-o wide` adds AFTER-SYNC and FAMILIES).
+/// The columns (`-o wide` adds AFTER-SYNC, MARGIN and FAMILIES).
 pub(super) fn headers(wide: bool) -> Vec<&'static str> {
     let mut headers = vec!["NAMESPACE", "NAME", "MODE", "VERDICT", "REASON", "REPLICAS", "CROSS-ZONE"];
     if wide {
-        headers.extend(["AFTER-SYNC", "FAMILIES"]);
+        headers.extend(["AFTER-SYNC", "MARGIN", "FAMILIES"]);
     }
     headers
 }
@@ -70,6 +70,9 @@ pub(super) fn cells(row: &CheckRow, wide: bool, palette: &Palette) -> Vec<String
     ];
     if wide {
         cells.push(joined(row.families.iter().map(|f| f.cross_zone_after_sync.map(percent))));
+        cells.push(joined(
+            row.families.iter().map(|f| crate::prose::check::margin_cell(f.margin_points, f.fragile)),
+        ));
         cells.push(row.families.iter().map(|f| f.address_type.as_str()).collect::<Vec<_>>().join(","));
     }
     cells

@@ -45,6 +45,7 @@ pub fn render(report: &ServiceReport, options: &RenderOptions, out: &mut dyn Wri
         writeln!(out)?;
         family_section(family, &report.notes, options, &p, out)?;
     }
+    super::stability::section(report, options, &p, out)?;
     events(report, options, &p, out)?;
     super::dataplane::section(report, options, &p, out)?;
     super::workloads::section(report, options, &p, out)?;

@@ -25,6 +25,13 @@ pub(crate) trait Worded: Clone {
     fn worded(self) -> Self::Output;
 }
 
+impl Worded for topo_engine::report::stability::CertificateReport {
+    type Output = Self;
+    fn worded(self) -> Self {
+        self
+    }
+}
+
 macro_rules! worded {
     ($($report:ident),*) => {$(
         impl Worded for $report {

@@ -66,6 +66,38 @@ pub enum WhatIfError {
         /// The zone without nodes.
         zone: String,
     },
+    /// `--replicas MIN..MAX` is not two counts from 0 to [`MAX_REPLICAS`], MIN ≤ MAX.
+    #[error("--replicas {text:?}: use MIN..MAX, whole numbers from 0 to {max}, MIN at most MAX", max = MAX_REPLICAS)]
+    ReplicaRange {
+        /// The value as given.
+        text: String,
+    },
+    /// A spread flag is not a whole number ≥ 1 (`--max-skew`, `--min-domains`) or not a
+    /// `whenUnsatisfiable` value.
+    #[error("{flag} {text:?}: {expected}")]
+    SpreadFlag {
+        /// The flag.
+        flag: &'static str,
+        /// The value as given.
+        text: String,
+        /// What it takes.
+        expected: &'static str,
+    },
+    /// A spread flag without `--replicas MIN..MAX`, or `--min-domains` / `--when-unsatisfiable`
+    /// without `--max-skew`.
+    #[error("{flag} needs {needs}")]
+    SpreadAlone {
+        /// The flag given alone.
+        flag: &'static str,
+        /// What it needs.
+        needs: &'static str,
+    },
+    /// `--replicas MIN..MAX` with other changes: the certificate is of today's cluster.
+    #[error("--replicas MIN..MAX takes no other change (the certificate is of today's cluster); drop {flag}")]
+    RangeWithChange {
+        /// The other change.
+        flag: &'static str,
+    },
     /// `simulate` was given nothing to change.
     #[error(
         "simulate needs a change: --replicas, --spread, --remove-node, --remove-zone, --not-ready, \
@@ -113,6 +145,42 @@ pub fn parse_replicas(text: &str) -> Result<i64, WhatIfError> {
     match text.parse::<i64>() {
         Ok(n) if (0..=MAX_REPLICAS).contains(&n) => Ok(n),
         _ => Err(WhatIfError::Replicas { text: text.to_string() }),
+    }
+}
+
+/// `--replicas MIN..MAX`: 0 ≤ MIN ≤ MAX ≤ [`MAX_REPLICAS`]; None when the text has no `..`.
+pub fn parse_replica_range(text: &str) -> Option<Result<(i64, i64), WhatIfError>> {
+    let (min, max) = text.split_once("..")?;
+    let bad = || WhatIfError::ReplicaRange { text: text.to_string() };
+    let count = |t: &str| t.trim().parse::<i64>().ok().filter(|n| (0..=MAX_REPLICAS).contains(n));
+    Some(match (count(min), count(max)) {
+        (Some(min), Some(max)) if min <= max => Ok((min, max)),
+        _ => Err(bad()),
+    })
+}
+
+/// `--max-skew N` / `--min-domains N`: a whole number from 1 to [`MAX_REPLICAS`].
+pub fn parse_positive(flag: &'static str, text: &str) -> Result<i64, WhatIfError> {
+    match text.parse::<i64>() {
+        Ok(n) if (1..=MAX_REPLICAS).contains(&n) => Ok(n),
+        _ => Err(WhatIfError::SpreadFlag {
+            flag,
+            text: text.to_string(),
+            expected: "use a whole number from 1 to 10000",
+        }),
+    }
+}
+
+/// `--when-unsatisfiable`: true for `DoNotSchedule` (hard), false for `ScheduleAnyway`.
+pub fn parse_when_unsatisfiable(text: &str) -> Result<bool, WhatIfError> {
+    match text.to_ascii_lowercase().as_str() {
+        "donotschedule" => Ok(true),
+        "scheduleanyway" => Ok(false),
+        _ => Err(WhatIfError::SpreadFlag {
+            flag: "--when-unsatisfiable",
+            text: text.to_string(),
+            expected: "use DoNotSchedule or ScheduleAnyway",
+        }),
     }
 }
 

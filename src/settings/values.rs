@@ -30,6 +30,7 @@ impl From<cli::FailOn> for FailOn {
             cli::FailOn::None => FailOn::None,
             cli::FailOn::Drift => FailOn::Drift,
             cli::FailOn::Blocked => FailOn::Blocked,
+            cli::FailOn::Fragile => FailOn::Fragile,
             cli::FailOn::Any => FailOn::Any,
         }
     }

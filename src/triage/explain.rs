@@ -26,5 +26,8 @@ pub(crate) fn set_aside(
 
 /// Whether `report` fails `--exit-code --fail-on fail_on` once its reasons are set aside.
 pub(crate) fn fails(report: &ServiceReport, rules: &IgnoreRules, fail_on: FailOn) -> bool {
-    report.families.iter().any(|f| family_fails(f.verdict, &f.reasons, !f.ignored.is_empty(), rules, fail_on))
+    report.families.iter().any(|f| {
+        family_fails(f.verdict, &f.reasons, !f.ignored.is_empty(), rules, fail_on)
+            || (fail_on == FailOn::Fragile && f.stability.as_ref().is_some_and(|m| m.fragile))
+    })
 }

@@ -13,6 +13,8 @@ fn family(verdict: Verdict, codes: &[ReasonCode]) -> CheckFamily {
         replicas_needed: None,
         cross_zone_after_sync: None,
         cross_zone_now: None,
+        margin_points: None,
+        fragile: None,
         ignored: Vec::new(),
     }
 }
@@ -161,4 +163,24 @@ fn unknown_annotation_names_are_reported() {
     assert_eq!(t.unknown_codes[0].1, ["Overload"]);
     let all: BTreeSet<ReasonCode> = t.report.services[0].families[0].ignored.iter().map(|r| r.code).collect();
     assert_eq!(all, BTreeSet::from([ReasonCode::OverloadThreshold]));
+}
+
+#[test]
+fn fail_on_fragile_adds_fragile_auto_families_to_what_blocked_fails() {
+    let active = |fragile: Option<bool>| {
+        let mut f = family(Verdict::Active, &[]);
+        f.fragile = fragile;
+        f
+    };
+    let rows = [
+        row("a", "steady", Mode::Auto, vec![active(Some(false))]),
+        row("a", "edge", Mode::Auto, vec![active(Some(true))]),
+        row("a", "close", Mode::PreferClose, vec![active(None)]),
+        row("a", "web", Mode::Auto, vec![family(Verdict::Blocked, &[ReasonCode::OverloadThreshold])]),
+    ];
+    let rules = IgnoreRules::default();
+    let failing = |level| rows.iter().map(|r| fails(r, &rules, level)).collect::<Vec<_>>();
+    assert_eq!(failing(FailOn::Fragile), [false, true, false, true]);
+    assert_eq!(failing(FailOn::Blocked), [false, false, false, true]);
+    assert_eq!(failing(FailOn::Any), [false, false, false, true], "any is about verdicts only");
 }

@@ -12,6 +12,7 @@ use topo_engine::report::{ServiceReport, ZoneReport};
 
 mod bands;
 mod check;
+mod margin;
 mod service;
 
 pub use check::check;

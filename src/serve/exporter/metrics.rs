@@ -83,10 +83,21 @@ struct ServiceFamilies {
     actual: Family<ZoneLabels, Gauge>,
     cross_zone: Family<ShareLabels, FloatGauge>,
     data_plane: Family<PathLabels, Gauge>,
+    transitions: Family<FamilyLabels, Counter>,
+    margin: Family<FamilyLabels, FloatGauge>,
+    fragile: Family<FamilyLabels, Gauge>,
 }
 
 impl ServiceFamilies {
     fn add(&self, key: &Key, summary: &ServiceSummary, state: &Exporter) {
+        self.add_data_plane(key, summary);
+        for family in &summary.families {
+            self.add_family(key, summary, family, state);
+        }
+    }
+
+    /// The worst path of the Service's data plane.
+    fn add_data_plane(&self, key: &Key, summary: &ServiceSummary) {
         if let Some(worst) = summary.data_plane {
             let labels = PathLabels {
                 namespace: key.0.clone(),
@@ -96,51 +107,61 @@ impl ServiceFamilies {
             };
             self.data_plane.get_or_create(&labels).set(1);
         }
-        for family in &summary.families {
-            let labels = FamilyLabels {
+    }
+
+    /// One address family's series.
+    fn add_family(&self, key: &Key, summary: &ServiceSummary, family: &FamilySummary, state: &Exporter) {
+        let labels = FamilyLabels {
+            namespace: key.0.clone(),
+            service: key.1.clone(),
+            address_type: family.address_type.clone(),
+        };
+        self.verdict.get_or_create(&verdict_labels(&labels, summary, family)).set(1);
+        let stale = StaleLabels {
+            namespace: key.0.clone(),
+            service: key.1.clone(),
+            address_type: family.address_type.clone(),
+            ignored: family.stale_ignored.to_string(),
+        };
+        self.stale.get_or_create(&stale).set(i64::from(family.stale));
+        if let Some(since) = state.verdict_since(key, &family.address_type) {
+            self.changed.get_or_create(&labels).set(since);
+        }
+        self.transitions.get_or_create(&labels).inc_by(state.verdict_transitions(key, &family.address_type));
+        if let Some(points) = family.margin_points {
+            self.margin.get_or_create(&labels).set(points);
+        }
+        if let Some(fragile) = family.fragile {
+            self.fragile.get_or_create(&labels).set(i64::from(fragile));
+        }
+        for zone in &family.zones {
+            let zone_labels = ZoneLabels {
                 namespace: key.0.clone(),
                 service: key.1.clone(),
                 address_type: family.address_type.clone(),
+                topology_zone: zone.zone.clone(),
             };
-            self.verdict.get_or_create(&verdict_labels(&labels, summary, family)).set(1);
-            let stale = StaleLabels {
-                namespace: key.0.clone(),
-                service: key.1.clone(),
-                address_type: family.address_type.clone(),
-                ignored: family.stale_ignored.to_string(),
-            };
-            self.stale.get_or_create(&stale).set(i64::from(family.stale));
-            if let Some(since) = state.verdict_since(key, &family.address_type) {
-                self.changed.get_or_create(&labels).set(since);
-            }
-            for zone in &family.zones {
-                let zone_labels = ZoneLabels {
+            self.expected.get_or_create(&zone_labels).set(zone.expected);
+            self.actual.get_or_create(&zone_labels).set(zone.actual);
+        }
+        if let Some(shares) = family.cross_zone {
+            let states =
+                [("now", shares.now), ("after_sync", shares.after_sync), ("none", shares.without_hints)];
+            for (hints, value) in states {
+                let share = ShareLabels {
                     namespace: key.0.clone(),
                     service: key.1.clone(),
                     address_type: family.address_type.clone(),
-                    topology_zone: zone.zone.clone(),
+                    hints: hints.to_string(),
                 };
-                self.expected.get_or_create(&zone_labels).set(zone.expected);
-                self.actual.get_or_create(&zone_labels).set(zone.actual);
-            }
-            if let Some(shares) = family.cross_zone {
-                let states =
-                    [("now", shares.now), ("after_sync", shares.after_sync), ("none", shares.without_hints)];
-                for (hints, value) in states {
-                    let share = ShareLabels {
-                        namespace: key.0.clone(),
-                        service: key.1.clone(),
-                        address_type: family.address_type.clone(),
-                        hints: hints.to_string(),
-                    };
-                    self.cross_zone.get_or_create(&share).set(value);
-                }
+                self.cross_zone.get_or_create(&share).set(value);
             }
         }
     }
 
     fn register_all(self, registry: &mut Registry) {
-        let [verdict, stale, changed, expected, actual, cross_zone, data_plane] = SERVICE_FAMILIES;
+        let [verdict, stale, changed, expected, actual, cross_zone, data_plane, transitions, margin, fragile] =
+            SERVICE_FAMILIES;
         register(registry, verdict.0, verdict.1, self.verdict);
         register(registry, stale.0, stale.1, self.stale);
         register(registry, changed.0, changed.1, self.changed);
@@ -148,11 +169,14 @@ impl ServiceFamilies {
         register(registry, actual.0, actual.1, self.actual);
         register(registry, cross_zone.0, cross_zone.1, self.cross_zone);
         register(registry, data_plane.0, data_plane.1, self.data_plane);
+        register(registry, transitions.0, transitions.1, self.transitions);
+        register(registry, margin.0, margin.1, self.margin);
+        register(registry, fragile.0, fragile.1, self.fragile);
     }
 }
 
 /// The per-Service families, in the order a scrape shows them: name (without the prefix), help.
-pub const SERVICE_FAMILIES: [(&str, &str); 7] = [
+pub const SERVICE_FAMILIES: [(&str, &str); 10] = [
     (
         "service_verdict",
         "1 for the verdict of each Service address family, with its main reason code (empty when none), the controller's mode, and ignored=true when an ignore rule sets every finding aside",
@@ -171,6 +195,18 @@ pub const SERVICE_FAMILIES: [(&str, &str); 7] = [
     (
         "service_data_plane",
         "1 for the worst path of each Service's data plane (one that ignores its hints, else an unknown one, else the last), with the path and its verdict's reason code, as explain's Data plane section shows them",
+    ),
+    (
+        "verdict_transitions",
+        "Times the verdict of the Service address family changed between recomputes since the exporter first saw it",
+    ),
+    (
+        "margin_share_points",
+        "Auto mode: the smallest move of one zone's CPU share, in percentage points, that flips whether the controller writes hints (absent when none does)",
+    ),
+    (
+        "fragile",
+        "Auto mode: 1 when one ready endpoint more or fewer, or a zone share move under 5 points, flips the verdict",
     ),
 ];
 

@@ -17,7 +17,7 @@ pub enum Stability {
 }
 
 /// The stability of every family (name without the prefix).
-pub const STABILITY: [(&str, Stability); 19] = [
+pub const STABILITY: [(&str, Stability); 22] = [
     ("service_verdict", Stability::Stable),
     ("hints_stale", Stability::Stable),
     ("verdict_changed_timestamp_seconds", Stability::Alpha),
@@ -25,6 +25,9 @@ pub const STABILITY: [(&str, Stability); 19] = [
     ("hinted_endpoints", Stability::Stable),
     ("cross_zone_ratio", Stability::Stable),
     ("service_data_plane", Stability::Alpha),
+    ("verdict_transitions", Stability::Alpha),
+    ("margin_share_points", Stability::Alpha),
+    ("fragile", Stability::Alpha),
     ("zone_cpu_ratio", Stability::Stable),
     ("zone_nodes", Stability::Stable),
     ("node_info_sufficient", Stability::Stable),

@@ -57,6 +57,11 @@ pub struct FamilySummary {
     pub zones: Vec<ZoneHints>,
     /// None when kube-proxy does not route the Service.
     pub cross_zone: Option<CrossZoneShares>,
+    /// Auto mode: the smallest zone share move, in percentage points, that flips the verdict
+    /// (docs/stability.md); None when none does or off the Auto path.
+    pub margin_points: Option<f64>,
+    /// Auto mode: the family is fragile (docs/stability.md#fragile); None off the Auto path.
+    pub fragile: Option<bool>,
     /// Hints were removed and nothing brings them back on its own: the controller would write
     /// hints but the slices carry none, and only a sync of the Service (not a Node change) does
     /// (kubernetes/kubernetes#123401).
@@ -121,8 +126,9 @@ pub struct Exporter {
     /// analysis of that Service, not of every node.
     index: NodeIndex,
     services: BTreeMap<Key, ServiceSummary>,
-    /// Per (Service, address type): the verdict and when it was first seen (Unix seconds).
-    since: BTreeMap<(Key, String), (Verdict, f64)>,
+    /// Per (Service, address type): the verdict, when it was first seen (Unix seconds), and how
+    /// many times it changed between recomputes since the family was first seen.
+    since: BTreeMap<(Key, String), (Verdict, f64, u64)>,
     zones: ZoneSummary,
     /// Services whose summary changed (or went) since [`Exporter::take_changed`]: what a scrape
     /// must encode again.
@@ -229,12 +235,13 @@ impl Exporter {
             let families: BTreeSet<&str> = summary.families.iter().map(|f| f.address_type.as_str()).collect();
             self.since.retain(|(k, family), _| k != &key || families.contains(family.as_str()));
             for family in &summary.families {
-                let entry = self
-                    .since
-                    .entry((key.clone(), family.address_type.clone()))
-                    .or_insert((family.verdict, now));
+                let entry = self.since.entry((key.clone(), family.address_type.clone())).or_insert((
+                    family.verdict,
+                    now,
+                    0,
+                ));
                 if entry.0 != family.verdict {
-                    *entry = (family.verdict, now);
+                    *entry = (family.verdict, now, entry.2 + 1);
                 }
             }
             if self.services.get(&key) != Some(&summary) {
@@ -252,7 +259,12 @@ impl Exporter {
 
     /// When a family's verdict last changed (Unix seconds).
     pub fn verdict_since(&self, service: &Key, address_type: &str) -> Option<f64> {
-        self.since.get(&(service.clone(), address_type.to_string())).map(|(_, t)| *t)
+        self.since.get(&(service.clone(), address_type.to_string())).map(|(_, t, _)| *t)
+    }
+
+    /// How many times a family's verdict changed between recomputes (0 when never, or unknown).
+    pub fn verdict_transitions(&self, service: &Key, address_type: &str) -> u64 {
+        self.since.get(&(service.clone(), address_type.to_string())).map_or(0, |(_, _, n)| *n)
     }
 
     /// The Services whose summary changed or that went since the last call (their verdict time
@@ -376,6 +388,8 @@ fn family_summary(family: &FamilyReport, ignores: &dyn Fn(ReasonCode) -> bool) -
         ignored: !family.reasons.is_empty() && kept.is_none(),
         zones,
         cross_zone,
+        margin_points: family.stability.as_ref().and_then(|m| m.nearest_share_points),
+        fragile: family.stability.as_ref().map(|m| m.fragile),
         stale,
         stale_ignored: stale && ignores(ReasonCode::HintsMissing),
     }

@@ -226,12 +226,21 @@ fn the_verdict_time_moves_only_when_the_verdict_changes() {
     })));
     exporter.recompute(20.0);
     assert_eq!(exporter.verdict_since(&key, "IPv4"), Some(10.0));
+    assert_eq!(exporter.verdict_transitions(&key, "IPv4"), 0, "first seen, then unchanged");
     let mut four = three.clone();
     four.push((Some(0), true, None));
     exporter.apply(Change::Applied(Object::Slice(slice(0, 0, &four))));
     exporter.recompute(30.0);
     assert_ne!(exporter.services()[&key].families[0].verdict, Verdict::Active);
     assert_eq!(exporter.verdict_since(&key, "IPv4"), Some(30.0));
+    assert_eq!(exporter.verdict_transitions(&key, "IPv4"), 1);
+    exporter.apply(Change::Applied(Object::Slice(slice(0, 0, &three))));
+    exporter.recompute(40.0);
+    assert_eq!(exporter.verdict_transitions(&key, "IPv4"), 2, "and back");
+    let text = openmetrics(&exporter, &Health::default(), None);
+    let counted =
+        |l: &&str| l.starts_with("kubectl_topo_verdict_transitions_total{") && l.contains("service=\"s0\"");
+    assert_eq!(text.lines().find(counted).and_then(|l| l.rsplit(' ').next()), Some("2"), "{text}");
 }
 
 #[test]

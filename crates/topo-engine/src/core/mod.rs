@@ -8,6 +8,8 @@
 //! * [`topologycache`], [`trafficdist`]: the two hint paths (`AddHints`, `ReconcileHints`);
 //! * [`mode`]: which of them the controller takes for a Service, or hint removal;
 //! * [`proxy`]: what kube-proxy routes to, per node, given the slices and their hints;
+//! * [`stability`]: the Auto verdict inverted: the margin to its next flip, a certificate over a
+//!   scaling range, the flips the Events recorded;
 //! * [`analyze`]: `explain`, `check`, `zones`: the above in steady state, turned into verdicts,
 //!   with replicas needed and the cross-zone share;
 //! * [`version`]: which Kubernetes version to model for a cluster (the server's, the kubelets',
@@ -18,6 +20,7 @@
 pub mod analyze;
 pub mod mode;
 pub mod proxy;
+pub mod stability;
 #[cfg(test)]
 pub(crate) mod testkit_tc;
 #[cfg(test)]

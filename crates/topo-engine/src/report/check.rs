@@ -31,6 +31,13 @@ pub struct CheckFamily<R = Reason> {
     /// table's CROSS-ZONE column).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cross_zone_now: Option<f64>,
+    /// Auto mode: the smallest move of a zone's CPU share, in percentage points, that flips the
+    /// verdict (docs/stability.md; the `-o wide` column MARGIN).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub margin_points: Option<f64>,
+    /// Auto mode: within the fragile threshold (docs/stability.md#fragile; `--fail-on fragile`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fragile: Option<bool>,
     /// Reasons an ignore rule set aside (the Service's `kubectl-topo.io/ignore` annotation or the
     /// config file): still reported, never a failure. The engine leaves this empty; the caller that
     /// applies the rules moves reasons here.

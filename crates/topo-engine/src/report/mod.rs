@@ -18,6 +18,7 @@ pub mod proxy;
 pub mod reason;
 #[cfg(feature = "schema")]
 pub mod schema;
+pub mod stability;
 pub mod version;
 pub mod watch;
 pub mod whatif;
@@ -229,6 +230,10 @@ pub struct FamilyReport<R = Reason> {
     /// Expected share of requests leaving their zone (None when kube-proxy does not proxy the Service).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cross_zone: Option<whatif::CrossZone>,
+    /// Auto mode: the nearest change of zone CPU share, Nodes or endpoints that flips whether the
+    /// controller writes hints (docs/stability.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stability: Option<stability::Margin>,
     /// Reasons an ignore rule set aside (the Service's `kubectl-topo.io/ignore` annotation or the
     /// config file), as `CheckFamily.ignored`: still reported, never a failure. The engine leaves
     /// this empty; the caller that applies the rules moves reasons here.
@@ -258,6 +263,9 @@ pub struct ServiceReport<R = Reason> {
     pub families: Vec<FamilyReport<R>>,
     /// Events on the Service, newest last.
     pub events: Vec<crate::model::Event>,
+    /// The hint flips those Events record (docs/stability.md#history); None without such Events.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history: Option<stability::History>,
     /// Notes about partial data (e.g. Nodes forbidden).
     pub partial: Vec<String>,
     /// Each path of the Service's traffic through the data plane, and what it does with hints.

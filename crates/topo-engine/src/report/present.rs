@@ -34,6 +34,7 @@ impl FamilyReport {
             proxy: self.proxy,
             replicas: self.replicas,
             cross_zone: self.cross_zone,
+            stability: self.stability,
         }
     }
 }
@@ -50,6 +51,7 @@ impl ServiceReport {
             notes: all(self.notes, f, None),
             families: self.families.into_iter().map(|family| family.present(f)).collect(),
             events: self.events,
+            history: self.history,
             partial: self.partial,
             data_plane: self.data_plane,
             workloads: self.workloads,
@@ -86,6 +88,8 @@ impl CheckFamily {
             replicas_needed: self.replicas_needed,
             cross_zone_after_sync: self.cross_zone_after_sync,
             cross_zone_now: self.cross_zone_now,
+            margin_points: self.margin_points,
+            fragile: self.fragile,
         }
     }
 }

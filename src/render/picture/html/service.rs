@@ -88,6 +88,9 @@ fn family(h: &mut String, f: &FamilyReport, notes: &[Reason], zones: Option<&Zon
         return;
     }
     zone_cards(h, f, &cols, &node_counts(f, zones));
+    if let Some(m) = &f.stability {
+        h.push_str(&super::margin::figure(m, width));
+    }
     match &f.cross_zone {
         None => {
             let _ = write!(h, "<p class=\"quiet\">{}</p>", esc(words::NO_ROUTING));

@@ -4,8 +4,11 @@
 use super::Cluster;
 use super::crosszone::{CrossZoneInput, cross_zone};
 use super::replicas::{replicas_needed, spread_weights};
+use super::spread::ready_spread;
 use crate::core::mode::{ModeDecision, ModePath};
+use crate::core::stability::margin;
 use crate::model::{EndpointSlice, Service};
+use crate::report::stability::Margin;
 use crate::report::{CrossZone, FamilyReport, ReplicasNeeded};
 
 /// Replicas needed and the cross-zone share of one family report.
@@ -13,6 +16,7 @@ use crate::report::{CrossZone, FamilyReport, ReplicasNeeded};
 pub(super) struct FamilyExtras {
     replicas: Option<ReplicasNeeded>,
     cross_zone: Option<CrossZone>,
+    stability: Option<Margin>,
 }
 
 impl FamilyExtras {
@@ -20,6 +24,7 @@ impl FamilyExtras {
     pub(super) fn apply(self, report: &mut FamilyReport) {
         report.replicas = self.replicas;
         report.cross_zone = self.cross_zone;
+        report.stability = self.stability;
     }
 }
 
@@ -33,7 +38,10 @@ pub(super) fn family_extras(
     expected: &[EndpointSlice],
     decision: &ModeDecision,
 ) -> FamilyExtras {
-    let replicas = (decision.path == ModePath::Annotation).then(|| {
+    let auto = decision.path == ModePath::Annotation;
+    let stability =
+        auto.then(|| margin(&cluster.topology, &cluster.node_sizes, &ready_spread(managed.iter()))).flatten();
+    let replicas = auto.then(|| {
         let (weights, basis) = spread_weights(managed, &cluster.topology);
         let current = managed.iter().flat_map(|s| &s.endpoints).filter(|e| e.controller_ready()).count();
         replicas_needed(&cluster.topology.ratios, &weights, basis, current as i64)
@@ -51,5 +59,5 @@ pub(super) fn family_extras(
         expected: &after,
         detail: !cluster.row_only,
     });
-    FamilyExtras { replicas, cross_zone }
+    FamilyExtras { replicas, cross_zone, stability }
 }

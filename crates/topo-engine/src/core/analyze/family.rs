@@ -174,6 +174,7 @@ fn finish(
         proxy,
         replicas: None,
         cross_zone: None,
+        stability: None,
         ignored: Vec::new(),
     }
 }

@@ -65,6 +65,8 @@ pub struct Cluster<'a> {
     /// needed, the overall cross-zone share now and after the sync): no zone or endpoint rows, and
     /// of the cross-zone share no rows, destinations, endpoint loads or share without hints.
     pub row_only: bool,
+    /// Allocatable CPU sizes of the counted Nodes per zone (the Node margin's candidates).
+    pub node_sizes: Arc<crate::core::stability::nodes::NodeSizes>,
     /// Slices by (namespace, service name), in snapshot order.
     slices: HashMap<&'a str, HashMap<&'a str, Vec<&'a EndpointSlice>>>,
     /// Gateway API routes by the Services their backendRefs name (a Service's front doors are
@@ -115,6 +117,7 @@ impl<'a> Cluster<'a> {
             origins: index.origins.clone(),
             windows_nodes: index.windows_nodes.clone(),
             skewed_nodes: index.proxy_nodes.skewed_nodes(behaviour),
+            node_sizes: index.node_sizes.clone(),
             proxy_detail: true,
             row_only: false,
             slices,
@@ -155,6 +158,7 @@ pub struct NodeIndex {
     origins: Arc<crosszone::Origins>,
     windows_nodes: Vec<String>,
     traffic: TrafficModel,
+    node_sizes: Arc<crate::core::stability::nodes::NodeSizes>,
 }
 
 impl NodeIndex {
@@ -179,6 +183,7 @@ impl NodeIndex {
             origins: Arc::new(origins),
             windows_nodes: caveats::windows_nodes(nodes),
             traffic: traffic.clone(),
+            node_sizes: Arc::new(crate::core::stability::nodes::sizes_by_zone(nodes)),
         }
     }
 }
@@ -289,6 +294,8 @@ fn check_row(report: ServiceReport) -> CheckRow {
                     .flatten(),
                 cross_zone_after_sync: f.cross_zone.as_ref().map(|c| c.overall.expected.cross_zone),
                 cross_zone_now: f.cross_zone.as_ref().map(|c| c.overall.now.cross_zone),
+                margin_points: f.stability.as_ref().and_then(|m| m.nearest_share_points),
+                fragile: f.stability.as_ref().map(|m| m.fragile),
                 address_type: f.address_type,
                 verdict: f.verdict,
                 reasons: f.reasons,
@@ -318,6 +325,7 @@ pub fn service_report(cluster: &Cluster<'_>, service: &Service) -> ServiceReport
     let needs_events = !cluster.row_only || cluster.behaviour.ignores_node_zone_updates();
     let events = if needs_events { events(cluster.snapshot, service) } else { Vec::new() };
     releases::node_zone_not_seen(cluster.behaviour, &events, &mut families);
+    let history = crate::core::stability::history(&events);
     ServiceReport {
         service: ServiceRef { namespace: service.namespace.clone(), name: service.name.clone() },
         kubernetes_version: cluster.behaviour.to_string(),
@@ -327,6 +335,7 @@ pub fn service_report(cluster: &Cluster<'_>, service: &Service) -> ServiceReport
         notes,
         families,
         events,
+        history,
         partial: cluster.snapshot.info.partial.clone(),
         data_plane,
         workloads: None,
