@@ -35,7 +35,7 @@ use crate::report::{CheckReport, CheckRow, CheckSummary, ServiceRef, ServiceRepo
 pub use crosszone::{CrossZoneInput, TrafficModel, cross_zone};
 pub use replicas::{hints_hold, replicas_needed, spread_weights};
 pub use rows::hinted_counts;
-pub use zone_limit::{MAX_ZONES, TooManyZones, zone_limit};
+pub use zone_limit::{MAX_ZONES, TooManyZones, zone_limit, zone_limit_of};
 pub use zones::zones_report;
 
 /// Cluster-wide facts computed once per run (node topology is shared by every Service).
