@@ -87,7 +87,7 @@ fn cases() -> Vec<Case> {
         },
         // Issue 35: `reasons <TAB>` offers the reason codes, one code completes whole.
         Case {
-            keys: "reasons Overl\t\t",
+            keys: "reasons Overload\t\t",
             line: None,
             listed: &["OverloadThreshold", "Overloaded"],
             unlisted: &["Cargo.toml", "SingleZone"],
