@@ -25,6 +25,13 @@ pub(crate) fn node(i: usize, zone: Option<usize>, cpu: Option<u8>, ready: bool) 
     }
 }
 
+/// Node `n{i}` alone in zone `zone-{i}` (4 CPUs, ready): one zone per Node, for the zone limit.
+pub(crate) fn node_in_own_zone(i: usize) -> Node {
+    let mut node = node(i, None, Some(4), true);
+    node.labels = BTreeMap::from([(LABEL_ZONE.to_string(), format!("zone-{i}"))]).into();
+    node
+}
+
 /// Service `ns/s{i}`. `mode`: 0 none, 1 Auto, 2 PreferClose, 3 PreferSameNode, 4 no selector,
 /// 5 ExternalName.
 pub(crate) fn service(i: usize, mode: u8) -> Service {

@@ -29,6 +29,7 @@ use exporter::format::Format;
 use exporter::metrics::{Health, ResourceLabels};
 use exporter::policy::{MetricFilter, Namespaces, PerZone, Policy};
 use exporter::routes::{self, Reply, Request};
+use topo_engine::core::analyze;
 use topo_engine::model::{Behaviour, Snapshot};
 
 /// What the HTTP side reads and the watch side writes.
@@ -113,13 +114,17 @@ fn on_event(settings: &Settings, shared: &Shared, event: Event, err: &mut dyn Wr
                 .set_data_plane(data_plane));
         }
         Event::Synced { unix } => {
+            within_zone_limit(shared)?;
             recompute(shared, unix);
             if !shared.ready.swap(true, Ordering::Relaxed) {
                 health.ready.set(1);
                 let _ = writeln!(err, "note: ready: every watch has listed");
             }
         }
-        Event::Settled { unix } => recompute(shared, unix),
+        Event::Settled { unix } => {
+            within_zone_limit(shared)?;
+            recompute(shared, unix);
+        }
         Event::Restarted(resource) => {
             health.watch_restarts.get_or_create(&ResourceLabels::of(resource)).inc();
         }
@@ -150,6 +155,18 @@ fn metric_filter(list: &MetricList) -> MetricFilter {
     }
 }
 
+/// No more zones than modelled, as `check` and `explain` refuse them (issue 32): the one line
+/// and its exit code instead of minutes of routing per recompute.
+fn within_zone_limit(shared: &Shared) -> Result<(), Error> {
+    zone_limit(&shared.state.lock().unwrap_or_else(PoisonError::into_inner))
+}
+
+fn zone_limit(state: &Exporter) -> Result<(), Error> {
+    let store = state.store();
+    analyze::zone_limit_of(store.nodes.values(), store.slices.values(), analyze::MAX_ZONES)?;
+    Ok(())
+}
+
 /// Recompute what changed (timed), then encode the Services whose metrics changed.
 fn recompute(shared: &Shared, unix: f64) {
     let mut state = shared.state.lock().unwrap_or_else(PoisonError::into_inner);
@@ -161,4 +178,25 @@ fn recompute(shared: &Shared, unix: f64) {
     shared.health.recompute_seconds.observe(started.elapsed().as_secs_f64());
     shared.health.services_recomputed.inc_by(services as u64);
     shared.exposition.lock().unwrap_or_else(PoisonError::into_inner).refresh(&mut state);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures::node_in_own_zone;
+    use exporter::{Change, Object};
+
+    #[test]
+    fn more_zones_than_modelled_are_refused_as_check_refuses_them() {
+        let mut state = Exporter::new(Behaviour::default());
+        let add = |state: &mut Exporter, i: usize| {
+            state.apply(Change::Applied(Object::Node(node_in_own_zone(i))));
+        };
+        (0..analyze::MAX_ZONES).for_each(|i| add(&mut state, i));
+        assert!(zone_limit(&state).is_ok());
+        add(&mut state, analyze::MAX_ZONES);
+        let refused = zone_limit(&state).expect_err("one zone too many");
+        assert!(matches!(refused, Error::Zones(analyze::TooManyZones { limit: analyze::MAX_ZONES })));
+        assert_eq!(refused.to_string(), crate::prose::limits::too_many_zones(analyze::MAX_ZONES));
+    }
 }

@@ -85,6 +85,14 @@ fn cases() -> Vec<Case> {
             listed: &["PreferSameZone", "PreferSameNode"],
             unlisted: &["PreferClose"],
         },
+        // Issue 35: `reasons <TAB>` offers the reason codes, one code completes whole.
+        Case {
+            keys: "reasons Overload\t\t",
+            line: None,
+            listed: &["OverloadThreshold", "Overloaded"],
+            unlisted: &["Cargo.toml", "SingleZone"],
+        },
+        Case { keys: "reasons SingleZ\t", line: Some("reasons SingleZone"), listed: &[], unlisted: &[] },
         Case {
             keys: "simulate svc/demo-service --spread ev\t",
             line: Some("simulate svc/demo-service --spread even"),

@@ -59,8 +59,30 @@ fn state(
     if let (Some(name), true) = (name, first) {
         find_service(snapshot, namespace, name)?;
     }
+    analyze::zone_limit(snapshot, analyze::MAX_ZONES)?;
     let services = services_in_scope(settings, snapshot, namespace, name);
     let behaviour = topo_engine::core::version::choose(settings.behaviour, snapshot)?.behaviour;
     let reports = analyze::service_reports(snapshot, &services, behaviour);
     Ok(changes::summarize(&reports))
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+    use crate::cli::Cli;
+    use crate::fixtures::node_in_own_zone;
+    use crate::settings::Ambient;
+
+    #[test]
+    fn more_zones_than_modelled_are_refused_as_check_refuses_them() {
+        let cli = Cli::try_parse_from(["kubectl-topo", "watch", "-A"]).expect("clap accepts");
+        let settings = Settings::resolve(cli, &Ambient::default(), "kubectl topo").expect("settings");
+        let zones =
+            |n: usize| Snapshot { nodes: (0..n).map(node_in_own_zone).collect(), ..Snapshot::default() };
+        assert!(state(&settings, &zones(analyze::MAX_ZONES), None, None, true).is_ok());
+        let refused = state(&settings, &zones(analyze::MAX_ZONES + 1), None, None, true).err();
+        assert!(matches!(refused, Some(Error::Zones(analyze::TooManyZones { limit: analyze::MAX_ZONES }))));
+    }
 }

@@ -2,6 +2,9 @@
 
 use clap::CommandFactory;
 
+use strum::VariantArray;
+use topo_engine::report::reason::ReasonCode;
+
 use super::*;
 use crate::cli::Cli;
 
@@ -280,4 +283,22 @@ fn list_values_complete_each_element_and_the_filters_have_candidates() {
     assert_eq!(values(&["check", "--exclude-namespace", "de"]), ["default", "demo"]);
     // simulate's --mode is one value.
     assert!(values(&["simulate", "svc/x", "--mode", "Auto,"]).is_empty());
+}
+
+#[test]
+fn reasons_completes_every_code_with_its_meaning() {
+    let words = ["reasons".to_string(), String::new()];
+    let reply = complete(&Cli::command(), &words, &mut Fake::default());
+    let codes: Vec<&str> = reply.candidates.iter().map(|c| c.value.as_str()).collect();
+    let every: Vec<String> = ReasonCode::VARIANTS.iter().map(|c| c.to_string()).collect();
+    assert_eq!(codes, every);
+    assert_eq!(reply.directive, Directive::NoFileComp);
+    let overload = reply.candidates.iter().find(|c| c.value == "OverloadThreshold").expect("a code");
+    assert_eq!(
+        overload.help.as_deref(),
+        Some(crate::prose::reference::entry(ReasonCode::OverloadThreshold).summary)
+    );
+    assert_eq!(values(&["reasons", "Overl"]), ["OverloadThreshold", "Overloaded"]);
+    // One code only: nothing after it.
+    assert!(values(&["reasons", "OverloadThreshold", ""]).is_empty());
 }

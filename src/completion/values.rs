@@ -112,6 +112,14 @@ fn named(id: &str, command: &str, current: &str, typed: &Typed, lookup: &mut dyn
         "exclude_namespace" => plain(lookup.namespaces(typed)),
         "verdict" => plain(Verdict::VARIANTS.iter().map(|v| v.to_string()).collect()),
         "reason" => plain(ReasonCode::VARIANTS.iter().map(|c| c.to_string()).collect()),
+        // `reasons CODE`: every code with its one-line meaning (what `kubectl topo reasons` lists).
+        "code" if command == "reasons" => ReasonCode::VARIANTS
+            .iter()
+            .map(|c| Candidate {
+                value: c.to_string(),
+                help: Some(crate::prose::reference::entry(*c).summary.to_string()),
+            })
+            .collect(),
         "traffic" => plain(lookup.zones(typed).into_iter().map(|z| format!("{z}=")).collect()),
         "spread" => {
             let zones = lookup.zones(typed).into_iter().map(|z| format!("zone={z}:"));

@@ -196,6 +196,29 @@ mod tests {
         assert_eq!(ms(&mut backoff), 500);
     }
 
+    /// The longest a healthy watch goes without hearing from the API server, in seconds, with or
+    /// without bookmarks (an API server without its watch cache sends none): the server ends the
+    /// watch after [`WATCH_TIMEOUT`] and answers the next one at once; if its end never arrives,
+    /// kube-runtime gives up on the stream 5 s later (`WATCH_IDLE_TIMEOUT_MARGIN`). A watch that is
+    /// open but hears nothing is not counted as fresh: a frozen API server keeps its watches open.
+    /// docs/monitoring.md ("Staleness") says what the alert's threshold must keep above this.
+    const QUIET_BOUND: u32 = WATCH_TIMEOUT + 5;
+
+    #[test]
+    fn the_shipped_stale_alert_waits_well_beyond_a_quiet_healthy_watch() {
+        // The alert compares time() - last_sync with a threshold: a healthy watch of a quiet
+        // resource without bookmarks ages up to QUIET_BOUND, so the threshold keeps a margin of
+        // at least four such periods (a WATCH_TIMEOUT raised too far fails here).
+        let rules = include_str!("../../deploy/prometheus/rules.yaml");
+        let expr = "time() - kubectl_topo_last_sync_timestamp_seconds > ";
+        let threshold: u32 = rules
+            .lines()
+            .find_map(|l| l.split_once(expr).map(|(_, n)| n.trim()))
+            .and_then(|n| n.parse().ok())
+            .expect("KubectlTopoExporterStale's threshold in deploy/prometheus/rules.yaml");
+        assert!(threshold >= 4 * QUIET_BOUND, "threshold {threshold}s, quiet bound {QUIET_BOUND}s");
+    }
+
     #[test]
     fn only_the_list_and_watch_paths_of_the_three_resources_count() {
         assert_eq!(resource_of("/api/v1/nodes"), Some(Resource::Nodes));

@@ -68,6 +68,12 @@ fn revision(url: &str) -> u64 {
 /// answered "required revision has been compacted" (the apiserver's 410 Gone).
 pub fn compact(url: &str) -> u64 {
     let now = revision(url);
-    post(url, "/v3/kv/compaction", &json!({"revision": now.to_string(), "physical": true}));
+    compact_at(url, now);
     now
+}
+
+/// Compact the history up to `revision` (at most the current one): a watch may start at
+/// `revision` or later, not before.
+pub fn compact_at(url: &str, revision: u64) {
+    post(url, "/v3/kv/compaction", &json!({"revision": revision.to_string(), "physical": true}));
 }

@@ -99,8 +99,9 @@ impl Proc {
 }
 
 /// In the child, between fork and exec: ask for SIGKILL when the spawning thread ends, and fail the
-/// spawn if the parent is already gone (it died before the request was in place).
-fn die_with_parent(parent: u32) -> std::io::Result<()> {
+/// spawn if the parent is already gone (it died before the request was in place). Also xtask's
+/// `bench-serve`, for its `serve` child.
+pub fn die_with_parent(parent: u32) -> std::io::Result<()> {
     use std::ffi::{c_int, c_ulong};
     unsafe extern "C" {
         fn prctl(option: c_int, ...) -> c_int;

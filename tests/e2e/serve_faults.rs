@@ -70,6 +70,8 @@ pub async fn run(cp: &ControlPlane, cl: &Cluster, topo: Option<&Topo>) {
     let outage = Outage { cp, cl, topo, port, prometheus: &prometheus, exporter: &exporter };
     serve_outages::killed(&outage).await;
     serve_outages::compacted(&outage).await;
+    serve_outages::exact_head(&outage).await;
+    serve_outages::quiet_without_bookmarks(&outage).await;
     assert_eq!(exporter.terminate(), Some(0), "serve after SIGTERM: {}", exporter.stderr());
     drop(prometheus);
     serve_outages::restore(cp).await;

@@ -22,7 +22,7 @@ use crate::plan::ClusterPlan;
 #[allow(dead_code)]
 mod harness;
 
-pub use harness::ControlPlane;
+pub use harness::{ControlPlane, die_with_parent};
 
 /// etcd's v3 JSON gateway (the e2e fault tier's helpers): `bench-serve` deletes a Service behind
 /// the apiserver's back while it is down.

@@ -28,14 +28,22 @@ pub(crate) struct Serve {
 }
 
 impl Serve {
+    /// Started from the thread that waits on it (the main one): if xtask is killed, the kernel
+    /// kills `serve` with it (PR_SET_PDEATHSIG, as the control plane's processes), so no `serve`
+    /// keeps running against a plane that is gone.
     fn start(topo: &Path, kubeconfig: &str, log: PathBuf) -> io::Result<Serve> {
+        use std::os::unix::process::CommandExt;
         let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+        let parent = std::process::id();
         // Its flags after the subcommand (serve's own).
-        let child = Command::new(topo)
+        let mut command = Command::new(topo);
+        command
             .args(["serve", "--kubeconfig", kubeconfig, "--listen", &format!("127.0.0.1:{port}")])
             .stdout(Stdio::null())
-            .stderr(std::fs::File::create(&log)?)
-            .spawn()?;
+            .stderr(std::fs::File::create(&log)?);
+        // SAFETY: the hook only makes two async-signal-safe system calls (prctl, getppid).
+        unsafe { command.pre_exec(move || live::die_with_parent(parent)) };
+        let child = command.spawn()?;
         Ok(Serve { child, log, port })
     }
 

@@ -38,7 +38,7 @@ pub use crosszone::{CrossZoneInput, TrafficModel, cross_zone};
 pub use replicas::{hints_hold, replicas_needed, spread_weights};
 pub use rows::hinted_counts;
 pub use workloads::workloads;
-pub use zone_limit::{MAX_ZONES, TooManyZones, zone_limit};
+pub use zone_limit::{MAX_ZONES, TooManyZones, zone_limit, zone_limit_of};
 pub use zones::zones_report;
 
 /// Cluster-wide facts computed once per run (node topology is shared by every Service).

@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use crate::model::{LABEL_ZONE, Snapshot};
+use crate::model::{EndpointSlice, LABEL_ZONE, Node, Snapshot};
 
 /// The most distinct zone names a snapshot may carry on its Nodes' zone labels, its endpoints'
 /// `zone` and their zone hints together. A cloud region has three to six zones and the largest
@@ -22,9 +22,19 @@ pub struct TooManyZones {
 /// `Err` when `snapshot` names more than `limit` zones (Nodes' zone labels, endpoints' `zone`,
 /// zone hints); stops counting as soon as it does.
 pub fn zone_limit(snapshot: &Snapshot, limit: usize) -> Result<(), TooManyZones> {
+    zone_limit_of(&snapshot.nodes, &snapshot.slices, limit)
+}
+
+/// [`zone_limit`] over Nodes and EndpointSlices held elsewhere than in a [`Snapshot`] (`serve`'s
+/// store, by name).
+pub fn zone_limit_of<'a>(
+    nodes: impl IntoIterator<Item = &'a Node>,
+    slices: impl IntoIterator<Item = &'a EndpointSlice, IntoIter: Clone>,
+    limit: usize,
+) -> Result<(), TooManyZones> {
     let mut seen: HashSet<&str> = HashSet::new();
-    let labels = snapshot.nodes.iter().filter_map(|n| n.labels.get(LABEL_ZONE)).map(String::as_str);
-    let endpoints = snapshot.slices.iter().flat_map(|s| s.endpoints.iter());
+    let labels = nodes.into_iter().filter_map(|n| n.labels.get(LABEL_ZONE)).map(String::as_str);
+    let endpoints = slices.into_iter().flat_map(|s| s.endpoints.iter());
     let own = endpoints.clone().filter_map(|e| e.zone.as_deref());
     let hinted = endpoints.filter_map(|e| e.hints.as_ref()?.for_zones.as_deref()).flatten().map(|z| &**z);
     // Neighbours mostly name the same zone (a slice's endpoints, their hints): hashed once per run
