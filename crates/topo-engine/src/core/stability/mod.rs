@@ -30,6 +30,11 @@ pub use history::history;
 /// Ready endpoints above which the share margin is not computed (its candidates grow with `n`).
 pub const MARGIN_ENDPOINT_LIMIT: i64 = 10_000;
 
+/// Counted zones above which neither the share margin nor the Node flips are computed: both cost
+/// zones² (the share margin zones² · n) per Service, and no real cluster has this many zones
+/// (issue 32 item 3: a count beyond anything real must not cost minutes).
+pub const MARGIN_ZONE_LIMIT: usize = 64;
+
 /// Zone CPU as `SetNodes` leaves it: milli-CPU per counted zone and the total's milli-CPU.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CpuState {
@@ -93,9 +98,14 @@ pub fn margin(
     let n: i64 = ready.values().sum();
     let zoneless = ready.get("").copied().unwrap_or(0);
     let holds = state.holds(n, zoneless);
-    let shares =
-        if n <= MARGIN_ENDPOINT_LIMIT { share::share_margins(&state, n, zoneless) } else { Vec::new() };
-    let (nodes, nodes_examined) = nodes::node_flips(topology, sizes, n, zoneless);
+    let few_zones = state.zones.len() <= MARGIN_ZONE_LIMIT;
+    let shares = if n <= MARGIN_ENDPOINT_LIMIT && few_zones {
+        share::share_margins(&state, n, zoneless)
+    } else {
+        Vec::new()
+    };
+    let (nodes, nodes_examined) =
+        if few_zones { nodes::node_flips(topology, sizes, n, zoneless) } else { (Vec::new(), 0) };
     let endpoints = endpoints::endpoint_flips(&state, ready);
     let nearest_share_points = share::nearest_points(&shares);
     let fragile = nearest_share_points.is_some_and(|p| p < FRAGILE_SHARE_POINTS)
