@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use super::{find_service, load, modelled, nodes_missing, options, request};
+use super::options;
 use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::render;
@@ -17,13 +17,8 @@ pub(super) fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitStatus, Error> {
-    let loaded = load(settings, request(settings, Some(name), false), err)?;
-    let snapshot = loaded.snapshot;
-    let service = find_service(&snapshot, loaded.namespace.as_deref(), name)?;
-    if snapshot.info.nodes_unavailable {
-        return Err(nodes_missing(&snapshot.info, false, crate::prose::partial::SIMULATE_NEEDS_NODES));
-    }
-    let chosen = modelled(settings, &snapshot, err)?;
+    let (snapshot, at, chosen) = super::simulated(settings, name, err)?;
+    let service = &snapshot.services[at];
     let report = service_certificate(&snapshot, service, chosen.behaviour, (spec.min, spec.max, spec.spread));
     if let Some(note) = crate::prose::stability::certificate_truncated(&report.certificate) {
         let _ = writeln!(err, "note: {note}");

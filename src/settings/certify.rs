@@ -71,16 +71,12 @@ fn other_change(a: &SimulateArgs) -> Option<&'static str> {
 
 #[cfg(test)]
 mod tests {
-    use clap::Parser;
-
-    use crate::cli::Cli;
     use crate::settings::changes::WhatIfError;
     use crate::settings::{Ambient, Job, Settings, SettingsError};
     use topo_engine::report::stability::SpreadRule;
 
     fn resolve(args: &[&str]) -> Result<Settings, SettingsError> {
-        let cli = Cli::try_parse_from(std::iter::once("kubectl-topo").chain(args.iter().copied())).unwrap();
-        Settings::resolve(cli, &Ambient::default(), "kubectl topo")
+        crate::settings::tests::resolve(args, &Ambient::default())
     }
 
     #[test]

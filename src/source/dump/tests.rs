@@ -113,7 +113,7 @@ fn single_objects_multi_documents_and_typed_lists() {
 #[test]
 fn other_kinds_are_counted_not_read() {
     let text = format!(
-        "apiVersion: v1\nkind: List\nitems:\n- {{apiVersion: apps/v1, kind: Deployment}}\n- {{apiVersion: apps/v1, kind: Deployment}}\n- {{kind: Pod}}\n- {{apiVersion: v1}}\n- {{}}\n- 42\n---\n{NODE}"
+        "apiVersion: v1\nkind: List\nitems:\n- {{apiVersion: batch/v1, kind: Job}}\n- {{apiVersion: batch/v1, kind: Job}}\n- {{kind: Pod}}\n- {{apiVersion: v1}}\n- {{}}\n- 42\n---\n{NODE}"
     );
     let parsed = parse_ok(&text);
     let skipped: Vec<(&str, usize)> = parsed.skipped.iter().map(|(k, v)| (k.as_str(), *v)).collect();
@@ -122,7 +122,7 @@ fn other_kinds_are_counted_not_read() {
         [
             ("(not an object)", 1),
             ("Pod without apiVersion", 1),
-            ("apps/v1 Deployment", 2),
+            ("batch/v1 Job", 2),
             ("objects without apiVersion and kind", 1),
             ("v1 without kind", 1),
         ]
@@ -182,8 +182,8 @@ fn error_messages_are_one_line_with_location_and_remedy() {
             r#"dump:x.yaml: item 1: service "s": spec.ports[0].port: invalid type: string "eighty", expected i32; fix or remove that object"#,
         ),
         (
-            "apiVersion: v1\nkind: ConfigMap\n---\napiVersion: apps/v1\nkind: Deployment\n",
-            "dump:x.yaml: no Nodes, Services, EndpointSlices or Events (found 1 apps/v1 Deployment, 1 v1 ConfigMap); dump them with `kubectl get nodes,services,endpointslices,events -A -o yaml`",
+            "apiVersion: v1\nkind: ConfigMap\n---\napiVersion: batch/v1\nkind: Job\n",
+            "dump:x.yaml: no Nodes, Services, EndpointSlices or Events (found 1 batch/v1 Job, 1 v1 ConfigMap); dump them with `kubectl get nodes,services,endpointslices,events -A -o yaml`",
         ),
         (
             "# nothing here\n",

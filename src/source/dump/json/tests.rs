@@ -105,11 +105,11 @@ fn nested_lists_and_other_kinds_are_read_as_before() {
     let slice = json!({"addressType": "IPv4", "apiVersion": "discovery.k8s.io/v1", "endpoints": [],
         "kind": "EndpointSlice", "metadata": {"name": "web-1", "namespace": "default"}});
     let slices = json!({"apiVersion": "discovery.k8s.io/v1", "items": [slice], "kind": "EndpointSliceList"});
-    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}});
+    let pod = json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "p"}});
     let text = json!({"apiVersion": "v1", "items": [slices, pod, node("n")], "kind": "List"});
     let parsed = read(&text.to_string()).unwrap();
     assert_eq!((parsed.snapshot.slices.len(), nodes(&parsed)), (1, vec!["n"]));
-    assert_eq!(parsed.skipped.get("v1 Pod"), Some(&1));
+    assert_eq!(parsed.skipped.get("batch/v1 Job"), Some(&1));
 }
 
 #[test]

@@ -101,7 +101,7 @@ fn typed_list_items_take_the_list_kind_once_it_is_known() {
 fn unusual_items_and_documents_read_as_the_reference_reads_them() {
     let list = json!({"apiVersion": "v1", "kind": "List", "items": [
         null, 42, [], {}, {"kind": "Pod"}, {"apiVersion": "v1"}, {"apiVersion": 1, "kind": "Node"},
-        {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"}},
+        {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "d"}},
         {"apiVersion": "v1", "kind": "NodeList", "items": [{"metadata": {"name": "n1"}}]},
         {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x", "namespace": "default"}},
         {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cilium-config", "namespace": "kube-system"},
