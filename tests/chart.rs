@@ -182,7 +182,10 @@ fn the_charts_alert_rules_pass_our_rule_unit_tests() {
     std::fs::copy("deploy/prometheus/rules.test.yaml", dir.path().join("rules.test.yaml")).unwrap();
     let promtool = promtool();
     let check = run(Command::new(&promtool).args(["check", "rules"]).arg(dir.path().join("rules.yaml")));
-    assert!(check.contains("SUCCESS: 6 rules found"), "{check}");
+    // Every alert of deploy/'s rule file, which the chart ships as its copy.
+    let rules = std::fs::read_to_string("deploy/prometheus/rules.yaml").unwrap();
+    let found = format!("SUCCESS: {} rules found", rules.matches("- alert:").count());
+    assert!(check.contains(&found), "{check}");
     let test = run(Command::new(&promtool).args(["test", "rules"]).arg(dir.path().join("rules.test.yaml")));
     assert!(test.contains("SUCCESS"), "{test}");
 }

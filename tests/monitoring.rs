@@ -43,7 +43,9 @@ fn run(mut command: Command, stdin: Option<&str>) -> String {
 fn alert_rules_pass_promtool_check_and_our_rule_unit_tests() {
     let mut check = promtool();
     check.args(["check", "rules", "deploy/prometheus/rules.yaml"]);
-    assert!(run(check, None).contains("SUCCESS: 6 rules found"));
+    let rules = std::fs::read_to_string("deploy/prometheus/rules.yaml").unwrap();
+    let found = format!("SUCCESS: {} rules found", rules.matches("- alert:").count());
+    assert!(run(check, None).contains(&found));
     let mut test = promtool();
     test.args(["test", "rules", "deploy/prometheus/rules.test.yaml"]);
     assert!(run(test, None).contains("SUCCESS"));
