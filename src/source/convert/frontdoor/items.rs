@@ -1,0 +1,59 @@
+//! The front doors written back as dump items (`dump`, `dump --redact`): what was read of each
+//! object and nothing else, in the shape the lists give them.
+
+use serde_json::{Value, json};
+
+use super::{FRONT_LISTS, FrontKind, FrontList};
+use topo_engine::model::{ANNOTATION_ISTIO_TRAFFIC_DISTRIBUTION, FrontDoors, ObjectRef};
+
+/// The dump items that carry `doors` (what was read of them, nothing else), with `name` mapping
+/// each `(category, name)` to what the dump writes (`--redact` pseudonymises; else the name).
+pub(crate) fn items(doors: &FrontDoors, name: &dyn Fn(Name, &str) -> String) -> Vec<Value> {
+    let api = |kind: FrontKind| FRONT_LISTS.iter().find(|l| l.kind == kind).map(FrontList::api_version);
+    let reference = |r: &ObjectRef, what: Name| json!({"namespace": name(Name::Namespace, &r.namespace), "name": name(what, &r.name)});
+    let meta = reference;
+    let mut items = Vec::new();
+    for r in &doors.routes {
+        let kind = if r.kind == "GRPCRoute" { FrontKind::GrpcRoute } else { FrontKind::HttpRoute };
+        let parents: Vec<Value> = r.parents.iter().map(|p| reference(p, Name::Object)).collect();
+        let backends: Vec<Value> = r.backends.iter().map(|b| reference(b, Name::Service)).collect();
+        items.push(json!({"apiVersion": api(kind), "kind": r.kind, "metadata": meta(&r.route, Name::Object),
+            "spec": {"parentRefs": parents, "rules": [{"backendRefs": backends}]}}));
+    }
+    for g in &doors.gateways {
+        items.push(json!({"apiVersion": api(FrontKind::Gateway), "kind": "Gateway",
+            "metadata": meta(&g.gateway, Name::Object), "spec": {"gatewayClassName": name(Name::Object, &g.class)}}));
+    }
+    for c in &doors.classes {
+        items.push(json!({"apiVersion": api(FrontKind::GatewayClass), "kind": "GatewayClass",
+            "metadata": {"name": name(Name::Object, &c.name)}, "spec": {"controllerName": c.controller}}));
+    }
+    for p in &doors.policies {
+        let targets: Vec<Value> = p
+            .targets
+            .iter()
+            .map(|(kind, target)| json!({"kind": kind, "name": name(Name::Object, target)}))
+            .collect();
+        let mut spec = json!({"targetRefs": targets});
+        if p.prefer_local {
+            spec["loadBalancer"] = json!({"zoneAware": {"preferLocal": {}}});
+        }
+        items
+            .push(json!({"apiVersion": api(FrontKind::BackendTrafficPolicy), "kind": "BackendTrafficPolicy",
+            "metadata": meta(&p.policy, Name::Object), "spec": spec}));
+    }
+    for n in &doors.namespaces {
+        items.push(json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name(Name::Namespace, &n.name),
+            "annotations": {ANNOTATION_ISTIO_TRAFFIC_DISTRIBUTION: n.traffic_distribution}}}));
+    }
+    items
+}
+
+/// What a name in a front-door item stands for, for `--redact`'s pseudonyms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Name {
+    Namespace,
+    Service,
+    /// A route, Gateway, GatewayClass or policy.
+    Object,
+}
