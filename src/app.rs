@@ -15,7 +15,6 @@ use crate::source::{self, DumpPath, ServiceNotFound, SourceError, SourceSpec};
 use crate::version::VersionReport;
 use topo_engine::core::analyze;
 use topo_engine::core::version::{self, Chosen};
-use topo_engine::core::whatif::{self, changes::Changes};
 use topo_engine::model::{Service, Snapshot, SourceInfo};
 use topo_engine::report::Verdict;
 
@@ -81,7 +80,7 @@ fn job(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Result<
         }
         Job::Check(job) => check::run(settings, job, out, err),
         Job::Dump { redact, format } => dump(settings, *redact, *format, out, err),
-        Job::Simulate { name, changes } => simulate(settings, name, changes, out, err),
+        Job::Simulate { name, changes } => simulate::run(settings, name, changes, out, err),
         Job::Certify { name, spec } => certify::run(settings, name, spec, out, err),
         Job::Watch { name } => watch::run(settings, name.as_deref(), out, err),
         Job::Serve(job) => crate::serve::run(settings, job, err),
@@ -224,40 +223,6 @@ fn dump(
     Ok(ExitStatus::Ok)
 }
 
-fn simulate(
-    settings: &Settings,
-    name: &str,
-    changes: &Changes,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> Result<ExitStatus, Error> {
-    let (snapshot, at, chosen) = simulated(settings, name, err)?;
-    let service = &snapshot.services[at];
-    let mut report = whatif::simulate(&snapshot, service, chosen.behaviour, changes, &settings.traffic)?;
-    report.kubernetes_version_basis = Some(chosen.basis);
-    render::simulate(&report, &options(settings), out).map_err(Error::Write)?;
-    Ok(ExitStatus::Ok)
-}
-
-/// What `simulate` works on, for a change or a certificate: the snapshot (with its Nodes, within the
-/// zone limit, `--traffic` naming only its zones), the Service's index in it, and the version chosen.
-pub(crate) fn simulated(
-    settings: &Settings,
-    name: &str,
-    err: &mut dyn Write,
-) -> Result<(Snapshot, usize, Chosen), Error> {
-    let loaded = load(settings, request(settings, Some(name), false), err)?;
-    let snapshot = loaded.snapshot;
-    let service = find_service(&snapshot, loaded.namespace.as_deref(), name)?;
-    let at = snapshot.services.iter().position(|s| std::ptr::eq(s, service)).unwrap_or_default();
-    if snapshot.info.nodes_unavailable {
-        return Err(nodes_missing(&snapshot.info, false, crate::prose::partial::SIMULATE_NEEDS_NODES));
-    }
-    check_traffic(settings, &snapshot)?;
-    let chosen = modelled(settings, &snapshot, err)?;
-    Ok((snapshot, at, chosen))
-}
-
 /// No more zones than modelled ([`analyze::MAX_ZONES`]), and `--traffic` may only name zones
 /// that have nodes.
 pub(crate) fn check_traffic(settings: &Settings, snapshot: &Snapshot) -> Result<(), Error> {
@@ -370,6 +335,7 @@ mod check;
 mod explain;
 mod front;
 mod quiet;
+mod simulate;
 mod watch;
 
 #[cfg(test)]

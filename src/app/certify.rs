@@ -17,7 +17,7 @@ pub(super) fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitStatus, Error> {
-    let (snapshot, at, chosen) = super::simulated(settings, name, err)?;
+    let (snapshot, at, chosen) = super::simulate::simulated(settings, name, err)?;
     let service = &snapshot.services[at];
     let report = service_certificate(&snapshot, service, chosen.behaviour, (spec.min, spec.max, spec.spread));
     if let Some(note) = crate::prose::stability::certificate_truncated(&report.certificate) {
