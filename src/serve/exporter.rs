@@ -13,6 +13,7 @@ pub mod routes;
 pub mod stability;
 pub mod state;
 pub mod store;
+mod summary;
 
 #[cfg(test)]
 mod tests;
