@@ -11,7 +11,9 @@ use crate::render;
 use crate::settings::{Behind, Settings};
 use crate::triage::config::{self, ConfigPath};
 use crate::triage::{FailOn, IGNORE_ANNOTATION, IgnoreRules};
-use topo_engine::core::analyze;
+use topo_engine::core::analyze::TrafficModel;
+use topo_engine::core::{analyze, stability};
+use topo_engine::model::{Behaviour, Service, Snapshot};
 use topo_engine::report::{ServiceReport, Verdict};
 
 /// `explain`: each Service in turn from one read, as kubectl prints several objects (tables one
@@ -49,12 +51,8 @@ pub(super) fn run(
     let reports: Vec<ServiceReport> = services
         .into_iter()
         .map(|service| {
-            let mut report = analyze::explain_with(&snapshot, service, chosen.behaviour, &settings.traffic);
+            let mut report = with_workloads(&snapshot, service, chosen.behaviour, &settings.traffic);
             report.kubernetes_version_basis = Some(chosen.basis.clone());
-            // Only a read that looked for workloads (live `explain`, a dump holding some) reports them.
-            if snapshot.workloads.looked_for() {
-                report.workloads = Some(analyze::workloads(&snapshot, service));
-            }
             let annotation = service.annotations.get(IGNORE_ANNOTATION).map(String::as_str);
             let unknown = crate::triage::explain::set_aside(&mut report, annotation, &rules);
             if !unknown.is_empty() {
@@ -77,6 +75,24 @@ pub(super) fn run(
         several => render::explain_list(several, &options(settings), out),
     };
     crate::error::after_output(written, computed)
+}
+
+/// The report of one Service with what the workloads add: an Auto Service's certificate (or why it
+/// is unknown: no workloads read, an old dump), and the Workloads section when the read looked for
+/// them (live `explain`, a dump holding some).
+fn with_workloads(
+    snapshot: &Snapshot,
+    service: &Service,
+    behaviour: Behaviour,
+    traffic: &TrafficModel,
+) -> ServiceReport {
+    let mut report = analyze::explain_with(snapshot, service, behaviour, traffic);
+    let found = analyze::workloads(snapshot, service);
+    report.certificates = stability::explain_certificates(snapshot, &report, &found);
+    if snapshot.workloads.looked_for() {
+        report.workloads = Some(found);
+    }
+    report
 }
 
 fn failing(reports: &[ServiceReport], rules: &IgnoreRules, level: FailOn) -> bool {

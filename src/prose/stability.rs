@@ -12,6 +12,9 @@ use topo_engine::report::stability::{
 
 use crate::escape::escape;
 
+mod certificates;
+pub(crate) use certificates::{load_line, unknown_line, workload_basis, workload_line};
+
 /// `on` / `off` as the verdict's state.
 fn state(holds: bool) -> &'static str {
     if holds { "on" } else { "off" }
@@ -204,7 +207,8 @@ pub(crate) fn certificate_basis(c: &Certificate) -> String {
 pub(crate) fn not_auto(mode: topo_engine::report::mode::Mode) -> Option<String> {
     (mode != topo_engine::report::mode::Mode::Auto).then(|| {
         format!(
-            "The Service is in mode {mode}, not Auto: below is what the Auto allocation would do              (trafficDistribution hints do not depend on the count)."
+            "The Service is in mode {mode}, not Auto: below is what the Auto allocation would do \
+             (trafficDistribution hints do not depend on the count)."
         )
     })
 }

@@ -10,6 +10,7 @@ use super::wrap::paragraph;
 use crate::escape::escape;
 use crate::prose::stability as words;
 use topo_engine::report::ServiceReport;
+use topo_engine::report::stability::load::LoadCheck;
 use topo_engine::report::stability::{Certificate, Margin, ShareFlip, ShareMargin};
 
 /// The section, when some family has a margin or the Events a history.
@@ -24,7 +25,12 @@ pub fn section(
         .iter()
         .filter_map(|f| f.stability.as_ref().map(|m| (f.address_type.as_str(), m)))
         .collect();
-    if margins.is_empty() && report.history.is_none() {
+    let loads: Vec<(&str, &LoadCheck)> = report
+        .families
+        .iter()
+        .filter_map(|f| f.load.as_ref().map(|l| (f.address_type.as_str(), l)))
+        .collect();
+    if margins.is_empty() && loads.is_empty() && report.history.is_none() {
         return Ok(());
     }
     writeln!(out, "\n{}", p.heading("Stability"))?;
@@ -34,8 +40,25 @@ pub fn section(
         }
         margin(m, o, out)?;
     }
+    for (address_type, l) in &loads {
+        let prefix = if loads.len() > 1 { format!("  {address_type}: ") } else { "  ".to_string() };
+        paragraph(out, o.wrap(), &prefix, "    ", &words::load_line(l))?;
+    }
     if let Some(h) = &report.history {
         paragraph(out, o.wrap(), "  ", "    ", &words::history_line(h))?;
+    }
+    certificates(report, o, out)
+}
+
+/// Each workload's certificate (its summary, then its basis), or why there is none.
+fn certificates(report: &ServiceReport, o: &RenderOptions, out: &mut dyn Write) -> std::io::Result<()> {
+    let Some(c) = &report.certificates else { return Ok(()) };
+    if let Some(unknown) = &c.unknown {
+        paragraph(out, o.wrap(), "  ", "    ", &words::unknown_line(unknown))?;
+    }
+    for w in &c.workloads {
+        paragraph(out, o.wrap(), "  ", "    ", &words::workload_line(w))?;
+        paragraph(out, o.wrap(), "    ", "    ", &words::workload_basis(w))?;
     }
     Ok(())
 }

@@ -234,6 +234,11 @@ pub struct FamilyReport<R = Reason> {
     /// controller writes hints (docs/stability.md).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stability: Option<stability::Margin>,
+    /// trafficDistribution's close heuristics (`PreferSameZone`, `PreferSameNode`, `PreferClose`),
+    /// `explain` only: the endpoints the hints load over [`stability::load::LOAD_FACTOR`]× an even
+    /// share and those they leave idle, as upstream has no overload safeguard there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub load: Option<stability::load::LoadCheck>,
     /// Reasons an ignore rule set aside (the Service's `kubectl-topo.io/ignore` annotation or the
     /// config file), as `CheckFamily.ignored`: still reported, never a failure. The engine leaves
     /// this empty; the caller that applies the rules moves reasons here.
@@ -273,6 +278,10 @@ pub struct ServiceReport<R = Reason> {
     /// The workloads behind the Service, when the command read them (`explain`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub workloads: Option<workloads::WorkloadsReport>,
+    /// The stability certificate of each workload behind an Auto Service, or why it is unknown
+    /// (`explain`; docs/stability.md#certificate-from-the-workloads).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub certificates: Option<stability::WorkloadCertificates>,
 }
 
 /// `{apiVersion, kind, …}` around a report.

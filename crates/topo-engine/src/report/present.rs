@@ -35,6 +35,7 @@ impl FamilyReport {
             replicas: self.replicas,
             cross_zone: self.cross_zone,
             stability: self.stability,
+            load: self.load,
         }
     }
 }
@@ -55,6 +56,7 @@ impl ServiceReport {
             partial: self.partial,
             data_plane: self.data_plane,
             workloads: self.workloads,
+            certificates: self.certificates,
         }
     }
 }

@@ -9,6 +9,8 @@ use serde::Serialize;
 
 use super::whatif::CountRange;
 
+pub mod load;
+
 /// The margin of one Auto family: the nearest change of each kind that flips the verdict.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -238,4 +240,92 @@ pub struct CertificateReport {
 
 impl super::Kind for CertificateReport {
     const KIND: &'static str = "CertificateReport";
+}
+
+/// `explain`'s certificates: each workload behind the Service certified over its own replica range
+/// (its HPA's, else its `spec.replicas`) and its pod template's zone spread, the other endpoints of
+/// the Service held as they are (docs/stability.md#certificate-from-the-workloads).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct WorkloadCertificates {
+    /// One per workload whose replicas are known, by kind and name.
+    pub workloads: Vec<WorkloadCertificate>,
+    /// Why no workload could be certified; None when some was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unknown: Option<CertificateUnknown>,
+}
+
+/// Why a Service has no certificate.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(tag = "reason", rename_all_fields = "camelCase")]
+pub enum CertificateUnknown {
+    /// Neither its Pods nor the workload kinds were read (an old dump, no RBAC): `reads` has each
+    /// read's status.
+    WorkloadsNotRead {
+        /// The status of each workload read.
+        reads: BTreeMap<crate::model::WorkloadObject, crate::model::ReadStatus>,
+    },
+    /// The reads were done and no workload is behind its endpoints.
+    NoWorkload,
+    /// Every workload behind it has unknown replicas: its object was not read, or it is another
+    /// kind of controller (DaemonSet, Job, a custom resource).
+    ReplicasUnknown {
+        /// `kind/name` of each, as its Pods' ownerReference names it.
+        workloads: Vec<String>,
+    },
+}
+
+/// Where a certified replica range comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(tag = "from", rename_all_fields = "camelCase")]
+pub enum RangeSource {
+    /// The autoscaling/v2 HorizontalPodAutoscaler's `minReplicas`..`maxReplicas`.
+    Autoscaler {
+        /// The HPA's name.
+        name: String,
+    },
+    /// No autoscaler: the workload's `spec.replicas`, one count.
+    Replicas,
+}
+
+/// Something of a workload's `topologySpreadConstraints` the certificate does not model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, strum::Display, strum::IntoStaticStr)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum SpreadNote {
+    /// A zone constraint whose `labelSelector` does not select the workload's own Pods: it spreads
+    /// other Pods, so it is left out.
+    OtherPods,
+    /// Several zone constraints select its Pods: the hard one with the smallest `maxSkew` is modelled.
+    SeveralZoneConstraints,
+    /// `nodeTaintsPolicy: Honor`: zones whose Nodes the Pods do not tolerate would not count; Node
+    /// taints are not read, so every eligible zone counts (as under the default `Ignore`).
+    TaintsHonored,
+    /// `nodeAffinityPolicy: Ignore`: zones the Pods' node affinity excludes would still count in
+    /// the skew; the pod template's affinity is not read either way.
+    AffinityIgnored,
+}
+
+/// One workload's certificate.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct WorkloadCertificate {
+    /// Its kind.
+    pub kind: crate::model::WorkloadKind,
+    /// Its name.
+    pub name: String,
+    /// Where the range (`certificate.min`..`certificate.max`) comes from.
+    pub range: RangeSource,
+    /// Endpoints of the Service not of this workload, held at today's count in every count
+    /// examined: the other workloads' Pods behind its endpoints (their replicas when found by
+    /// selector) and endpoints no controlled Pod backs.
+    pub others: i64,
+    /// What of its spread constraints is not modelled.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub spread_notes: Vec<SpreadNote>,
+    /// The certificate (its `spread` the zone constraint modelled, if any).
+    pub certificate: Certificate,
 }

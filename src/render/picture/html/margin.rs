@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use super::super::escape::html as esc;
 use crate::prose::stability as words;
+use topo_engine::report::ServiceReport;
 use topo_engine::report::stability::Margin;
 
 const ROW: f64 = 26.0;
@@ -50,4 +51,37 @@ pub fn figure(m: &Margin, width: f64) -> String {
         "<figure class=\"margin\"><figcaption>{}</figcaption>{svg}</figure>",
         esc(&words::margin_caption(m.holds))
     )
+}
+
+/// The Service's load lines (a close trafficDistribution heuristic) and certificates (Auto).
+pub fn stability(report: &ServiceReport) -> String {
+    let mut h = String::new();
+    for f in &report.families {
+        if let Some(l) = &f.load {
+            let _ =
+                write!(h, "<p class=\"load\">{}: {}</p>", esc(&f.address_type), esc(&words::load_line(l)));
+        }
+    }
+    h.push_str(&certificates(report));
+    h
+}
+
+/// The Service's certificates (docs/stability.md#certificate-from-the-workloads): one paragraph per
+/// workload, or the line saying why there is none; nothing off the Auto path.
+fn certificates(report: &ServiceReport) -> String {
+    let Some(c) = &report.certificates else { return String::new() };
+    let mut h = String::from("<div class=\"certificate\">");
+    if let Some(unknown) = &c.unknown {
+        let _ = write!(h, "<p class=\"quiet\">{}</p>", esc(&words::unknown_line(unknown)));
+    }
+    for w in &c.workloads {
+        let _ = write!(
+            h,
+            "<p>{}</p><p class=\"quiet\">{}</p>",
+            esc(&words::workload_line(w)),
+            esc(&words::workload_basis(w))
+        );
+    }
+    h.push_str("</div>");
+    h
 }

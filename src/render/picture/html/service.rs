@@ -66,6 +66,7 @@ pub fn section(report: &ServiceReport, anchor: &str, zones: Option<&ZoneReport>,
     for f in &report.families {
         family(&mut h, f, &report.notes, zones, width);
     }
+    h.push_str(&super::margin::stability(report));
     h.push_str("</section>");
     h
 }

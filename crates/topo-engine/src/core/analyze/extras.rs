@@ -1,14 +1,18 @@
 //! The parts of a family report beyond the verdict: replicas needed ([`super::replicas`], Auto path
-//! only) and the cross-zone share ([`super::crosszone`]).
+//! only), the cross-zone share ([`super::crosszone`]), the margin (Auto) and the load check (the
+//! close trafficDistribution heuristics, `core::stability`).
 
 use super::Cluster;
 use super::crosszone::{CrossZoneInput, cross_zone};
 use super::replicas::{replicas_needed, spread_weights};
 use super::spread::ready_spread;
 use crate::core::mode::{ModeDecision, ModePath};
+use crate::core::stability::load::load_check;
 use crate::core::stability::margin;
+use crate::core::trafficdist::Heuristic;
 use crate::model::{EndpointSlice, Service};
 use crate::report::stability::Margin;
+use crate::report::stability::load::LoadCheck;
 use crate::report::{CrossZone, FamilyReport, ReplicasNeeded};
 
 /// Replicas needed and the cross-zone share of one family report.
@@ -17,6 +21,7 @@ pub(super) struct FamilyExtras {
     replicas: Option<ReplicasNeeded>,
     cross_zone: Option<CrossZone>,
     stability: Option<Margin>,
+    load: Option<LoadCheck>,
 }
 
 impl FamilyExtras {
@@ -25,6 +30,7 @@ impl FamilyExtras {
         report.replicas = self.replicas;
         report.cross_zone = self.cross_zone;
         report.stability = self.stability;
+        report.load = self.load;
     }
 }
 
@@ -59,5 +65,11 @@ pub(super) fn family_extras(
         expected: &after,
         detail: !cluster.row_only,
     });
-    FamilyExtras { replicas, cross_zone, stability }
+    // No overload safeguard on the close heuristics: say which endpoints their hints overload or
+    // leave idle (per-endpoint loads exist in `explain`'s detail only).
+    let close =
+        matches!(decision.path, ModePath::TrafficDistribution { heuristic: Heuristic::PreferClose { .. } });
+    let load =
+        (close && !cluster.row_only).then(|| cross_zone.as_ref().map(|c| load_check(c, managed))).flatten();
+    FamilyExtras { replicas, cross_zone, stability, load }
 }

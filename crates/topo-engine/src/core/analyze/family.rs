@@ -175,6 +175,7 @@ fn finish(
         replicas: None,
         cross_zone: None,
         stability: None,
+        load: None,
         ignored: Vec::new(),
     }
 }

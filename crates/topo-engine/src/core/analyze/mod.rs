@@ -191,6 +191,7 @@ pub fn service_report(cluster: &Cluster<'_>, service: &Service) -> ServiceReport
         partial: cluster.snapshot.info.partial.clone(),
         data_plane,
         workloads: None,
+        certificates: None,
     }
 }
 

@@ -45,10 +45,18 @@ struct Tally {
 
 /// The certificate of `input` on today's zone CPU `state`.
 pub fn certificate(input: &Scaling, state: &CpuState) -> Certificate {
+    certificate_with(input, state, 0)
+}
+
+/// [`certificate`] with `others` more ready, zoned endpoints behind the Service at every count
+/// (other workloads' Pods, held as they are): count `n` is evaluated at `n + others` endpoints.
+pub fn certificate_with(input: &Scaling, state: &CpuState, others: i64) -> Certificate {
     let (mut holds, mut unschedulable, mut exceptions) = (Vec::new(), Vec::new(), Vec::new());
     let (mut examined, mut truncated, mut examined_to) = (0u64, false, input.min - 1);
     for n in input.min.max(0)..=input.max {
-        let Some(tally) = tally(input, state, n, PLACEMENT_LIMIT - examined) else {
+        // Step A reads only the number of ready endpoints: once per count, not per placement.
+        let count_holds = state.holds(n + others, 0);
+        let Some(tally) = tally(input, count_holds, n, PLACEMENT_LIMIT - examined) else {
             truncated = true;
             break;
         };
@@ -80,8 +88,9 @@ pub fn certificate(input: &Scaling, state: &CpuState) -> Certificate {
     }
 }
 
-/// Every allowed placement of `n` pods, evaluated; None when more than `budget` would be needed.
-fn tally(input: &Scaling, state: &CpuState, n: i64, budget: u64) -> Option<Tally> {
+/// Every allowed placement of `n` pods, evaluated (`holds`: the verdict at this count, the same in
+/// every placement whose endpoints all have a zone); None when more than `budget` would be needed.
+fn tally(input: &Scaling, holds: bool, n: i64, budget: u64) -> Option<Tally> {
     let zones = input.zones.len() as i64;
     let (lo, hi) = part_bounds(input.spread, zones, n);
     let mut out = Tally::default();
@@ -91,7 +100,7 @@ fn tally(input: &Scaling, state: &CpuState, n: i64, budget: u64) -> Option<Tally
             return true;
         }
         out.allowed += 1;
-        if !placement_holds(state, parts) {
+        if !holds {
             out.failing += 1;
             if out.examples.len() < FAILING_KEPT {
                 out.examples.push(input.zones.iter().cloned().zip(parts.iter().copied()).collect());
@@ -120,11 +129,6 @@ fn allowed(spread: Option<SpreadRule>, zones: i64, parts: &[i64]) -> bool {
     let min =
         if zones < rule.min_domains.unwrap_or(1) { 0 } else { parts.iter().copied().min().unwrap_or(0) };
     max - min <= rule.max_skew
-}
-
-/// Hints hold for a placement: `n` ready endpoints, all zoned.
-fn placement_holds(state: &CpuState, parts: &[i64]) -> bool {
-    state.holds(parts.iter().sum(), 0)
 }
 
 /// Calls `visit` on every vector of `parts.len()` counts in `lo..=hi` summing to `left` (from

@@ -1,8 +1,8 @@
 //! Will the hints hold? (docs/stability.md) The Auto verdict "the controller's next fresh sync
 //! writes hints" inverted: the nearest change of zone CPU share ([`share`]), of Nodes ([`nodes`]) and
 //! of ready endpoints ([`endpoints`]) that flips it, whether it holds at every replica count and
-//! placement a scaling range allows ([`certificate`]), and the flips the controller's Events
-//! recorded ([`history`]).
+//! placement a scaling range allows ([`certificate`]; fed from the workloads read by
+//! [`workloads`]), and the flips the controller's Events recorded ([`history`]).
 //!
 //! Every inversion evaluates the same predicate, [`CpuState::holds`]: the checks of
 //! `getAllocations` in upstream order with its f64 arithmetic (`float64(millis) /
@@ -12,11 +12,15 @@
 pub mod certificate;
 pub mod endpoints;
 pub mod history;
+pub mod load;
 pub mod nodes;
 pub mod share;
+pub mod workloads;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_workloads;
 
 use std::collections::BTreeMap;
 
@@ -26,6 +30,7 @@ use crate::report::stability::{FRAGILE_SHARE_POINTS, Margin};
 
 pub use certificate::{Scaling, certificate};
 pub use history::history;
+pub use workloads::workload_certificates;
 
 /// Ready endpoints above which the share margin is not computed (its candidates grow with `n`).
 pub const MARGIN_ENDPOINT_LIMIT: i64 = 10_000;
@@ -145,4 +150,16 @@ pub fn service_certificate(
         mode: crate::core::mode::select_mode(service, behaviour).mode,
         certificate: certificate(&input, &state),
     }
+}
+
+/// `explain`'s certificates of one Service (`report` its report, `found` the workloads behind it):
+/// None off the Auto path, where no family has a margin (trafficDistribution hints do not depend on
+/// the count) and the Stability section shows none.
+pub fn explain_certificates(
+    snapshot: &crate::model::Snapshot,
+    report: &crate::report::ServiceReport,
+    found: &crate::report::workloads::WorkloadsReport,
+) -> Option<crate::report::stability::WorkloadCertificates> {
+    let auto = report.families.iter().any(|f| f.stability.is_some());
+    auto.then(|| workload_certificates(&crate::core::zones::set_nodes(&snapshot.nodes), found))
 }
