@@ -23,6 +23,7 @@
 // Test scenarios and tables are long by design; product code keeps the function limit.
 #![allow(clippy::too_many_lines)]
 
+mod certificate;
 mod chart_install;
 mod cilium;
 mod cluster;
@@ -166,6 +167,13 @@ fn cilium() {
 #[test]
 fn serve_data_plane() {
     group(async |env| serve_data_plane::run(env.cp, &env.cl, env.topo.as_ref()).await);
+}
+
+/// The stability certificate of a Deployment + HPA read live, and the real controller writing and
+/// removing hints exactly at the counts it names (issue 34).
+#[test]
+fn stability_certificate() {
+    group(async |env| certificate::run(&env.cl, env.topo.as_ref()).await);
 }
 
 /// `source::live` below the CLI: paging, the explain read, 401 / TLS / unreachable.
