@@ -158,13 +158,11 @@ fn metric_filter(list: &MetricList) -> MetricFilter {
 /// No more zones than modelled, as `check` and `explain` refuse them (issue 32): the one line
 /// and its exit code instead of minutes of routing per recompute.
 fn within_zone_limit(shared: &Shared) -> Result<(), Error> {
-    zone_limit(&shared.state.lock().unwrap_or_else(PoisonError::into_inner))
+    zone_limit(&mut shared.state.lock().unwrap_or_else(PoisonError::into_inner))
 }
 
-fn zone_limit(state: &Exporter) -> Result<(), Error> {
-    let store = state.store();
-    analyze::zone_limit_of(store.nodes.values(), store.slices.values(), analyze::MAX_ZONES)?;
-    Ok(())
+fn zone_limit(state: &mut Exporter) -> Result<(), Error> {
+    Ok(state.within_zone_limit(analyze::MAX_ZONES)?)
 }
 
 /// Recompute what changed (timed), then encode the Services whose metrics changed.
@@ -193,10 +191,36 @@ mod tests {
             state.apply(Change::Applied(Object::Node(node_in_own_zone(i))));
         };
         (0..analyze::MAX_ZONES).for_each(|i| add(&mut state, i));
-        assert!(zone_limit(&state).is_ok());
+        assert!(zone_limit(&mut state).is_ok());
         add(&mut state, analyze::MAX_ZONES);
-        let refused = zone_limit(&state).expect_err("one zone too many");
+        let refused = zone_limit(&mut state).expect_err("one zone too many");
         assert!(matches!(refused, Error::Zones(analyze::TooManyZones { limit: analyze::MAX_ZONES })));
         assert_eq!(refused.to_string(), crate::prose::limits::too_many_zones(analyze::MAX_ZONES));
+    }
+
+    /// The count is skipped after changes of known zones only: a slice that names a new zone
+    /// (its endpoints' or its hints', owned by a Service or not) still counts everything again.
+    #[test]
+    fn a_slice_naming_new_zones_is_counted_after_a_count() {
+        use topo_engine::model::Hints;
+        let slice = |i: usize, zone: &str, hint: &str| {
+            let mut slice = crate::fixtures::slice(i, 0, &[(Some(0), true, Some(0))]);
+            slice.service_name = None;
+            slice.endpoints[0].zone = Some(zone.into());
+            slice.endpoints[0].hints = Some(Hints::zone(hint));
+            Change::Applied(Object::Slice(slice))
+        };
+        let mut state = Exporter::new(Behaviour::default());
+        let limit = analyze::MAX_ZONES;
+        (0..limit - 2).for_each(|i| drop(state.apply(Change::Applied(Object::Node(node_in_own_zone(i))))));
+        assert!(zone_limit(&mut state).is_ok());
+        state.apply(slice(1, "zone-0", "zone-1"));
+        assert!(zone_limit(&mut state).is_ok());
+        state.apply(slice(2, "zone-new", "zone-0"));
+        assert!(zone_limit(&mut state).is_ok(), "{} zones: at the limit", limit - 1);
+        state.apply(slice(3, "zone-0", "zone-newer"));
+        assert!(zone_limit(&mut state).is_ok(), "at the limit");
+        state.apply(slice(4, "zone-newest", "zone-0"));
+        assert!(matches!(zone_limit(&mut state), Err(Error::Zones(_))));
     }
 }

@@ -4,14 +4,14 @@
 //! [`Exporter::recompute`] runs the engine for those only, on the same objects a from-scratch
 //! analysis would read. Pure: the clock arrives as an argument.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use topo_engine::core::analyze::{self, NodeIndex, TrafficModel};
-use topo_engine::model::{Behaviour, DataPlane, Service, Snapshot};
+use topo_engine::model::{Behaviour, DataPlane, LABEL_ZONE, Service, Snapshot};
 use topo_engine::report::{ServiceReport, Verdict};
 
 use super::policy::{Namespaces, Policy};
-use super::store::{Change, Key, Store, Touched, key_of};
+use super::store::{Change, Key, Object, Store, Touched, key_of};
 use crate::triage::IGNORE_ANNOTATION;
 
 use super::summary::zone_summary;
@@ -42,6 +42,10 @@ pub struct Exporter {
     changed: BTreeSet<Key>,
     /// The data plane changed since the last recompute: every Service is analysed again.
     data_plane_changed: bool,
+    /// The zone names of the last full count, which was within the limit
+    /// ([`Exporter::within_zone_limit`]), and whether a change since may have named another.
+    zones_seen: HashSet<String>,
+    zones_unseen: bool,
 }
 
 impl Exporter {
@@ -65,6 +69,8 @@ impl Exporter {
             zones: ZoneSummary::default(),
             changed: BTreeSet::new(),
             data_plane_changed: false,
+            zones_seen: HashSet::new(),
+            zones_unseen: true,
         }
     }
 
@@ -101,10 +107,37 @@ impl Exporter {
             }
             other => other,
         };
+        self.zones_unseen |= self.names_unseen_zone(&change);
         let touched = self.store.apply(change);
         let any = touched.nodes || !touched.services.is_empty();
         self.pending.merge(touched);
         any
+    }
+
+    /// No more than `limit` zone names among the objects held, as `check` counts them
+    /// ([`analyze::zone_names_of`]); checked before [`Exporter::recompute`]. Everything is counted
+    /// again only after a change that named a zone the last count did not see (or a relist): a
+    /// changed slice of known zones cannot take the count over the limit, and counting 100,000
+    /// endpoints per change would cost more than the recompute itself.
+    pub fn within_zone_limit(&mut self, limit: usize) -> Result<(), analyze::TooManyZones> {
+        if !self.zones_unseen {
+            return Ok(());
+        }
+        let names = analyze::zone_names_of(self.store.nodes.values(), self.store.slices.values(), limit)?;
+        self.zones_seen = names.into_iter().map(str::to_string).collect();
+        self.zones_unseen = false;
+        Ok(())
+    }
+
+    /// Whether `change` may name a zone the last count did not see.
+    fn names_unseen_zone(&self, change: &Change) -> bool {
+        let unseen = |z: &str| !self.zones_seen.contains(z);
+        match change {
+            Change::Applied(Object::Node(node)) => node.labels.get(LABEL_ZONE).is_some_and(|z| unseen(z)),
+            Change::Applied(Object::Slice(slice)) => analyze::slice_zone_names(slice).any(unseen),
+            Change::Applied(_) | Change::Deleted(..) => false,
+            Change::Listed(..) => true,
+        }
     }
 
     /// True when a change is waiting for [`Exporter::recompute`].

@@ -37,7 +37,7 @@ pub use crosszone::{CrossZoneInput, TrafficModel, cross_zone};
 pub use replicas::{hints_hold, replicas_needed, spread_weights};
 pub use rows::hinted_counts;
 pub use workloads::workloads;
-pub use zone_limit::{MAX_ZONES, TooManyZones, zone_limit, zone_limit_of};
+pub use zone_limit::{MAX_ZONES, TooManyZones, slice_zone_names, zone_limit, zone_limit_of, zone_names_of};
 pub use zones::zones_report;
 
 /// [`service_reports_with`] on a [`NodeIndex`] built from `snapshot.nodes`.

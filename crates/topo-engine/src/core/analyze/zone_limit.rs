@@ -29,18 +29,27 @@ pub fn zone_limit(snapshot: &Snapshot, limit: usize) -> Result<(), TooManyZones>
 /// store, by name).
 pub fn zone_limit_of<'a>(
     nodes: impl IntoIterator<Item = &'a Node>,
-    slices: impl IntoIterator<Item = &'a EndpointSlice, IntoIter: Clone>,
+    slices: impl IntoIterator<Item = &'a EndpointSlice>,
     limit: usize,
 ) -> Result<(), TooManyZones> {
+    zone_names_of(nodes, slices, limit).map(|_| ())
+}
+
+/// The distinct zone names of `nodes` and `slices` as [`zone_limit`] counts them, or `Err` as
+/// soon as there are more than `limit`. `serve` keeps the set: a change that names only zones of
+/// it cannot take the count over the limit, so only a new name costs a count of everything.
+pub fn zone_names_of<'a>(
+    nodes: impl IntoIterator<Item = &'a Node>,
+    slices: impl IntoIterator<Item = &'a EndpointSlice>,
+    limit: usize,
+) -> Result<HashSet<&'a str>, TooManyZones> {
     let mut seen: HashSet<&str> = HashSet::new();
     let labels = nodes.into_iter().filter_map(|n| n.labels.get(LABEL_ZONE)).map(String::as_str);
-    let endpoints = slices.into_iter().flat_map(|s| s.endpoints.iter());
-    let own = endpoints.clone().filter_map(|e| e.zone.as_deref());
-    let hinted = endpoints.filter_map(|e| e.hints.as_ref()?.for_zones.as_deref()).flatten().map(|z| &**z);
+    let named = slices.into_iter().flat_map(slice_zone_names);
     // Neighbours mostly name the same zone (a slice's endpoints, their hints): hashed once per run
     // of equal names rather than once per name (150,000 names on the large cluster).
     let mut last: Option<&str> = None;
-    for zone in labels.chain(own).chain(hinted) {
+    for zone in labels.chain(named) {
         if last == Some(zone) {
             continue;
         }
@@ -49,7 +58,14 @@ pub fn zone_limit_of<'a>(
             return Err(TooManyZones { limit });
         }
     }
-    Ok(())
+    Ok(seen)
+}
+
+/// The zone names one slice carries: its endpoints' `zone`, then their zone hints.
+pub fn slice_zone_names(slice: &EndpointSlice) -> impl Iterator<Item = &str> {
+    let own = slice.endpoints.iter().filter_map(|e| e.zone.as_deref());
+    let hinted = slice.endpoints.iter().filter_map(|e| e.hints.as_ref()?.for_zones.as_deref()).flatten();
+    own.chain(hinted.map(|z| &**z))
 }
 
 #[cfg(test)]
