@@ -143,6 +143,9 @@ pub(crate) trait Lookup {
     fn nodes(&mut self, typed: &Typed) -> Vec<String>;
     /// Zone names of the nodes, sorted.
     fn zones(&mut self, typed: &Typed) -> Vec<String>;
+    /// Names of the Deployments, StatefulSets or Pods (`explain deploy/NAME`) in `typed.namespace`
+    /// (or the default namespace), sorted.
+    fn workloads(&mut self, typed: &Typed, kind: topo_engine::model::WorkloadObject) -> Vec<String>;
     /// Context, cluster or user names of the kubeconfig (`typed.kubeconfig`, else `KUBECONFIG`,
     /// else `~/.kube/config`), in file order.
     fn kubeconfig(&mut self, typed: &Typed, part: KubeconfigPart) -> Vec<String>;
@@ -171,6 +174,11 @@ impl Lookup for SourceLookup {
     fn zones(&mut self, typed: &Typed) -> Vec<String> {
         let Some(spec) = typed.source() else { return Vec::new() };
         source::probe::nodes(&spec).map(|nodes| nodes.zones).unwrap_or_default()
+    }
+
+    fn workloads(&mut self, typed: &Typed, kind: topo_engine::model::WorkloadObject) -> Vec<String> {
+        let Some(spec) = typed.source() else { return Vec::new() };
+        source::probe::workload_names(&spec, typed.namespace.as_deref(), kind).unwrap_or_default()
     }
 
     fn kubeconfig(&mut self, typed: &Typed, part: KubeconfigPart) -> Vec<String> {
@@ -362,6 +370,14 @@ fn positional(walk: &Walk<'_>, current: &str, lookup: &mut dyn Lookup) -> Reply 
                 match walk.first_positional.as_deref() {
                     Some(kind) if crate::settings::is_service_kind(kind) => {
                         values::service_names(current, &walk.typed, lookup)
+                    }
+                    // `explain deploy NAME` (one name: explain takes one workload).
+                    Some(kind)
+                        if command.get_name() == "explain"
+                            && walk.positionals == 1
+                            && !kind.contains('/') =>
+                    {
+                        values::workload_names(kind, "", current, &walk.typed, lookup)
                     }
                     Some(first) if first.contains('/') && command.get_name() == "explain" => {
                         values(arg, command.get_name(), current, "", &walk.typed, lookup)

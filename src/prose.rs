@@ -10,9 +10,25 @@ macro_rules! front_door_codes {
             | topo_engine::report::reason::ReasonCode::FrontDoorIgnoresValue
             | topo_engine::report::reason::ReasonCode::FrontDoorIgnoresHints
             | topo_engine::report::reason::ReasonCode::FrontDoorUnknown
+            | topo_engine::report::reason::ReasonCode::FrontDoorAppliesHints
     };
 }
 pub(crate) use front_door_codes;
+
+/// The codes of a data-plane path's verdict (`core/analyze/dataplane.rs`) but Cilium's caveats,
+/// as one pattern (the exhaustive matches of every code stay within the function limit).
+macro_rules! path_codes {
+    () => {
+        topo_engine::report::reason::ReasonCode::KubeProxyAppliesHints
+            | topo_engine::report::reason::ReasonCode::KubeProxyIgnoresHints
+            | topo_engine::report::reason::ReasonCode::CiliumSocketLbAppliesHints
+            | topo_engine::report::reason::ReasonCode::CiliumSocketLbIgnoresHints
+            | topo_engine::report::reason::ReasonCode::CiliumVersionIgnoresValue
+            | topo_engine::report::reason::ReasonCode::CiliumVersionUnknown
+            | topo_engine::report::reason::ReasonCode::DataPlaneUnknown
+            | topo_engine::report::reason::ReasonCode::OvnKubernetesIgnoresHints
+    };
+}
 
 pub(crate) mod check;
 pub(crate) mod dataplane;
@@ -97,13 +113,7 @@ pub fn event_message(reason: &Reason) -> Option<String> {
         | C::KubeProxyVersionSkew
         | C::CiliumIgnoresHints
         | C::CiliumAppliesHints
-        | C::KubeProxyAppliesHints
-        | C::KubeProxyIgnoresHints
-        | C::CiliumSocketLbAppliesHints
-        | C::CiliumSocketLbIgnoresHints
-        | C::CiliumVersionIgnoresValue
-        | C::CiliumVersionUnknown
-        | C::DataPlaneUnknown
+        | path_codes!()
         | front_door_codes!()
         | C::NodesUnknown
         | C::SlicesUnknown
@@ -149,13 +159,7 @@ pub fn safeguard(code: C) -> Option<&'static str> {
         | C::KubeProxyVersionSkew
         | C::CiliumIgnoresHints
         | C::CiliumAppliesHints
-        | C::KubeProxyAppliesHints
-        | C::KubeProxyIgnoresHints
-        | C::CiliumSocketLbAppliesHints
-        | C::CiliumSocketLbIgnoresHints
-        | C::CiliumVersionIgnoresValue
-        | C::CiliumVersionUnknown
-        | C::DataPlaneUnknown
+        | path_codes!()
         | front_door_codes!()
         | C::NodesUnknown
         | C::SlicesUnknown

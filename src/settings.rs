@@ -327,6 +327,7 @@ pub fn parse_timeout(text: &str) -> Result<Option<Duration>, SettingsError> {
 
 mod ambient;
 mod behind;
+pub(crate) use behind::kind_of as behind_kind;
 pub use behind::{Behind, BehindKind};
 mod certify;
 pub use certify::CertifySpec;

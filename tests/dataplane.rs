@@ -51,7 +51,14 @@ fn verdicts(r: &ServiceReport) -> Vec<(PathKind, C)> {
 }
 
 fn front_door(path: PathKind) -> bool {
-    matches!(path, PathKind::EnvoyGateway | PathKind::IstioAmbient | PathKind::FrontDoorUnknown)
+    matches!(
+        path,
+        PathKind::EnvoyGateway
+            | PathKind::IstioAmbient
+            | PathKind::IngressNginx
+            | PathKind::Linkerd
+            | PathKind::FrontDoorUnknown
+    )
 }
 
 const AWARE_HINTS: &str = "service.kubernetes.io/topology-aware-hints: auto";
@@ -200,9 +207,14 @@ fn a_path_that_could_not_be_seen_is_unknown_not_kube_proxy() {
     let r = explain(&snapshot(&forbidden));
     let unknown = r.data_plane.iter().find(|p| p.path == PathKind::Unknown).unwrap();
     assert_eq!(unknown.read, Some(ReadStatus::Forbidden));
-    // A cluster known to run no Cilium has no unknown path.
+    // A cluster known to run no Cilium still may run OVN-Kubernetes: unknown until that is read.
     let absent = forbidden.replace("CiliumConfig: forbidden", "CiliumConfig: absent");
-    assert!(!explain(&snapshot(&absent)).data_plane.iter().any(|p| p.path == PathKind::Unknown));
+    let r = explain(&snapshot(&absent));
+    let unknown = r.data_plane.iter().find(|p| p.path == PathKind::Unknown).unwrap();
+    assert_eq!(unknown.facts.key.as_deref(), Some("notInDump"), "ovnkube-node's status");
+    // A cluster known to run neither has no unknown path.
+    let neither = absent.replace("CiliumConfig: absent", "CiliumConfig: absent\n    OvnKubeNode: absent");
+    assert!(!explain(&snapshot(&neither)).data_plane.iter().any(|p| p.path == PathKind::Unknown));
 }
 
 #[test]

@@ -79,7 +79,7 @@ fn a_dump_without_the_front_doors_says_they_are_unknown_and_notes_nothing() {
     let s = snapshot(&dump(""));
     let r = explain(&s);
     let unknown: Vec<_> = r.data_plane.iter().filter(|p| p.path == PathKind::FrontDoorUnknown).collect();
-    assert_eq!(unknown.len(), 2, "the gateway and ztunnel: {:?}", r.data_plane);
+    assert_eq!(unknown.len(), 4, "the gateway, ztunnel, the Ingresses and Linkerd: {:?}", r.data_plane);
     assert!(
         unknown.iter().all(|p| p.verdict == C::FrontDoorUnknown && p.read == Some(ReadStatus::NotInDump))
     );
@@ -89,7 +89,7 @@ fn a_dump_without_the_front_doors_says_they_are_unknown_and_notes_nothing() {
     let name = service.split_once('/').unwrap().1;
     let routed = explain(&snapshot(&dump(&gateway(EG, &service, name))));
     let rows = routed.data_plane.iter().filter(|p| p.path == PathKind::FrontDoorUnknown).count();
-    assert_eq!(rows, 1, "ztunnel only: {:?}", routed.data_plane);
+    assert_eq!(rows, 3, "ztunnel, the Ingresses and Linkerd only: {:?}", routed.data_plane);
 }
 
 fn write(text: &str) -> tempfile::NamedTempFile {

@@ -18,6 +18,7 @@ mod dataplane;
 mod frontdoors;
 mod fuzz_corpus;
 mod help;
+mod hint_readers;
 mod kubectl_manners;
 mod manners;
 mod partial;

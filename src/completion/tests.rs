@@ -33,6 +33,17 @@ impl Lookup for Fake {
     fn zones(&mut self, _: &Typed) -> Vec<String> {
         vec!["zone-a".into(), "zone-b".into()]
     }
+    fn workloads(&mut self, typed: &Typed, kind: topo_engine::model::WorkloadObject) -> Vec<String> {
+        use topo_engine::model::WorkloadObject as K;
+        self.asked.push(typed.clone());
+        let names: &[&str] = match (typed.namespace.as_deref().unwrap_or("default"), kind) {
+            ("demo", K::Deployments) => &["web", "worker"],
+            ("demo", K::StatefulSets) => &["db"],
+            ("demo", K::Pods) => &["web-7d4b9-abcde", "worker-5c8f-xyz"],
+            _ => &[],
+        };
+        names.iter().map(|n| n.to_string()).collect()
+    }
     fn kubeconfig(&mut self, typed: &Typed, part: KubeconfigPart) -> Vec<String> {
         let names: &[&str] = match (typed.kubeconfig.as_deref(), part) {
             (Some(_), _) => &["other"],
@@ -301,4 +312,24 @@ fn reasons_completes_every_code_with_its_meaning() {
     assert_eq!(values(&["reasons", "Overl"]), ["OverloadThreshold", "Overloaded"]);
     // One code only: nothing after it.
     assert!(values(&["reasons", "OverloadThreshold", ""]).is_empty());
+}
+
+#[test]
+fn workload_names_after_their_kind_in_the_typed_namespace() {
+    let explain = |word: &str| values(&["explain", "-n", "demo", word]);
+    assert_eq!(explain("deploy/"), ["deploy/web", "deploy/worker"]);
+    assert_eq!(explain("deploy/wo"), ["deploy/worker"]);
+    assert_eq!(explain("deployments.apps/w"), ["deployments.apps/web", "deployments.apps/worker"]);
+    assert_eq!(explain("sts/"), ["sts/db"]);
+    assert_eq!(explain("statefulset/"), ["statefulset/db"]);
+    assert_eq!(explain("pod/web"), ["pod/web-7d4b9-abcde"]);
+    assert_eq!(explain("po/"), ["po/web-7d4b9-abcde", "po/worker-5c8f-xyz"]);
+    assert_eq!(values(&["explain", "deploy/"]), Vec::<String>::new(), "none in the default namespace");
+    assert_eq!(values(&["explain", "-n", "demo", "deploy", "w"]), ["web", "worker"], "TYPE NAME");
+    assert_eq!(values(&["explain", "-n", "demo", "pod", ""]).len(), 2);
+    assert_eq!(
+        values(&["explain", "-n", "demo", "configmap/"]),
+        Vec::<String>::new(),
+        "not a kind explain reads"
+    );
 }

@@ -138,7 +138,8 @@ fn plain(values: Vec<String>) -> Vec<Candidate> {
 }
 
 /// `explain`'s Service: `svc/NAME` while nothing or part of `svc/` is typed, `KIND/NAME` after a
-/// kind, and bare names matching what is typed (both forms are accepted, see
+/// kind (a Service's, or `deploy/`, `statefulset/`, `pod/` and their other names: the workload's
+/// names), and bare names matching what is typed (both forms are accepted, see
 /// `settings::parse_service_ref`).
 fn services(current: &str, typed: &Typed, lookup: &mut dyn Lookup) -> Reply {
     let names = lookup.services(typed);
@@ -147,7 +148,7 @@ fn services(current: &str, typed: &Typed, lookup: &mut dyn Lookup) -> Reply {
     };
     let candidates = match current.split_once('/') {
         Some((kind @ ("svc" | "service" | "services" | "service.v1"), partial)) => with_kind(kind, partial),
-        Some(_) => Vec::new(),
+        Some((kind, partial)) => return workload_names(kind, &format!("{kind}/"), partial, typed, lookup),
         None if current.is_empty() => with_kind("svc", ""),
         None => {
             let mut candidates = if "svc/".starts_with(current) { with_kind("svc", "") } else { Vec::new() };
@@ -155,6 +156,29 @@ fn services(current: &str, typed: &Typed, lookup: &mut dyn Lookup) -> Reply {
             candidates
         }
     };
+    Reply { candidates, directive: Directive::NoFileComp }
+}
+
+/// Names of the workload kind `kind` names (`deploy`, `sts`, `pod`… as kubectl takes them; none for
+/// any other word) matching `partial`, each written after `prefix` (`deploy/`, or nothing after a
+/// separate type word).
+pub(super) fn workload_names(
+    kind: &str,
+    prefix: &str,
+    partial: &str,
+    typed: &Typed,
+    lookup: &mut dyn Lookup,
+) -> Reply {
+    use crate::settings::BehindKind as K;
+    use topo_engine::model::WorkloadObject as W;
+    let names = match crate::settings::behind_kind(kind) {
+        Some(K::Deployment) => lookup.workloads(typed, W::Deployments),
+        Some(K::StatefulSet) => lookup.workloads(typed, W::StatefulSets),
+        Some(K::Pod) => lookup.workloads(typed, W::Pods),
+        None => Vec::new(),
+    };
+    let candidates =
+        names.iter().filter(|n| n.starts_with(partial)).map(|n| plain_one(format!("{prefix}{n}"))).collect();
     Reply { candidates, directive: Directive::NoFileComp }
 }
 

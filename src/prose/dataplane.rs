@@ -46,12 +46,43 @@ pub(super) fn sentence(reason: &Reason) -> Option<String> {
         C::CiliumVersionUnknown => "Cilium applies topology, but its version is unknown (DaemonSet \
              kube-system/cilium not read), and which keys it reads depends on it."
             .into(),
-        C::DataPlaneUnknown => format!(
-            "Whether Cilium balances this Service is unknown: ConfigMap kube-system/cilium-config was {}.",
-            status(f.value.as_deref())
+        C::DataPlaneUnknown => data_plane_unknown(f),
+        C::OvnKubernetesIgnoresHints => format!(
+            "OVN-Kubernetes balances this Service in place of kube-proxy, and its load balancers take \
+             every endpoint: it does not read {} or the hints.",
+            f.key
+                .as_deref()
+                .map_or_else(|| "what asked".to_string(), |k| format!("{k}={}", quoted(&f.value)))
         ),
         _ => return super::frontdoor::sentence(reason),
     })
+}
+
+/// Who could not be seen: Cilium (cilium-config's status is `value`), OVN-Kubernetes (ovnkube-node's
+/// status is `key`, when unknown too), or both.
+fn data_plane_unknown(f: &Facts) -> String {
+    match (&f.value, &f.key) {
+        (Some(cilium), Some(ovn)) if cilium == "read" || cilium == "absent" => format!(
+            "Whether OVN-Kubernetes balances this Service in place of kube-proxy is unknown: DaemonSet \
+             ovnkube-node was {}.",
+            status(Some(ovn))
+        ),
+        (cilium, Some(ovn)) if cilium.as_deref() == Some(ovn.as_str()) => format!(
+            "Whether Cilium or OVN-Kubernetes balances this Service is unknown: ConfigMap \
+             kube-system/cilium-config and DaemonSet ovnkube-node were {}.",
+            status(Some(ovn))
+        ),
+        (_, Some(ovn)) => format!(
+            "Whether Cilium or OVN-Kubernetes balances this Service is unknown: ConfigMap \
+             kube-system/cilium-config was {}, DaemonSet ovnkube-node {}.",
+            status(f.value.as_deref()),
+            status(Some(ovn))
+        ),
+        (_, None) => format!(
+            "Whether Cilium balances this Service is unknown: ConfigMap kube-system/cilium-config was {}.",
+            status(f.value.as_deref())
+        ),
+    }
 }
 
 /// The data-plane codes that say a path sends the Service's traffic to every endpoint.
@@ -62,6 +93,7 @@ pub(super) fn ignores_hints(code: C) -> bool {
             | C::CiliumSocketLbIgnoresHints
             | C::CiliumVersionIgnoresValue
             | C::KubeProxyIgnoresHints
+            | C::OvnKubernetesIgnoresHints
             | C::FrontDoorIgnoresValue
             | C::FrontDoorIgnoresHints
     )
@@ -74,9 +106,11 @@ pub(super) fn remedy(reason: &Reason) -> Option<String> {
              loadBalancer.serviceTopology=true) and restart the Cilium agents: Cilium replaces kube-proxy \
              and routes this Service to every endpoint until then."
             .into(),
-        C::KubeProxyIgnoresHints => "Upgrade the kube-proxy add-on (DaemonSet kube-system/kube-proxy) to the \
+        C::KubeProxyIgnoresHints => {
+            "Upgrade the kube-proxy add-on (DaemonSet kube-system/kube-proxy) to the \
              control plane's version; on EKS, update the kube-proxy add-on."
-            .into(),
+                .into()
+        }
         C::CiliumSocketLbIgnoresHints => "Set enable-service-topology: \"true\" in cilium-config (Helm \
              loadBalancer.serviceTopology=true) and restart the Cilium agents, or turn socket load \
              balancing off for pods (bpf-lb-sock-hostns-only: \"true\")."
@@ -85,8 +119,12 @@ pub(super) fn remedy(reason: &Reason) -> Option<String> {
              (service.kubernetes.io/topology-aware-hints: Auto before Cilium 1.14)."
             .into(),
         C::DataPlaneUnknown | C::CiliumVersionUnknown => "Let kubectl-topo read the data plane: `get` on \
-             kube-system's cilium-config, kube-proxy ConfigMaps and DaemonSets (deploy/rbac.yaml), or add them \
-             to the dump."
+             kube-system's cilium-config, kube-proxy ConfigMaps and DaemonSets and OVN-Kubernetes' DaemonSet \
+             ovnkube-node (deploy/rbac.yaml), or add them to the dump."
+            .into(),
+        C::OvnKubernetesIgnoresHints => "OVN-Kubernetes has no topology-aware routing: keep traffic local \
+             with internalTrafficPolicy: Local (endpoints on every client node needed), or accept that this \
+             Service's traffic crosses zones."
             .into(),
         C::KubeProxyAppliesHints | C::CiliumSocketLbAppliesHints => "See the reasons below.".into(),
         _ => return super::frontdoor::remedy(reason),
@@ -120,10 +158,13 @@ pub(crate) fn path(kind: PathKind) -> &'static str {
         PathKind::KubeProxy => "kube-proxy",
         PathKind::CiliumKubeProxyReplacement => "Cilium (kube-proxy replacement)",
         PathKind::CiliumSocketLb => "Cilium socket LB",
-        PathKind::Unknown => "unknown (Cilium?)",
+        PathKind::Unknown => "unknown (Cilium, OVN-K?)",
         PathKind::EnvoyGateway => "Envoy Gateway",
         PathKind::IstioAmbient => "Istio ambient (ztunnel)",
         PathKind::FrontDoorUnknown => "unknown (a front door?)",
+        PathKind::OvnKubernetes => "OVN-Kubernetes",
+        PathKind::IngressNginx => "ingress-nginx",
+        PathKind::Linkerd => "Linkerd",
     }
 }
 
@@ -135,6 +176,8 @@ pub(crate) fn traffic(traffic: Traffic) -> &'static str {
         Traffic::NotPodToClusterIp => "other than pod → ClusterIP",
         Traffic::ThroughGateway => "through the gateway",
         Traffic::AmbientPods => "ambient pods",
+        Traffic::ThroughIngress => "through the Ingress",
+        Traffic::MeshedPods => "meshed pods",
     }
 }
 
@@ -143,6 +186,8 @@ pub(crate) fn version_source(source: VersionSource) -> &'static str {
     match source {
         VersionSource::DaemonSetImage => "DaemonSet image",
         VersionSource::FrontDoorImage => "ztunnel image",
+        VersionSource::ControllerImage => "controller image",
+        VersionSource::MeshConfig => "linkerd-config",
         VersionSource::Kubelets => "kubelets",
         VersionSource::ControlPlane => "control plane",
         VersionSource::Unknown => "unknown",

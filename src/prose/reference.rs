@@ -86,6 +86,7 @@ pub fn entry(code: C) -> Entry {
         C::CiliumVersionIgnoresValue => paths::CILIUM_VERSION_IGNORES_VALUE,
         C::CiliumVersionUnknown => paths::CILIUM_VERSION_UNKNOWN,
         C::DataPlaneUnknown => paths::DATA_PLANE_UNKNOWN,
+        C::OvnKubernetesIgnoresHints => paths::OVN_KUBERNETES_IGNORES_HINTS,
         C::NodeZoneNotSeen => paths::NODE_ZONE_NOT_SEEN,
         super::front_door_codes!() => front_doors::entry(code),
     }
@@ -115,7 +116,8 @@ pub fn group(code: C) -> &'static str {
         | C::CiliumSocketLbIgnoresHints
         | C::CiliumVersionIgnoresValue
         | C::CiliumVersionUnknown
-        | C::DataPlaneUnknown => "Data plane: who routes, and whether hints matter",
+        | C::DataPlaneUnknown
+        | C::OvnKubernetesIgnoresHints => "Data plane: who routes, and whether hints matter",
         super::front_door_codes!() => "Front doors: a gateway or mesh before the Service",
         C::NodesUnknown | C::SlicesUnknown => "Incomplete input",
         C::NodeMissingZone

@@ -54,6 +54,7 @@ pub fn remedy(reason: Option<&Reason>) -> String {
         | C::CiliumVersionIgnoresValue
         | C::CiliumVersionUnknown
         | C::DataPlaneUnknown
+        | C::OvnKubernetesIgnoresHints
         | super::front_door_codes!() => {
             super::dataplane::remedy(reason).unwrap_or_else(|| SEE_REASONS.into())
         }

@@ -52,6 +52,7 @@ pub fn sentence(reason: &Reason) -> String {
         | C::CiliumVersionIgnoresValue
         | C::CiliumVersionUnknown
         | C::DataPlaneUnknown
+        | C::OvnKubernetesIgnoresHints
         | super::front_door_codes!() => super::dataplane::sentence(reason).unwrap_or_default(),
         C::NodeZoneNotSeen => node_zone_not_seen(&reason.facts),
     }

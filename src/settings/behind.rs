@@ -25,7 +25,7 @@ pub struct Behind {
 }
 
 /// The kind `word` names, as kubectl resolves resource names.
-fn kind_of(word: &str) -> Option<BehindKind> {
+pub(crate) fn kind_of(word: &str) -> Option<BehindKind> {
     let word = word.to_ascii_lowercase();
     let resource = word.strip_suffix(".apps").or_else(|| word.strip_suffix(".v1.apps")).unwrap_or(&word);
     let resource = resource.strip_suffix(".v1.").or_else(|| resource.strip_suffix(".v1")).unwrap_or(resource);

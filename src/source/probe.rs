@@ -16,6 +16,7 @@ use kube::api::ListParams;
 use super::SourceError;
 use crate::source::{LiveSpec, SourceSpec};
 use topo_engine::model::snapshot::LABEL_ZONE;
+use topo_engine::model::{WorkloadKind, WorkloadObject};
 
 fn dump_snapshot(spec: &SourceSpec) -> Result<topo_engine::model::Snapshot, SourceError> {
     let all = crate::source::Scope::AllNamespaces;
@@ -37,6 +38,46 @@ pub(crate) fn service_names(spec: &SourceSpec, namespace: Option<&str>) -> Resul
             Ok(names)
         }
         SourceSpec::Live(live) => live_service_names(live, namespace),
+    }
+}
+
+/// Names of the Deployments, StatefulSets or Pods (`object`) in `namespace` (`None`: the default
+/// namespace of the source), sorted: a dump's, or a live list of names only (RBAC-tolerant: a
+/// refused list is no names).
+pub(crate) fn workload_names(
+    spec: &SourceSpec,
+    namespace: Option<&str>,
+    object: WorkloadObject,
+) -> Result<Vec<String>, SourceError> {
+    match spec {
+        SourceSpec::Dump(_) => {
+            let all = crate::source::Scope::AllNamespaces;
+            let request = super::Request {
+                scope: &all,
+                service: None,
+                nodes_only: false,
+                whole: false,
+                workloads: true,
+            };
+            let workloads = super::load(spec, request, &mut std::io::sink())?.snapshot.workloads;
+            let namespace = namespace.unwrap_or("default");
+            let names: Vec<String> = match object {
+                WorkloadObject::Pods => {
+                    workloads.pods.into_iter().filter(|p| p.namespace == namespace).map(|p| p.name).collect()
+                }
+                _ => {
+                    let kind = if object == WorkloadObject::Deployments {
+                        WorkloadKind::Deployment
+                    } else {
+                        WorkloadKind::StatefulSet
+                    };
+                    let ours = |w: &topo_engine::model::Workload| w.namespace == namespace && w.kind == kind;
+                    workloads.workloads.into_iter().filter(ours).map(|w| w.name).collect()
+                }
+            };
+            Ok(sorted(names.into_iter()))
+        }
+        SourceSpec::Live(live) => live_workload_names(live, namespace, object),
     }
 }
 
@@ -136,6 +177,39 @@ fn live_service_names(live: &LiveSpec, namespace: Option<&str>) -> Result<Vec<St
         let action = format!("list services in namespace {namespace}");
         let services: Vec<Named> = super::live::list_all(&conn, &api, ListParams::default(), &action).await?;
         Ok(sorted(services.into_iter().filter_map(|s| s.metadata.name)))
+    })
+}
+
+/// Names of `object` in `namespace` (the kubeconfig context's namespace when `None`).
+fn live_workload_names(
+    live: &LiveSpec,
+    namespace: Option<&str>,
+    object: WorkloadObject,
+) -> Result<Vec<String>, SourceError> {
+    use k8s_openapi::api::apps::v1::{Deployment, StatefulSet};
+    use k8s_openapi::api::core::v1::Pod;
+    block_on(async {
+        let conn = super::live::connect(live).await?;
+        let namespace = namespace.unwrap_or(&conn.default_namespace).to_string();
+        let client = conn.client.clone();
+        let named: Vec<Named> = match object {
+            WorkloadObject::Deployments => {
+                let api: Api<Deployment> = Api::namespaced(client, &namespace);
+                let action = format!("list deployments in namespace {namespace}");
+                super::live::list_all(&conn, &api, ListParams::default(), &action).await?
+            }
+            WorkloadObject::StatefulSets => {
+                let api: Api<StatefulSet> = Api::namespaced(client, &namespace);
+                let action = format!("list statefulsets in namespace {namespace}");
+                super::live::list_all(&conn, &api, ListParams::default(), &action).await?
+            }
+            _ => {
+                let api: Api<Pod> = Api::namespaced(client, &namespace);
+                let action = format!("list pods in namespace {namespace}");
+                super::live::list_all(&conn, &api, ListParams::default(), &action).await?
+            }
+        };
+        Ok(sorted(named.into_iter().filter_map(|n| n.metadata.name)))
     })
 }
 

@@ -12,6 +12,7 @@ pub(super) fn entry(code: C) -> Entry {
         C::FrontDoorIgnoresValue => FRONT_DOOR_IGNORES_VALUE,
         C::FrontDoorIgnoresHints => FRONT_DOOR_IGNORES_HINTS,
         C::FrontDoorUnknown => FRONT_DOOR_UNKNOWN,
+        C::FrontDoorAppliesHints => FRONT_DOOR_APPLIES_HINTS,
         _ => FRONT_DOOR_PREFERS_ZONE,
     }
 }
@@ -69,27 +70,61 @@ pub(super) const FRONT_DOOR_IGNORES_HINTS: Entry = Entry {
     meaning: "Envoy Gateway and Istio's ztunnel do not read the hints in the EndpointSlices. A Service that \
         asks for them only through keys those front doors do not read (the deprecated \
         topology-aware-hints annotation; for ztunnel also topology-mode Auto) gets its front-door \
-        traffic sent to every endpoint, while kube-proxy keeps other traffic in zone.",
+        traffic sent to every endpoint, while kube-proxy keeps other traffic in zone. ingress-nginx \
+        reads the hints only with --enable-topology-aware-routing (v1.6.0 and later), Linkerd only from \
+        stable-2.12 with enableEndpointSlices on.",
     upstream: &[
         "envoyproxy/gateway internal/gatewayapi/route.go, processPreferLocalZone (topology-mode Auto only)",
         "istio/istio pilot/pkg/serviceregistry/ambient/services.go (no EndpointSlice hints)",
+        "kubernetes/ingress-nginx cmd/nginx/flags.go (--enable-topology-aware-routing, #9165)",
+        "linkerd/linkerd2 controller/api/destination/endpoint_translator.go, filterAddresses",
     ],
-    fix: &[(
-        "every release",
-        "Set spec.trafficDistribution: PreferClose (Istio also reads networking.istio.io/traffic-distribution), \
-         where the Kubernetes release has the field.",
-    )],
+    fix: &[
+        (
+            "Envoy Gateway, Istio ambient",
+            "Set spec.trafficDistribution: PreferClose (Istio also reads networking.istio.io/traffic-distribution), \
+             where the Kubernetes release has the field.",
+        ),
+        (
+            "ingress-nginx v1.6.0 and later",
+            "Start the controller with --enable-topology-aware-routing (Helm \
+             controller.enableTopologyAwareRouting=true), with controller pods in every zone.",
+        ),
+        ("Linkerd", "Upgrade to stable-2.12 or later and keep enableEndpointSlices on."),
+    ],
 };
 
 pub(super) const FRONT_DOOR_UNKNOWN: Entry = Entry {
-    summary: "Whether a front door (Envoy Gateway, Istio ambient) routes the Service is unknown.",
-    meaning: "The Gateway API routes, Gateways, GatewayClasses, or DaemonSet istio-system/ztunnel could not \
-        be read (forbidden, failed, or not in the dump), so whether Envoy or ztunnel balances the \
-        Service's endpoints itself is unknown. kubectl topo says so instead of assuming kube-proxy.",
+    summary: "Whether a front door (Envoy Gateway, Istio ambient, ingress-nginx, Linkerd) routes the Service is unknown.",
+    meaning: "The Gateway API routes, Gateways, GatewayClasses, DaemonSet istio-system/ztunnel, the \
+        Ingresses and IngressClasses, ingress-nginx's controller Deployment or ConfigMap \
+        linkerd/linkerd-config could not be read (forbidden, failed, or not in the dump), so whether \
+        that front door balances the Service's endpoints itself, and how, is unknown. kubectl topo says \
+        so instead of assuming kube-proxy.",
     upstream: &["docs/data-plane.md#front-doors (the objects read)"],
     fix: &[(
         "every release",
-        "Let the reader list the Gateway API routes, Gateways, GatewayClasses and Namespaces and get \
-         istio-system/ztunnel (deploy/rbac.yaml), or add them to the dump (docs/data-plane.md).",
+        "Let the reader list the Gateway API routes, Gateways, GatewayClasses, Ingresses, IngressClasses \
+         and Namespaces and get istio-system/ztunnel, ingress-nginx/ingress-nginx-controller and \
+         linkerd/linkerd-config (deploy/rbac.yaml), or add them to the dump (docs/data-plane.md).",
+    )],
+};
+
+pub(super) const FRONT_DOOR_APPLIES_HINTS: Entry = Entry {
+    summary: "A front door (ingress-nginx with its flag, Linkerd) balances the endpoints itself and follows the zone hints.",
+    meaning: "ingress-nginx's controller and Linkerd's destination controller read the Service's \
+        EndpointSlices themselves. With ingress-nginx's --enable-topology-aware-routing (controller \
+        v1.6.0 and later) and in Linkerd from stable-2.12 (with EndpointSlices on, the default), they keep \
+        the endpoints whose zone hints name their own zone, as kube-proxy does, so the Service's hint \
+        verdict holds for that traffic too. Both read the zone hints only, and only when every endpoint \
+        has one; ingress-nginx has no fallback when none is for its zone (kubernetes/ingress-nginx#11342).",
+    upstream: &[
+        "kubernetes/ingress-nginx internal/ingress/controller/endpointslices.go, getEndpointsFromSlices (#9165, v1.6.0)",
+        "linkerd/linkerd2 controller/api/destination/endpoint_translator.go, filterAddresses (stable-2.12)",
+    ],
+    fix: &[(
+        "every release",
+        "Nothing to do for the front door: the hints decide (see the Service's other reasons). Run \
+         ingress-nginx's controller pods in every zone that has endpoints.",
     )],
 };

@@ -104,14 +104,35 @@ pub(super) const CILIUM_VERSION_UNKNOWN: Entry = Entry {
 
 pub(super) const DATA_PLANE_UNKNOWN: Entry = Entry {
     summary: "Who routes the Service is unknown: the data plane's configuration could not be read.",
-    meaning: "kube-system/cilium-config was forbidden, failed or is not in the dump, so whether Cilium \
-        balances the Service instead of kube-proxy is unknown. kubectl topo says so instead of assuming \
-        kube-proxy.",
-    upstream: &["cilium/cilium pkg/option/config.go (the keys read from cilium-config)"],
+    meaning: "kube-system/cilium-config (or OVN-Kubernetes' DaemonSet ovnkube-node) was forbidden, failed \
+        or is not in the dump, so whether Cilium (or OVN-Kubernetes) balances the Service instead of \
+        kube-proxy is unknown. kubectl topo says so instead of assuming kube-proxy.",
+    upstream: &[
+        "cilium/cilium pkg/option/config.go (the keys read from cilium-config)",
+        "ovn-kubernetes dist/templates/ovnkube-node.yaml.j2 (DaemonSet ovnkube-node)",
+    ],
     fix: &[(
         "every release",
         "Let the reader get configmaps and daemonsets in kube-system (deploy/rbac.yaml), or add them to \
          the dump (docs/data-plane.md lists the command).",
+    )],
+};
+
+pub(super) const OVN_KUBERNETES_IGNORES_HINTS: Entry = Entry {
+    summary: "OVN-Kubernetes balances Services in place of kube-proxy and ignores the hints.",
+    meaning: "OVN-Kubernetes runs no kube-proxy: it builds an OVN load balancer per Service from every \
+        ready endpoint of its EndpointSlices, with no topology filtering. Whatever the controller writes \
+        into the hints, and whatever the Service asks for, its traffic goes to every endpoint (only \
+        internalTrafficPolicy and externalTrafficPolicy Local are honoured).",
+    upstream: &[
+        "ovn-kubernetes go-controller/pkg/ovn/controller/services/lb_config.go, buildServiceLBConfigs",
+        "ovn-kubernetes #3165 (topology aware hints, closed unmerged); #6888 (trafficDistribution, open)",
+    ],
+    fix: &[(
+        "every release",
+        "Nothing in the Service changes OVN-Kubernetes' routing: keep traffic local with \
+         internalTrafficPolicy: Local (endpoints on every node needed), or balance in a mesh or gateway \
+         that reads trafficDistribution.",
     )],
 };
 

@@ -5,12 +5,9 @@
 //! skips every other field without keeping it), into `model::frontdoor`. Pure: the lists are
 //! `source/live/frontdoor.rs`, a dump's items come through `dump/outcome.rs`.
 
-use serde::Deserialize;
-use serde::de::IgnoredAny;
-
 use topo_engine::model::{
-    BackendPolicy, DataPlane, Gateway, GatewayClass, GatewayRoute, NamespaceMeta, ObjectRef, OptionalObject,
-    ReadStatus,
+    BackendPolicy, DataPlane, Gateway, GatewayClass, GatewayRoute, Ingress, NamespaceMeta, ObjectRef,
+    OptionalObject, ReadStatus,
 };
 
 /// One listed kind of front-door object.
@@ -22,6 +19,8 @@ pub(crate) enum FrontKind {
     GatewayClass,
     BackendTrafficPolicy,
     Namespace,
+    Ingress,
+    IngressClass,
 }
 
 /// One front-door list: the kind, its API group and version, its plural, the read it answers.
@@ -37,8 +36,10 @@ pub(crate) struct FrontList {
 
 const GATEWAY_API: &str = "gateway.networking.k8s.io";
 
+const NETWORKING: &str = "networking.k8s.io";
+
 /// Every front-door list. `deploy/rbac.yaml` grants `list` on exactly these.
-pub(crate) const FRONT_LISTS: [FrontList; 6] = [
+pub(crate) const FRONT_LISTS: [FrontList; 8] = [
     FrontList {
         kind: FrontKind::HttpRoute,
         group: GATEWAY_API,
@@ -87,6 +88,22 @@ pub(crate) const FRONT_LISTS: [FrontList; 6] = [
         plural: "namespaces",
         object: OptionalObject::Namespaces,
     },
+    FrontList {
+        kind: FrontKind::Ingress,
+        group: NETWORKING,
+        version: "v1",
+        name: "Ingress",
+        plural: "ingresses",
+        object: OptionalObject::Ingresses,
+    },
+    FrontList {
+        kind: FrontKind::IngressClass,
+        group: NETWORKING,
+        version: "v1",
+        name: "IngressClass",
+        plural: "ingressclasses",
+        object: OptionalObject::IngressClasses,
+    },
 ];
 
 impl FrontList {
@@ -111,90 +128,6 @@ pub(crate) fn front_list(api_version: &str, kind: &str) -> Option<&'static Front
     })
 }
 
-/// An item of any front-door list, decoded lean.
-#[derive(Debug, Default, Deserialize)]
-pub(crate) struct LeanItem {
-    #[serde(default, deserialize_with = "nullable")]
-    metadata: LeanMeta,
-    #[serde(default, deserialize_with = "nullable")]
-    spec: LeanSpec,
-}
-
-impl LeanItem {
-    /// Its namespace (empty for a cluster-scoped object).
-    pub(crate) fn namespace(&self) -> &str {
-        self.metadata.namespace.as_deref().unwrap_or("")
-    }
-}
-
-#[derive(Debug, Default, Deserialize)]
-struct LeanMeta {
-    #[serde(default, deserialize_with = "nullable")]
-    name: String,
-    #[serde(default)]
-    namespace: Option<String>,
-    #[serde(default, deserialize_with = "nullable")]
-    annotations: LeanAnnotations,
-}
-
-#[derive(Debug, Default, Deserialize)]
-struct LeanAnnotations {
-    #[serde(rename = "networking.istio.io/traffic-distribution", default)]
-    istio_traffic_distribution: Option<String>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct LeanSpec {
-    #[serde(default, deserialize_with = "nullable")]
-    parent_refs: Vec<LeanRef>,
-    #[serde(default, deserialize_with = "nullable")]
-    rules: Vec<LeanRule>,
-    #[serde(default)]
-    gateway_class_name: Option<String>,
-    #[serde(default)]
-    controller_name: Option<String>,
-    #[serde(default, deserialize_with = "nullable")]
-    target_refs: Vec<LeanRef>,
-    #[serde(default)]
-    target_ref: Option<LeanRef>,
-    #[serde(default)]
-    load_balancer: Option<LeanLoadBalancer>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct LeanRule {
-    #[serde(default, deserialize_with = "nullable")]
-    backend_refs: Vec<LeanRef>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-struct LeanRef {
-    #[serde(default)]
-    group: Option<String>,
-    #[serde(default)]
-    kind: Option<String>,
-    #[serde(default, deserialize_with = "nullable")]
-    name: String,
-    #[serde(default)]
-    namespace: Option<String>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct LeanLoadBalancer {
-    #[serde(default)]
-    zone_aware: Option<LeanZoneAware>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct LeanZoneAware {
-    #[serde(default)]
-    prefer_local: Option<IgnoredAny>,
-}
-
 /// What one front-door object contributes to the model.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum FrontObject {
@@ -204,6 +137,9 @@ pub(crate) enum FrontObject {
     Policy(BackendPolicy),
     /// A Namespace; `None` when it has no Istio annotation (nothing kept).
     Namespace(Option<NamespaceMeta>),
+    /// An Ingress; `None` when it names no Service (nothing kept).
+    Ingress(Option<Ingress>),
+    IngressClass(GatewayClass),
 }
 
 impl FrontKind {
@@ -221,6 +157,8 @@ impl FrontKind {
             FrontKind::GatewayClass => "gatewayclass",
             FrontKind::BackendTrafficPolicy => "backendtrafficpolicy",
             FrontKind::Namespace => "namespace",
+            FrontKind::Ingress => "ingress",
+            FrontKind::IngressClass => "ingressclass",
         }
     }
 }
@@ -235,21 +173,14 @@ impl FrontObject {
             FrontObject::Class(c) => doors.classes.push(c),
             FrontObject::Policy(p) => doors.policies.push(p),
             FrontObject::Namespace(n) => doors.namespaces.extend(n),
+            FrontObject::Ingress(i) => doors.ingresses.extend(i),
+            FrontObject::IngressClass(c) => doors.ingress_classes.push(c),
         }
     }
 }
 
 fn is_kind(r: &LeanRef, group: &str, kind: &str) -> bool {
     r.group.as_deref().unwrap_or(group) == group && r.kind.as_deref().unwrap_or(kind) == kind
-}
-
-/// A field given as `null` reads as its default, as k8s-openapi reads it.
-fn nullable<'de, D, T>(deserializer: D) -> Result<T, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: Deserialize<'de> + Default,
-{
-    Option::<T>::deserialize(deserializer).map(Option::unwrap_or_default)
 }
 
 /// One item of `kind`, decoded lean, into the model.
@@ -284,44 +215,79 @@ pub(crate) fn front_object(kind: FrontKind, item: LeanItem) -> FrontObject {
             name: metadata.name,
             controller: spec.controller_name.unwrap_or_default(),
         }),
-        FrontKind::BackendTrafficPolicy => FrontObject::Policy(BackendPolicy {
-            policy: this,
-            targets: (spec.target_refs.iter().chain(spec.target_ref.as_ref()))
-                .map(|r| (r.kind.clone().unwrap_or_default(), r.name.clone()))
-                .collect(),
-            prefer_local: spec
-                .load_balancer
-                .and_then(|lb| lb.zone_aware)
-                .is_some_and(|z| z.prefer_local.is_some()),
-        }),
+        FrontKind::BackendTrafficPolicy => FrontObject::Policy(policy(this, spec)),
         FrontKind::Namespace => FrontObject::Namespace(
             metadata
                 .annotations
                 .istio_traffic_distribution
                 .map(|td| NamespaceMeta { name: metadata.name, traffic_distribution: Some(td) }),
         ),
+        FrontKind::Ingress => FrontObject::Ingress(ingress(this, spec, metadata.annotations)),
+        FrontKind::IngressClass => FrontObject::IngressClass(GatewayClass {
+            name: metadata.name,
+            controller: spec.controller.unwrap_or_default(),
+        }),
     }
+}
+
+/// A BackendTrafficPolicy's targets and whether it sets zone-aware routing.
+fn policy(this: ObjectRef, spec: lean::LeanSpec) -> BackendPolicy {
+    BackendPolicy {
+        policy: this,
+        targets: (spec.target_refs.iter().chain(spec.target_ref.as_ref()))
+            .map(|r| (r.kind.clone().unwrap_or_default(), r.name.clone()))
+            .collect(),
+        prefer_local: spec
+            .load_balancer
+            .and_then(|lb| lb.zone_aware)
+            .is_some_and(|z| z.prefer_local.is_some()),
+    }
+}
+
+/// An Ingress's class and the Services it names (`None`: it names none, nothing is kept).
+fn ingress(this: ObjectRef, spec: lean::LeanSpec, annotations: lean::LeanAnnotations) -> Option<Ingress> {
+    let paths = spec.rules.iter().filter_map(|rule| rule.http.as_ref()).flat_map(|h| &h.paths);
+    let backends: Vec<ObjectRef> =
+        (spec.default_backend.iter().chain(paths.filter_map(|p| p.backend.as_ref())))
+            .filter_map(|b| b.service.as_ref())
+            .map(|s| ObjectRef { namespace: this.namespace.clone(), name: s.name.clone() })
+            .collect();
+    let upstream =
+        |v: &serde_json::Value| v.as_bool() == Some(true) || v.as_str().is_some_and(|t| t.trim() == "true");
+    (!backends.is_empty()).then(|| Ingress {
+        ingress: this,
+        class: spec.ingress_class_name.or(annotations.ingress_class),
+        backends,
+        service_upstream: annotations.service_upstream.as_ref().is_some_and(upstream),
+    })
 }
 
 /// The Gateway API reads are one family: a dump holding any of them holds the others it has (a
 /// `kubectl get httproutes,grpcroutes,gateways,gatewayclasses` of a cluster without GRPCRoutes
 /// writes none), so those count as read and empty rather than not in the dump.
 pub(crate) fn dump_statuses(data_plane: &mut DataPlane) {
-    let family = [
+    let gateway_api: &[OptionalObject] = &[
         OptionalObject::HttpRoutes,
         OptionalObject::GrpcRoutes,
         OptionalObject::Gateways,
         OptionalObject::GatewayClasses,
     ];
-    if family.iter().any(|o| data_plane.status(*o) == Some(ReadStatus::Read)) {
-        for object in family {
-            data_plane.reads.entry(object).or_insert(ReadStatus::Read);
+    // The same for `kubectl get ingresses,ingressclasses` of a cluster without one of them.
+    let ingress: &[OptionalObject] = &[OptionalObject::Ingresses, OptionalObject::IngressClasses];
+    for family in [gateway_api, ingress] {
+        if family.iter().any(|o| data_plane.status(*o) == Some(ReadStatus::Read)) {
+            for object in family {
+                data_plane.reads.entry(*object).or_insert(ReadStatus::Read);
+            }
         }
     }
 }
 
 mod items;
-pub(crate) use items::{Name, items};
+mod lean;
+pub(crate) use items::{INGRESS_NGINX_DEPLOYMENT, INGRESS_NGINX_NAMESPACE, Name, items};
+pub(crate) use lean::LeanItem;
+use lean::LeanRef;
 
 #[cfg(test)]
 mod tests {
@@ -365,6 +331,31 @@ mod tests {
         );
         assert!(!policy(json!({"type": "RoundRobin"})).prefer_local);
         assert_eq!(policy(json!({})).targets, vec![("HTTPRoute".to_string(), "web".to_string())]);
+    }
+
+    #[test]
+    fn an_ingress_keeps_its_class_and_services_only() {
+        let ingress = decode(
+            FrontKind::Ingress,
+            json!({"metadata": {"name": "web", "namespace": "shop", "annotations": {
+                    "kubernetes.io/ingress.class": "nginx", "nginx.ingress.kubernetes.io/service-upstream": "true"}},
+                "spec": {"defaultBackend": {"service": {"name": "fallback", "port": {"number": 80}}},
+                    "rules": [{"host": "x", "http": {"paths": [{"path": "/", "backend": {"service": {"name": "backend"}}},
+                        {"path": "/static", "backend": {"resource": {"kind": "StorageBucket", "name": "b"}}}]}}]}}),
+        );
+        let FrontObject::Ingress(Some(ingress)) = ingress else { panic!("an Ingress") };
+        let names: Vec<&str> = ingress.backends.iter().map(|b| b.name.as_str()).collect();
+        assert_eq!(names, ["fallback", "backend"]);
+        assert_eq!((ingress.class.as_deref(), ingress.service_upstream), (Some("nginx"), true));
+        let none = decode(
+            FrontKind::Ingress,
+            json!({"metadata": {"name": "r"}, "spec": {"rules": [{"host": "x"}]}}),
+        );
+        assert_eq!(none, FrontObject::Ingress(None), "no Service named: nothing kept");
+        assert_eq!(
+            front_list("networking.k8s.io/v1", "IngressClass").map(|l| l.kind),
+            Some(FrontKind::IngressClass)
+        );
     }
 
     #[test]

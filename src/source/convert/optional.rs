@@ -11,7 +11,10 @@ use k8s_openapi::api::apps::v1 as apps;
 use k8s_openapi::api::core::v1 as core;
 use serde_json::{Value, json};
 
-use topo_engine::model::{CILIUM_KEYS, CiliumConfig, DataPlane, OptionalObject, ReadStatus, kube_proxy_mode};
+use topo_engine::model::{
+    CILIUM_KEYS, CiliumConfig, DataPlane, IngressController, Linkerd, OptionalObject, ReadStatus,
+    ingress_nginx_topology_flag, kube_proxy_mode,
+};
 
 /// The kind of an optional object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,6 +23,8 @@ pub(crate) enum ObjectKind {
     ConfigMap,
     /// `apps/v1 DaemonSet`.
     DaemonSet,
+    /// `apps/v1 Deployment` (its containers' images and arguments).
+    Deployment,
 }
 
 /// One optional read: which object, where, by which names (the first found wins), and what of it
@@ -43,7 +48,7 @@ const KUBE_PROXY_KEYS: [&str; 2] = ["config.conf", "config"];
 
 /// Every optional read by name (the front doors' lists are `convert::frontdoor::FRONT_LISTS`).
 /// `deploy/rbac.yaml` grants `get` on exactly these names.
-pub(crate) const OPTIONAL_READS: [OptionalRead; 5] = [
+pub(crate) const OPTIONAL_READS: [OptionalRead; 9] = [
     OptionalRead {
         object: OptionalObject::CiliumConfig,
         kind: ObjectKind::ConfigMap,
@@ -79,7 +84,49 @@ pub(crate) const OPTIONAL_READS: [OptionalRead; 5] = [
         names: &["ztunnel"],
         keys: &["istio-proxy"],
     },
+    // OVN-Kubernetes' node DaemonSet: upstream's manifests, then OpenShift's (one object, two places).
+    OptionalRead {
+        object: OptionalObject::OvnKubeNode,
+        kind: ObjectKind::DaemonSet,
+        namespace: "ovn-kubernetes",
+        names: &["ovnkube-node"],
+        keys: &["ovnkube-node", "ovnkube-controller"],
+    },
+    OptionalRead {
+        object: OptionalObject::OvnKubeNode,
+        kind: ObjectKind::DaemonSet,
+        namespace: "openshift-ovn-kubernetes",
+        names: &["ovnkube-node"],
+        keys: &["ovnkube-node", "ovnkube-controller"],
+    },
+    OptionalRead {
+        object: OptionalObject::IngressNginxController,
+        kind: ObjectKind::Deployment,
+        namespace: super::frontdoor::INGRESS_NGINX_NAMESPACE,
+        names: &[super::frontdoor::INGRESS_NGINX_DEPLOYMENT],
+        keys: &["controller"],
+    },
+    OptionalRead {
+        object: OptionalObject::LinkerdConfig,
+        kind: ObjectKind::ConfigMap,
+        namespace: "linkerd",
+        names: &["linkerd-config"],
+        keys: &["values"],
+    },
 ];
+
+/// The most telling of two statuses of one object read in two places (OVN-Kubernetes'): read,
+/// then forbidden, then failed, then absent.
+pub(crate) fn merge(a: ReadStatus, b: ReadStatus) -> ReadStatus {
+    let rank = |s: ReadStatus| match s {
+        ReadStatus::Read => 0,
+        ReadStatus::Forbidden => 1,
+        ReadStatus::Failed => 2,
+        ReadStatus::Absent => 3,
+        ReadStatus::NotInDump => 4,
+    };
+    if rank(a) <= rank(b) { a } else { b }
+}
 
 /// The optional read an object of `kind` named `namespace/name` answers, if any.
 pub(crate) fn optional_read(kind: ObjectKind, namespace: &str, name: &str) -> Option<&'static OptionalRead> {
@@ -97,6 +144,10 @@ pub(crate) enum Found {
     Image(OptionalObject, Option<String>),
     /// A front door's object, from one of its lists (`convert::frontdoor`).
     FrontDoor(super::frontdoor::FrontKind, super::frontdoor::FrontObject),
+    /// linkerd-config's values.
+    Linkerd(Linkerd),
+    /// ingress-nginx's controller Deployment.
+    IngressNginx(IngressController),
 }
 
 impl Found {
@@ -104,7 +155,8 @@ impl Found {
     pub(crate) fn kind_label(&self) -> &'static str {
         match self {
             Found::Image(..) => "daemonset",
-            Found::Cilium(_) | Found::KubeProxyMode(_) => "configmap",
+            Found::IngressNginx(_) => "deployment",
+            Found::Cilium(_) | Found::KubeProxyMode(_) | Found::Linkerd(_) => "configmap",
             Found::FrontDoor(kind, _) => kind.label(),
         }
     }
@@ -124,6 +176,7 @@ impl Found {
                 match object {
                     OptionalObject::CiliumAgent => data_plane.cilium_image = image,
                     OptionalObject::Ztunnel => data_plane.front_doors.ztunnel_image = image,
+                    OptionalObject::OvnKubeNode => data_plane.ovn_kubernetes_image = image,
                     _ => data_plane.kube_proxy_image = image,
                 }
                 object
@@ -131,6 +184,14 @@ impl Found {
             Found::FrontDoor(kind, found) => {
                 found.apply(data_plane);
                 kind.object()
+            }
+            Found::Linkerd(linkerd) => {
+                data_plane.front_doors.linkerd = Some(linkerd);
+                OptionalObject::LinkerdConfig
+            }
+            Found::IngressNginx(controller) => {
+                data_plane.front_doors.ingress_nginx = Some(controller);
+                OptionalObject::IngressNginxController
             }
         };
         data_plane.reads.insert(object, ReadStatus::Read);
@@ -144,6 +205,9 @@ pub(crate) fn from_config_map(config_map: &core::ConfigMap) -> Option<Found> {
     let data = config_map.data.clone().unwrap_or_default();
     Some(match read.object {
         OptionalObject::CiliumConfig => Found::Cilium(CiliumConfig::from_data(|key| data.get(key).cloned())),
+        OptionalObject::LinkerdConfig => {
+            Found::Linkerd(Linkerd::from_values(data.get("values").map_or("", String::as_str)))
+        }
         _ => {
             Found::KubeProxyMode(read.keys.iter().find_map(|k| data.get(*k)).and_then(|c| kube_proxy_mode(c)))
         }
@@ -161,6 +225,39 @@ pub(crate) fn from_daemon_set(
     let named = containers.iter().find(|(n, _)| read.keys.contains(&n.as_str()));
     let image = named.or(containers.first()).and_then(|(_, image)| image.clone());
     Some(Found::Image(read.object, image))
+}
+
+/// A Deployment's contribution (`namespace/name`, its containers' `(name, image, args)`), when it is
+/// one of the optional reads (ingress-nginx's controller): the named container's image and flag.
+pub(crate) fn from_deployment(namespace: &str, name: &str, containers: &[Container]) -> Option<Found> {
+    let read = optional_read(ObjectKind::Deployment, namespace, name)?;
+    let named = containers.iter().find(|c| read.keys.contains(&c.0.as_str())).or(containers.first());
+    Some(Found::IngressNginx(IngressController {
+        image: named.and_then(|c| c.1.clone()),
+        topology_aware_routing: named
+            .is_some_and(|c| ingress_nginx_topology_flag(c.2.iter().map(String::as_str))),
+    }))
+}
+
+/// Whether a dump's Deployment is one of the optional reads (by namespace and name).
+pub(crate) fn is_optional_deployment(value: &Value) -> bool {
+    let text = |pointer: &str| value.pointer(pointer).and_then(Value::as_str).unwrap_or("");
+    optional_read(ObjectKind::Deployment, text("/metadata/namespace"), text("/metadata/name")).is_some()
+}
+
+/// A container as `(name, image, args)`.
+pub(crate) type Container = (String, Option<String>, Vec<String>);
+
+/// A dump's Deployment as JSON: `(namespace, name, containers)`, without decoding the rest.
+pub(crate) fn deployment_parts(value: &Value) -> (String, String, Vec<Container>) {
+    let (namespace, name, containers) = daemon_set_parts(value);
+    let all = value.pointer("/spec/template/spec/containers").and_then(Value::as_array);
+    let args = |i: usize| -> Vec<String> {
+        let list = all.and_then(|a| a.get(i)).and_then(|c| c.pointer("/args")).and_then(Value::as_array);
+        list.into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect()
+    };
+    let containers = containers.into_iter().enumerate().map(|(i, (n, image))| (n, image, args(i))).collect();
+    (namespace, name, containers)
 }
 
 /// A DaemonSet's containers as `(name, image)`.
@@ -215,6 +312,11 @@ pub(crate) fn reduce_config_map(read: &OptionalRead, config_map: core::ConfigMap
             *value = kube_proxy_mode(value).map(|m| format!("mode: {m:?}\n")).unwrap_or_default();
         }
     }
+    if read.object == OptionalObject::LinkerdConfig {
+        for value in data.values_mut() {
+            *value = Linkerd::from_values(value).values();
+        }
+    }
     let metadata = k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
         name: config_map.metadata.name,
         namespace: config_map.metadata.namespace,
@@ -254,48 +356,4 @@ pub(crate) fn dump_statuses(data_plane: &mut DataPlane, recorded: &BTreeMap<Opti
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn each_read_is_recognised_by_kind_namespace_and_name() {
-        let found = |kind, ns, name| optional_read(kind, ns, name).map(|r| r.object);
-        assert_eq!(
-            found(ObjectKind::ConfigMap, "kube-system", "kube-proxy-config"),
-            Some(OptionalObject::KubeProxyConfig)
-        );
-        assert_eq!(
-            found(ObjectKind::DaemonSet, "kube-system", "kube-proxy"),
-            Some(OptionalObject::KubeProxyAgent)
-        );
-        assert_eq!(found(ObjectKind::ConfigMap, "kube-system", "cilium"), None, "a DaemonSet's name");
-        assert_eq!(found(ObjectKind::DaemonSet, "default", "kube-proxy"), None);
-    }
-
-    #[test]
-    fn the_named_container_wins_over_the_first() {
-        let containers = vec![
-            ("init".to_string(), Some("busybox:1".to_string())),
-            ("cilium-agent".to_string(), Some("quay.io/cilium/cilium:v1.13.4".to_string())),
-        ];
-        let found = from_daemon_set("kube-system", "cilium", &containers);
-        assert_eq!(found, Some(Found::Image(OptionalObject::CiliumAgent, containers[1].1.clone())));
-        let other = [("proxy".to_string(), Some("registry.k8s.io/kube-proxy:v1.30.2".to_string()))];
-        assert_eq!(
-            from_daemon_set("kube-system", "kube-proxy", &other),
-            Some(Found::Image(OptionalObject::KubeProxyAgent, other[0].1.clone()))
-        );
-    }
-
-    #[test]
-    fn a_reduced_kube_proxy_config_keeps_only_its_mode() {
-        let read = optional_read(ObjectKind::ConfigMap, "kube-system", "kube-proxy").unwrap();
-        let mut data = BTreeMap::new();
-        data.insert("config.conf".to_string(), "clusterCIDR: 10.0.0.0/8\nmode: ipvs\n".to_string());
-        data.insert("kubeconfig.conf".to_string(), "server: https://10.0.0.1".to_string());
-        let cm = core::ConfigMap { data: Some(data), ..core::ConfigMap::default() };
-        let reduced = reduce_config_map(read, cm).data.unwrap();
-        assert_eq!(reduced.len(), 1);
-        assert_eq!(reduced["config.conf"], "mode: \"ipvs\"\n");
-    }
-}
+mod tests;

@@ -151,6 +151,14 @@ pub(super) fn decode(kind: Kind, value: Value) -> Outcome {
             Ok(convert::optional::from_daemon_set(&ns, &name, &containers)
                 .map(|f| Object::Optional(f, ns, name)))
         }
+        // ingress-nginx's controller is an optional read, not a workload behind a Service.
+        Kind::Workload(topo_engine::model::WorkloadObject::Deployments)
+            if convert::optional::is_optional_deployment(&value) =>
+        {
+            let (ns, name, containers) = convert::optional::deployment_parts(&value);
+            Ok(convert::optional::from_deployment(&ns, &name, &containers)
+                .map(|f| Object::Optional(f, ns, name)))
+        }
         Kind::Workload(object) => convert::workload::Found::decode(object, value)
             .map(|f| Some(Object::Workload(f)))
             .map_err(|e| e.to_string()),

@@ -88,6 +88,12 @@ fn front_door_items(snapshot: &Snapshot, p: &Pseudonyms) -> Vec<Value> {
         }
         Name::Namespace => other(name),
         Name::Object => other(name),
+        Name::Image => {
+            format!(
+                "controller:{}",
+                optional::version_core(topo_engine::model::image_tag(name).unwrap_or(""))
+            )
+        }
     };
     items(&snapshot.data_plane.front_doors, &name)
 }

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use k8s_openapi::api::apps::v1::DaemonSet;
+use k8s_openapi::api::apps::v1::{DaemonSet, Deployment};
 use k8s_openapi::api::core::v1::ConfigMap;
 use kube::Api;
 use topo_engine::model::{OptionalObject, ReadStatus};
@@ -27,6 +27,7 @@ pub(super) struct Found {
 enum Object {
     ConfigMap(Box<ConfigMap>),
     DaemonSet(Box<DaemonSet>),
+    Deployment(Box<Deployment>),
 }
 
 /// Every optional read, and the front doors' lists, `width` at a time (a one-shot read: all side
@@ -41,10 +42,23 @@ pub(super) async fn read_all(conn: &Connection, width: usize) -> Found {
         if width > 1 { futures::future::join(gets, lists).await } else { (gets.await, lists.await) };
     let mut found = Found { front_doors, reads: lists, ..Found::default() };
     for (read, (status, object)) in OPTIONAL_READS.iter().zip(gets) {
-        found.reads.insert(read.object, status);
+        // One object may be looked for in two places (OVN-Kubernetes'): the most telling wins.
+        let merged = found.reads.get(&read.object).map_or(status, |s| optional::merge(*s, status));
+        found.reads.insert(read.object, merged);
         match object {
             Some(Object::ConfigMap(cm)) => found.config_maps.push(optional::reduce_config_map(read, *cm)),
             Some(Object::DaemonSet(ds)) => found.daemon_sets.push(reduce_daemon_set(*ds)),
+            // The model holds what is read of it (image, flag); `dump` writes it back from there.
+            Some(Object::Deployment(d)) => {
+                let (ns, name) =
+                    (d.metadata.namespace.as_deref().unwrap_or(""), d.metadata.name.as_deref().unwrap_or(""));
+                let containers = deployment_containers(&d);
+                if let Some(optional::Found::IngressNginx(c)) =
+                    optional::from_deployment(ns, name, &containers)
+                {
+                    found.front_doors.ingress_nginx = Some(c);
+                }
+            }
             None => {}
         }
     }
@@ -63,6 +77,9 @@ async fn read_one(conn: &Connection, read: &OptionalRead) -> (ReadStatus, Option
             ObjectKind::DaemonSet => get(conn, read.namespace, name, "daemonsets.apps")
                 .await
                 .map(|o| o.map(|ds| Object::DaemonSet(Box::new(ds)))),
+            ObjectKind::Deployment => get(conn, read.namespace, name, "deployments.apps")
+                .await
+                .map(|o| o.map(|d| Object::Deployment(Box::new(d)))),
         };
         match got {
             Ok(Some(object)) => return (ReadStatus::Read, Some(object)),
@@ -87,6 +104,13 @@ where
 {
     let api: Api<K> = Api::namespaced(conn.client.clone(), namespace);
     get_opt(conn, &api, name, &format!("get {resource} {name:?} in namespace {namespace:?}")).await
+}
+
+/// A Deployment's containers as `(name, image, args)`.
+fn deployment_containers(d: &Deployment) -> Vec<optional::Container> {
+    let spec = d.spec.as_ref().and_then(|s| s.template.spec.as_ref());
+    let containers = spec.map(|s| s.containers.as_slice()).unwrap_or_default();
+    containers.iter().map(|c| (c.name.clone(), c.image.clone(), c.args.clone().unwrap_or_default())).collect()
 }
 
 /// A DaemonSet with only its name and its containers' names and images.

@@ -51,12 +51,31 @@ pub enum OptionalObject {
     Ztunnel,
     /// Every Namespace (a list: Istio's traffic-distribution annotation only).
     Namespaces,
+    /// DaemonSet `ovnkube-node` (namespace `ovn-kubernetes`, OpenShift `openshift-ovn-kubernetes`):
+    /// OVN-Kubernetes balances Services in place of kube-proxy.
+    OvnKubeNode,
+    /// Every `networking.k8s.io/v1 Ingress` (a list: class and backend Services only).
+    Ingresses,
+    /// Every IngressClass (a list: its controller only).
+    IngressClasses,
+    /// Deployment `ingress-nginx/ingress-nginx-controller`: its version and whether
+    /// `--enable-topology-aware-routing` is on.
+    IngressNginxController,
+    /// ConfigMap `linkerd/linkerd-config`: Linkerd's version and `enableEndpointSlices`.
+    LinkerdConfig,
 }
 
 impl OptionalObject {
     /// The reads of the front doors (`model::frontdoor`).
     pub fn is_front_door(self) -> bool {
-        !matches!(self, Self::CiliumConfig | Self::CiliumAgent | Self::KubeProxyConfig | Self::KubeProxyAgent)
+        !matches!(
+            self,
+            Self::CiliumConfig
+                | Self::CiliumAgent
+                | Self::KubeProxyConfig
+                | Self::KubeProxyAgent
+                | Self::OvnKubeNode
+        )
     }
 }
 
@@ -111,6 +130,9 @@ pub struct DataPlane {
     /// when its ConfigMap was read and names one.
     #[serde(default)]
     pub kube_proxy_mode: Option<String>,
+    /// The image of DaemonSet `ovnkube-node`'s container, when read (OVN-Kubernetes runs).
+    #[serde(default)]
+    pub ovn_kubernetes_image: Option<String>,
     /// The front doors before Services (Envoy Gateway, Istio ambient), when read.
     #[serde(default)]
     pub front_doors: FrontDoors,
@@ -130,6 +152,30 @@ impl DataPlane {
     /// Istio's `(minor, patch)` from ztunnel's image tag (`…/ztunnel:1.24.0-distroless`).
     pub fn ztunnel_release(&self) -> Option<(u32, u32)> {
         cilium_version(image_tag(self.front_doors.ztunnel_image.as_deref()?)?)
+    }
+
+    /// ingress-nginx's `(minor, patch)` from its controller's image tag (`…/controller:v1.9.4@sha256:…`).
+    pub fn ingress_nginx_release(&self) -> Option<(u32, u32)> {
+        let image = self.front_doors.ingress_nginx.as_ref()?.image.as_deref()?;
+        cilium_version(image_tag(image)?)
+    }
+
+    /// Linkerd's stable `(minor, patch)` (`stable-2.14.10`, `enterprise-2.16.0`), or for an edge
+    /// release (`edge-24.5.1`) the stable line it follows: every edge from 2023 on is past 2.12.
+    pub fn linkerd_release(&self) -> Option<(u32, u32)> {
+        let version = self.front_doors.linkerd.as_ref()?.version.as_deref()?.trim();
+        let digits =
+            |p: &str| p.chars().take_while(char::is_ascii_digit).collect::<String>().parse::<u32>().ok();
+        if let Some(edge) = version.strip_prefix("edge-") {
+            let year = digits(edge.split('.').next()?)?;
+            return (year >= 23).then_some((12, 0));
+        }
+        let numbers = version.rsplit('-').next()?.trim_start_matches('v');
+        let mut parts = numbers.splitn(3, '.');
+        if parts.next()? != "2" {
+            return None;
+        }
+        Some((digits(parts.next()?)?, parts.next().and_then(digits).unwrap_or(0)))
     }
 
     /// Cilium's `(minor, patch)` from its agent's image tag (`…/cilium:v1.13.4@sha256:…`).
@@ -251,6 +297,40 @@ mod tests {
         );
         assert_eq!(cilium("quay.io/cilium/cilium:1.16.0-rc.1"), Some((16, 0)));
         assert_eq!(cilium("quay.io/cilium/cilium@sha256:abc"), None);
+    }
+
+    #[test]
+    fn linkerd_and_ingress_nginx_releases() {
+        let linkerd = |version: &str| {
+            DataPlane {
+                front_doors: FrontDoors {
+                    linkerd: Some(super::super::ingress::Linkerd {
+                        version: Some(version.into()),
+                        endpoint_slices: None,
+                    }),
+                    ..FrontDoors::default()
+                },
+                ..DataPlane::default()
+            }
+            .linkerd_release()
+        };
+        assert_eq!(linkerd("stable-2.14.10"), Some((14, 10)));
+        assert_eq!(linkerd("enterprise-2.16.0"), Some((16, 0)));
+        assert_eq!(linkerd("stable-2.11.5"), Some((11, 5)));
+        assert_eq!(linkerd("edge-24.5.1"), Some((12, 0)), "an edge after 2.12");
+        assert_eq!(linkerd("edge-22.6.2"), None, "an edge of 2022: which side of 2.12 is not known");
+        assert_eq!(linkerd("linkerdVersionValue"), None);
+        let nginx = DataPlane {
+            front_doors: FrontDoors {
+                ingress_nginx: Some(super::super::ingress::IngressController {
+                    image: Some("registry.k8s.io/ingress-nginx/controller:v1.9.4@sha256:5b161f05".into()),
+                    topology_aware_routing: true,
+                }),
+                ..FrontDoors::default()
+            },
+            ..DataPlane::default()
+        };
+        assert_eq!(nginx.ingress_nginx_release(), Some((9, 4)));
     }
 
     #[test]

@@ -7,6 +7,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::ingress::{Ingress, IngressController, Linkerd};
+
 /// Envoy Gateway's controller name (envoyproxy/gateway `api/v1alpha1/envoygateway_types.go`,
 /// `GatewayControllerName`).
 pub const ENVOY_GATEWAY_CONTROLLER: &str = "gateway.envoyproxy.io/gatewayclass-controller";
@@ -108,6 +110,18 @@ pub struct FrontDoors {
     /// The image of DaemonSet `istio-system/ztunnel` (Istio ambient's node proxy), when read.
     #[serde(default)]
     pub ztunnel_image: Option<String>,
+    /// Ingresses that name a Service.
+    #[serde(default)]
+    pub ingresses: Vec<Ingress>,
+    /// IngressClasses and their `spec.controller`.
+    #[serde(default)]
+    pub ingress_classes: Vec<GatewayClass>,
+    /// ingress-nginx's controller, when its Deployment was read.
+    #[serde(default)]
+    pub ingress_nginx: Option<IngressController>,
+    /// Linkerd's control plane, when linkerd-config was read.
+    #[serde(default)]
+    pub linkerd: Option<Linkerd>,
 }
 
 /// How Envoy Gateway routes to one Service, from the routes that name it.

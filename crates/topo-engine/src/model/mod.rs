@@ -4,6 +4,7 @@
 pub mod cpu;
 pub mod dataplane;
 pub mod frontdoor;
+pub mod ingress;
 pub mod names;
 pub mod selector;
 mod shared;
@@ -15,6 +16,7 @@ pub mod workload;
 pub use cpu::CpuAmount;
 pub use dataplane::*;
 pub use frontdoor::*;
+pub use ingress::*;
 pub use names::Names;
 pub use snapshot::*;
 pub use strmap::StrMap;

@@ -29,6 +29,13 @@ pub enum PathKind {
     IstioAmbient,
     /// A front door that could not be seen (its read forbidden, failed, or not in the dump).
     FrontDoorUnknown,
+    /// OVN-Kubernetes: its OVN load balancers replace kube-proxy for every Service.
+    OvnKubernetes,
+    /// ingress-nginx: an Ingress of its class names the Service, and the controller balances the
+    /// Service's endpoints itself (its Lua balancer).
+    IngressNginx,
+    /// Linkerd: the proxies of meshed pods balance the endpoints the destination controller gives.
+    Linkerd,
 }
 
 /// Which traffic of the Service a path routes.
@@ -45,6 +52,10 @@ pub enum Traffic {
     ThroughGateway,
     /// Connections of pods enrolled in Istio's ambient mesh.
     AmbientPods,
+    /// Requests entering through an Ingress.
+    ThroughIngress,
+    /// Requests of pods meshed by Linkerd (its proxy injected).
+    MeshedPods,
 }
 
 /// Where the version of a path came from.
@@ -55,6 +66,10 @@ pub enum VersionSource {
     DaemonSetImage,
     /// The image tag of a front door's DaemonSet (Istio's ztunnel).
     FrontDoorImage,
+    /// The image tag of a front door's controller (ingress-nginx's Deployment).
+    ControllerImage,
+    /// The version a mesh's configuration records (Linkerd's `linkerdVersion`).
+    MeshConfig,
     /// The Nodes' kubelets (the oldest one older than the control plane).
     Kubelets,
     /// The Kubernetes version modelled for the control plane.
@@ -97,6 +112,7 @@ impl DataPath {
                 | ReasonCode::CiliumIgnoresHints
                 | ReasonCode::CiliumSocketLbIgnoresHints
                 | ReasonCode::CiliumVersionIgnoresValue
+                | ReasonCode::OvnKubernetesIgnoresHints
                 | ReasonCode::FrontDoorIgnoresValue
                 | ReasonCode::FrontDoorIgnoresHints
         )

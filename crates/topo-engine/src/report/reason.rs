@@ -126,8 +126,14 @@ pub enum ReasonCode {
     /// Facts: `key`, `value` as above.
     CiliumVersionUnknown,
     /// The data plane could not be seen: whether Cilium balances the Service is unknown.
-    /// Facts: `value` (the read status of cilium-config).
+    /// Facts: `value` (the read status of cilium-config), `key` (the read status of
+    /// OVN-Kubernetes' DaemonSet ovnkube-node, when that is unknown too).
     DataPlaneUnknown,
+    /// OVN-Kubernetes balances Services in place of kube-proxy, and its load balancers take every
+    /// endpoint of the EndpointSlices: the hints change no routing (ovn-kubernetes
+    /// `go-controller/pkg/ovn/controller/services/lb_config.go`; hint support was proposed in
+    /// ovn-kubernetes#3165, closed unmerged). Facts: `key`/`value` (what asked for topology).
+    OvnKubernetesIgnoresHints,
     // --- release bugs (docs/behaviour.md#release-fixes)
     /// The Service's newest topology Event says "Insufficient Node information" while every counted
     /// Node has a zone, on a release whose controller ignores a zone label added to an existing
@@ -153,6 +159,11 @@ pub enum ReasonCode {
     /// Whether a front door routes the Service is unknown: its read was forbidden, failed, or is
     /// not in the dump. Facts: `key` (the object kind), `value` (the read status).
     FrontDoorUnknown,
+    /// A front door balances the Service's endpoints itself and follows the zone hints the
+    /// controller writes, as kube-proxy does (ingress-nginx with `--enable-topology-aware-routing`,
+    /// Linkerd's destination controller). Facts: `zone` (the front door), `key` (what asked),
+    /// `value`, `nodes` (ingress-nginx: the Ingresses naming the Service).
+    FrontDoorAppliesHints,
 }
 
 /// A reason with the numbers behind it. Every fact is optional; each code documents which it sets.

@@ -4,7 +4,9 @@
 use serde_json::{Value, json};
 
 use super::{FRONT_LISTS, FrontKind, FrontList};
-use topo_engine::model::{ANNOTATION_ISTIO_TRAFFIC_DISTRIBUTION, FrontDoors, ObjectRef};
+use topo_engine::model::{
+    ANNOTATION_ISTIO_TRAFFIC_DISTRIBUTION, FrontDoors, INGRESS_NGINX_TOPOLOGY_FLAG, ObjectRef,
+};
 
 /// The dump items that carry `doors` (what was read of them, nothing else), with `name` mapping
 /// each `(category, name)` to what the dump writes (`--redact` pseudonymises; else the name).
@@ -42,9 +44,45 @@ pub(crate) fn items(doors: &FrontDoors, name: &dyn Fn(Name, &str) -> String) -> 
             .push(json!({"apiVersion": api(FrontKind::BackendTrafficPolicy), "kind": "BackendTrafficPolicy",
             "metadata": meta(&p.policy, Name::Object), "spec": spec}));
     }
+    items.extend(ingress_items(doors, name));
     for n in &doors.namespaces {
         items.push(json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name(Name::Namespace, &n.name),
             "annotations": {ANNOTATION_ISTIO_TRAFFIC_DISTRIBUTION: n.traffic_distribution}}}));
+    }
+    items
+}
+
+/// The Ingresses, IngressClasses and ingress-nginx's controller Deployment, as `items` writes them.
+fn ingress_items(doors: &FrontDoors, name: &dyn Fn(Name, &str) -> String) -> Vec<Value> {
+    let api = |kind: FrontKind| FRONT_LISTS.iter().find(|l| l.kind == kind).map(FrontList::api_version);
+    let meta = |r: &ObjectRef| json!({"namespace": name(Name::Namespace, &r.namespace), "name": name(Name::Object, &r.name)});
+    let mut items = Vec::new();
+    for i in &doors.ingresses {
+        let paths: Vec<Value> = (i.backends.iter())
+            .map(|b| json!({"backend": {"service": {"name": name(Name::Service, &b.name)}}}))
+            .collect();
+        let mut metadata = meta(&i.ingress);
+        if i.service_upstream {
+            metadata["annotations"] = json!({"nginx.ingress.kubernetes.io/service-upstream": "true"});
+        }
+        let class = i.class.as_deref().map(|c| name(Name::Object, c));
+        items.push(json!({"apiVersion": api(FrontKind::Ingress), "kind": "Ingress", "metadata": metadata,
+            "spec": {"ingressClassName": class, "rules": [{"http": {"paths": paths}}]}}));
+    }
+    for c in &doors.ingress_classes {
+        items.push(json!({"apiVersion": api(FrontKind::IngressClass), "kind": "IngressClass",
+            "metadata": {"name": name(Name::Object, &c.name)}, "spec": {"controller": c.controller}}));
+    }
+    if let Some(controller) = &doors.ingress_nginx {
+        let args: Vec<String> = controller
+            .topology_aware_routing
+            .then(|| format!("{INGRESS_NGINX_TOPOLOGY_FLAG}=true"))
+            .into_iter()
+            .collect();
+        let image = controller.image.as_deref().map(|i| name(Name::Image, i));
+        items.push(json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"namespace": INGRESS_NGINX_NAMESPACE, "name": INGRESS_NGINX_DEPLOYMENT},
+            "spec": {"selector": {}, "template": {"spec": {"containers": [{"name": "controller", "image": image, "args": args}]}}}}));
     }
     items
 }
@@ -56,4 +94,11 @@ pub(crate) enum Name {
     Service,
     /// A route, Gateway, GatewayClass or policy.
     Object,
+    /// A controller's image (`--redact`: its component and release only).
+    Image,
 }
+
+/// ingress-nginx's controller Deployment, as its manifests and Helm chart name it.
+pub(crate) const INGRESS_NGINX_NAMESPACE: &str = "ingress-nginx";
+/// See [`INGRESS_NGINX_NAMESPACE`].
+pub(crate) const INGRESS_NGINX_DEPLOYMENT: &str = "ingress-nginx-controller";

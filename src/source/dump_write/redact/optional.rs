@@ -29,10 +29,12 @@ pub(super) fn items(data_plane: &DataPlane) -> Vec<Value> {
         data.insert("config.conf".into(), Value::String(format!("mode: {:?}\n", values::proxy_mode(mode))));
         items.push(config_map("kube-proxy", data));
     }
+    items.extend(data_plane.front_doors.linkerd.as_ref().map(linkerd_config));
     for (object, image) in [
         (OptionalObject::CiliumAgent, &data_plane.cilium_image),
         (OptionalObject::KubeProxyAgent, &data_plane.kube_proxy_image),
         (OptionalObject::Ztunnel, &data_plane.front_doors.ztunnel_image),
+        (OptionalObject::OvnKubeNode, &data_plane.ovn_kubernetes_image),
     ] {
         let read = OPTIONAL_READS.iter().find(|r| r.object == object);
         if let (Some(read), Some(image)) = (read, image) {
@@ -47,12 +49,31 @@ pub(super) fn items(data_plane: &DataPlane) -> Vec<Value> {
     items
 }
 
+/// linkerd-config reduced to its two lines; a version not shaped like a release (`stable-2.14.10`)
+/// is `invalid`.
+fn linkerd_config(linkerd: &topo_engine::model::Linkerd) -> Value {
+    let release = |v: &String| {
+        let (channel, number) = v.split_once('-').unwrap_or(("", ""));
+        let known = ["stable", "edge", "enterprise"].contains(&channel)
+            && !number.is_empty()
+            && number.chars().all(|c| c.is_ascii_digit() || c == '.');
+        if known { v.clone() } else { "invalid".to_string() }
+    };
+    let kept =
+        topo_engine::model::Linkerd { version: linkerd.version.as_ref().map(release), ..linkerd.clone() };
+    let mut data = Map::new();
+    data.insert("values".into(), Value::String(kept.values()));
+    let mut item = config_map("linkerd-config", data);
+    item["metadata"]["namespace"] = Value::String("linkerd".into());
+    item
+}
+
 fn config_map(name: &str, data: Map<String, Value>) -> Value {
     json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"namespace": "kube-system", "name": name}, "data": data})
 }
 
 /// `v1.21.2` of `v1.21.2-eksbuild.2`: the release is what is read; the suffix names a build.
-fn version_core(tag: &str) -> &str {
+pub(super) fn version_core(tag: &str) -> &str {
     let end = tag
         .char_indices()
         .find(|&(i, c)| !(c.is_ascii_digit() || c == '.' || (i == 0 && c == 'v')))

@@ -41,6 +41,8 @@ pub struct Cluster<'a> {
     /// Gateway API routes by the Services their backendRefs name (a Service's front doors are
     /// looked up, not searched: thousands of routes times thousands of Services).
     pub(super) routes: HashMap<(&'a str, &'a str), Vec<&'a crate::model::GatewayRoute>>,
+    /// Ingresses by the Services their backends name (likewise).
+    pub(super) ingresses: HashMap<(&'a str, &'a str), Vec<&'a crate::model::Ingress>>,
 }
 
 impl<'a> Cluster<'a> {
@@ -77,6 +79,15 @@ impl<'a> Cluster<'a> {
                 }
             }
         }
+        let mut ingresses: HashMap<(&str, &str), Vec<&crate::model::Ingress>> = HashMap::new();
+        for ingress in &snapshot.data_plane.front_doors.ingresses {
+            for b in &ingress.backends {
+                let named = ingresses.entry((b.namespace.as_str(), b.name.as_str())).or_default();
+                if !named.iter().any(|i| std::ptr::eq(*i, ingress)) {
+                    named.push(ingress);
+                }
+            }
+        }
         Cluster {
             snapshot,
             behaviour,
@@ -91,6 +102,7 @@ impl<'a> Cluster<'a> {
             row_only: false,
             slices,
             routes,
+            ingresses,
         }
     }
 
@@ -108,6 +120,12 @@ impl<'a> Cluster<'a> {
     pub fn routes_of(&self, service: &Service) -> Vec<&'a crate::model::GatewayRoute> {
         let key = (service.namespace.as_str(), service.name.as_str());
         self.routes.get(&key).cloned().unwrap_or_default()
+    }
+
+    /// The Ingresses whose backends name this Service.
+    pub fn ingresses_of(&self, service: &Service) -> Vec<&'a crate::model::Ingress> {
+        let key = (service.namespace.as_str(), service.name.as_str());
+        self.ingresses.get(&key).cloned().unwrap_or_default()
     }
 
     /// Every slice labelled with this Service's name (any manager, any address type).

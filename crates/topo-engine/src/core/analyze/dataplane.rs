@@ -31,6 +31,9 @@ const CITE_CILIUM_TD: &str =
     "Cilium 1.16 kube-proxy-free guide (Traffic Distribution and Topology Aware Hints)";
 /// PreferSameZone and PreferSameNode in Cilium (cilium/cilium#44771, first released in 1.20).
 const CITE_CILIUM_PREFER_SAME: &str = "cilium/cilium#44771 (pkg/loadbalancer/writer/writer.go, Cilium 1.20)";
+/// OVN-Kubernetes builds its load balancers from every endpoint (no hint filtering; ovn-kubernetes
+/// #3165 proposed it and was closed unmerged, #6888 proposes trafficDistribution).
+const CITE_OVN: &str = "ovn-kubernetes go-controller/pkg/ovn/controller/services/lb_config.go buildServiceLBConfigs (no hints; #3165 closed unmerged, #6888 open)";
 /// No data-plane read.
 const CITE_UNKNOWN: &str = "docs/architecture.md#optional-reads";
 
@@ -42,8 +45,9 @@ pub const CILIUM_PREFER_CLOSE_MINOR: u32 = 16;
 pub const CILIUM_PREFER_SAME_MINOR: u32 = 20;
 
 /// The verdicts of a path that routes the Service's traffic without the hints it asks for.
-pub(super) const IGNORING: [C; 6] = [
+pub(super) const IGNORING: [C; 7] = [
     C::KubeProxyIgnoresHints,
+    C::OvnKubernetesIgnoresHints,
     C::CiliumIgnoresHints,
     C::CiliumSocketLbIgnoresHints,
     C::CiliumVersionIgnoresValue,
@@ -60,7 +64,11 @@ pub(super) fn paths(cluster: &Cluster<'_>, service: &Service, mode: Mode) -> Vec
         _ => None,
     };
     let mut paths = Vec::new();
-    let replaced = cilium.is_some_and(replaces_kube_proxy);
+    let ovn = dp.status(O::OvnKubeNode) == Some(ReadStatus::Read);
+    if ovn {
+        paths.push(ovn_path(service, mode));
+    }
+    let replaced = ovn || cilium.is_some_and(replaces_kube_proxy);
     if let Some(config) = cilium.filter(|c| replaced || socket_lb(c)) {
         let (kind, traffic) = if replaced {
             (PathKind::CiliumKubeProxyReplacement, Traffic::All)
@@ -74,8 +82,18 @@ pub(super) fn paths(cluster: &Cluster<'_>, service: &Service, mode: Mode) -> Vec
         paths.push(kube_proxy_path(cluster, mode, traffic));
     }
     let cilium_status = dp.status(O::CiliumConfig);
-    if !matches!(cilium_status, Some(ReadStatus::Read | ReadStatus::Absent)) {
+    let known = |s: Option<ReadStatus>| matches!(s, Some(ReadStatus::Read | ReadStatus::Absent));
+    // OVN-Kubernetes is a question only where neither Cilium nor a kube-proxy DaemonSet was seen.
+    let seen = |o: O| dp.status(o) == Some(ReadStatus::Read);
+    let ovn_status = if seen(O::CiliumConfig) || seen(O::KubeProxyAgent) {
+        Some(ReadStatus::Absent)
+    } else {
+        dp.status(O::OvnKubeNode)
+    };
+    if !known(cilium_status) || !known(ovn_status) {
         let status = cilium_status.map(|s| <&'static str>::from(s).to_string());
+        let ovn_unknown =
+            (!known(ovn_status)).then(|| ovn_status.map_or("", <&'static str>::from).to_string());
         paths.push(DataPath {
             path: PathKind::Unknown,
             traffic: Traffic::PodToClusterIp,
@@ -83,12 +101,29 @@ pub(super) fn paths(cluster: &Cluster<'_>, service: &Service, mode: Mode) -> Vec
             version_source: VersionSource::Unknown,
             read: cilium_status,
             verdict: C::DataPlaneUnknown,
-            facts: Facts { value: status, ..Facts::default() },
+            facts: Facts { value: status, key: ovn_unknown, ..Facts::default() },
             citation: CITE_UNKNOWN.into(),
         });
     }
     paths.extend(super::frontdoor::paths(dp, service, cluster.routes_of(service)));
+    paths.extend(super::hint_readers::paths(dp, service, mode, cluster.ingresses_of(service)));
     paths
+}
+
+/// OVN-Kubernetes' path: it replaces kube-proxy, and its load balancers take every endpoint.
+fn ovn_path(service: &Service, mode: Mode) -> DataPath {
+    let (key, value) = asked(service).unzip();
+    let verdict = if mode == Mode::None { C::NotEnabled } else { C::OvnKubernetesIgnoresHints };
+    DataPath {
+        path: PathKind::OvnKubernetes,
+        traffic: Traffic::All,
+        version: None,
+        version_source: VersionSource::Unknown,
+        read: Some(ReadStatus::Read),
+        verdict,
+        facts: Facts { key, value, zone: Some("OVN-Kubernetes".into()), ..Facts::default() },
+        citation: CITE_OVN.into(),
+    }
 }
 
 /// The note `explain` and `check` carry for the worst path, when a path ignores the Service's
@@ -129,7 +164,7 @@ fn socket_lb(config: &CiliumConfig) -> bool {
 
 /// The annotation or field that asks for topology on `service`, as Cilium looks at it: the
 /// deprecated key by presence, else `topology-mode`, else `spec.trafficDistribution`.
-fn asked(service: &Service) -> Option<(String, String)> {
+pub(super) fn asked(service: &Service) -> Option<(String, String)> {
     let annotation = |key: &str| service.annotations.get(key).map(|v| (key.to_string(), v.clone()));
     annotation(ANNOTATION_TOPOLOGY_AWARE_HINTS)
         .or_else(|| annotation(ANNOTATION_TOPOLOGY_MODE))

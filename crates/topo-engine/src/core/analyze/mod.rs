@@ -12,6 +12,7 @@ mod equivalence;
 mod extras;
 mod family;
 pub mod frontdoor;
+mod hint_readers;
 mod parallel;
 mod releases;
 pub mod replicas;
