@@ -14,6 +14,7 @@ macro_rules! front_door_codes {
 }
 pub(crate) use front_door_codes;
 
+pub(crate) mod apply;
 pub(crate) mod check;
 pub(crate) mod dataplane;
 mod frontdoor;

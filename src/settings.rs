@@ -55,6 +55,8 @@ pub enum Job {
         /// The changes.
         changes: Changes,
     },
+    /// `simulate --apply`: rendered manifests over the cluster, every Service they affect.
+    Apply(ApplyJob),
     /// `simulate --replicas MIN..MAX`: the stability certificate of one Service.
     Certify {
         /// Service name (the `svc/` prefix removed).
@@ -215,7 +217,14 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
             };
             Job::Dump { redact: a.redact, format }
         }
+        Command::Simulate(a) if !a.apply.is_empty() => Job::Apply(apply::job(&a, g)?),
         Command::Simulate(a) => match certify::certify(&a)? {
+            _ if a.fail_on.is_some() => return Err(apply::needs_apply("--fail-on").into()),
+            _ if apply::report_format(g).is_some() => {
+                return Err(
+                    apply::needs_apply(&format!("-o {}", apply::report_format(g).unwrap_or(""))).into()
+                );
+            }
             Some(spec) => Job::Certify { name: parse_service_words(&a.service)?, spec },
             None => Job::Simulate {
                 name: parse_service_words(&a.service)?,
@@ -326,6 +335,8 @@ pub fn parse_timeout(text: &str) -> Result<Option<Duration>, SettingsError> {
 }
 
 mod ambient;
+mod apply;
+pub use apply::ApplyJob;
 mod behind;
 pub use behind::{Behind, BehindKind};
 mod certify;
