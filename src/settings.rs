@@ -217,20 +217,7 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
             };
             Job::Dump { redact: a.redact, format }
         }
-        Command::Simulate(a) if !a.apply.is_empty() => Job::Apply(apply::job(&a, g)?),
-        Command::Simulate(a) => match certify::certify(&a)? {
-            _ if a.fail_on.is_some() => return Err(apply::needs_apply("--fail-on").into()),
-            _ if apply::report_format(g).is_some() => {
-                return Err(
-                    apply::needs_apply(&format!("-o {}", apply::report_format(g).unwrap_or(""))).into()
-                );
-            }
-            Some(spec) => Job::Certify { name: parse_service_words(&a.service)?, spec },
-            None => Job::Simulate {
-                name: parse_service_words(&a.service)?,
-                changes: whatif_settings::changes(&a)?,
-            },
-        },
+        Command::Simulate(a) => apply::simulate_job(&a, g)?,
         Command::Watch(a) => {
             if !a.service.is_empty() && g.all_namespaces {
                 return Err(SettingsError::WatchOneWithAll);

@@ -203,5 +203,8 @@ fn bad_manifests_are_one_error_line() {
     refused(&["--apply", "tests/fixtures/apply/configmap-only.yaml"], "(found v1 ConfigMap: 1)");
     refused(&["--apply", "tests/fixtures/apply/missing.yaml"], "--apply tests/fixtures/apply/missing.yaml:");
     refused(&["--apply", ELEVEN, "--replicas", "3"], "drop --replicas");
-    refused(&["--apply", "tests/fixtures/apply/node-pool-zone-d.yaml", "-o", "html"], "-o html draws one Service");
+    refused(
+        &["--apply", "tests/fixtures/apply/node-pool-zone-d.yaml", "-o", "html"],
+        "-o html draws one Service",
+    );
 }

@@ -24,8 +24,27 @@ pub struct ApplyJob {
     pub fail_on: FailOn,
 }
 
+/// The job of `simulate`: `--apply`, the certificate (`--replicas MIN..MAX`), or one change.
+pub(super) fn simulate_job(a: &SimulateArgs, g: &GlobalArgs) -> Result<super::Job, SettingsError> {
+    if !a.apply.is_empty() {
+        return Ok(super::Job::Apply(job(a, g)?));
+    }
+    let spec = super::certify::certify(a)?;
+    if a.fail_on.is_some() {
+        return Err(needs_apply("--fail-on").into());
+    }
+    if let Some(format) = report_format(g) {
+        return Err(needs_apply(&format!("-o {format}")).into());
+    }
+    let name = super::parse_service_words(&a.service)?;
+    Ok(match spec {
+        Some(spec) => super::Job::Certify { name, spec },
+        None => super::Job::Simulate { name, changes: super::whatif_settings::changes(a)? },
+    })
+}
+
 /// Resolve `simulate --apply`.
-pub(super) fn job(a: &SimulateArgs, g: &GlobalArgs) -> Result<ApplyJob, SettingsError> {
+fn job(a: &SimulateArgs, g: &GlobalArgs) -> Result<ApplyJob, SettingsError> {
     let refused = [
         (a.replicas.is_some(), "--replicas"),
         (a.spread.is_some(), "--spread"),
@@ -58,13 +77,13 @@ pub(super) fn job(a: &SimulateArgs, g: &GlobalArgs) -> Result<ApplyJob, Settings
 }
 
 /// `-o markdown|junit|sarif`, when asked for: formats that judge a change.
-pub(super) fn report_format(g: &GlobalArgs) -> Option<&'static str> {
+fn report_format(g: &GlobalArgs) -> Option<&'static str> {
     let format = Format::from(g.output.as_ref()?.format);
     (format.kind() == FormatKind::Report).then(|| format.name())
 }
 
 /// `flag` given without `--apply`.
-pub(super) fn needs_apply(flag: &str) -> WhatIfError {
+fn needs_apply(flag: &str) -> WhatIfError {
     WhatIfError::NeedsApply { flag: flag.to_string() }
 }
 
