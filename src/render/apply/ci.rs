@@ -86,6 +86,10 @@ fn details(s: &ServiceApply, out: &mut dyn Write) -> std::io::Result<()> {
         let Some(after) = after_family(s, f) else { continue };
         let remedy = prose::remedy(after.reasons.first());
         writeln!(out, "- **{} {}**: {}", f.address_type, prose::apply::verdicts(s, f), esc(&remedy))?;
+        // The remedy's "see Replicas below".
+        if let Some(n) = after.replicas.as_ref().and_then(|r| r.nearest) {
+            writeln!(out, "  - {}", esc(&prose::check::replicas_needed(n)))?;
+        }
         for reason in &after.reasons {
             writeln!(out, "  - `{}`: {}", reason.code, esc(&prose::sentence(reason)))?;
         }
