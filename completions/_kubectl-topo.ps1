@@ -175,6 +175,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             break
         }
         'kubectl-topo;simulate' {
+            [CompletionResult]::new('--apply', '--apply', [CompletionResultType]::ParameterName, 'Rendered manifests to apply over the cluster (Helm or kustomize output: Deployments, StatefulSets, HorizontalPodAutoscalers, Services, Nodes), a directory of them, or - for stdin; repeatable. Reports every Service they affect, before → after (docs/apply.md)')
+            [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'With --apply: the verdict a change must newly bring a Service to for exit code 1 [default: blocked]')
             [CompletionResult]::new('--replicas', '--replicas', [CompletionResultType]::ParameterName, 'Ready endpoints per address family afterwards (spread as the pods are spread today unless --spread says otherwise); MIN..MAX: the stability certificate, whether hints hold at every count and every placement the spread allows (docs/stability.md)')
             [CompletionResult]::new('--max-skew', '--max-skew', [CompletionResultType]::ParameterName, 'With --replicas MIN..MAX: a zone topologySpreadConstraint with this maxSkew')
             [CompletionResult]::new('--min-domains', '--min-domains', [CompletionResultType]::ParameterName, 'With --max-skew: its minDomains')
@@ -187,8 +189,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('--set-cpu', '--set-cpu', [CompletionResultType]::ParameterName, 'Set a node''s allocatable CPU')
             [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'Switch the Service''s mode: Auto, PreferClose, PreferSameZone, PreferSameNode or None')
             [CompletionResult]::new('--traffic', '--traffic', [CompletionResultType]::ParameterName, 'Relative requests per zone, e.g. `zone-a=50,zone-b=30` (default: in proportion to zone CPU)')
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table]; markdown, junit and sarif with --apply')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table]; markdown, junit and sarif with --apply')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of the Service(s)')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the Service(s)')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin')

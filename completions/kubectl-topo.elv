@@ -167,6 +167,8 @@ set edit:completion:arg-completer[kubectl-topo] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'kubectl-topo;simulate'= {
+            cand --apply 'Rendered manifests to apply over the cluster (Helm or kustomize output: Deployments, StatefulSets, HorizontalPodAutoscalers, Services, Nodes), a directory of them, or - for stdin; repeatable. Reports every Service they affect, before → after (docs/apply.md)'
+            cand --fail-on 'With --apply: the verdict a change must newly bring a Service to for exit code 1 [default: blocked]'
             cand --replicas 'Ready endpoints per address family afterwards (spread as the pods are spread today unless --spread says otherwise); MIN..MAX: the stability certificate, whether hints hold at every count and every placement the spread allows (docs/stability.md)'
             cand --max-skew 'With --replicas MIN..MAX: a zone topologySpreadConstraint with this maxSkew'
             cand --min-domains 'With --max-skew: its minDomains'
@@ -179,8 +181,8 @@ set edit:completion:arg-completer[kubectl-topo] = {|@words|
             cand --set-cpu 'Set a node''s allocatable CPU'
             cand --mode 'Switch the Service''s mode: Auto, PreferClose, PreferSameZone, PreferSameNode or None'
             cand --traffic 'Relative requests per zone, e.g. `zone-a=50,zone-b=30` (default: in proportion to zone CPU)'
-            cand -o 'Output format [default: table]'
-            cand --output 'Output format [default: table]'
+            cand -o 'Output format [default: table]; markdown, junit and sarif with --apply'
+            cand --output 'Output format [default: table]; markdown, junit and sarif with --apply'
             cand -n 'Namespace of the Service(s)'
             cand --namespace 'Namespace of the Service(s)'
             cand -f 'Read a saved dump instead of a live cluster (`kubectl get nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin'

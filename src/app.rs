@@ -82,6 +82,7 @@ fn job(settings: &Settings, out: &mut dyn Write, err: &mut dyn Write) -> Result<
         Job::Dump { redact, format } => dump(settings, *redact, *format, out, err),
         Job::Simulate { name, changes } => simulate::run(settings, name, changes, out, err),
         Job::Certify { name, spec } => certify::run(settings, name, spec, out, err),
+        Job::Apply(job) => apply::run(settings, job, out, err),
         Job::Watch { name } => watch::run(settings, name.as_deref(), out, err),
         Job::Serve(job) => crate::serve::run(settings, job, err),
     }
@@ -330,6 +331,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
+mod apply;
 mod certify;
 mod check;
 mod explain;

@@ -31,7 +31,8 @@ pub struct Cli {
 pub const EXIT_CODES_HELP: &str = "\
 Exit codes:
   0  success (and, for check / explain --exit-code, nothing at or above --fail-on)
-  1  check / explain --exit-code found a Service at or above --fail-on
+  1  check / explain --exit-code found a Service at or above --fail-on (simulate --apply: a
+     change brings one there)
   2  usage or input error (bad flag, unreadable or invalid dump or kubeconfig, no such --context,
      unknown Service in a dump or cluster)
   3  cluster or API error (unreachable, unauthorised, forbidden, timeout)
@@ -190,9 +191,18 @@ pub struct CheckArgs {
 #[derive(Debug, Args)]
 pub struct SimulateArgs {
     /// The Service: `svc/NAME`, `service/NAME`, `services/NAME`, `NAME`, or `svc NAME` (TYPE NAME, as
-    /// kubectl takes it).
-    #[arg(value_name = "SERVICE", num_args = 1..=2, required = true)]
+    /// kubectl takes it); with --apply, optional (every Service the manifests affect).
+    #[arg(value_name = "SERVICE", num_args = 0..=2, required_unless_present = "apply")]
     pub service: Vec<String>,
+    /// Rendered manifests to apply over the cluster (Helm or kustomize output: Deployments,
+    /// StatefulSets, HorizontalPodAutoscalers, Services, Nodes), a directory of them, or - for
+    /// stdin; repeatable. Reports every Service they affect, before → after (docs/apply.md).
+    #[arg(long, value_name = "FILE|DIR|-")]
+    pub apply: Vec<PathBuf>,
+    /// With --apply: the verdict a change must newly bring a Service to for exit code 1 [default:
+    /// blocked].
+    #[arg(long, value_enum, ignore_case = true)]
+    pub fail_on: Option<FailOn>,
     /// Ready endpoints per address family afterwards (spread as the pods are spread today unless
     /// --spread says otherwise); MIN..MAX: the stability certificate, whether hints hold at every
     /// count and every placement the spread allows (docs/stability.md).
@@ -231,8 +241,8 @@ pub struct SimulateArgs {
     /// Traffic model of the cross-zone share.
     #[command(flatten)]
     pub traffic: TrafficArgs,
-    /// Output format [default: table].
-    #[arg(short = 'o', long, ignore_case = true, value_parser = shared::formats(shared::REPORT_FORMATS))]
+    /// Output format [default: table]; markdown, junit and sarif with --apply.
+    #[arg(short = 'o', long, ignore_case = true, value_parser = shared::formats(shared::SIMULATE_FORMATS))]
     pub output: Option<Output>,
     #[command(flatten)]
     pub namespace: Namespace,

@@ -26,6 +26,9 @@ pub(crate) enum Error {
     /// A `simulate` change does not fit the cluster (unknown node, zone without nodes, …).
     #[error("{0}")]
     Simulate(#[from] SimulateError),
+    /// `simulate --apply`'s manifests cannot be read or applied.
+    #[error("{0}")]
+    Manifest(#[from] crate::source::manifests::ManifestError),
     /// The cluster runs a Kubernetes version older than any line modelled.
     #[error("{}", crate::prose::version::too_old(.0))]
     Version(TooOld),
@@ -67,6 +70,7 @@ impl Error {
             Error::Settings(_)
             | Error::Config(_)
             | Error::Simulate(_)
+            | Error::Manifest(_)
             | Error::Version(_)
             | Error::Zones(_)
             | Error::Usage { .. }
@@ -97,6 +101,10 @@ impl Error {
             Error::Simulate(SimulateError(_, Misfit::Names)) => {
                 Some(format!("check the node and zone names; `{bin_name} zones` lists the zones"))
             }
+            Error::Simulate(SimulateError(_, Misfit::Manifests)) => {
+                Some("simulate fewer replicas: lower the manifests' replicas or maxReplicas".to_string())
+            }
+            Error::Manifest(e) => Some(e.hint()),
             Error::Simulate(SimulateError(_, Misfit::SpreadTotal)) => Some(
                 "make the zone counts of --spread add up to --replicas, or leave --replicas out (it is then their sum)"
                     .to_string(),

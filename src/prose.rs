@@ -30,6 +30,7 @@ macro_rules! path_codes {
     };
 }
 
+pub(crate) mod apply;
 pub(crate) mod check;
 pub(crate) mod dataplane;
 mod frontdoor;

@@ -7,6 +7,7 @@ use crate::triage::Triaged;
 use topo_engine::report::whatif::SimulationReport;
 use topo_engine::report::{CheckReport, ServiceReport, ZoneReport};
 
+pub(crate) mod apply;
 pub(crate) mod ascii;
 mod bar;
 mod check;

@@ -39,6 +39,7 @@ pub fn document() -> Value {
         envelope::<CheckReportList>(&mut generator),
         envelope::<ServiceReportList>(&mut generator),
         envelope::<topo_engine::report::stability::CertificateReport>(&mut generator),
+        envelope::<topo_engine::report::apply::ApplyReport<ReasonView>>(&mut generator),
     ];
     let names: Vec<&str> = kinds.iter().map(|(kind, _)| *kind).collect();
     let by_kind: Vec<Value> = kinds

@@ -212,7 +212,9 @@ mod tests {
         };
         let mut state = Exporter::new(Behaviour::default());
         let limit = analyze::MAX_ZONES;
-        (0..limit - 2).for_each(|i| drop(state.apply(Change::Applied(Object::Node(node_in_own_zone(i))))));
+        for i in 0..limit - 2 {
+            state.apply(Change::Applied(Object::Node(node_in_own_zone(i))));
+        }
         assert!(zone_limit(&mut state).is_ok());
         state.apply(slice(1, "zone-0", "zone-1"));
         assert!(zone_limit(&mut state).is_ok());

@@ -55,6 +55,8 @@ pub enum Job {
         /// The changes.
         changes: Changes,
     },
+    /// `simulate --apply`: rendered manifests over the cluster, every Service they affect.
+    Apply(ApplyJob),
     /// `simulate --replicas MIN..MAX`: the stability certificate of one Service.
     Certify {
         /// Service name (the `svc/` prefix removed).
@@ -215,13 +217,7 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
             };
             Job::Dump { redact: a.redact, format }
         }
-        Command::Simulate(a) => match certify::certify(&a)? {
-            Some(spec) => Job::Certify { name: parse_service_words(&a.service)?, spec },
-            None => Job::Simulate {
-                name: parse_service_words(&a.service)?,
-                changes: whatif_settings::changes(&a)?,
-            },
-        },
+        Command::Simulate(a) => apply::simulate_job(&a, g)?,
         Command::Watch(a) => {
             if !a.service.is_empty() && g.all_namespaces {
                 return Err(SettingsError::WatchOneWithAll);
@@ -326,6 +322,8 @@ pub fn parse_timeout(text: &str) -> Result<Option<Duration>, SettingsError> {
 }
 
 mod ambient;
+mod apply;
+pub use apply::ApplyJob;
 mod behind;
 pub(crate) use behind::kind_of as behind_kind;
 pub use behind::{Behind, BehindKind};

@@ -8,6 +8,7 @@ pub(crate) mod dump_write;
 pub(crate) mod error;
 pub(crate) mod incomplete;
 pub mod live;
+pub(crate) mod manifests;
 pub(crate) mod probe;
 mod spec;
 pub(crate) mod targets;

@@ -4,7 +4,8 @@
 //! by a SARIF schema, junitparser and markdown-it-py (`report_formats`), the monitoring artefacts
 //! by promtool and buildah (`monitoring`), completion in bash, zsh and fish (`shell_completion`),
 //! the archives of `scripts/dist.sh` under qemu and wine (`dist`), krew and kubectl
-//! (`plugin`), the Helm chart and kustomizations by helm, kustomize and promtool (`chart`), `serve`'s
+//! (`plugin`), the Helm chart and kustomizations by helm, kustomize and promtool (`chart`), a chart rendered
+//! by `helm template` and judged by `simulate --apply -` (`apply_chart`), `serve`'s
 //! HTTPS by curl (`serve_tls`), the man pages by groff and man (`man_pages`).
 //! What is missing is installed on first use (apt, npm, PyPI, the Go module proxy: root and
 //! network), which is why plain `cargo test` does not build this target.
@@ -15,6 +16,7 @@
 #[allow(dead_code, reason = "the helpers are shared by every test target; this one uses some")]
 mod support;
 
+mod apply_chart;
 mod chart;
 mod dist;
 mod man_pages;

@@ -10,6 +10,7 @@
 
 mod support;
 
+mod apply;
 mod bad_inputs;
 mod cli;
 mod config_schema;

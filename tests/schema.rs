@@ -379,3 +379,22 @@ fn the_schema_rejects_what_no_output_can_be() {
     assert!(failing_paths(validator(), &doc).is_empty(), "the published schema lets fields be added");
     assert_eq!(failing_paths(strict_validator(), &doc), ["/families/0"], "the test's closed copy does not");
 }
+
+#[test]
+fn apply_reports_validate() {
+    let mut checked = Checked::default();
+    let demo = demo();
+    let demo = demo.to_str().expect("UTF-8 path");
+    for manifests in [
+        "tests/fixtures/apply/demo-11-replicas.yaml",
+        "tests/fixtures/apply/rendered",
+        "tests/fixtures/apply/demo-service-4-prefer-close.yaml",
+        "tests/fixtures/apply/node-pool-zone-d.yaml",
+    ] {
+        let args = ["simulate", "-n", "demo", "-f", demo, "--apply", manifests, "-o", "json"];
+        let out = topo().args(args).output().expect("runs");
+        let doc: Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+        checked.doc(&format!("{args:?}"), &doc);
+    }
+    assert_eq!(checked.0, 4);
+}

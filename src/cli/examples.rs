@@ -58,7 +58,10 @@ Examples:
   # Lose a zone
   kubectl topo simulate svc/web -n shop --remove-zone us-east-1c
   # Add a node and switch to trafficDistribution PreferSameZone
-  kubectl topo simulate svc/web -n shop --add-node zone=us-east-1a,cpu=8 --mode PreferSameZone";
+  kubectl topo simulate svc/web -n shop --add-node zone=us-east-1a,cpu=8 --mode PreferSameZone
+  # A chart's change before it is applied: a pull-request comment, exit 1 if it blocks hints
+  helm template web ./chart -n shop | kubectl topo simulate --apply - -n shop -o markdown
+  kubectl topo simulate --apply rendered/ -n shop -f cluster.yaml --fail-on fragile";
 
 /// `watch --help`.
 pub(crate) const WATCH: &str = "\

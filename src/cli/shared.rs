@@ -221,6 +221,8 @@ pub const ZONES_FORMATS: &[&str] = &["table", "json", "yaml", "jsonpath"];
 /// `-o` of `explain` and `simulate`: tables, the report model, the pictures, kubectl's extracts.
 pub const REPORT_FORMATS: &[&str] =
     &["table", "wide", "json", "yaml", "html", "dot", "mermaid", "name", "jsonpath"];
+/// `-o` of `simulate`: every format (`markdown`, `junit`, `sarif` with `--apply`).
+pub const SIMULATE_FORMATS: &[&str] = CHECK_FORMATS;
 /// `-o` of `check`: every format.
 pub const CHECK_FORMATS: &[&str] = &[
     "table", "wide", "json", "yaml", "html", "dot", "mermaid", "markdown", "junit", "sarif", "name",

@@ -100,7 +100,7 @@ enum Named {
 /// Values of an argument without a value enum, by its id.
 fn named(id: &str, command: &str, current: &str, typed: &Typed, lookup: &mut dyn Lookup) -> Named {
     let candidates = match id {
-        "from_file" | "kubeconfig" | "config" => return Named::Reply(Reply::files()),
+        "from_file" | "kubeconfig" | "config" | "apply" => return Named::Reply(Reply::files()),
         "service" => return Named::Reply(services(current, typed, lookup)),
         "namespace" => plain(lookup.namespaces(typed)),
         "context" => plain(lookup.kubeconfig(typed, KubeconfigPart::Contexts)),

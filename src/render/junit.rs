@@ -94,14 +94,14 @@ fn testcase(row: &CheckRow, failing: bool, out: &mut dyn Write) -> std::io::Resu
 }
 
 /// `CODE: sentence {facts}`.
-fn line(reason: &Reason) -> String {
+pub(super) fn line(reason: &Reason) -> String {
     let facts = serde_json::to_string(&reason.facts).unwrap_or_default();
     format!("{}: {} {facts}", reason.code, prose::sentence(reason))
 }
 
 /// Text for an attribute or element: line breaks kept, other control characters escaped (XML 1.0
 /// cannot carry most of them), then the five XML specials.
-fn escape(text: &str) -> String {
+pub(super) fn escape(text: &str) -> String {
     let lines: Vec<String> = text.split('\n').map(|l| untrusted(l).into_owned()).collect();
     let mut out = String::with_capacity(text.len());
     for c in lines.join("\n").chars() {

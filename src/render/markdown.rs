@@ -112,7 +112,7 @@ fn family_lines(family: &CheckFamily, out: &mut dyn Write) -> std::io::Result<()
 
 /// Cluster text and sentences as inert Markdown: control characters escaped, HTML specials as
 /// entities, and the characters that start emphasis, code, links or a table cell backslashed.
-fn escape(text: &str) -> String {
+pub(super) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in untrusted(text).chars() {
         match c {

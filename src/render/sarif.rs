@@ -19,7 +19,7 @@ use crate::prose;
 use crate::triage::Triaged;
 
 /// The schema every SARIF 2.1.0 log names.
-const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+pub(super) const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
 /// The log.
 pub fn render(triaged: &Triaged, context: &CheckContext, out: &mut dyn Write) -> std::io::Result<()> {
@@ -60,7 +60,7 @@ fn level(family: &CheckFamily, failing: bool) -> &'static str {
     }
 }
 
-fn rule(code: ReasonCode) -> Value {
+pub(super) fn rule(code: ReasonCode) -> Value {
     let bare = Reason::new(code);
     let short = prose::safeguard(code).map_or_else(|| code.to_string(), str::to_string);
     json!({
@@ -107,7 +107,7 @@ fn result(
 
 /// A path as a relative URI reference: `/` kept, everything but unreserved characters
 /// percent-encoded (byte by byte).
-fn uri(path: &str) -> String {
+pub(super) fn uri(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     for byte in path.bytes() {
         match byte {

@@ -39,7 +39,7 @@ pub fn render(
     super::explain::render(&report.after, options, out)
 }
 
-fn controller(
+pub(super) fn controller(
     report: &SimulationReport,
     wrap: super::wrap::Wrap,
     p: &Palette,
@@ -98,7 +98,12 @@ fn proxy(list: &[ProxyBrief]) -> String {
     list.iter().map(|b| format!("{} {}", b.mode, b.endpoints)).collect::<Vec<_>>().join(" / ")
 }
 
-fn delta(f: &FamilyDelta, o: &RenderOptions, p: &Palette, out: &mut dyn Write) -> std::io::Result<()> {
+pub(super) fn delta(
+    f: &FamilyDelta,
+    o: &RenderOptions,
+    p: &Palette,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     let verdict = arrow(&f.verdict, |v| v.map_or_else(|| "-".into(), |v| v.to_string()));
     writeln!(out, "{}  {}", p.heading(&f.address_type), verdict)?;
     writeln!(out, "  reasons: {}", arrow(&f.reasons, |r| codes(r)))?;

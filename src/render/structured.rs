@@ -3,6 +3,7 @@
 
 use std::io::Write;
 
+use topo_engine::report::apply::ApplyReport;
 use topo_engine::report::whatif::SimulationReport;
 use topo_engine::report::{CheckReport, Kind, ServiceReport, ZoneReport};
 
@@ -42,7 +43,7 @@ macro_rules! worded {
         }
     )*};
 }
-worded!(ServiceReport, CheckReport, ZoneReport, SimulationReport);
+worded!(ServiceReport, CheckReport, ZoneReport, SimulationReport, ApplyReport);
 
 /// Write `report` in its envelope.
 pub(crate) fn write<T: Kind>(report: &T, format: Structured, out: &mut dyn Write) -> std::io::Result<()> {

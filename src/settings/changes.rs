@@ -98,6 +98,32 @@ pub enum WhatIfError {
         /// The other change.
         flag: &'static str,
     },
+    /// `--apply` with a change the manifests make instead (`--replicas`, `--spread`, `--mode`,
+    /// the spread flags).
+    #[error("--apply takes the replicas, spread and mode from the manifests; drop {flag}")]
+    ApplyWithChange {
+        /// The other change.
+        flag: &'static str,
+    },
+    /// A flag or format that only `--apply` reads (`--fail-on`, `-o markdown|junit|sarif`).
+    #[error("{flag} needs --apply (the manifests whose change it judges)")]
+    NeedsApply {
+        /// The flag, as typed.
+        flag: String,
+    },
+    /// `simulate --apply -o html|dot|mermaid` when not exactly one Service is affected.
+    #[error(
+        "-o {format} draws one Service, and the manifests affect {affected}: name one, simulate svc/NAME --apply …"
+    )]
+    ApplyPicture {
+        /// Services affected.
+        affected: usize,
+        /// The picture format.
+        format: &'static str,
+    },
+    /// `-f -` and `--apply -`, or `--apply -` twice.
+    #[error("stdin can be read once: give -f or --apply a file instead of -")]
+    StdinTwice,
     /// `simulate` was given nothing to change.
     #[error(
         "simulate needs a change: --replicas, --spread, --remove-node, --remove-zone, --not-ready, \

@@ -33,7 +33,7 @@ pub(super) fn changes(a: &SimulateArgs) -> Result<Changes, SettingsError> {
     Ok(changes)
 }
 
-fn changes_of(a: &SimulateArgs) -> Result<Changes, WhatIfError> {
+pub(super) fn changes_of(a: &SimulateArgs) -> Result<Changes, WhatIfError> {
     Ok(Changes {
         replicas: a.replicas.as_deref().map(parse_replicas).transpose()?,
         spread: a.spread.as_deref().map(parse_spread).transpose()?,
@@ -43,6 +43,7 @@ fn changes_of(a: &SimulateArgs) -> Result<Changes, WhatIfError> {
         add_nodes: a.add_node.iter().map(|t| parse_add_node(t)).collect::<Result<_, _>>()?,
         set_cpu: a.set_cpu.iter().map(|t| parse_set_cpu(t)).collect::<Result<_, _>>()?,
         mode: a.mode.as_deref().map(parse_mode).transpose()?,
+        put_nodes: Vec::new(),
     })
 }
 

@@ -23,6 +23,7 @@
 // Test scenarios and tables are long by design; product code keeps the function limit.
 #![allow(clippy::too_many_lines)]
 
+mod apply;
 mod certificate;
 mod chart_install;
 mod cilium;
@@ -88,6 +89,12 @@ fn two_zones_12_4() {
 #[test]
 fn three_zones_8_4_4() {
     group(scenarios::three_zones_8_4_4);
+}
+
+/// `simulate --apply` on a rendered chart agrees with applying it (the real controller's hints).
+#[test]
+fn simulate_apply() {
+    group(apply::run);
 }
 
 /// `check -A` agrees with `explain` for every Service of the cluster.

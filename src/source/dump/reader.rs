@@ -184,8 +184,13 @@ impl<'a> Reader<'a> {
 
     pub(super) fn finish(self) -> Result<ParsedDump, DumpError> {
         let Reader { origin, mut snapshot, skipped, info, index, .. } = self;
-        let usable =
-            snapshot.nodes.len() + snapshot.services.len() + snapshot.slices.len() + snapshot.events.len();
+        // Workloads alone are usable too: rendered manifests (`simulate --apply`) may hold nothing else.
+        let workloads = snapshot.workloads.workloads.len() + snapshot.workloads.autoscalers.len();
+        let usable = snapshot.nodes.len()
+            + snapshot.services.len()
+            + snapshot.slices.len()
+            + snapshot.events.len()
+            + workloads;
         if usable == 0 {
             return Err(if skipped.is_empty() && index == 0 {
                 DumpError::Empty { origin: origin.to_string() }

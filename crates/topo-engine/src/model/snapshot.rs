@@ -77,7 +77,7 @@ pub struct SourceInfo {
 }
 
 /// A Node, reduced to what `SetNodes` and kube-proxy read.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Node {
     /// `metadata.name`.
     pub name: String,

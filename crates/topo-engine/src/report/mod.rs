@@ -10,6 +10,7 @@ use crate::report::mode::{Mode, ModeSource};
 use crate::report::proxy::ProxyZoneView;
 use crate::report::reason::Reason;
 
+pub mod apply;
 pub mod check;
 pub mod dataplane;
 pub mod mode;

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::CpuAmount;
+use crate::model::{CpuAmount, Node};
 
 /// Largest `--replicas` accepted.
 pub const MAX_REPLICAS: i64 = 10_000;
@@ -49,7 +49,8 @@ pub enum ModeChoice {
 }
 
 /// Everything `simulate` changes, applied in this order: nodes removed (by name, then by zone),
-/// nodes made NotReady, nodes added, CPU set, mode, then endpoints (`replicas`/`spread`).
+/// nodes made NotReady, nodes added, the Nodes of `--apply` put, CPU set, mode, then endpoints
+/// (`replicas`/`spread`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Changes {
     /// `--replicas N`: ready endpoints per address family afterwards.
@@ -68,6 +69,8 @@ pub struct Changes {
     pub set_cpu: Vec<(String, CpuAmount)>,
     /// `--mode`.
     pub mode: Option<ModeChoice>,
+    /// The Nodes of `simulate --apply`'s manifests: each replaces the Node of its name, or is added.
+    pub put_nodes: Vec<Node>,
 }
 
 impl Changes {
@@ -95,6 +98,7 @@ impl Changes {
             }
             out.push(format!("--add-node {spec}"));
         }
+        out.extend(self.put_nodes.iter().map(|n| format!("--apply node/{}", n.name)));
         out.extend(self.set_cpu.iter().map(|(n, c)| format!("--set-cpu {n}={}m", c.milli_value())));
         if let Some(mode) = self.mode {
             out.push(format!("--mode {}", mode_name(mode)));

@@ -12,4 +12,6 @@ pub enum Misfit {
     Names,
     /// The zone counts of `--spread` do not add up to `--replicas`.
     SpreadTotal,
+    /// The manifests of `--apply` ask for more than is simulated.
+    Manifests,
 }

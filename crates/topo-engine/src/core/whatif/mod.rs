@@ -3,6 +3,7 @@
 //! sync is decided and run, and the result is analysed by [`crate::core::analyze`] before and
 //! after ([`simulate()`]). Built on top of the analysis, which never depends on it. Pure.
 
+pub mod apply;
 pub mod changes;
 mod endpoints;
 mod error;
@@ -14,4 +15,4 @@ mod sync;
 #[cfg(test)]
 mod tests;
 
-pub use simulate::simulate;
+pub use simulate::{simulate, simulate_replacing};

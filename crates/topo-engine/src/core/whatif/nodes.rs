@@ -56,12 +56,35 @@ pub fn apply_nodes(nodes: &[Node], changes: &Changes) -> Result<NodeChange, Simu
         out.nodes.push(node);
         out.node_event = true;
     }
+    for node in &changes.put_nodes {
+        put(&mut out, node);
+    }
     for (name, cpu) in &changes.set_cpu {
         let i = find(&out.nodes, name, "--set-cpu")?;
         out.cpu_changed |= out.nodes[i].allocatable_cpu != Some(*cpu);
         out.nodes[i].allocatable_cpu = Some(*cpu);
     }
     Ok(out)
+}
+
+// mirrors endpointslice_controller.go: updateNode (a Ready flip or a zone label change re-runs
+// SetNodes; the zone label from the releases with k/k #117245's fix, docs/behaviour.md#release-fixes,
+// which `--apply` assumes) and addNode (any new Node does); a CPU change alone does not.
+/// A Node of `--apply`: replaces the Node of its name, or is added.
+fn put(out: &mut NodeChange, node: &Node) {
+    match out.nodes.iter().position(|n| n.name == node.name) {
+        Some(i) => {
+            let old = &out.nodes[i];
+            out.node_event |= is_node_ready(old) != is_node_ready(node)
+                || old.labels.get(LABEL_ZONE) != node.labels.get(LABEL_ZONE);
+            out.cpu_changed |= old.allocatable_cpu != node.allocatable_cpu;
+            out.nodes[i] = node.clone();
+        }
+        None => {
+            out.nodes.push(node.clone());
+            out.node_event = true;
+        }
+    }
 }
 
 fn find(nodes: &[Node], name: &str, flag: &str) -> Result<usize, SimulateError> {

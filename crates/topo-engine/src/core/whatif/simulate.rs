@@ -27,8 +27,22 @@ pub fn simulate(
     changes: &Changes,
     traffic: &TrafficModel,
 ) -> Result<SimulationReport, SimulateError> {
+    simulate_replacing(snapshot, (service, service), behaviour, changes, traffic)
+}
+
+/// [`simulate`] with the Service object itself replaced (`simulate --apply`: a manifest's
+/// annotations, `trafficDistribution`, `internalTrafficPolicy`, selector): `services` is the
+/// Service in `snapshot` and its replacement, which `changes.mode` then changes further.
+pub fn simulate_replacing(
+    snapshot: &Snapshot,
+    services: (&Service, &Service),
+    behaviour: Behaviour,
+    changes: &Changes,
+    traffic: &TrafficModel,
+) -> Result<SimulationReport, SimulateError> {
+    let (service, replacement) = services;
     let before = explain_with(snapshot, service, behaviour, traffic);
-    let changed = change(snapshot, service, changes)?;
+    let changed = change(snapshot, (service, replacement), changes)?;
     let (sync, after_slices) = react(snapshot, service, behaviour, &changed);
     let after_snapshot = Snapshot {
         nodes: changed.nodes.nodes.clone(),
@@ -63,9 +77,13 @@ struct Changed {
     plans: Vec<(String, Vec<EndpointSlice>, FamilyPlan)>,
 }
 
-fn change(snapshot: &Snapshot, service: &Service, changes: &Changes) -> Result<Changed, SimulateError> {
+fn change(
+    snapshot: &Snapshot,
+    (service, replacement): (&Service, &Service),
+    changes: &Changes,
+) -> Result<Changed, SimulateError> {
     let nodes = apply_nodes(&snapshot.nodes, changes)?;
-    let changed_service = with_mode(service, changes.mode);
+    let changed_service = with_mode(replacement, changes.mode);
     let topology = set_nodes(&nodes.nodes);
     let ctx = EndpointContext {
         service: &changed_service,
