@@ -136,6 +136,8 @@ impl Nodes {
         nodes.reverse();
         nodes.sort_by(|a, b| a.name.cmp(&b.name));
         nodes.dedup_by(|later, first| later.name == first.name);
+        // A list collected in place keeps the capacity of the list of objects it came from.
+        exact(&mut nodes);
         let changed = nodes.len() != self.0.len()
             || nodes.iter().zip(&self.0).any(|(new, old)| !same_for_engine(new, old));
         self.0 = nodes;
@@ -152,8 +154,9 @@ pub struct Store {
     pub services: BTreeMap<Key, Service>,
     /// EndpointSlices by (namespace, name).
     pub slices: BTreeMap<Key, EndpointSlice>,
-    /// Slice names by the Service they are labelled for.
-    by_service: BTreeMap<Key, BTreeSet<String>>,
+    /// Slice names by the Service they are labelled for, sorted (a Service has one slice or a
+    /// few: a set's first node alone was 280 bytes each).
+    by_service: BTreeMap<Key, Vec<String>>,
     /// The zone and node names the slices' endpoints share.
     names: Names,
 }
@@ -193,7 +196,9 @@ impl Store {
                 touched.nodes = old.is_none_or(|old| !same_for_engine(old, &node));
                 self.nodes.insert(node);
             }
-            Object::Service(service) => {
+            Object::Service(mut service) => {
+                exact(&mut service.ports);
+                exact(&mut service.ip_families);
                 let key = (service.namespace.clone(), service.name.clone());
                 if self.services.get(&key) != Some(&service) {
                     self.services.insert(key.clone(), service);
@@ -202,6 +207,7 @@ impl Store {
             }
             Object::Slice(mut slice) => {
                 self.names.share_slice(&mut slice);
+                exact(&mut slice.endpoints);
                 let key = (slice.namespace.clone(), slice.name.clone());
                 if self.slices.get(&key) == Some(&slice) {
                     return touched;
@@ -209,7 +215,10 @@ impl Store {
                 touched.services.extend(self.remove_slice(&key));
                 touched.services.extend(owner(&slice));
                 if let Some(service) = owner(&slice) {
-                    self.by_service.entry(service).or_default().insert(slice.name.clone());
+                    let names = self.by_service.entry(service).or_default();
+                    if let Err(at) = names.binary_search(&slice.name) {
+                        names.insert(at, slice.name.clone());
+                    }
                 }
                 self.slices.insert(key, slice);
             }
@@ -236,7 +245,7 @@ impl Store {
         let old = self.slices.remove(key)?;
         let service = owner(&old)?;
         if let Some(names) = self.by_service.get_mut(&service) {
-            names.remove(&old.name);
+            names.retain(|name| *name != old.name);
             if names.is_empty() {
                 self.by_service.remove(&service);
             }
@@ -269,6 +278,17 @@ impl Store {
             touched.merge(self.put(object));
         }
         touched
+    }
+}
+
+/// `v` in an allocation of its length: lists decoded or collected in place keep the capacity
+/// they grew to (up to twice their length), and the allocator keeps a block shrunk by less than
+/// half as it is.
+fn exact<T>(v: &mut Vec<T>) {
+    if v.capacity() > v.len() {
+        let mut fitted = Vec::with_capacity(v.len());
+        fitted.append(v);
+        *v = fitted;
     }
 }
 
