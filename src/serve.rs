@@ -10,6 +10,7 @@ pub(crate) mod driver;
 pub mod exporter;
 pub(crate) mod follow;
 pub(crate) mod http;
+pub(crate) mod memory;
 pub(crate) mod observe;
 pub(crate) mod tls;
 
@@ -176,6 +177,10 @@ fn recompute(shared: &Shared, unix: f64) {
     shared.health.recompute_seconds.observe(started.elapsed().as_secs_f64());
     shared.health.services_recomputed.inc_by(services as u64);
     shared.exposition.lock().unwrap_or_else(PoisonError::into_inner).refresh(&mut state);
+    drop(state);
+    if services >= memory::COLLECT_AFTER {
+        memory::release();
+    }
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ pub mod debounce;
 pub mod exposition;
 pub mod format;
 pub mod metrics;
+mod names;
 pub mod policy;
 pub mod routes;
 pub mod stability;

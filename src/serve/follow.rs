@@ -1,6 +1,6 @@
 //! `serve`'s watches: kube-runtime watchers on Nodes, Services and EndpointSlices (every
-//! namespace), each event converted by the pure `convert.rs` into a [`Change`] for the exporter's
-//! state. A (re)list is handed over whole, when it ends ([`Change::Listed`]), so that objects
+//! namespace), each object decoded lean straight into the model ([`lean`]) and each event turned
+//! into a [`Change`] for the exporter's state. A (re)list is handed over whole, when it ends ([`Change::Listed`]), so that objects
 //! deleted while a watch was down disappear. Expired watches (410 Gone) and lost connections are
 //! relisted by the watcher, retried with the delays of [`Recovering`]; each restart and each error
 //! is reported, never fatal once the first list succeeded.
@@ -16,9 +16,12 @@ use std::sync::Arc;
 
 use super::exporter::{Change, Object, Resource};
 use super::observe::{Observer, Recovering, WATCH_TIMEOUT};
-use crate::source::convert;
 use crate::source::error::SourceError;
 use crate::source::watch::{self as follow_watch, Update};
+
+mod lean;
+
+use lean::Lean;
 
 /// One item of the merged watch stream.
 // Moved once per event, like `Change`: boxing would only add an allocation per event.
@@ -39,30 +42,24 @@ pub fn start(
     observer: &Arc<Observer>,
 ) -> BoxStream<'static, (Resource, Result<Watched, watcher::Error>)> {
     let config = || watcher::Config::default().timeout(WATCH_TIMEOUT);
-    let nodes = watcher::watcher(Api::<Node>::all(client.clone()), config());
-    let services = watcher::watcher(Api::<Service>::all(client.clone()), config());
-    let slices = watcher::watcher(Api::<EndpointSlice>::all(client.clone()), config());
+    let nodes = watcher::watcher(Api::<Lean<Node>>::all(client.clone()), config());
+    let services = watcher::watcher(Api::<Lean<Service>>::all(client.clone()), config());
+    let slices = watcher::watcher(Api::<Lean<EndpointSlice>>::all(client.clone()), config());
     futures::stream::select_all([
-        changes(Resource::Nodes, nodes.backoff(Recovering::new(observer, Resource::Nodes)), |n| {
-            Some(Object::Node(convert::node_from(n).ok()?))
-        }),
-        changes(Resource::Services, services.backoff(Recovering::new(observer, Resource::Services)), |s| {
-            Some(Object::Service(convert::service_from(s)))
-        }),
+        changes(Resource::Nodes, nodes.backoff(Recovering::new(observer, Resource::Nodes))),
+        changes(Resource::Services, services.backoff(Recovering::new(observer, Resource::Services))),
         changes(
             Resource::EndpointSlices,
             slices.backoff(Recovering::new(observer, Resource::EndpointSlices)),
-            |s| Some(Object::Slice(convert::slice_from(s))),
         ),
     ])
     .boxed()
 }
 
 /// A watcher's events as changes: applies and deletes one by one, a (re)list at its end.
-fn changes<K: kube::Resource + Send + 'static>(
+fn changes<A: 'static>(
     resource: Resource,
-    stream: impl futures::Stream<Item = Result<Event<K>, watcher::Error>> + Send + 'static,
-    convert: fn(&K) -> Option<Object>,
+    stream: impl futures::Stream<Item = Result<Event<Lean<A>>, watcher::Error>> + Send + 'static,
 ) -> BoxStream<'static, (Resource, Result<Watched, watcher::Error>)> {
     stream
         .scan(Vec::new(), move |listed: &mut Vec<Object>, item| {
@@ -72,31 +69,24 @@ fn changes<K: kube::Resource + Send + 'static>(
                     listed.clear();
                     None
                 }
-                Ok(Event::InitApply(object)) => {
-                    listed.extend(convert(&object));
+                Ok(Event::InitApply(lean)) => {
+                    listed.extend(lean.object);
                     None
                 }
                 Ok(Event::InitDone) => {
                     Some(Ok(Watched::Change(Change::Listed(resource, std::mem::take(listed)))))
                 }
                 // A Node whose CPU does not parse is left out, as a one-shot read leaves it out.
-                Ok(Event::Apply(object)) => Some(Ok(Watched::Change(match convert(&object) {
+                Ok(Event::Apply(lean)) => Some(Ok(Watched::Change(match lean.object {
                     Some(o) => Change::Applied(o),
-                    None => Change::Deleted(resource, key(&object)),
+                    None => Change::Deleted(resource, lean.key()),
                 }))),
-                Ok(Event::Delete(object)) => {
-                    Some(Ok(Watched::Change(Change::Deleted(resource, key(&object)))))
-                }
+                Ok(Event::Delete(lean)) => Some(Ok(Watched::Change(Change::Deleted(resource, lean.key())))),
             };
             futures::future::ready(Some(out.map(|o| (resource, o))))
         })
         .filter_map(futures::future::ready)
         .boxed()
-}
-
-fn key<K: kube::Resource>(object: &K) -> (String, String) {
-    let meta = object.meta();
-    (meta.namespace.clone().unwrap_or_default(), meta.name.clone().unwrap_or_default())
 }
 
 /// A watcher error: fatal when the first list is refused (401/403/404: retrying will not help),

@@ -247,9 +247,18 @@ pub fn run(name: &str, size: Size, updates: usize, outage: u64, topo: &Path) -> 
     let measured = runtime
         .block_on(latency(&client, &mut serve, &scraped.metrics, updates))
         .map_err(|e| live::with_dead(&mut plane, e))?;
+    // After every scrape and change above: what a scrape's text and a change leave behind.
+    let (after_kb, _) = rss(serve.pid());
     let recovered = runtime.block_on(crate::serve_recovery::measure(&mut plane, &mut serve, outage))?;
     drop(serve);
-    let rows = Rows { ready, steady_kb, peak_kb, check: check.median_rss_kb, check_secs: check.median_secs };
+    let rows = Rows {
+        ready,
+        steady_kb,
+        peak_kb,
+        after_kb,
+        check: check.median_rss_kb,
+        check_secs: check.median_secs,
+    };
     print_rows(&rows, &scraped, &measured);
     crate::serve_recovery::print(&recovered, outage);
 
@@ -271,6 +280,8 @@ struct Rows {
     ready: f64,
     steady_kb: u64,
     peak_kb: u64,
+    /// After the scrapes and the changes.
+    after_kb: u64,
     check: u64,
     check_secs: f64,
 }
@@ -284,6 +295,11 @@ fn print_rows(r: &Rows, scraped: &Scrapes, measured: &Latency) {
         "| steady RSS of `serve` (10 s after ready; peak) | {:.0} MB ({:.0} MB peak) | ≤ 1.5× `check -A` |",
         mb(r.steady_kb),
         mb(r.peak_kb)
+    );
+    println!(
+        "| RSS of `serve` after the scrapes and the {} changes below | {:.0} MB | — |",
+        2 * measured.latencies.len(),
+        mb(r.after_kb)
     );
     println!(
         "| peak RSS of `check -A` on the same cluster (median of 3) | {:.0} MB ({:.2} s) | — |",

@@ -45,6 +45,34 @@ fn family_index(name: &str) -> Option<usize> {
     SERVICE_FAMILIES.iter().position(|(family, _)| *family == short)
 }
 
+/// One Service's sample lines, every family's in one allocation of their exact size (a `String`
+/// per family, grown line by line, held 10 headers and up to twice its text per Service).
+#[derive(Debug, Clone, Default)]
+struct Kept {
+    text: Box<str>,
+    /// Where each family's lines end in `text` (they start where the previous family's end).
+    ends: [u32; SERVICE_FAMILIES.len()],
+}
+
+impl Kept {
+    fn new(samples: &[String; SERVICE_FAMILIES.len()]) -> Kept {
+        let mut text = String::with_capacity(samples.iter().map(String::len).sum());
+        let mut ends = [0; SERVICE_FAMILIES.len()];
+        for (end, lines) in ends.iter_mut().zip(samples) {
+            text.push_str(lines);
+            // One Service's lines are a few kilobytes: far below 4 GiB.
+            *end = u32::try_from(text.len()).unwrap_or(u32::MAX);
+        }
+        Kept { text: text.into_boxed_str(), ends }
+    }
+
+    /// The lines of family `family` (empty when the Service has none).
+    fn family(&self, family: usize) -> &str {
+        let start = family.checked_sub(1).map_or(0, |before| self.ends[before] as usize);
+        self.text.get(start..self.ends[family] as usize).unwrap_or_default()
+    }
+}
+
 /// The kept per-Service text of the scrapes.
 #[derive(Debug, Clone, Default)]
 pub struct Exposition {
@@ -54,8 +82,8 @@ pub struct Exposition {
     /// Per family of [`SERVICE_FAMILIES`]: its header in OpenMetrics and in the text format,
     /// once a Service had a series of it.
     headers: [Option<(String, String)>; SERVICE_FAMILIES.len()],
-    /// Per Service, per family: its sample lines (empty when it has none).
-    services: BTreeMap<Key, [String; SERVICE_FAMILIES.len()]>,
+    /// Per Service: its sample lines of every family.
+    services: BTreeMap<Key, Kept>,
     /// Bytes of sample lines held (the capacity a scrape reserves).
     bytes: usize,
 }
@@ -79,7 +107,7 @@ impl Exposition {
         let mut encoded = 0;
         for key in changed {
             if let Some(old) = self.services.remove(&key) {
-                self.bytes -= old.iter().map(String::len).sum::<usize>();
+                self.bytes -= old.text.len();
             }
             let Some(summary) = state.services().get(&key) else { continue };
             let text = metrics::encode_services([(&key, summary)], state, self.cluster.as_deref());
@@ -93,10 +121,11 @@ impl Exposition {
                     let text = prometheus_text(&block.header);
                     self.headers[family] = Some((block.header, text));
                 }
-                self.bytes += block.samples.len();
                 samples[family] = block.samples;
             }
-            self.services.insert(key, samples);
+            let kept = Kept::new(&samples);
+            self.bytes += kept.text.len();
+            self.services.insert(key, kept);
             encoded += 1;
         }
         encoded
@@ -116,7 +145,7 @@ impl Exposition {
             });
             let samples = out.len();
             for service in self.services.values() {
-                out.push_str(&service[family]);
+                out.push_str(service.family(family));
             }
             if out.len() == samples {
                 out.truncate(start);

@@ -20,6 +20,9 @@ pub use super::summary::{
     summarize,
 };
 
+/// How many Services one engine call analyses at most (two threads share a batch).
+const BATCH: usize = 256;
+
 /// The exporter's state. Feed it [`Change`]s, then [`Exporter::recompute`].
 #[derive(Debug, Clone)]
 pub struct Exporter {
@@ -27,7 +30,8 @@ pub struct Exporter {
     policy: Policy,
     store: Store,
     pending: Touched,
-    /// The nodes, sorted by name, as the engine's input (rebuilt on a Node change only).
+    /// The engine's input besides the Services: the data plane, and the store's Nodes while a
+    /// recompute borrows them.
     base: Snapshot,
     /// What the engine derives from those nodes (rebuilt with them): a Service change costs the
     /// analysis of that Service, not of every node.
@@ -153,43 +157,72 @@ impl Exporter {
         if std::mem::take(&mut self.data_plane_changed) {
             targets.extend(self.store.services.keys().cloned());
         }
+        // The store's Nodes are the Snapshot's for the length of the recompute, not a copy.
+        self.base.nodes = self.store.nodes.lend();
         if pending.nodes {
-            self.base.nodes = self.store.nodes.values().cloned().collect();
             self.index = NodeIndex::new(&self.base.nodes, &TrafficModel::default());
             self.zones = zone_summary(&analyze::zones(&self.base, self.behaviour));
             targets.extend(self.store.services.keys().cloned());
             targets.extend(self.services.keys().cloned());
         }
-        for gone in targets.iter().filter(|k| !self.store.services.contains_key(*k)) {
-            if self.services.remove(gone).is_some() {
-                self.changed.insert(gone.clone());
-            }
-            self.since.retain(|(key, _), _| key != gone);
-        }
-        let present: Vec<&Key> = targets.iter().filter(|k| self.store.services.contains_key(*k)).collect();
-        let reports = analyze_services(&mut self.base, &self.index, &self.store, &present, self.behaviour);
-        let analysed = reports.len();
-        for report in reports {
-            let key = (report.service.namespace.clone(), report.service.name.clone());
-            let summary = summarize(&report, annotation(&self.store, &key), &self.policy);
-            let families: BTreeSet<&str> = summary.families.iter().map(|f| f.address_type.as_str()).collect();
-            self.since.retain(|(k, family), _| k != &key || families.contains(family.as_str()));
-            for family in &summary.families {
-                let entry = self.since.entry((key.clone(), family.address_type.clone())).or_insert((
-                    family.verdict,
-                    now,
-                    0,
-                ));
-                if entry.0 != family.verdict {
-                    *entry = (family.verdict, now, entry.2 + 1);
-                }
-            }
-            if self.services.get(&key) != Some(&summary) {
+        let (present, gone): (Vec<Key>, Vec<Key>) =
+            targets.into_iter().partition(|k| self.store.services.contains_key(k));
+        for key in gone {
+            if self.services.remove(&key).is_some() {
                 self.changed.insert(key.clone());
-                self.services.insert(key, summary);
+            }
+            self.keep_since(&key, &BTreeSet::new());
+        }
+        // A batch at a time: only one batch's reports (the largest things the engine makes) are
+        // held at once, not every Service's after a relist.
+        for batch in present.chunks(BATCH) {
+            let keys: Vec<&Key> = batch.iter().collect();
+            let reports = analyze_services(&mut self.base, &self.index, &self.store, &keys, self.behaviour);
+            for report in reports {
+                self.keep(&report, now);
             }
         }
-        analysed
+        self.store.nodes.restore(std::mem::take(&mut self.base.nodes));
+        present.len()
+    }
+
+    /// Keep what the metrics show of one report, and when its verdicts changed.
+    fn keep(&mut self, report: &ServiceReport, now: f64) {
+        let key = (report.service.namespace.clone(), report.service.name.clone());
+        let summary = summarize(report, annotation(&self.store, &key), &self.policy);
+        let families: BTreeSet<&str> = summary.families.iter().map(|f| f.address_type.as_str()).collect();
+        self.keep_since(&key, &families);
+        for family in &summary.families {
+            let entry = self.since.entry((key.clone(), family.address_type.clone())).or_insert((
+                family.verdict,
+                now,
+                0,
+            ));
+            if entry.0 != family.verdict {
+                *entry = (family.verdict, now, entry.2 + 1);
+            }
+        }
+        if self.services.get(&key) != Some(&summary) {
+            self.changed.insert(key.clone());
+            self.services.insert(key, summary);
+        }
+    }
+
+    /// Forget the verdict times of `key`'s families other than `families` (a range of the map,
+    /// not a walk of every Service's: a relist of 10,000 Services made that quadratic).
+    fn keep_since(&mut self, key: &Key, families: &BTreeSet<&str>) {
+        let start = (key.clone(), String::new());
+        let stale: Vec<(Key, String)> = self
+            .since
+            .range(start..)
+            .map(|(k, _)| k)
+            .take_while(|(k, _)| k == key)
+            .filter(|(_, family)| !families.contains(family.as_str()))
+            .cloned()
+            .collect();
+        for k in stale {
+            self.since.remove(&k);
+        }
     }
 
     /// The summaries, by Service.

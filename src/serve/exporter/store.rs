@@ -6,6 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use topo_engine::model::{EndpointSlice, Node, Service};
 
+use super::names::Names;
+
 /// A Service (or slice) by namespace and name.
 pub type Key = (String, String);
 
@@ -67,17 +69,96 @@ impl Touched {
     }
 }
 
+/// The Nodes, sorted by name, each name once: the engine's input as it stands (a Snapshot's
+/// `nodes`), so a recompute borrows them ([`Nodes::lend`]) instead of holding a second copy. At
+/// 130,000 Nodes a copy (and a map's keys) was tens of megabytes.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Nodes(Vec<Node>);
+
+impl Nodes {
+    fn find(&self, name: &str) -> Result<usize, usize> {
+        self.0.binary_search_by(|n| n.name.as_str().cmp(name))
+    }
+
+    /// The Node named `name`.
+    pub fn get(&self, name: &str) -> Option<&Node> {
+        self.find(name).ok().map(|i| &self.0[i])
+    }
+
+    /// How many.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// In name order.
+    pub fn values(&self) -> std::slice::Iter<'_, Node> {
+        self.0.iter()
+    }
+
+    /// The names, in order.
+    pub fn keys(&self) -> impl Iterator<Item = &String> {
+        self.0.iter().map(|n| &n.name)
+    }
+
+    /// The Nodes as a Snapshot holds them, for the length of a computation; give them back with
+    /// [`Nodes::restore`].
+    pub fn lend(&mut self) -> Vec<Node> {
+        std::mem::take(&mut self.0)
+    }
+
+    /// Take back what [`Nodes::lend`] lent.
+    pub fn restore(&mut self, nodes: Vec<Node>) {
+        self.0 = nodes;
+    }
+
+    fn insert(&mut self, node: Node) -> Option<Node> {
+        match self.find(&node.name) {
+            Ok(i) => Some(std::mem::replace(&mut self.0[i], node)),
+            Err(i) => {
+                self.0.insert(i, node);
+                None
+            }
+        }
+    }
+
+    fn remove(&mut self, name: &str) -> Option<Node> {
+        self.find(name).ok().map(|i| self.0.remove(i))
+    }
+
+    /// Every Node at once (a relist): sorted once, the last of a name kept, as one insert after
+    /// another would keep it. True when the engine can tell the new set from the old.
+    fn replace(&mut self, mut nodes: Vec<Node>) -> bool {
+        nodes.reverse();
+        nodes.sort_by(|a, b| a.name.cmp(&b.name));
+        nodes.dedup_by(|later, first| later.name == first.name);
+        // A list collected in place keeps the capacity of the list of objects it came from.
+        exact(&mut nodes);
+        let changed = nodes.len() != self.0.len()
+            || nodes.iter().zip(&self.0).any(|(new, old)| !same_for_engine(new, old));
+        self.0 = nodes;
+        changed
+    }
+}
+
 /// Every watched object, keyed by name.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Store {
-    /// Nodes by name.
-    pub nodes: BTreeMap<String, Node>,
+    /// Nodes, by name.
+    pub nodes: Nodes,
     /// Services by (namespace, name).
     pub services: BTreeMap<Key, Service>,
     /// EndpointSlices by (namespace, name).
     pub slices: BTreeMap<Key, EndpointSlice>,
-    /// Slice names by the Service they are labelled for.
-    by_service: BTreeMap<Key, BTreeSet<String>>,
+    /// Slice names by the Service they are labelled for, sorted (a Service has one slice or a
+    /// few: a set's first node alone was 280 bytes each).
+    by_service: BTreeMap<Key, Vec<String>>,
+    /// The zone and node names the slices' endpoints share.
+    names: Names,
 }
 
 /// The Service a slice is labelled for.
@@ -111,17 +192,22 @@ impl Store {
         let mut touched = Touched::default();
         match object {
             Object::Node(node) => {
-                let old = self.nodes.insert(node.name.clone(), node.clone());
-                touched.nodes = old.is_none_or(|old| !same_for_engine(&old, &node));
+                let old = self.nodes.get(&node.name);
+                touched.nodes = old.is_none_or(|old| !same_for_engine(old, &node));
+                self.nodes.insert(node);
             }
-            Object::Service(service) => {
+            Object::Service(mut service) => {
+                exact(&mut service.ports);
+                exact(&mut service.ip_families);
                 let key = (service.namespace.clone(), service.name.clone());
                 if self.services.get(&key) != Some(&service) {
                     self.services.insert(key.clone(), service);
                     touched.services.insert(key);
                 }
             }
-            Object::Slice(slice) => {
+            Object::Slice(mut slice) => {
+                self.names.share_slice(&mut slice);
+                exact(&mut slice.endpoints);
                 let key = (slice.namespace.clone(), slice.name.clone());
                 if self.slices.get(&key) == Some(&slice) {
                     return touched;
@@ -129,7 +215,10 @@ impl Store {
                 touched.services.extend(self.remove_slice(&key));
                 touched.services.extend(owner(&slice));
                 if let Some(service) = owner(&slice) {
-                    self.by_service.entry(service).or_default().insert(slice.name.clone());
+                    let names = self.by_service.entry(service).or_default();
+                    if let Err(at) = names.binary_search(&slice.name) {
+                        names.insert(at, slice.name.clone());
+                    }
                 }
                 self.slices.insert(key, slice);
             }
@@ -156,7 +245,7 @@ impl Store {
         let old = self.slices.remove(key)?;
         let service = owner(&old)?;
         if let Some(names) = self.by_service.get_mut(&service) {
-            names.remove(&old.name);
+            names.retain(|name| *name != old.name);
             if names.is_empty() {
                 self.by_service.remove(&service);
             }
@@ -166,20 +255,40 @@ impl Store {
 
     /// Replace every object of a resource: deletions for what is gone, applies for the rest.
     fn relist(&mut self, resource: Resource, objects: Vec<Object>) -> Touched {
-        let listed: BTreeSet<Key> = objects.iter().map(key_of).collect();
+        let listed: BTreeSet<Key> = match resource {
+            Resource::Nodes => {
+                let nodes = objects.into_iter().filter_map(|o| match o {
+                    Object::Node(node) => Some(node),
+                    _ => None,
+                });
+                return Touched { nodes: self.nodes.replace(nodes.collect()), ..Touched::default() };
+            }
+            _ => objects.iter().map(key_of).collect(),
+        };
+        let unlisted = |k: &&Key| !listed.contains(*k);
         let gone: Vec<Key> = match resource {
-            Resource::Nodes => self.nodes.keys().map(|n| (String::new(), n.clone())).collect(),
-            Resource::Services => self.services.keys().cloned().collect(),
-            Resource::EndpointSlices => self.slices.keys().cloned().collect(),
+            Resource::Services => self.services.keys().filter(unlisted).cloned().collect(),
+            _ => self.slices.keys().filter(unlisted).cloned().collect(),
         };
         let mut touched = Touched::default();
-        for key in gone.into_iter().filter(|k| !listed.contains(k)) {
+        for key in gone {
             touched.merge(self.forget(resource, &key));
         }
         for object in objects.into_iter().filter(|o| resource_of(o) == resource) {
             touched.merge(self.put(object));
         }
         touched
+    }
+}
+
+/// `v` in an allocation of its length: lists decoded or collected in place keep the capacity
+/// they grew to (up to twice their length), and the allocator keeps a block shrunk by less than
+/// half as it is.
+fn exact<T>(v: &mut Vec<T>) {
+    if v.capacity() > v.len() {
+        let mut fitted = Vec::with_capacity(v.len());
+        fitted.append(v);
+        *v = fitted;
     }
 }
 
