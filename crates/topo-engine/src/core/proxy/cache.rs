@@ -1,6 +1,7 @@
 //! What kube-proxy holds per service port: a port of `EndpointSliceCache.addEndpoints` and
 //! `endpointsMapFromEndpointInfo` (k/k `pkg/proxy/endpointslicecache.go`, docs/behaviour.md#endpoints-kube-proxy-holds).
 
+use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -143,10 +144,12 @@ pub fn endpoints_for_port(
             }
             for endpoint in visit_order(slice, behaviour).filter(|endpoint| !endpoint.addresses.is_empty()) {
                 let info = proxy_endpoint(endpoint, number, node_name, behaviour);
-                let replace = !by_identity.contains_key(&info.identity())
-                    || if prefers_non_terminating(behaviour) { !info.terminating } else { info.is_local };
-                if replace {
-                    by_identity.insert(info.identity(), info);
+                let replaces =
+                    if prefers_non_terminating(behaviour) { !info.terminating } else { info.is_local };
+                match by_identity.entry(info.identity()) {
+                    Entry::Vacant(slot) => _ = slot.insert(info),
+                    Entry::Occupied(mut held) if replaces => _ = held.insert(info),
+                    Entry::Occupied(_) => {}
                 }
             }
         }

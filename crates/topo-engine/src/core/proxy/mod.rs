@@ -144,20 +144,77 @@ fn terminating_fallback(behaviour: Behaviour) -> bool {
     behaviour.minor >= 26
 }
 
-fn identities<'a>(endpoints: impl Iterator<Item = &'a ProxyEndpoint>) -> Vec<String> {
-    endpoints.map(ProxyEndpoint::identity).collect()
+/// [`Categorized`] with its lists as positions in the endpoint list categorized (in its order):
+/// what a view needs of each node, without writing every endpoint's identity once per node.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Categories {
+    /// Usable Cluster-policy endpoints; `None` when the port never uses them.
+    pub cluster: Option<Vec<usize>>,
+    /// Usable Local-policy endpoints; `None` when the port never uses them.
+    pub local: Option<Vec<usize>>,
+    /// Some endpoint is usable somewhere in the cluster.
+    pub has_any_endpoints: bool,
+    /// Topology mode applied to the cluster list.
+    pub topology_mode: Option<TopologyMode>,
+    /// The cluster list fell back to serving+terminating endpoints.
+    pub cluster_uses_terminating: bool,
+    /// The local list fell back to serving+terminating endpoints.
+    pub local_uses_terminating: bool,
+    /// Lines kube-proxy logs while deciding, in order.
+    pub logs: Vec<ProxyLog>,
+    /// The main reason the outcome is not plain topology routing, if any.
+    pub reason: Option<Reason>,
 }
 
-// mirrors topology.go: CategorizeEndpoints (+ topologyModeFromHints / canUseTopology per era)
+fn positions<'a>(endpoints: impl Iterator<Item = (usize, &'a ProxyEndpoint)>) -> Vec<usize> {
+    endpoints.map(|(i, _)| i).collect()
+}
+
 /// Splits `endpoints` (from [`endpoints_for_port`] for this node) into the lists kube-proxy on
-/// `node` programs, with the topology decision and the lines it logs.
+/// `node` programs, with the topology decision and the lines it logs: [`categorize`] with its
+/// lists written as endpoint identities.
 pub fn categorize_endpoints(
     endpoints: &[ProxyEndpoint],
     svc: &ProxyServiceInfo,
     node: &ProxyNode<'_>,
     behaviour: Behaviour,
 ) -> Categorized {
-    let mut out = Categorized::default();
+    let c = categorize(endpoints, svc, node, behaviour);
+    let ids = |list: &[usize]| -> Vec<String> { list.iter().map(|&i| endpoints[i].identity()).collect() };
+    let (cluster, local) = (c.cluster.as_deref().map(ids), c.local.as_deref().map(ids));
+    let all_reachable = match (&cluster, &local) {
+        (None, None) => Vec::new(),
+        (Some(cluster), None) => cluster.clone(),
+        (None, Some(local)) => local.clone(),
+        (Some(cluster), Some(_)) if c.topology_mode.is_none() && !c.local_uses_terminating => cluster.clone(),
+        (Some(cluster), Some(local)) => {
+            let mut all: Vec<String> = cluster.iter().chain(local).cloned().collect();
+            all.sort();
+            all.dedup();
+            all
+        }
+    };
+    Categorized {
+        cluster,
+        local,
+        all_reachable,
+        has_any_endpoints: c.has_any_endpoints,
+        topology_mode: c.topology_mode,
+        cluster_uses_terminating: c.cluster_uses_terminating,
+        logs: c.logs,
+        reason: c.reason,
+    }
+}
+
+// mirrors topology.go: CategorizeEndpoints (+ topologyModeFromHints / canUseTopology per era)
+/// [`categorize_endpoints`], its lists as positions in `endpoints`.
+pub(crate) fn categorize(
+    endpoints: &[ProxyEndpoint],
+    svc: &ProxyServiceInfo,
+    node: &ProxyNode<'_>,
+    behaviour: Behaviour,
+) -> Categories {
+    let mut out = Categories::default();
     // 1.34+ (and 1.33.6+): "If there are no endpoints, we have nothing to categorize".
     if endpoints.is_empty() && behaviour.minor >= 34 {
         out.reason = main_reason(endpoints, svc, node, None, &[]);
@@ -166,6 +223,7 @@ pub fn categorize_endpoints(
     let fallback = terminating_fallback(behaviour);
     let zone = node.zone.unwrap_or("");
     let mut not_used = None;
+    let indexed = || endpoints.iter().enumerate();
     if svc.uses_cluster_endpoints() {
         if !node.windows {
             let outcome = topology::topology_mode(endpoints, svc, node.name, zone, behaviour);
@@ -176,9 +234,9 @@ pub fn categorize_endpoints(
             Some(TopologyMode::PreferSameNode) => ep.has_node_hint(node.name),
             Some(TopologyMode::PreferSameZone) => ep.has_zone_hint(zone),
         };
-        let mut cluster = identities(endpoints.iter().filter(|ep| ep.ready && available(ep)));
+        let mut cluster = positions(indexed().filter(|(_, ep)| ep.ready && available(ep)));
         if cluster.is_empty() && fallback {
-            cluster = identities(endpoints.iter().filter(|ep| ep.serving && ep.terminating));
+            cluster = positions(indexed().filter(|(_, ep)| ep.serving && ep.terminating));
             out.cluster_uses_terminating = !cluster.is_empty();
         }
         out.has_any_endpoints = !cluster.is_empty();
@@ -186,26 +244,14 @@ pub fn categorize_endpoints(
     }
     out.reason = main_reason(endpoints, svc, node, not_used, &out.logs);
     if !svc.uses_local_endpoints() {
-        out.all_reachable = out.cluster.clone().unwrap_or_default();
         return out;
     }
-    let serving_terminating = |ep: &&ProxyEndpoint| !ep.ready && ep.serving && ep.terminating && fallback;
-    out.has_any_endpoints |= endpoints.iter().any(|ep| ep.ready || serving_terminating(&ep));
-    let local_ready = identities(endpoints.iter().filter(|ep| ep.is_local && ep.ready));
-    let local_terminating = identities(endpoints.iter().filter(|ep| ep.is_local).filter(serving_terminating));
-    let use_terminating = local_ready.is_empty() && !local_terminating.is_empty();
-    let local = if use_terminating { local_terminating } else { local_ready };
-    out.all_reachable = match &out.cluster {
-        None => local.clone(),
-        Some(cluster) if out.topology_mode.is_none() && !use_terminating => cluster.clone(),
-        Some(cluster) => {
-            let mut all: Vec<String> = cluster.iter().chain(&local).cloned().collect();
-            all.sort();
-            all.dedup();
-            all
-        }
-    };
-    out.local = Some(local);
+    let serving_terminating = |ep: &ProxyEndpoint| !ep.ready && ep.serving && ep.terminating && fallback;
+    out.has_any_endpoints |= endpoints.iter().any(|ep| ep.ready || serving_terminating(ep));
+    let local_ready = positions(indexed().filter(|(_, ep)| ep.is_local && ep.ready));
+    let local_terminating = positions(indexed().filter(|(_, ep)| ep.is_local && serving_terminating(ep)));
+    out.local_uses_terminating = local_ready.is_empty() && !local_terminating.is_empty();
+    out.local = Some(if out.local_uses_terminating { local_terminating } else { local_ready });
     out
 }
 

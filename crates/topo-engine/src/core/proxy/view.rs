@@ -2,14 +2,14 @@
 //! the same zone and the same outcome are grouped.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use serde::Serialize;
 
 use super::cache::prefers_non_terminating;
 use super::nodes::{Locality, NodeRow, ProxyNodes, named_rows};
-use super::{Categorized, ProxyServiceInfo, TopologyMode, endpoints_for_port};
+use super::{Categories, ProxyEndpoint, ProxyServiceInfo, TopologyMode, endpoints_for_port};
 use crate::model::{Behaviour, EndpointSlice, Node, Service};
 use crate::report::proxy::{ProxyMode, ProxyZoneView};
 use crate::report::reason::{Facts, Reason, ReasonCode};
@@ -77,16 +77,17 @@ struct Outcome {
     kube_proxy: Option<Behaviour>,
 }
 
-fn addresses(identities: &[String], by_identity: &BTreeMap<String, String>) -> Vec<String> {
-    let mut out: Vec<String> = identities.iter().filter_map(|id| by_identity.get(id).cloned()).collect();
+/// The addresses of the endpoints at `positions`, sorted.
+fn addresses(positions: &[usize], endpoints: &[ProxyEndpoint]) -> Vec<String> {
+    let mut out: Vec<String> = positions.iter().map(|&i| endpoints[i].address.clone()).collect();
     out.sort();
     out
 }
 
 fn outcome(
     svc: &ProxyServiceInfo,
-    categorized: &Categorized,
-    by_identity: &BTreeMap<String, String>,
+    categorized: &Categories,
+    endpoints: &[ProxyEndpoint],
     kube_proxy: Option<Behaviour>,
     lists: &mut Lists,
 ) -> Outcome {
@@ -101,7 +102,7 @@ fn outcome(
         (mode, categorized.cluster.as_deref())
     };
     let external = (svc.external_policy_local && !svc.internal_policy_local)
-        .then(|| addresses(categorized.local.as_deref().unwrap_or_default(), by_identity));
+        .then(|| addresses(categorized.local.as_deref().unwrap_or_default(), endpoints));
     let log_shape = categorized
         .logs
         .iter()
@@ -116,7 +117,7 @@ fn outcome(
         .collect();
     Outcome {
         mode,
-        endpoints: lists.get(list.unwrap_or_default(), by_identity),
+        endpoints: lists.get(list.unwrap_or_default(), endpoints),
         external_endpoints: external,
         reason: categorized.reason.clone(),
         log_shape,
@@ -219,13 +220,11 @@ fn group_nodes(
     // looking at it: then every node sees the same endpoints.
     let shared = (!locality && prefers_non_terminating(behaviour) && oldest.is_none())
         .then(|| endpoints_for_port(own, &port.name, &port.protocol, "", behaviour));
-    let shared_identities: Option<BTreeMap<String, String>> =
-        shared.as_ref().map(|eps| eps.iter().map(|ep| (ep.identity(), ep.address.clone())).collect());
     let mut class_group: Vec<Option<usize>> = vec![None; nodes.members.len()];
     let mut named_groups = Vec::with_capacity(named.len());
     let mut groups = GroupSet::default();
     let mut alike = Alike::new(shared.as_deref().is_some_and(unhinted));
-    let rows = Rows { service, svc: &svc, own, nodes, behaviour, shared: &shared, ids: &shared_identities };
+    let rows = Rows { service, svc: &svc, own, nodes, behaviour, shared: &shared };
     for visit in visited_rows(nodes, &named, every_row) {
         let (Ok(row) | Err(row)) = visit;
         let (_, zone, windows, _) = &nodes.rows[row];
@@ -277,7 +276,7 @@ struct GroupSet {
 
 impl GroupSet {
     /// Index of the group of `zone` with this outcome, added if new.
-    fn place(&mut self, zone: String, result: Outcome, categorized: &Categorized) -> usize {
+    fn place(&mut self, zone: String, result: Outcome, categorized: &Categories) -> usize {
         let same_zone = self.by_zone.entry(zone.clone()).or_default();
         if let Some(g) = same_zone.iter().copied().find(|&i| self.groups[i].outcome == result) {
             return g;
@@ -288,7 +287,7 @@ impl GroupSet {
     }
 }
 
-fn new_group(zone: String, result: Outcome, categorized: &Categorized) -> Group {
+fn new_group(zone: String, result: Outcome, categorized: &Categories) -> Group {
     let lines: Vec<&str> = categorized.logs.iter().map(|log| log.line.as_str()).collect();
     let view = ProxyZoneView {
         zone: zone.clone(),

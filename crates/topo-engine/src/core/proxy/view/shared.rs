@@ -2,7 +2,7 @@
 //! endpoint list is kept once ([`Lists`]), and nodes that decide alike are decided once ([`Alike`]) — a Service over 1,000 zones would
 //! otherwise hold and compute 1,000 copies of the same list (issue 32).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -10,9 +10,7 @@ use std::sync::Arc;
 use super::{Outcome, outcome, service_info_at};
 use crate::core::proxy::cache::ProxyEndpoint;
 use crate::core::proxy::nodes::ProxyNodes;
-use crate::core::proxy::{
-    Categorized, ProxyNode, ProxyServiceInfo, categorize_endpoints, endpoints_for_port,
-};
+use crate::core::proxy::{Categories, ProxyNode, ProxyServiceInfo, categorize, endpoints_for_port};
 use crate::model::{Behaviour, EndpointSlice, Service};
 
 /// The endpoint lists of one view, each kept once: without hints every zone's nodes route to the
@@ -23,14 +21,9 @@ pub(super) struct Lists {
 }
 
 impl Lists {
-    /// The kept list equal to the addresses of `identities`, sorted (added if new).
-    pub(super) fn get(
-        &mut self,
-        identities: &[String],
-        by_identity: &BTreeMap<String, String>,
-    ) -> Arc<[String]> {
-        let mut items: Vec<&str> =
-            identities.iter().filter_map(|id| by_identity.get(id)).map(String::as_str).collect();
+    /// The kept list equal to the addresses of the endpoints at `positions`, sorted (added if new).
+    pub(super) fn get(&mut self, positions: &[usize], endpoints: &[ProxyEndpoint]) -> Arc<[String]> {
+        let mut items: Vec<&str> = positions.iter().map(|&i| endpoints[i].address.as_str()).collect();
         items.sort_unstable();
         let mut hasher = DefaultHasher::new();
         items.hash(&mut hasher);
@@ -59,7 +52,7 @@ pub(super) fn unhinted(endpoints: &[ProxyEndpoint]) -> bool {
 /// zones categorizes its endpoints once rather than once per zone (issue 32).
 pub(super) struct Alike {
     enabled: bool,
-    seen: HashMap<(bool, bool, Behaviour), (Rc<Categorized>, Outcome)>,
+    seen: HashMap<(bool, bool, Behaviour), (Rc<Categories>, Outcome)>,
 }
 
 impl Alike {
@@ -67,14 +60,14 @@ impl Alike {
         Alike { enabled, seen: HashMap::new() }
     }
 
-    pub(super) fn get(&self, key: (bool, bool, Behaviour)) -> Option<(Rc<Categorized>, Outcome)> {
+    pub(super) fn get(&self, key: (bool, bool, Behaviour)) -> Option<(Rc<Categories>, Outcome)> {
         self.seen.get(&key).filter(|_| self.enabled).cloned()
     }
 
     pub(super) fn put(
         &mut self,
         key: (bool, bool, Behaviour),
-        categorized: &Rc<Categorized>,
+        categorized: &Rc<Categories>,
         result: &Outcome,
     ) {
         if self.enabled {
@@ -91,31 +84,28 @@ pub(super) struct Rows<'r> {
     pub(super) own: &'r [&'r EndpointSlice],
     pub(super) nodes: &'r ProxyNodes,
     pub(super) behaviour: Behaviour,
-    /// The endpoints every node sees, when they all see the same, and their addresses by identity.
+    /// The endpoints every node sees, when they all see the same.
     pub(super) shared: &'r Option<Vec<ProxyEndpoint>>,
-    pub(super) ids: &'r Option<BTreeMap<String, String>>,
 }
 
 impl Rows<'_> {
     /// What kube-proxy (at version `at`) on `row` routes to.
-    pub(super) fn decide(&self, row: usize, at: Behaviour, lists: &mut Lists) -> (Rc<Categorized>, Outcome) {
+    pub(super) fn decide(&self, row: usize, at: Behaviour, lists: &mut Lists) -> (Rc<Categories>, Outcome) {
         let (name, zone, windows, _) = &self.nodes.rows[row];
         let node = ProxyNode { name, zone: zone.as_deref(), windows: *windows };
         let svc = service_info_at(self.service, self.svc, at, self.behaviour);
         let own_endpoints;
-        let own_identities;
-        let (endpoints, by_identity) = match (self.shared, self.ids) {
-            (Some(eps), Some(ids)) => (eps, ids),
-            _ => {
+        let endpoints = match self.shared {
+            Some(eps) => eps,
+            None => {
                 let port = &self.service.ports[0];
                 own_endpoints = endpoints_for_port(self.own, &port.name, &port.protocol, name, at);
-                own_identities = own_endpoints.iter().map(|ep| (ep.identity(), ep.address.clone())).collect();
-                (&own_endpoints, &own_identities)
+                &own_endpoints
             }
         };
-        let categorized = Rc::new(categorize_endpoints(endpoints, &svc, &node, at));
+        let categorized = Rc::new(categorize(endpoints, &svc, &node, at));
         let skew = (at != self.behaviour).then_some(at);
-        let result = outcome(&svc, &categorized, by_identity, skew, lists);
+        let result = outcome(&svc, &categorized, endpoints, skew, lists);
         (categorized, result)
     }
 }
