@@ -41,7 +41,8 @@ fn sarif_results_stand_at_their_services_line_in_yaml_and_json() {
         let (_, sarif) = report(&file, "sarif", &["--show-all"]);
         let log: serde_json::Value = serde_json::from_str(&sarif).unwrap();
         let results = log["runs"][0]["results"].as_array().unwrap();
-        assert!(results.len() >= 4, "{}: {results:#?}", file.display());
+        // Two Services of the demo have reasons: kubernetes (no selector) and demo-service-4.
+        assert!(results.len() >= 2, "{}: {results:#?}", file.display());
         for result in results {
             let location = &result["locations"][0];
             let name = location["logicalLocations"][0]["name"].as_str().unwrap();
