@@ -50,9 +50,33 @@ impl<R: BufRead> Transcoder<R> {
     /// Writes the open block scalar, as serde-saphyr reads it.
     pub(super) fn end_block(&mut self) -> Fast<()> {
         let Some(block) = self.block.take() else { return Ok(()) };
-        let options = super::super::options(&block.text);
-        let text: String =
-            serde_saphyr::from_str_with_options(&block.text, options).map_err(|_| Unsupported)?;
+        let text = match literal(&block.text) {
+            Some(text) => text,
+            None => {
+                let options = super::super::options(&block.text);
+                serde_saphyr::from_str_with_options(&block.text, options).map_err(|_| Unsupported)?
+            }
+        };
         serde_json::to_writer(&mut self.out, &text).map_err(|_| Unsupported)
     }
+}
+
+/// The common case without the parser: `|` or `|-` whose lines all stand at one indentation, none
+/// blank (an annotation's JSON, as kubectl writes `last-applied-configuration`), read as its lines.
+fn literal(block: &str) -> Option<String> {
+    let (header, body) = block.split_once('\n')?;
+    let chomp = match header {
+        "|" => "\n",
+        "|-" => "",
+        _ => return None,
+    };
+    let indent = body.len() - body.trim_start_matches(' ').len();
+    let at_indent =
+        |line: &&str| line.len() > indent && line.len() - line.trim_start_matches(' ').len() == indent;
+    let mut lines = body.strip_suffix('\n')?.split('\n');
+    (indent > 0 && lines.clone().all(|line| at_indent(&line))).then(|| {
+        let mut text = lines.next().map_or("", |line| &line[indent..]).to_string();
+        lines.for_each(|line| text.extend(["\n", &line[indent..]]));
+        text + chomp
+    })
 }
