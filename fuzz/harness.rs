@@ -229,6 +229,7 @@ fn service_from(bytes: &mut Bytes<'_>) -> Service {
         external_traffic_policy: bytes.option(&["Cluster", "Local"]).map(str::to_string),
         externally_accessible: bytes.flag(),
         publish_not_ready_addresses: bytes.flag(),
+        line: Default::default(),
         ports: vec![ServicePort { name: String::new(), port: 80, protocol: "TCP".into(), node_port: 0 }],
     }
 }

@@ -57,6 +57,7 @@ pub(crate) fn service(i: usize, mode: u8) -> Service {
         external_traffic_policy: None,
         externally_accessible: false,
         publish_not_ready_addresses: false,
+        line: Default::default(),
         ports: vec![],
     }
 }

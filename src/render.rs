@@ -67,6 +67,8 @@ pub struct CheckContext {
     pub file: Option<String>,
     /// The full reports a picture format draws per Service (empty for the other formats).
     pub pictures: picture::CheckDetails,
+    /// The line of each Service in the dump file, where the reader knew it (`-o sarif` only).
+    pub lines: std::collections::BTreeMap<topo_engine::report::ServiceRef, std::num::NonZeroU32>,
 }
 
 fn dispatch<T: structured::Worded>(

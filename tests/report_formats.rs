@@ -160,6 +160,14 @@ fn sarif_validates_against_the_official_schema_with_one_rule_per_code() {
     assert_eq!(location["logicalLocations"][0]["fullyQualifiedName"], "demo/demo-service-4");
     let uri = location["physicalLocation"]["artifactLocation"]["uri"].as_str().unwrap();
     assert!(uri.ends_with("examples/demo-cluster.yaml"), "{uri}");
+    // The line where the Service starts in the dump (report_snapshots.rs checks which object).
+    let line = location["physicalLocation"]["region"]["startLine"].as_u64().expect("a start line");
+    let text = std::fs::read_to_string(demo()).unwrap();
+    let at = text.lines().skip(line as usize - 1).take(12).collect::<Vec<_>>().join("\n");
+    assert!(
+        at.starts_with("- apiVersion: v1\n  kind: Service\n") && at.contains("name: demo-service-4"),
+        "{at}"
+    );
 }
 
 #[test]

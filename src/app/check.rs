@@ -56,8 +56,7 @@ pub(super) fn run(
         let Target { spec, .. } = targets.remove(0);
         let source = spec?;
         let cluster = Cluster { source: &source, progress: settings.progress, workers: settings.workers };
-        let (triaged, known, pictures) = one(settings, &cluster, &plan, err)?;
-        let context = CheckContext { file: dump_file(&source), pictures };
+        let (triaged, known, context) = one(settings, &cluster, &plan, err)?;
         let computed = known.map(|()| match triaged.failing.iter().any(|f| *f) {
             true => ExitStatus::Findings,
             false => ExitStatus::Ok,
@@ -80,13 +79,14 @@ fn listed(settings: &Settings, job: &CheckJob) -> bool {
 }
 
 /// One cluster: read, analyse, triage; also whether any verdict before triage is known ("nothing
-/// known" is an error after the report), and for a picture format the full reports it draws.
+/// known" is an error after the report), and what the report says of the source (for a picture
+/// format the full reports it draws, for SARIF the Services' lines in the dump).
 fn one(
     settings: &Settings,
     cluster: &Cluster<'_>,
     plan: &Plan<'_>,
     err: &mut dyn Write,
-) -> Result<(Triaged, Result<(), Error>, CheckDetails), Error> {
+) -> Result<(Triaged, Result<(), Error>, CheckContext), Error> {
     let request = request(settings, None, false);
     let loaded = load_from(cluster.source, cluster.progress, settings.unicode, request, err)?;
     let snapshot = loaded.snapshot;
@@ -108,7 +108,7 @@ fn one(
         .iter()
         .filter_map(|s| {
             let value = s.annotations.get(IGNORE_ANNOTATION)?;
-            Some((ServiceRef { namespace: s.namespace.clone(), name: s.name.clone() }, value.as_str()))
+            Some((service_ref(s), value.as_str()))
         })
         .collect();
     let lookup = |s: &ServiceRef| annotations.get(s).copied();
@@ -123,11 +123,15 @@ fn one(
     for (service, unknown) in &triaged.unknown_codes {
         let _ = writeln!(err, "{}", crate::prose::check::unknown_codes_note(service, unknown));
     }
+    let lines = match settings.output {
+        Format::Sarif => services.iter().filter_map(|s| Some((service_ref(s), s.line.0?))).collect(),
+        _ => BTreeMap::new(),
+    };
     let pictures = match settings.output.picture() {
         Some(_) => pictures::details(settings, snapshot, &triaged.report, behaviour),
         None => CheckDetails::default(),
     };
-    Ok((triaged, known, pictures))
+    Ok((triaged, known, CheckContext { file: dump_file(cluster.source), pictures, lines }))
 }
 
 /// One cluster checked, and its notes for stderr.
@@ -213,6 +217,10 @@ fn report_format(output: Format) -> Option<&'static str> {
 }
 
 /// The dump file read, as written on the command line (SARIF locates results in it).
+fn service_ref(service: &topo_engine::model::Service) -> ServiceRef {
+    ServiceRef { namespace: service.namespace.clone(), name: service.name.clone() }
+}
+
 fn dump_file(source: &SourceSpec) -> Option<String> {
     match source {
         SourceSpec::Dump(DumpPath::File(path)) => Some(path.display().to_string()),

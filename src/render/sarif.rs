@@ -2,8 +2,8 @@
 //! so rule indexes are stable), described and helped with the words of `prose`; one result per
 //! reason of each Service family listed, at level `error` when the Service fails `check`, else
 //! `warning` (`note` for an Active family). A result is located in the dump file when one was
-//! read (an artifact, no line numbers: the reader keeps none) and always logically at
-//! `namespace/name`. Reasons set aside by ignore rules stay, with an external suppression. Every
+//! read (an artifact, and the line where the Service starts when the reader knew it) and always
+//! logically at `namespace/name`. Reasons set aside by ignore rules stay, with an external suppression. Every
 //! URL is the repository's (Cargo.toml `repository`): the tool's home and each rule's reference page.
 
 use std::io::Write;
@@ -88,6 +88,9 @@ fn result(
     });
     if let Some(file) = &context.file {
         location["physicalLocation"] = json!({ "artifactLocation": { "uri": uri(file), "index": 0 } });
+        if let Some(line) = context.lines.get(&row.service) {
+            location["physicalLocation"]["region"] = json!({ "startLine": line });
+        }
     }
     let text = format!("{name} {} {}: {}", family.address_type, family.verdict, prose::sentence(reason));
     let mut result = json!({

@@ -134,6 +134,7 @@ pub fn service_from(service: &core::Service) -> Service {
         external_traffic_policy: spec.external_traffic_policy.clone(),
         externally_accessible: node_port || load_balancer_ip || external_ip,
         publish_not_ready_addresses: spec.publish_not_ready_addresses.unwrap_or(false),
+        line: Default::default(),
         ports: ports
             .into_iter()
             .map(|p| ServicePort {

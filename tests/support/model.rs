@@ -34,6 +34,7 @@ pub fn auto_service() -> Service {
         external_traffic_policy: None,
         externally_accessible: false,
         publish_not_ready_addresses: false,
+        line: Default::default(),
         ports: vec![ServicePort { name: "http".into(), port: 80, protocol: "TCP".into(), node_port: 0 }],
     }
 }

@@ -102,6 +102,7 @@ fn service_model(svc: &crate::plan::ServicePlan) -> model::Service {
         external_traffic_policy: None,
         externally_accessible: false,
         publish_not_ready_addresses: false,
+        line: Default::default(),
         ports: vec![],
     }
 }

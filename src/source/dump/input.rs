@@ -53,12 +53,15 @@ fn read_within(
     len: Option<u64>,
     limits: Limits,
 ) -> Result<ParsedDump, DumpError> {
-    let (head, json) = sniff(&mut input, origin, limits.yaml)?;
+    let (mut head, json) = sniff(&mut input, origin, limits.yaml)?;
     let too_large = |format, limit| DumpError::InputTooLarge { origin: origin.to_string(), format, limit };
     if json {
         if len.is_some_and(|len| len > limits.json) {
             return Err(too_large("JSON", limits.json));
         }
+        // Byte order marks, which `decide` skipped: columns count from after them.
+        let marks = head.chunks(3).take_while(|mark| *mark == "\u{feff}".as_bytes()).count();
+        head.drain(..3 * marks);
         return json::read(Cursor::new(head).chain(input), origin, limits);
     }
     if len.is_some_and(|len| len > limits.yaml) {

@@ -25,42 +25,45 @@ use super::{DumpError, Inherited, ParsedDump, Reader};
 mod item;
 mod window;
 
-use window::{Step, Window, offset};
+use window::{Step, Window, offset, source_line};
 
 /// Reads a JSON dump (one or more JSON documents) from `input`, through windows as large as its
 /// reads (a test's input that hands out a few bytes at a time cuts items everywhere).
 pub(super) fn read(input: impl Read, origin: &str, limits: Limits) -> Result<ParsedDump, DumpError> {
     let mut window = Window::new(input, origin, limits);
     let mut reader = Reader::new(origin);
-    window.skip_byte_order_marks()?;
     while let Some(byte) = window.peek()? {
         if byte == b'{' {
             read_object(&mut window, &mut reader)?;
         } else {
+            let line = window.line();
             let value = window.decode(value_at)?;
-            reader.read(value, None, 0)?;
+            reader.read(value, line)?;
         }
     }
     reader.finish()
 }
 
-/// A top-level object: its `apiVersion` and `kind` as given (`Some(None)`: not a string), its other
-/// entries, and its items when they were read as a List's.
+/// A top-level object: its entries, and its items when they were read as a List's.
 struct Object {
     start: (u64, u64),
-    api_version: Option<Option<String>>,
-    kind: Option<Option<String>>,
     entries: Map<String, Value>,
     bytes: usize,
     list: Option<List>,
 }
 
 impl Object {
+    /// `apiVersion` or `kind`: `Some(None)` when given but not a string.
+    fn text(&self, key: &str) -> Option<Option<&str>> {
+        self.entries.get(key).map(Value::as_str)
+    }
+
     /// The List's type once the object has ended (`Some(None)`: a plain `List`).
     fn list_type(&self) -> Option<Option<(String, String)>> {
-        match (&self.api_version, &self.kind) {
-            (Some(Some(api_version)), Some(Some(kind))) if kind.ends_with("List") => Some(
-                (kind != "List").then(|| (api_version.clone(), kind.trim_end_matches("List").to_string())),
+        match (self.text("apiVersion")?, self.text("kind")?) {
+            (Some(api_version), Some(kind)) if kind.ends_with("List") => Some(
+                (kind != "List")
+                    .then(|| (api_version.to_string(), kind.trim_end_matches("List").to_string())),
             ),
             _ => None,
         }
@@ -68,22 +71,8 @@ impl Object {
 
     /// Whether the object may still turn out to be a List.
     fn may_be_list(&self) -> bool {
-        !matches!(self.api_version, Some(None))
-            && match &self.kind {
-                None => true,
-                Some(Some(kind)) => kind.ends_with("List"),
-                Some(None) => false,
-            }
-    }
-
-    /// Whether `key` was given before.
-    fn has(&self, key: &str) -> bool {
-        match key {
-            "apiVersion" => self.api_version.is_some(),
-            "kind" => self.kind.is_some(),
-            "items" => self.list.is_some() || self.entries.contains_key(key),
-            _ => self.entries.contains_key(key),
-        }
+        self.text("apiVersion") != Some(None)
+            && self.text("kind").is_none_or(|kind| kind.is_some_and(|kind| kind.ends_with("List")))
     }
 }
 
@@ -107,31 +96,22 @@ fn inherited(known: &Option<(String, String)>) -> Inherited<'_> {
 /// A top-level `{…}`: a List, whose items are read as they come, or any other object.
 fn read_object<R: Read>(window: &mut Window<'_, R>, reader: &mut Reader<'_>) -> Step {
     let (line, column) = window.here();
-    let mut object = Object {
-        start: (line, column + 1),
-        api_version: None,
-        kind: None,
-        entries: Map::new(),
-        bytes: 0,
-        list: None,
-    };
+    let mut object = Object { start: (line, column + 1), entries: Map::new(), bytes: 0, list: None };
     window.consume(b'{');
-    let mut first = true;
-    loop {
+    let mut more = !window.closes(b'}')?;
+    while more {
         match window.peek()? {
-            Some(b'}') if first => break,
-            Some(b'}') => return Err(window.expected("trailing comma")),
             Some(b'"') => {}
+            Some(b'}') => return Err(window.expected("trailing comma")),
             Some(_) => return Err(window.expected("key must be a string")),
             None => return Err(window.expected("EOF while parsing an object")),
         }
-        first = false;
         let key = window.decode(|text| {
             let mut de = Deserializer::from_slice(text);
             let key = String::deserialize(&mut de)?;
             Ok((key, offset(de)))
         })?;
-        if object.has(&key) {
+        if object.entries.contains_key(&key) || (key == "items" && object.list.is_some()) {
             return Err(window.error_here(format!("duplicate key {key:?} (an object names each key once)")));
         }
         match window.peek()? {
@@ -146,14 +126,8 @@ fn read_object<R: Read>(window: &mut Window<'_, R>, reader: &mut Reader<'_>) -> 
             }
             Some(_) => entry(window, &mut object, key)?,
         }
-        match window.peek()? {
-            Some(b',') => window.consume(b','),
-            Some(b'}') => break,
-            Some(_) => return Err(window.expected("expected `,` or `}`")),
-            None => return Err(window.expected("EOF while parsing an object")),
-        }
+        more = window.next_entry(b'}')?;
     }
-    window.consume(b'}');
     finish(window, object, reader)
 }
 
@@ -167,12 +141,7 @@ fn entry<R: Read>(window: &mut Window<'_, R>, object: &mut Object, key: String) 
         let (origin, limit) = (window.origin.to_string(), window.limits.object);
         return Err(DumpError::ObjectTooLarge { origin, line, column, limit });
     }
-    let text = || value.as_str().map(str::to_string);
-    match key.as_str() {
-        "apiVersion" => object.api_version = Some(text()),
-        "kind" => object.kind = Some(text()),
-        _ => drop(object.entries.insert(key, value)),
-    }
+    object.entries.insert(key, value);
     Ok(())
 }
 
@@ -182,33 +151,24 @@ fn read_items<R: Read>(window: &mut Window<'_, R>, reader: &mut Reader<'_>, obje
     let checkpoint = known.is_none().then(|| reader.checkpoint());
     let mut list = List { known, checkpoint, kept: None };
     window.consume(b'[');
-    match window.peek()? {
-        Some(b']') => {
-            window.consume(b']');
-            return Ok(list);
-        }
-        None => return Err(window.expected("EOF while parsing a list")),
-        Some(_) => {}
+    if window.peek()?.is_none() {
+        return Err(window.expected("EOF while parsing a list"));
     }
-    loop {
+    let mut more = !window.closes(b']')?;
+    while more {
         match window.peek()? {
             Some(b']') => return Err(window.expected("trailing comma")),
             None => return Err(window.expected("EOF while parsing a value")),
             Some(_) => read_item(window, reader, &mut list)?,
         }
-        match window.peek()? {
-            Some(b',') => window.consume(b','),
-            Some(b']') => break,
-            Some(_) => return Err(window.expected("expected `,` or `]`")),
-            None => return Err(window.expected("EOF while parsing a list")),
-        }
+        more = window.next_entry(b']')?;
     }
-    window.consume(b']');
     Ok(list)
 }
 
 /// One item: read now, or kept until the List's type is known.
 fn read_item<R: Read>(window: &mut Window<'_, R>, reader: &mut Reader<'_>, list: &mut List) -> Step {
+    let line = window.line();
     let kept = |text: &[u8], end| text[..end].to_vec();
     if list.kept.is_some() {
         let text = window.decode(|text| skip_at(text).map(|end| (kept(text, end), end)))?;
@@ -224,7 +184,11 @@ fn read_item<R: Read>(window: &mut Window<'_, R>, reader: &mut Reader<'_>, list:
         })
     })?;
     match read {
-        Ok(outcomes) => outcomes.into_iter().try_for_each(|outcome| reader.record(outcome)),
+        // A nested List's objects have lines of their own, which are not known here.
+        Ok(outcomes) => {
+            let line = if outcomes.len() == 1 { line } else { Default::default() };
+            outcomes.into_iter().try_for_each(|outcome| reader.record(outcome, line))
+        }
         Err(text) => {
             let start = window.start_of(text.len());
             list.kept = Some(vec![(text, start)]);
@@ -240,7 +204,7 @@ fn finish<R: Read>(window: &Window<'_, R>, object: Object, reader: &mut Reader<'
             let (read, _) =
                 item::read(text, inherited(&known), true).map_err(|err| window.syntax(&err, *start))?;
             if let item::Read::Outcomes(outcomes) = read {
-                outcomes.into_iter().try_for_each(|outcome| reader.record(outcome))?;
+                outcomes.into_iter().try_for_each(|outcome| reader.record(outcome, source_line(start.0)))?;
             }
         }
         return Ok(());
@@ -248,13 +212,7 @@ fn finish<R: Read>(window: &Window<'_, R>, object: Object, reader: &mut Reader<'
     if let Some(List { checkpoint: Some(checkpoint), .. }) = object.list {
         reader.rollback(checkpoint);
     }
-    let mut entries = object.entries;
-    for (key, text) in [("apiVersion", object.api_version), ("kind", object.kind)] {
-        if let Some(text) = text {
-            entries.insert(key.to_string(), text.map_or(Value::Null, Value::String));
-        }
-    }
-    reader.read(Value::Object(entries), None, 0)
+    reader.read(Value::Object(object.entries), source_line(object.start.0))
 }
 
 /// The value at the start of `text` as a `Value`, and where it ends.

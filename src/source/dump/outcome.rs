@@ -4,10 +4,13 @@
 //! JSON values and the few List items the JSON reader does not decode straight into lean types
 //! (Events, ConfigMaps, nested Lists) come here.
 
+use serde::Deserialize;
+use serde::de::Deserializer;
 use serde_json::Value;
+use serde_json::error::Category;
 
-use super::convert::lean;
-use super::{CLUSTER_INFO_API_VERSION, CLUSTER_INFO_KIND, ClusterInfo, Inherited, convert};
+use super::convert::lean as lean_types;
+use super::{CLUSTER_INFO_API_VERSION, CLUSTER_INFO_KIND, ClusterInfo, Inherited, convert, json_message};
 
 /// Object kinds we read.
 #[derive(Clone, Copy)]
@@ -117,25 +120,22 @@ pub(super) fn classify(value: Value, inherited: Inherited<'_>, depth: usize, out
 }
 
 /// `metadata.name`, empty when absent.
-fn name_of(value: &Value) -> String {
+pub(super) fn name_of(value: &Value) -> String {
     value.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("").to_string()
 }
 
 /// Decodes one object of a kind we read.
 pub(super) fn decode(kind: Kind, value: Value) -> Outcome {
     let name = name_of(&value);
-    let named = matches!(kind, Kind::Node | Kind::Service | Kind::EndpointSlice | Kind::Workload(_));
     let result = match kind {
+        Kind::Node | Kind::Service | Kind::EndpointSlice => match lean_at_path(kind, value) {
+            Ok(Ok(outcome)) => return outcome,
+            Ok(Err(message)) => Err(message),
+            Err(err) => Err(json_message(&err)),
+        },
         // The API server never stores one; rows and messages would name nothing.
-        _ if named && value.pointer("/metadata/name").is_none() => {
+        Kind::Workload(_) if value.pointer("/metadata/name").is_none() => {
             Err("metadata.name is missing".to_string())
-        }
-        Kind::Node => typed::<lean::Node>(value)
-            .and_then(|node| node.into_model().map_err(|e| e.to_string()))
-            .map(|node| Some(Object::Node(node))),
-        Kind::Service => typed::<lean::Service>(value).map(|s| Some(Object::Service(s.into_model()))),
-        Kind::EndpointSlice => {
-            typed::<lean::EndpointSlice>(value).map(|s| Some(Object::Slice(s.into_model())))
         }
         Kind::CoreEvent => typed(value).map(|e| Some(Object::Event(convert::event_from_core(&e)))),
         Kind::EventsV1Event => typed(value).map(|e| Some(Object::Event(convert::event_from_events_v1(&e)))),
@@ -171,6 +171,67 @@ pub(super) fn decode(kind: Kind, value: Value) -> Outcome {
         Kind::ClusterInfo => typed::<ClusterInfo>(value).map(|info| Some(Object::Info(info))),
     };
     Outcome::Decoded { kind, name, result: result.map(|object| object.map(Box::new)) }
+}
+
+/// Endpoints an EndpointSlice may hold: the API server refuses more (k8s.io/api discovery/v1
+/// `EndpointSlice.endpoints`: "Each slice may include a maximum of 1000 endpoints";
+/// pkg/apis/discovery/validation: `maxEndpoints`).
+const MAX_SLICE_ENDPOINTS: usize = 1000;
+
+/// A Node, Service or EndpointSlice decoded straight into its lean type: the model object, or why
+/// not.
+pub(super) fn lean<'de, D: Deserializer<'de>>(kind: Kind, de: D) -> Result<Outcome, D::Error> {
+    const NAMELESS: &str = "metadata.name is missing";
+    let (name, result) = match kind {
+        Kind::Node => match lean_types::Node::deserialize(de)? {
+            node if node.has_name() => {
+                let name = node.name().to_string();
+                (name, node.into_model().map(Object::Node).map_err(|err| err.to_string()))
+            }
+            _ => (String::new(), Err(NAMELESS.to_string())),
+        },
+        Kind::Service => match lean_types::Service::deserialize(de)? {
+            service if service.has_name() => {
+                let service = service.into_model();
+                (service.name.clone(), Ok(Object::Service(service)))
+            }
+            _ => (String::new(), Err(NAMELESS.to_string())),
+        },
+        _ => match lean_types::EndpointSlice::deserialize(de)? {
+            slice if slice.has_name() => {
+                let slice = slice.into_model();
+                match slice.endpoints.len() {
+                    // The API server would never have stored it.
+                    count if count > MAX_SLICE_ENDPOINTS => (
+                        slice.name,
+                        Err(format!(
+                            "endpoints: {count} endpoints, but an EndpointSlice holds at most {MAX_SLICE_ENDPOINTS} (the API server refuses more)"
+                        )),
+                    ),
+                    _ => (slice.name.clone(), Ok(Object::Slice(slice))),
+                }
+            }
+            _ => (String::new(), Err(NAMELESS.to_string())),
+        },
+    };
+    Ok(Outcome::Decoded { kind, name, result: result.map(|object| Some(Box::new(object))) })
+}
+
+/// [`lean`], or what does not decode said with the path of its field; an error of the text
+/// itself (a number out of range, a lone surrogate) is the error.
+pub(super) fn lean_at_path<'de, D>(kind: Kind, de: D) -> serde_json::Result<Result<Outcome, String>>
+where
+    D: Deserializer<'de, Error = serde_json::Error>,
+{
+    let mut track = serde_path_to_error::Track::new();
+    match lean(kind, serde_path_to_error::Deserializer::new(de, &mut track)) {
+        Ok(outcome) => Ok(Ok(outcome)),
+        Err(err) if err.classify() != Category::Data => Err(err),
+        Err(err) => Ok(Err(match track.path().to_string().as_str() {
+            "." => json_message(&err),
+            path => format!("{path}: {}", json_message(&err)),
+        })),
+    }
 }
 
 /// Decodes into a typed object; the message names the offending field path.

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value;
 
-use topo_engine::model::Names;
+use topo_engine::model::{Names, SourceLine};
 
 use super::*;
 
@@ -93,26 +93,22 @@ impl<'a> Reader<'a> {
         self.seen.retain(|_, first| *first < index);
     }
 
-    /// Reads `value`, found `depth` Lists deep (items of a List first to last).
-    pub(super) fn read(
-        &mut self,
-        value: Value,
-        inherited: Inherited<'_>,
-        depth: usize,
-    ) -> Result<(), DumpError> {
+    /// Reads a top-level `value` (a document) that starts at `line`.
+    pub(super) fn read(&mut self, value: Value, line: SourceLine) -> Result<(), DumpError> {
         let mut outcomes = Vec::new();
-        classify(value, inherited, depth, &mut outcomes);
-        outcomes.into_iter().try_for_each(|outcome| self.record(outcome))
+        classify(value, None, 0, &mut outcomes);
+        outcomes.into_iter().try_for_each(|outcome| self.record(outcome, line))
     }
 
-    /// Records one decided object: counted, added, or the error that stops the read.
-    pub(super) fn record(&mut self, outcome: Outcome) -> Result<(), DumpError> {
+    /// Records one decided object, which starts at `line`: counted, added, or the error that
+    /// stops the read.
+    pub(super) fn record(&mut self, outcome: Outcome, line: SourceLine) -> Result<(), DumpError> {
         match outcome {
             Outcome::Skip(key) => {
                 self.skip(&key);
                 Ok(())
             }
-            Outcome::Decoded { kind, name, result } => self.record_decoded(kind, name, result),
+            Outcome::Decoded { kind, name, result } => self.record_decoded(kind, name, result, line),
         }
     }
 
@@ -123,7 +119,7 @@ impl<'a> Reader<'a> {
 
     /// Records a decoded object and moves to the next index; the first listing's index when the
     /// object was read before (nothing recorded then).
-    fn add(&mut self, object: Object) -> Result<(), usize> {
+    fn add(&mut self, object: Object, line: SourceLine) -> Result<(), usize> {
         if let Some((kind, namespace, name)) = object.key() {
             match self.seen.entry((kind, namespace.to_string(), name.to_string())) {
                 Entry::Occupied(first) => return Err(*first.get()),
@@ -133,7 +129,10 @@ impl<'a> Reader<'a> {
         let s = &mut self.snapshot;
         match object {
             Object::Node(node) => s.nodes.push(node),
-            Object::Service(service) => s.services.push(service),
+            Object::Service(mut service) => {
+                service.line = line;
+                s.services.push(service);
+            }
             Object::Slice(mut slice) => {
                 self.names.share_slice(&mut slice);
                 s.slices.push(slice);
@@ -152,6 +151,7 @@ impl<'a> Reader<'a> {
         kind: Kind,
         name: String,
         result: Result<Option<Box<Object>>, String>,
+        line: SourceLine,
     ) -> Result<(), DumpError> {
         let index = self.index;
         let error = |message| DumpError::Item {
@@ -167,10 +167,9 @@ impl<'a> Reader<'a> {
                 self.skip(if matches!(kind, Kind::DaemonSet) { "apps/v1 DaemonSet" } else { "v1 ConfigMap" });
                 Ok(())
             }
-            Ok(Some(object)) if let Some(message) = object.refusal() => Err(error(message)),
             Ok(Some(object)) => {
                 let namespace = object.key().map(|(_, ns, _)| ns.to_string()).unwrap_or_default();
-                self.add(*object).map_err(|first| DumpError::Duplicate {
+                self.add(*object, line).map_err(|first| DumpError::Duplicate {
                     origin: self.origin.to_string(),
                     index,
                     first,
@@ -215,23 +214,7 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// Endpoints an EndpointSlice may hold: the API server refuses more (k8s.io/api discovery/v1
-/// `EndpointSlice.endpoints`: "Each slice may include a maximum of 1000 endpoints";
-/// pkg/apis/discovery/validation: `maxEndpoints`).
-pub(super) const MAX_SLICE_ENDPOINTS: usize = 1000;
-
 impl Object {
-    /// Why the API server would never have stored this object, when it would not.
-    fn refusal(&self) -> Option<String> {
-        match self {
-            Object::Slice(slice) if slice.endpoints.len() > MAX_SLICE_ENDPOINTS => Some(format!(
-                "endpoints: {} endpoints, but an EndpointSlice holds at most {MAX_SLICE_ENDPOINTS} (the API server refuses more)",
-                slice.endpoints.len()
-            )),
-            _ => None,
-        }
-    }
-
     /// Kind, namespace and name, for the objects a dump must list once. Events are not keyed: the
     /// model keeps only the object they are about, and a repeated Event changes no verdict.
     fn key(&self) -> Option<(&'static str, &str, &str)> {

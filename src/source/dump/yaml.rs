@@ -13,6 +13,8 @@ use super::{DumpError, ParsedDump, Reader};
 const MAX_DEPTH: usize = 64;
 
 mod subset;
+/// Reads a YAML dump through the fast path alone: `None` when the full parser must read it.
+pub(super) use subset::read as read_fast;
 
 /// Reads a YAML dump (one or more documents): through the fast path ([`subset`]) when it can, or
 /// else with the full parser.
@@ -23,17 +25,11 @@ pub(super) fn read_yaml(text: &str, origin: &str) -> Result<ParsedDump, DumpErro
     }
 }
 
-/// Reads a YAML dump from `input` through the fast path alone: `None` when the full parser must
-/// read it.
-pub(super) fn read_fast(input: impl std::io::BufRead, origin: &str) -> Option<ParsedDump> {
-    subset::read(input, origin)
-}
-
 /// Reads a YAML dump with the full parser: every document as a `Value`, then read.
 pub(super) fn read_parsed(text: &str, origin: &str) -> Result<ParsedDump, DumpError> {
     let mut reader = Reader::new(origin);
     for document in documents(text, origin)? {
-        reader.read(document, None, 0)?;
+        reader.read(document, Default::default())?;
     }
     reader.finish()
 }

@@ -20,6 +20,7 @@ fn service(selector: bool, kind: &str) -> Service {
         external_traffic_policy: None,
         externally_accessible: false,
         publish_not_ready_addresses: false,
+        line: Default::default(),
         ports: vec![],
     }
 }

@@ -103,6 +103,7 @@ pub(crate) fn service() -> Service {
         external_traffic_policy: None,
         externally_accessible: false,
         publish_not_ready_addresses: false,
+        line: Default::default(),
         ports: vec![ServicePort {
             name: "http".to_string(),
             port: 80,

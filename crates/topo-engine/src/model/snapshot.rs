@@ -141,6 +141,21 @@ pub struct Service {
     pub publish_not_ready_addresses: bool,
     /// `spec.ports[]`: name, port, protocol.
     pub ports: Vec<ServicePort>,
+    /// Where the Service stands in the dump it was read from (SARIF places its results there).
+    #[serde(skip)]
+    pub line: SourceLine,
+}
+
+/// The 1-based line where an object starts in the dump it was read from: none for a live read,
+/// or YAML the full parser read (it keeps no lines). Where an object stands is not what it is, so
+/// two are equal wherever they stand: the same dump as JSON and as YAML, compact or pretty.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SourceLine(pub Option<std::num::NonZeroU32>);
+
+impl PartialEq for SourceLine {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 impl Service {

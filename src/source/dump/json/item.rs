@@ -12,14 +12,12 @@
 //! when it was wrong (another kind after all), the item is read again from its text as a `Value`.
 //! What is wrong with an object decoded on a guess is reported as the guessed kind's.
 
-use serde::Deserialize;
 use serde::de::value::MapAccessDeserializer;
 use serde::de::{DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, Visitor};
 use serde_json::Value;
 use serde_json::error::Category;
 
-use super::super::convert::lean;
-use super::super::outcome::{Object, Outcome};
+use super::super::outcome::{Outcome, lean, lean_at_path, name_of};
 use super::super::{Inherited, Kind, classify, json_message, kind_of};
 use super::{offset, skip_at, value_at};
 
@@ -65,21 +63,9 @@ pub(in super::super) fn read(
 /// The outcome of an object of `kind` that does not decode: read again on its own, the path of
 /// the field is known. An error of the text (a number out of range, a lone surrogate) is the error.
 fn refused(kind: Kind, item: &[u8], error: &serde_json::Error) -> serde_json::Result<Outcome> {
-    let mut de = serde_json::Deserializer::from_slice(item);
-    let again = match kind {
-        Kind::Node => serde_path_to_error::deserialize::<_, lean::Node>(&mut de).err(),
-        Kind::Service => serde_path_to_error::deserialize::<_, lean::Service>(&mut de).err(),
-        _ => serde_path_to_error::deserialize::<_, lean::EndpointSlice>(&mut de).err(),
-    };
-    let message = match again {
-        Some(again) if again.inner().classify() != Category::Data => return Err(again.into_inner()),
-        Some(again) => match again.path().to_string().as_str() {
-            "." => json_message(again.inner()),
-            path => format!("{path}: {}", json_message(again.inner())),
-        },
-        None => json_message(error),
-    };
-    Ok(Outcome::Decoded { kind, name: name_in(item), result: Err(message) })
+    let message = lean_at_path(kind, &mut serde_json::Deserializer::from_slice(item))?.err();
+    let name = serde_json::from_slice(item).map(|value| name_of(&value)).unwrap_or_default();
+    Ok(Outcome::Decoded { kind, name, result: Err(message.unwrap_or_else(|| json_message(error))) })
 }
 
 struct ItemSeed<'s, 'i> {
@@ -116,7 +102,8 @@ impl<'de> Visitor<'de> for ItemSeed<'_, '_> {
             }
             if let Some(kind) = self.guess(&types, head.is_empty()) {
                 *self.kind = Some(kind);
-                let outcome = decode(kind, Rest::new(&mut map, &mut types, head, Some(key)))?;
+                let rest = MapAccessDeserializer::new(Rest::new(&mut map, &mut types, head, Some(key)));
+                let outcome = lean(kind, rest)?;
                 let right = match kind {
                     Kind::EndpointSlice => types.is("discovery.k8s.io/v1", "EndpointSlice"),
                     _ => types.api_version.is_none() && types.kind.is_none(),
@@ -158,7 +145,8 @@ impl ItemSeed<'_, '_> {
         let read = match kind_of(api_version, kind) {
             Some(kind) if lean_kind(kind) => {
                 *self.kind = Some(kind);
-                let outcome = decode(kind, Rest::new(&mut map, &mut types, head, None))?;
+                let outcome =
+                    lean(kind, MapAccessDeserializer::new(Rest::new(&mut map, &mut types, head, None)))?;
                 return Ok(Some(Read::Outcomes(vec![outcome])));
             }
             None if !kind.ends_with("List") && (api_version.as_str(), kind.as_str()) != RETIRED => {
@@ -181,52 +169,6 @@ const RETIRED: (&str, &str) = ("discovery.k8s.io/v1beta1", "EndpointSlice");
 /// The kinds decoded straight into their lean types (the bulk of a dump).
 fn lean_kind(kind: Kind) -> bool {
     matches!(kind, Kind::Node | Kind::Service | Kind::EndpointSlice)
-}
-
-/// A Node, Service or EndpointSlice decoded straight into its lean type: the model object, or
-/// why not.
-fn decode<'de, M: MapAccess<'de>>(kind: Kind, rest: M) -> Result<Outcome, M::Error> {
-    const NAMELESS: &str = "metadata.name is missing";
-    let de = MapAccessDeserializer::new(rest);
-    let (name, result) = match kind {
-        Kind::Node => match lean::Node::deserialize(de)? {
-            node if node.has_name() => {
-                let name = node.name().to_string();
-                (name, node.into_model().map(Object::Node).map_err(|err| err.to_string()))
-            }
-            _ => (String::new(), Err(NAMELESS.to_string())),
-        },
-        Kind::Service => match lean::Service::deserialize(de)? {
-            service if service.has_name() => {
-                let service = service.into_model();
-                (service.name.clone(), Ok(Object::Service(service)))
-            }
-            _ => (String::new(), Err(NAMELESS.to_string())),
-        },
-        _ => match lean::EndpointSlice::deserialize(de)? {
-            slice if slice.has_name() => {
-                let slice = slice.into_model();
-                (slice.name.clone(), Ok(Object::Slice(slice)))
-            }
-            _ => (String::new(), Err(NAMELESS.to_string())),
-        },
-    };
-    Ok(Outcome::Decoded { kind, name, result: result.map(|object| Some(Box::new(object))) })
-}
-
-/// `metadata.name` of an item whose text parses, empty when it cannot be told.
-fn name_in(text: &[u8]) -> String {
-    #[derive(Deserialize)]
-    struct Named {
-        metadata: Option<Meta>,
-    }
-    #[derive(Deserialize)]
-    struct Meta {
-        name: Option<Value>,
-    }
-    let named = serde_json::from_slice::<Named>(text).ok();
-    let name = named.and_then(|n| n.metadata).and_then(|m| m.name);
-    name.as_ref().and_then(Value::as_str).unwrap_or_default().to_string()
 }
 
 /// The item's `apiVersion` and `kind` as read so far.

@@ -8,6 +8,7 @@
 use std::io::{ErrorKind, Read};
 
 use serde::de::IgnoredAny;
+use topo_engine::model::SourceLine;
 
 use super::super::error::Limits;
 use super::super::{DumpError, json_message};
@@ -29,6 +30,8 @@ pub(super) struct Window<'o, R> {
     column: u64,
     /// Bytes read from the input so far.
     read: u64,
+    /// An index of `buf` and its line, from where [`Window::line`] counts on.
+    counted: (usize, u64),
     pub(super) origin: &'o str,
     pub(super) limits: Limits,
 }
@@ -36,7 +39,7 @@ pub(super) struct Window<'o, R> {
 impl<'o, R: Read> Window<'o, R> {
     pub(super) fn new(input: R, origin: &'o str, limits: Limits) -> Self {
         let (buf, pos, end, eof, line, column, read) = (Vec::new(), 0, 0, false, 1, 0, 0);
-        Window { input, buf, pos, end, eof, line, column, read, origin, limits }
+        Window { input, buf, pos, end, eof, line, column, read, counted: (0, 1), origin, limits }
     }
 
     /// Drops the consumed bytes and reads on: what one read of the input gives, or, while a value
@@ -49,7 +52,7 @@ impl<'o, R: Read> Window<'o, R> {
         (self.line, self.column) = self.position_of(self.pos);
         self.buf.copy_within(self.pos..self.end, 0);
         let held = self.end - self.pos;
-        (self.pos, self.end) = (0, held);
+        (self.pos, self.end, self.counted) = (0, held, (0, self.line));
         // The window holds at most one byte more than the largest value accepted.
         if held > self.limits.object {
             let (origin, limit) = (self.origin.to_string(), self.limits.object);
@@ -98,6 +101,14 @@ impl<'o, R: Read> Window<'o, R> {
         self.position_of(self.pos)
     }
 
+    /// Line of the next byte, counted on from the last one asked: each byte is counted once,
+    /// however many items a window holds.
+    pub(super) fn line(&mut self) -> SourceLine {
+        let (from, line) = self.counted;
+        self.counted = (self.pos, line + bytecount::count(&self.buf[from..self.pos], b'\n') as u64);
+        source_line(self.counted.1)
+    }
+
     /// Line and column of the value of `len` bytes just consumed.
     pub(super) fn start_of(&self, len: usize) -> (u64, u64) {
         self.position_of(self.pos - len)
@@ -107,20 +118,6 @@ impl<'o, R: Read> Window<'o, R> {
     pub(super) fn consume(&mut self, byte: u8) {
         debug_assert_eq!(self.buf.get(self.pos), Some(&byte));
         self.pos += 1;
-    }
-
-    /// As serde_json trims them from a text; columns count from after them.
-    pub(super) fn skip_byte_order_marks(&mut self) -> Step {
-        const BOM: &[u8] = "\u{feff}".as_bytes();
-        loop {
-            while self.end - self.pos < BOM.len() && self.fill()? {}
-            if !self.buf[self.pos..self.end].starts_with(BOM) {
-                self.buf.copy_within(self.pos..self.end, 0);
-                (self.end, self.pos, self.column) = (self.end - self.pos, 0, 0);
-                return Ok(());
-            }
-            self.pos += BOM.len();
-        }
     }
 
     /// The next byte after JSON whitespace, not consumed; `None` at the end of the input.
@@ -139,6 +136,31 @@ impl<'o, R: Read> Window<'o, R> {
                     }
                 }
             }
+        }
+    }
+
+    /// Consumes `close` when it is the next byte (an empty object or array).
+    pub(super) fn closes(&mut self, close: u8) -> Step<bool> {
+        let closes = self.peek()? == Some(close);
+        self.pos += usize::from(closes);
+        Ok(closes)
+    }
+
+    /// After a value in an object or array that `close` ends: whether another follows a `,`, or
+    /// `close` ends it (consumed); else serde_json's error.
+    pub(super) fn next_entry(&mut self, close: u8) -> Step<bool> {
+        match self.peek()? {
+            Some(b',') => {
+                self.consume(b',');
+                Ok(true)
+            }
+            Some(byte) if byte == close => {
+                self.consume(close);
+                Ok(false)
+            }
+            Some(_) => Err(self.expected(&format!("expected `,` or `{}`", char::from(close)))),
+            None if close == b'}' => Err(self.expected("EOF while parsing an object")),
+            None => Err(self.expected("EOF while parsing a list")),
         }
     }
 
@@ -194,6 +216,11 @@ impl<'o, R: Read> Window<'o, R> {
         };
         self.error_at(line, column, json_message(err))
     }
+}
+
+/// A line of the input as the model keeps it (none past `u32::MAX`).
+pub(super) fn source_line(line: u64) -> SourceLine {
+    SourceLine(u32::try_from(line).ok().and_then(std::num::NonZeroU32::new))
 }
 
 /// Where serde_json stopped in `text` after decoding one value with `de`.

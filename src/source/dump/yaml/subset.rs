@@ -1,14 +1,18 @@
 //! The fast path for YAML: the block-style subset `kubectl get -o yaml` writes (mappings and
-//! sequences by indentation, plain and quoted scalars on one line, literal block scalars, `{}`
-//! and `[]`, comments, `---`) is rewritten line by line into JSON, which the JSON reader
-//! reads ([`super::super::json`]). Nothing is held but a line and a chunk of JSON.
+//! sequences by indentation, plain and quoted scalars on one line, block scalars, `{}` and `[]`,
+//! comments, `---`) is rewritten line by line into JSON, which the JSON reader reads
+//! ([`super::super::json`]). Nothing is held but a line, a block scalar and a chunk of JSON. Each
+//! line of YAML ends a line of JSON (a block scalar's lines once its string is closed), so an
+//! object's line in the JSON is its line in the YAML.
 //!
-//! Anything outside the subset — anchors, aliases, tags, flow collections, multi-line or
-//! folded scalars, scalars whose type is not certain, tabs, non-ASCII text, deep nesting, a key
-//! given twice in one mapping (which the JSON reader would read as its last value) — stops it with
-//! [`Unsupported`], and the full YAML reader then reads the input from the start, so results,
+//! Anything outside the subset — anchors, aliases, tags, flow collections, multi-line plain or
+//! quoted scalars, scalars whose type is not certain, tabs and control characters, deep nesting, a
+//! key given twice in one mapping (which the JSON reader would read as its last value) — stops it
+//! with [`Unsupported`], and the full YAML reader then reads the input from the start, so results,
 //! errors and refusals stay the full reader's. So does anything the JSON reader refuses: its error
-//! is not reported, the full reader's is.
+//! is not reported, the full reader's is. A piece whose rules are long and that dumps seldom hold
+//! (a block scalar, a double-quoted scalar with an escape JSON lacks) is read by serde-saphyr
+//! alone, so its rules are the parser's by construction.
 
 use std::io::{self, BufRead, Read};
 
@@ -24,7 +28,7 @@ use line::{Key, printable, split_key};
 
 /// The dump read through the fast path; `None` when the full reader must read it (outside the
 /// subset, or refused: the full reader's message is the one to give).
-pub(super) fn read(input: impl BufRead, origin: &str) -> Option<ParsedDump> {
+pub(in super::super) fn read(input: impl BufRead, origin: &str) -> Option<ParsedDump> {
     json::read(Transcoder::new(input), origin, Limits::DUMP).ok()
 }
 
@@ -75,12 +79,14 @@ pub(super) struct Transcoder<R> {
     key_text: Vec<u8>,
     pending: Option<Pending>,
     block: Option<Block>,
+    /// Lines of YAML ended whose line break is not written yet.
+    breaks: usize,
+    /// The line at hand ends the input without a line break.
+    unended: bool,
     /// The current document has its root.
     rooted: bool,
     documents: usize,
     done: bool,
-    /// Stopped outside the subset.
-    pub(super) unsupported: bool,
 }
 
 impl<R: BufRead> Transcoder<R> {
@@ -95,10 +101,11 @@ impl<R: BufRead> Transcoder<R> {
             key_text: Vec::new(),
             pending: None,
             block: None,
+            breaks: 0,
+            unended: false,
             rooted: false,
             documents: 0,
             done: false,
-            unsupported: false,
         }
     }
 
@@ -126,11 +133,12 @@ impl<R: BufRead> Transcoder<R> {
             0 => return Ok(false),
             _ if self.line.last() == Some(&b'\n') => drop(self.line.pop()),
             n if n > MAX_LINE => return Err(Unsupported),
-            _ => {}
+            _ => self.unended = true,
         }
         let line = std::mem::take(&mut self.line);
         let taken = printable(&line).and_then(|text| self.take(text));
         self.line = line;
+        self.breaks += 1;
         taken.map(|()| true)
     }
 
@@ -138,9 +146,10 @@ impl<R: BufRead> Transcoder<R> {
     fn take(&mut self, line: &str) -> Fast<()> {
         let rest = line.trim_start_matches(' ');
         let indent = line.len() - rest.len();
-        if self.block.is_some() && self.block_line(indent, rest)? {
+        if self.block.is_some() && self.block_line(indent, line)? {
             return Ok(());
         }
+        self.out.extend(std::iter::repeat_n(b'\n', std::mem::take(&mut self.breaks)));
         if rest.is_empty() || rest.starts_with('#') {
             return Ok(());
         }
@@ -325,7 +334,6 @@ impl<R: BufRead> Transcoder<R> {
             self.close();
         }
         if std::mem::take(&mut self.rooted) {
-            self.out.push(b'\n');
             self.documents += 1;
         }
         Ok(())
@@ -338,7 +346,6 @@ impl<R: BufRead> Read for Transcoder<R> {
             self.out.clear();
             self.pos = 0;
             if self.fill().is_err() {
-                self.unsupported = true;
                 return Err(io::Error::other("outside the YAML subset the fast path reads"));
             }
         }

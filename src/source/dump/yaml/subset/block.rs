@@ -1,100 +1,82 @@
-//! Block scalars of the subset: literal (`|`) and folded (`>`), with their chomping, read line by
-//! line into a JSON string. Indentation indicators, spaces-only lines, and folded text with blank
-//! or more indented lines are left to the parser.
+//! Block scalars of the subset (`|`, `|-`, `|+`, `>`, `>-`, `>+`): their lines are gathered as they
+//! are and the scalar alone is read by serde-saphyr (chomping, folding and indentation are its
+//! rules), then written as a JSON string. An indentation indicator (`|2`), or a scalar longer
+//! than [`MAX_BLOCK`], is left to the parser with the whole text.
 
 use std::io::BufRead;
 
-use super::{Fast, Transcoder, Unsupported, scalar};
+use super::{Fast, Transcoder, Unsupported};
 
-/// A literal (`|`, `|-`, `|+`) or folded (`>`, `>-`, `>+`) block scalar being read.
+/// Longest block scalar gathered: an annotation holds at most 256 KiB, a ConfigMap 1 MiB.
+const MAX_BLOCK: usize = 4 << 20;
+
+/// A block scalar being gathered.
 pub(super) struct Block {
     /// Its lines are indented deeper than this.
     parent: usize,
-    /// Set by the first line with content.
-    indent: Option<usize>,
-    /// Line breaks read but not written yet.
-    breaks: usize,
-    chomp: Chomp,
-    /// `>`: folded.
-    folded: bool,
-}
-
-#[derive(Clone, Copy, PartialEq)]
-enum Chomp {
-    Clip,
-    Strip,
-    Keep,
+    /// Its header and its lines, as a YAML document of the scalar alone.
+    text: String,
 }
 
 impl<R: BufRead> Transcoder<R> {
     pub(super) fn start_block(&mut self, header: &str, parent: usize) -> Fast<()> {
-        let (folded, chomp) = header.split_at(1);
-        let chomp = match chomp {
-            "" => Chomp::Clip,
-            "-" => Chomp::Strip,
-            "+" => Chomp::Keep,
-            _ => return Err(Unsupported),
-        };
-        self.out.push(b'"');
-        self.block = Some(Block { parent, indent: None, breaks: 0, chomp, folded: folded == ">" });
+        if !matches!(&header[1..], "" | "-" | "+") {
+            return Err(Unsupported);
+        }
+        self.block = Some(Block { parent, text: format!("{header}\n") });
         Ok(())
     }
 
-    /// Takes a line into the open block scalar; false when the line ends it (the block is
-    /// closed, and the line is then read as usual).
-    pub(super) fn block_line(&mut self, indent: usize, rest: &str) -> Fast<bool> {
+    /// Takes a line (`indent` spaces, then text) into the open block scalar when it is blank or
+    /// deeper than the scalar's parent; false when it ends the scalar (which is then written, and
+    /// the line read as usual).
+    pub(super) fn block_line(&mut self, indent: usize, line: &str) -> Fast<bool> {
         let Some(block) = self.block.as_mut() else { return Ok(false) };
-        if rest.is_empty() {
-            // A blank line; one with spaces only could hold content spaces: the parser's.
-            if indent > 0 {
-                return Err(Unsupported);
-            }
-            block.breaks += 1;
-            return Ok(true);
+        if line.len() > indent && indent <= block.parent {
+            self.end_block()?;
+            return Ok(false);
         }
-        let first = block.indent.is_none();
-        let content = match block.indent {
-            None if indent > block.parent => *block.indent.insert(indent),
-            Some(content) if indent >= content => content,
-            Some(content) if indent > block.parent && indent < content => return Err(Unsupported),
-            _ => {
-                self.end_block()?;
-                return Ok(false);
-            }
-        };
-        if block.folded {
-            // Lines folded into one: each line break between two lines of the same indentation is
-            // a space. Blank or more indented lines fold by rules left to the parser.
-            match (indent == content, block.breaks, first) {
-                (true, 0, true) => {}
-                (true, 1, false) => self.out.push(b' '),
-                _ => return Err(Unsupported),
-            }
-        } else {
-            for _ in 0..block.breaks {
-                self.out.extend_from_slice(b"\\n");
-            }
-            self.out.extend(std::iter::repeat_n(b' ', indent - content));
+        if block.text.len() + line.len() > MAX_BLOCK {
+            return Err(Unsupported);
         }
-        block.breaks = 1;
-        scalar::block_line(rest, &mut self.out);
+        block.text.push_str(line);
+        // The last line of an input may end without a line break, which chomping sees.
+        if !self.unended {
+            block.text.push('\n');
+        }
         Ok(true)
     }
 
-    /// Closes the open block scalar, its trailing line breaks chomped.
+    /// Writes the open block scalar, as serde-saphyr reads it.
     pub(super) fn end_block(&mut self) -> Fast<()> {
         let Some(block) = self.block.take() else { return Ok(()) };
-        let breaks = match (block.chomp, block.indent) {
-            // Keep with no content: only line breaks, by rules left to the parser.
-            (Chomp::Keep, None) if block.breaks > 0 => return Err(Unsupported),
-            (_, None) | (Chomp::Strip, _) => 0,
-            (Chomp::Clip, Some(_)) => 1,
-            (Chomp::Keep, Some(_)) => block.breaks,
+        let text = match literal(&block.text) {
+            Some(text) => text,
+            None => {
+                let options = super::super::options(&block.text);
+                serde_saphyr::from_str_with_options(&block.text, options).map_err(|_| Unsupported)?
+            }
         };
-        for _ in 0..breaks {
-            self.out.extend_from_slice(b"\\n");
-        }
-        self.out.push(b'"');
-        Ok(())
+        serde_json::to_writer(&mut self.out, &text).map_err(|_| Unsupported)
     }
+}
+
+/// The common case without the parser: `|` or `|-` whose lines all stand at one indentation, none
+/// blank (an annotation's JSON, as kubectl writes `last-applied-configuration`), read as its lines.
+fn literal(block: &str) -> Option<String> {
+    let (header, body) = block.split_once('\n')?;
+    let chomp = match header {
+        "|" => "\n",
+        "|-" => "",
+        _ => return None,
+    };
+    let indent = body.len() - body.trim_start_matches(' ').len();
+    let at_indent =
+        |line: &&str| line.len() > indent && line.len() - line.trim_start_matches(' ').len() == indent;
+    let mut lines = body.strip_suffix('\n')?.split('\n');
+    (indent > 0 && lines.clone().all(|line| at_indent(&line))).then(|| {
+        let mut text = lines.next().map_or("", |line| &line[indent..]).to_string();
+        lines.for_each(|line| text.extend(["\n", &line[indent..]]));
+        text + chomp
+    })
 }

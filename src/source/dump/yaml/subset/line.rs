@@ -59,7 +59,7 @@ pub(super) fn split_key(s: &str) -> Option<(Key<'_>, &str)> {
 }
 
 /// Where a quoted scalar at the start of `s` ends (after its closing quote).
-fn quoted_end(s: &str, quote: u8) -> Option<usize> {
+pub(super) fn quoted_end(s: &str, quote: u8) -> Option<usize> {
     let bytes = s.as_bytes();
     let mut i = 1;
     while i < bytes.len() {

@@ -3,6 +3,7 @@
 //! YAML 1.1 octal). A plain scalar whose reading is not certain (floats, radix or underscored numbers,
 //! `inf`/`nan` words, sexagesimal forms) is [`Unsupported`]: the full parser reads it.
 
+use super::line::quoted_end;
 use super::{Fast, Unsupported};
 
 /// Writes a plain scalar: `null`, `true`/`false`, an integer, or a string.
@@ -106,11 +107,6 @@ fn escape_into(bytes: &[u8], out: &mut Vec<u8>) {
     out.extend_from_slice(&bytes[start..]);
 }
 
-/// Writes the content of a block scalar's line as part of a JSON string.
-pub(super) fn block_line(s: &str, out: &mut Vec<u8>) {
-    escape_into(s.as_bytes(), out);
-}
-
 /// A single-quoted scalar at the start of `s`, written as a JSON string; what follows it.
 pub(super) fn single_quoted<'s>(s: &'s str, out: &mut Vec<u8>) -> Fast<&'s str> {
     let bytes = s.as_bytes();
@@ -135,55 +131,30 @@ pub(super) fn single_quoted<'s>(s: &'s str, out: &mut Vec<u8>) -> Fast<&'s str> 
 }
 
 /// A double-quoted scalar at the start of `s`, written as a JSON string; what follows it. JSON's
-/// escapes are YAML's; the others YAML has are rewritten as `\u` escapes, or left to the parser.
+/// escapes are YAML's; a scalar with another (`\x41`, `\e`, `\U0001F600`) is read by serde-saphyr
+/// alone.
 pub(super) fn double_quoted<'s>(s: &'s str, out: &mut Vec<u8>) -> Fast<&'s str> {
     let bytes = s.as_bytes();
-    out.push(b'"');
-    let (mut i, mut start) = (1, 1);
+    let mut i = 1;
     loop {
-        match bytes.get(i) {
-            None => return Err(Unsupported),
-            Some(b'"') => break,
-            Some(b'\\') => {
-                out.extend_from_slice(&bytes[start..i]);
-                i += escape(&bytes[i + 1..], out)? + 1;
-                start = i;
-            }
-            Some(_) => i += 1,
+        match (bytes.get(i), bytes.get(i + 1)) {
+            (None, _) => return Err(Unsupported),
+            (Some(b'"'), _) => break,
+            (Some(b'\\'), Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't')) => i += 2,
+            (Some(b'\\'), _) => return parsed(s, out),
+            _ => i += 1,
         }
     }
-    out.extend_from_slice(&bytes[start..i]);
-    out.push(b'"');
+    out.extend_from_slice(&bytes[..=i]);
     Ok(&s[i + 1..])
 }
 
-/// One escape after its backslash, written in JSON; the bytes it took.
-fn escape(after: &[u8], out: &mut Vec<u8>) -> Fast<usize> {
-    let Some(&code) = after.first() else { return Err(Unsupported) };
-    let same: &[u8] = match code {
-        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => &[b'\\', code],
-        b'0' => b"\\u0000",
-        b'a' => b"\\u0007",
-        b'v' => b"\\u000b",
-        b'e' => b"\\u001b",
-        b'x' => return hex_escape(&after[1..], 2, out),
-        b'u' => return hex_escape(&after[1..], 4, out),
-        _ => return Err(Unsupported),
-    };
-    out.extend_from_slice(same);
-    Ok(1)
-}
-
-/// `\xHH` or `\uHHHH` (not a surrogate, which YAML refuses), as JSON's `\uHHHH`.
-fn hex_escape(digits: &[u8], len: usize, out: &mut Vec<u8>) -> Fast<usize> {
-    let digits = digits.get(..len).ok_or(Unsupported)?;
-    let text = std::str::from_utf8(digits).map_err(|_| Unsupported)?;
-    let code = u32::from_str_radix(text, 16).map_err(|_| Unsupported)?;
-    if !digits.iter().all(u8::is_ascii_hexdigit) || char::from_u32(code).is_none() {
-        return Err(Unsupported);
-    }
-    out.extend_from_slice(format!("\\u{code:04x}").as_bytes());
-    Ok(1 + len)
+/// A double-quoted scalar at the start of `s` read by serde-saphyr, written as a JSON string.
+fn parsed<'s>(s: &'s str, out: &mut Vec<u8>) -> Fast<&'s str> {
+    let end = quoted_end(s, b'"').ok_or(Unsupported)?;
+    let text: String = serde_saphyr::from_str(&s[..end]).map_err(|_| Unsupported)?;
+    serde_json::to_writer(&mut *out, &text).map_err(|_| Unsupported)?;
+    Ok(&s[end..])
 }
 
 #[cfg(test)]

@@ -85,6 +85,24 @@ fn the_layouts_of_kubectl_and_of_saphyr_are_taken() {
 }
 
 #[test]
+fn block_scalars_are_read_by_the_parser_alone_whatever_their_rules() {
+    for text in [
+        "a: >\n  folded\n\n  paragraph\n",
+        "a: >\n  x\n    more\n",
+        "a: >\n\n  x\n",
+        "a: |\n  x\n  \n",
+        "a: |+\n\n\nb: 1\n",
+        "- |-\n  # not a comment\n   x\n- b\n",
+        "a: |\n  no line break at the end",
+    ] {
+        assert!(same(text), "{text:?}");
+    }
+    // An indentation indicator, and text less indented than the first line, stay the parser's.
+    assert!(!same("a: |2\n   x\n"));
+    assert!(!same("a:\n    b: |\n        x\n      y\n"));
+}
+
+#[test]
 fn anything_outside_the_subset_is_left_to_the_parser() {
     let outside = [
         "a: &x 1\nb: *x\n",
@@ -93,9 +111,6 @@ fn anything_outside_the_subset_is_left_to_the_parser() {
         "a: !!str 1\n",
         "a: {b: 1}\n",
         "a: [1, 2]\n",
-        "a: >\n  folded\n\n  paragraph\n",
-        "a: >\n  x\n    more\n",
-        "a: >\n\n  x\n",
         "a: |2\n   x\n",
         "a: plain\n  continued\n",
         "a: \"open\n  close\"\n",
@@ -114,7 +129,6 @@ fn anything_outside_the_subset_is_left_to_the_parser() {
         "<<: {a: 1}\n",
         "a:\n  b\n",
         "- a\n  b\n",
-        "a: |\n  x\n  \n",
     ];
     for text in outside {
         assert!(transcode(text).is_none() || !same(text), "taken: {text:?}");
