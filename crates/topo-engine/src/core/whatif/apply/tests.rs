@@ -31,6 +31,7 @@ fn service(name: &str) -> Service {
         externally_accessible: false,
         publish_not_ready_addresses: false,
         ports: vec![],
+        line: Default::default(),
     }
 }
 
