@@ -2,10 +2,11 @@
 //! path verdict, the names of paths, traffic and version sources, and the read statuses of the
 //! optional reads, as `explain`'s "Data plane" section and `check` show them.
 
-use topo_engine::model::ReadStatus;
 use topo_engine::report::dataplane::{PathKind, Traffic, VersionSource};
 use topo_engine::report::reason::{Facts, Reason, ReasonCode as C};
 
+pub(crate) use super::partial::read_status;
+use super::partial::status;
 use super::quoted;
 
 /// The sentence of a data-plane verdict (`None` for any other code).
@@ -133,23 +134,6 @@ pub(super) fn remedy(reason: &Reason) -> Option<String> {
 
 fn version(f: &Facts) -> String {
     f.value.clone().unwrap_or_default()
-}
-
-/// A read status as the report says it.
-pub(crate) fn status(value: Option<&str>) -> &'static str {
-    match value {
-        Some("read") => "read",
-        Some("absent") => "absent from the cluster",
-        Some("forbidden") => "forbidden to this user",
-        Some("failed") => "unreadable (the request failed)",
-        Some("notInDump") => "not in the dump",
-        _ => "not read",
-    }
-}
-
-/// A [`ReadStatus`] in words.
-pub(crate) fn read_status(read: Option<ReadStatus>) -> &'static str {
-    status(read.map(<&'static str>::from))
 }
 
 /// A path in words, for the section's table.

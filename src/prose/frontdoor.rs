@@ -80,7 +80,7 @@ pub(super) fn sentence(reason: &Reason) -> Option<String> {
         C::FrontDoorUnknown => format!(
             "Whether a front door balances this Service is unknown: the {} read was {}.",
             f.key.as_deref().unwrap_or("front-door"),
-            super::dataplane::status(f.value.as_deref())
+            super::partial::status(f.value.as_deref())
         ),
         _ => return None,
     })

@@ -55,3 +55,20 @@ pub fn dump_without_slices_note() -> String {
 /// What cannot be done without the Nodes, from a dump.
 pub const NO_VERDICT_WITHOUT_DUMPED_KINDS: &str =
     "no verdict could be computed (the report above shows what was read)";
+
+/// A read status as the report says it.
+pub(crate) fn status(value: Option<&str>) -> &'static str {
+    match value {
+        Some("read") => "read",
+        Some("absent") => "absent from the cluster",
+        Some("forbidden") => "forbidden to this user",
+        Some("failed") => "unreadable (the request failed)",
+        Some("notInDump") => "not in the dump",
+        _ => "not read",
+    }
+}
+
+/// A [`topo_engine::model::ReadStatus`] in words.
+pub(crate) fn read_status(read: Option<topo_engine::model::ReadStatus>) -> &'static str {
+    status(read.map(<&'static str>::from))
+}

@@ -31,7 +31,7 @@ pub(crate) fn object(object: WorkloadObject) -> &'static str {
 pub(crate) fn unavailable(report: &WorkloadsReport) -> Vec<String> {
     (report.reads.iter())
         .filter(|(_, s)| !matches!(s, ReadStatus::Read | ReadStatus::Absent))
-        .map(|(o, s)| format!("{} {}", object(*o), super::dataplane::read_status(Some(*s))))
+        .map(|(o, s)| format!("{} {}", object(*o), super::partial::read_status(Some(*s))))
         .collect()
 }
 

@@ -39,13 +39,13 @@ pub(super) fn section(
 fn row(path: &DataPath) -> Vec<String> {
     let from = match path.path {
         PathKind::Unknown => match path.facts.key.as_deref() {
-            Some(ovn) if words::status(Some(ovn)) == words::read_status(path.read) => {
+            Some(ovn) if crate::prose::partial::status(Some(ovn)) == words::read_status(path.read) => {
                 format!("cilium-config, ovnkube-node {}", words::read_status(path.read))
             }
             Some(ovn) => format!(
                 "cilium-config {}, ovnkube-node {}",
                 words::read_status(path.read),
-                words::status(Some(ovn))
+                crate::prose::partial::status(Some(ovn))
             ),
             None => format!("cilium-config {}", words::read_status(path.read)),
         },

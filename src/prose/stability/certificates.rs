@@ -71,7 +71,7 @@ pub(crate) fn unknown_line(unknown: &CertificateUnknown) -> String {
             // One clause per status: `pods, deployments not in the dump`.
             let mut by_status: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
             for (object, status) in reads.iter().filter(|(_, s)| !matches!(s, ReadStatus::Read | ReadStatus::Absent)) {
-                let status = crate::prose::dataplane::read_status(Some(*status));
+                let status = crate::prose::partial::read_status(Some(*status));
                 by_status.entry(status).or_default().push(crate::prose::workloads::object(*object));
             }
             let clauses: Vec<String> =
