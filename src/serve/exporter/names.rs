@@ -8,7 +8,8 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use topo_engine::model::{EndpointSlice, Hints};
+use topo_engine::model::EndpointSlice;
+use topo_engine::model::names::slice_names_mut;
 
 /// Below this many names the set is never pruned (a prune walks it).
 const PRUNE_FLOOR: usize = 1024;
@@ -42,16 +43,7 @@ impl Names {
 
     /// Every zone and node name of `slice`'s endpoints and their hints, shared.
     pub fn share_slice(&mut self, slice: &mut EndpointSlice) {
-        for endpoint in &mut slice.endpoints {
-            for name in endpoint.zone.iter_mut().chain(endpoint.node_name.iter_mut()) {
-                self.share(name);
-            }
-            if let Some(Hints { for_zones, for_nodes }) = &mut endpoint.hints {
-                for name in for_zones.iter_mut().chain(for_nodes.iter_mut()).flatten() {
-                    self.share(name);
-                }
-            }
-        }
+        slice_names_mut(slice, |name| self.share(name));
         if self.seen.len() >= PRUNE_FLOOR.max(2 * self.kept) {
             self.prune();
         }

@@ -36,16 +36,7 @@ impl Names {
 
     /// Every zone and node name of `slice`'s endpoints and their hints, shared.
     pub fn share_slice(&mut self, slice: &mut EndpointSlice) {
-        for endpoint in &mut slice.endpoints {
-            for name in endpoint.zone.iter_mut().chain(endpoint.node_name.iter_mut()) {
-                self.share(name);
-            }
-            if let Some(Hints { for_zones, for_nodes }) = &mut endpoint.hints {
-                for name in for_zones.iter_mut().chain(for_nodes.iter_mut()).flatten() {
-                    self.share(name);
-                }
-            }
-        }
+        slice_names_mut(slice, |name| self.share(name));
     }
 
     /// Every EndpointSlice of `snapshot`, shared (for Snapshots not built through a reader that
@@ -64,6 +55,17 @@ impl Names {
     /// True when no name is stored.
     pub fn is_empty(&self) -> bool {
         self.seen.is_empty()
+    }
+}
+
+/// Calls `f` on every zone and node name of `slice`'s endpoints and their hints: what a set of
+/// shared names (this one, or `serve`'s, which also forgets names) points at one string each.
+pub fn slice_names_mut(slice: &mut EndpointSlice, mut f: impl FnMut(&mut Arc<str>)) {
+    for endpoint in &mut slice.endpoints {
+        endpoint.zone.iter_mut().chain(endpoint.node_name.iter_mut()).for_each(&mut f);
+        if let Some(Hints { for_zones, for_nodes }) = &mut endpoint.hints {
+            for_zones.iter_mut().chain(for_nodes.iter_mut()).flatten().for_each(&mut f);
+        }
     }
 }
 
