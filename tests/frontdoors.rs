@@ -2,8 +2,6 @@
 //! routes of its Gateways, Istio ambient's ztunnel, and a front door that could not be seen. On
 //! dumps (YAML and JSON), through `dump -f` and `dump --redact -f` and back.
 
-use std::io::Write;
-
 use kubectl_topo::source::dump::parse_dump;
 use topo_engine::core::analyze;
 use topo_engine::model::{ReadStatus, Snapshot};
@@ -11,7 +9,7 @@ use topo_engine::report::ServiceReport;
 use topo_engine::report::dataplane::PathKind;
 use topo_engine::report::reason::ReasonCode as C;
 
-use crate::support::{path, read, topo};
+use crate::support::{dump_json, path, read, temp_file};
 
 const EG: &str = "gateway.envoyproxy.io/gatewayclass-controller";
 
@@ -92,12 +90,6 @@ fn a_dump_without_the_front_doors_says_they_are_unknown_and_notes_nothing() {
     assert_eq!(rows, 3, "ztunnel, the Ingresses and Linkerd only: {:?}", routed.data_plane);
 }
 
-fn write(text: &str) -> tempfile::NamedTempFile {
-    let mut file = tempfile::NamedTempFile::new().unwrap();
-    file.write_all(text.as_bytes()).unwrap();
-    file
-}
-
 /// `dump -f` and `dump --redact -f` write the front doors back, as JSON, and the path holds.
 #[test]
 fn dump_and_redact_keep_the_envoy_gateway_path() {
@@ -105,17 +97,9 @@ fn dump_and_redact_keep_the_envoy_gateway_path() {
     let service = service_of(&plain);
     let (ns, name) = service.split_once('/').unwrap();
     let text = dump(&(gateway(EG, &service, name) + &policy(ns)));
-    let input = write(&text);
+    let input = temp_file(&text);
     for extra in [&[][..], &["--redact"][..]] {
-        let out = topo()
-            .arg("dump")
-            .args(extra)
-            .args(["-A", "-o", "json", "-f"])
-            .arg(input.path())
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        let written = String::from_utf8(out.stdout).unwrap();
+        let written = dump_json(input.path(), extra);
         assert!(!extra.is_empty() || written.contains("\"HTTPRoute\""), "{written}");
         if !extra.is_empty() {
             assert!(

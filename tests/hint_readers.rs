@@ -2,8 +2,6 @@
 //! (docs/data-plane.md): OVN-Kubernetes in place of kube-proxy, ingress-nginx behind its flag,
 //! Linkerd's destination controller. On dumps, through `dump -f` and `dump --redact -f` and back.
 
-use std::io::Write;
-
 use kubectl_topo::source::dump::parse_dump;
 use topo_engine::core::analyze;
 use topo_engine::model::{OptionalObject, ReadStatus, Snapshot};
@@ -11,7 +9,7 @@ use topo_engine::report::ServiceReport;
 use topo_engine::report::dataplane::PathKind;
 use topo_engine::report::reason::ReasonCode as C;
 
-use crate::support::{path, read, topo};
+use crate::support::{dump_json, path, read, temp_file};
 
 /// w03 (four zones, hinted, `topology-mode: Auto`) and these extra YAML documents.
 fn dump(extra: &str) -> String {
@@ -112,28 +110,14 @@ fn linkerd_follows_the_zone_hints_from_2_12() {
     assert_eq!(path_of(&old, PathKind::Linkerd), Some(C::FrontDoorIgnoresHints));
 }
 
-fn write(text: &str) -> tempfile::NamedTempFile {
-    let mut file = tempfile::NamedTempFile::new().unwrap();
-    file.write_all(text.as_bytes()).unwrap();
-    file
-}
-
 /// `dump -f` and `dump --redact -f` write the three back, reduced, and every path holds.
 #[test]
 fn dump_and_redact_keep_ovn_ingress_nginx_and_linkerd() {
     let (ns, name) = service(&snapshot(&dump("")));
     let flag = ["--enable-topology-aware-routing"];
-    let input = write(&dump(&format!("{}{LINKERD}{OVN}", ingress_nginx(&ns, &name, "", &flag))));
+    let input = temp_file(&dump(&format!("{}{LINKERD}{OVN}", ingress_nginx(&ns, &name, "", &flag))));
     for extra in [&[][..], &["--redact"][..]] {
-        let out = topo()
-            .arg("dump")
-            .args(extra)
-            .args(["-A", "-o", "json", "-f"])
-            .arg(input.path())
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        let written = String::from_utf8(out.stdout).unwrap();
+        let written = dump_json(input.path(), extra);
         // `dump -f` converts a dump as it is; `--redact` rebuilds linkerd-config from the model.
         if !extra.is_empty() {
             assert!(

@@ -117,3 +117,18 @@ pub fn report(dump: &Path, format: &str, args: &[&str]) -> (i32, String) {
     assert!(!stderr.contains("error:"), "{stderr}");
     (out.status.code().unwrap(), String::from_utf8(out.stdout).expect("UTF-8"))
 }
+
+/// `text` in a temporary file (deleted when dropped).
+pub fn temp_file(text: &str) -> tempfile::NamedTempFile {
+    use std::io::Write as _;
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    file.write_all(text.as_bytes()).unwrap();
+    file
+}
+
+/// What `kubectl topo dump EXTRA -A -o json -f PATH` writes (it must succeed).
+pub fn dump_json(path: &Path, extra: &[&str]) -> String {
+    let out = topo().arg("dump").args(extra).args(["-A", "-o", "json", "-f"]).arg(path).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
