@@ -7,7 +7,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::ingress::{Ingress, IngressController, Linkerd};
+use super::ingress::{INGRESS_NGINX_CLASS, INGRESS_NGINX_CONTROLLER, Ingress, IngressController, Linkerd};
+use super::object_ref::ObjectRef;
 
 /// Envoy Gateway's controller name (envoyproxy/gateway `api/v1alpha1/envoygateway_types.go`,
 /// `GatewayControllerName`).
@@ -16,15 +17,6 @@ pub const ENVOY_GATEWAY_CONTROLLER: &str = "gateway.envoyproxy.io/gatewayclass-c
 /// Istio's traffic-distribution annotation, on a Service or its Namespace (istio/istio
 /// `pilot/pkg/model/service.go`, `GetTrafficDistribution`).
 pub const ANNOTATION_ISTIO_TRAFFIC_DISTRIBUTION: &str = "networking.istio.io/traffic-distribution";
-
-/// A namespaced reference (`namespace/name`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct ObjectRef {
-    /// Its namespace (a reference without one is resolved to the referrer's when read).
-    pub namespace: String,
-    /// Its name.
-    pub name: String,
-}
 
 /// A Gateway API route (HTTPRoute or GRPCRoute), reduced to what the rules read.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -178,6 +170,27 @@ impl FrontDoors {
     pub fn namespace_traffic_distribution(&self, name: &str) -> Option<&str> {
         self.namespaces.iter().find(|n| n.name == name)?.traffic_distribution.as_deref()
     }
+
+    /// The Ingresses (`namespace/name`) of an ingress-nginx class that send Service
+    /// `namespace/name`'s requests to its endpoints (not those with `service-upstream`, which go to
+    /// the ClusterIP); empty when none does.
+    pub fn ingress_nginx_routes(&self, namespace: &str, name: &str) -> Vec<String> {
+        let names_it = |i: &&Ingress| i.backends.iter().any(|b| b.namespace == namespace && b.name == name);
+        self.ingress_nginx_routes_of(self.ingresses.iter().filter(names_it).collect())
+    }
+
+    /// [`FrontDoors::ingress_nginx_routes`] of the Ingresses already known to name the Service (an
+    /// index by backend: `core::analyze::Cluster`).
+    pub fn ingress_nginx_routes_of(&self, naming: Vec<&Ingress>) -> Vec<String> {
+        let ours = |class: &str| match self.ingress_classes.iter().find(|c| c.name == class) {
+            Some(c) => c.controller == INGRESS_NGINX_CONTROLLER,
+            None => class == INGRESS_NGINX_CLASS,
+        };
+        (naming.into_iter())
+            .filter(|i| !i.service_upstream && i.class.as_deref().is_some_and(ours))
+            .map(|i| format!("Ingress {}/{}", i.ingress.namespace, i.ingress.name))
+            .collect()
+    }
 }
 
 #[cfg(test)]
@@ -226,5 +239,28 @@ mod tests {
             eg.policies = vec![policy(true)];
             assert_eq!(eg.envoy_gateway("shop", "backend").unwrap().policy, Some(format!("{ns}/zonal")));
         }
+    }
+
+    #[test]
+    fn an_ingress_counts_through_an_ingress_nginx_class_and_not_with_service_upstream() {
+        let ingress = |class: &str, service_upstream| Ingress {
+            ingress: r("shop", "web"),
+            class: Some(class.into()),
+            backends: vec![r("shop", "backend")],
+            service_upstream,
+        };
+        let classes = vec![
+            GatewayClass { name: "public".into(), controller: INGRESS_NGINX_CONTROLLER.into() },
+            GatewayClass { name: "f5".into(), controller: "nginx.org/ingress-controller".into() },
+        ];
+        let doors =
+            |ingresses| FrontDoors { ingresses, ingress_classes: classes.clone(), ..FrontDoors::default() };
+        let routed = doors(vec![ingress("public", false)]);
+        assert_eq!(routed.ingress_nginx_routes("shop", "backend"), vec!["Ingress shop/web".to_string()]);
+        assert!(routed.ingress_nginx_routes("shop", "other").is_empty(), "another Service");
+        assert!(doors(vec![ingress("public", true)]).ingress_nginx_routes("shop", "backend").is_empty());
+        assert!(doors(vec![ingress("f5", false)]).ingress_nginx_routes("shop", "backend").is_empty());
+        let annotated = doors(vec![ingress(INGRESS_NGINX_CLASS, false)]);
+        assert_eq!(annotated.ingress_nginx_routes("shop", "backend").len(), 1, "the annotation's nginx");
     }
 }

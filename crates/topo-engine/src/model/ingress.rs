@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::frontdoor::{FrontDoors, ObjectRef};
+use super::object_ref::ObjectRef;
 
 /// ingress-nginx's IngressClass controller (kubernetes/ingress-nginx
 /// `cmd/nginx/flags.go`, `--controller-class` default).
@@ -121,38 +121,9 @@ impl Linkerd {
     }
 }
 
-impl FrontDoors {
-    /// The Ingresses (`namespace/name`) of an ingress-nginx class that send Service
-    /// `namespace/name`'s requests to its endpoints (not those with `service-upstream`, which go to
-    /// the ClusterIP); empty when none does.
-    pub fn ingress_nginx_routes(&self, namespace: &str, name: &str) -> Vec<String> {
-        let names_it = |i: &&Ingress| i.backends.iter().any(|b| b.namespace == namespace && b.name == name);
-        self.ingress_nginx_routes_of(self.ingresses.iter().filter(names_it).collect())
-    }
-
-    /// [`FrontDoors::ingress_nginx_routes`] of the Ingresses already known to name the Service (an
-    /// index by backend: `core::analyze::Cluster`).
-    pub fn ingress_nginx_routes_of(&self, naming: Vec<&Ingress>) -> Vec<String> {
-        let ours = |class: &str| match self.ingress_classes.iter().find(|c| c.name == class) {
-            Some(c) => c.controller == INGRESS_NGINX_CONTROLLER,
-            None => class == INGRESS_NGINX_CLASS,
-        };
-        (naming.into_iter())
-            .filter(|i| !i.service_upstream && i.class.as_deref().is_some_and(ours))
-            .map(|i| format!("Ingress {}/{}", i.ingress.namespace, i.ingress.name))
-            .collect()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::GatewayClass;
-
-    fn r(namespace: &str, name: &str) -> ObjectRef {
-        ObjectRef { namespace: namespace.into(), name: name.into() }
-    }
-
     #[test]
     fn the_ingress_nginx_flag_as_go_reads_a_boolean() {
         let on = |args: &[&str]| ingress_nginx_topology_flag(args.iter().copied());
@@ -175,28 +146,5 @@ mod tests {
         assert_eq!(linkerd.endpoint_slices, Some(false));
         assert_eq!(Linkerd::from_values(&linkerd.values()), linkerd, "what a dump keeps reads the same");
         assert_eq!(Linkerd::from_values("proxy:\n  image: x\n"), Linkerd::default());
-    }
-
-    #[test]
-    fn an_ingress_counts_through_an_ingress_nginx_class_and_not_with_service_upstream() {
-        let ingress = |class: &str, service_upstream| Ingress {
-            ingress: r("shop", "web"),
-            class: Some(class.into()),
-            backends: vec![r("shop", "backend")],
-            service_upstream,
-        };
-        let classes = vec![
-            GatewayClass { name: "public".into(), controller: INGRESS_NGINX_CONTROLLER.into() },
-            GatewayClass { name: "f5".into(), controller: "nginx.org/ingress-controller".into() },
-        ];
-        let doors =
-            |ingresses| FrontDoors { ingresses, ingress_classes: classes.clone(), ..FrontDoors::default() };
-        let routed = doors(vec![ingress("public", false)]);
-        assert_eq!(routed.ingress_nginx_routes("shop", "backend"), vec!["Ingress shop/web".to_string()]);
-        assert!(routed.ingress_nginx_routes("shop", "other").is_empty(), "another Service");
-        assert!(doors(vec![ingress("public", true)]).ingress_nginx_routes("shop", "backend").is_empty());
-        assert!(doors(vec![ingress("f5", false)]).ingress_nginx_routes("shop", "backend").is_empty());
-        let annotated = doors(vec![ingress(INGRESS_NGINX_CLASS, false)]);
-        assert_eq!(annotated.ingress_nginx_routes("shop", "backend").len(), 1, "the annotation's nginx");
     }
 }

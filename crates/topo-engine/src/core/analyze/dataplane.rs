@@ -5,6 +5,7 @@
 //! Not a port of one upstream function: each rule cites the upstream file or PR it comes from.
 
 use super::Cluster;
+use super::asked::asked;
 use crate::model::version::ProxyEra;
 use crate::model::{
     ANNOTATION_TOPOLOGY_AWARE_HINTS, ANNOTATION_TOPOLOGY_MODE, Behaviour, CiliumConfig, DataPlane,
@@ -160,19 +161,6 @@ fn socket_lb(config: &CiliumConfig) -> bool {
     is_true(config.socket_lb.as_deref())
         || is_true(config.host_reachable_services.as_deref())
         || (replacement == "probe" && !explicitly_off)
-}
-
-/// The annotation or field that asks for topology on `service`, as Cilium looks at it: the
-/// deprecated key by presence, else `topology-mode`, else `spec.trafficDistribution`.
-pub(super) fn asked(service: &Service) -> Option<(String, String)> {
-    let annotation = |key: &str| service.annotations.get(key).map(|v| (key.to_string(), v.clone()));
-    annotation(ANNOTATION_TOPOLOGY_AWARE_HINTS)
-        .or_else(|| annotation(ANNOTATION_TOPOLOGY_MODE))
-        .filter(|(_, v)| !v.trim().is_empty() && !v.trim().eq_ignore_ascii_case("disabled"))
-        .or_else(|| {
-            let td = service.traffic_distribution.clone()?;
-            Some(("spec.trafficDistribution".to_string(), td))
-        })
 }
 
 /// The first Cilium minor that reads what `service` asks with, and the rule's citation.

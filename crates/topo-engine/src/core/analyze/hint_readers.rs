@@ -5,7 +5,7 @@
 //! `forNodes`), whatever value asked for them. A read that was forbidden, failed or is not in the
 //! dump is one `FrontDoorUnknown` path.
 
-use super::dataplane::asked;
+use super::asked::asked;
 use crate::model::{DataPlane, Ingress, OptionalObject as O, ReadStatus, Service};
 use crate::report::dataplane::{DataPath, PathKind, Traffic, VersionSource};
 use crate::report::mode::Mode;

@@ -4,6 +4,7 @@
 //! diffs, with the replicas needed ([`replicas`], spread by [`spread`]) and the share of requests
 //! that leave their zone ([`crosszone`], under a [`TrafficModel`]). Pure; `simulate` builds on it.
 
+mod asked;
 mod caveats;
 mod cluster;
 pub mod crosszone;
