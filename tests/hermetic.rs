@@ -12,6 +12,7 @@ mod support;
 
 mod apply;
 mod bad_inputs;
+mod callers;
 mod cli;
 mod config_schema;
 mod connection;

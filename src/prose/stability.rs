@@ -12,6 +12,7 @@ use topo_engine::report::stability::{
 
 use crate::escape::escape;
 
+mod callers;
 mod certificates;
 pub(crate) use certificates::{load_line, unknown_line, workload_basis, workload_line};
 

@@ -111,5 +111,9 @@ pub fn traffic_model(source: TrafficSource) -> &'static str {
             "requests originate per zone as given by --traffic, within a zone in \
              proportion to node CPU; kube-proxy spreads each node's requests evenly over its endpoints"
         }
+        TrafficSource::FrontDoor => {
+            "requests originate per zone as the front door's Pods do, within a zone in \
+             proportion to node CPU; kube-proxy spreads each node's requests evenly over its endpoints"
+        }
     }
 }

@@ -5,7 +5,6 @@
 use std::collections::BTreeMap;
 
 use topo_engine::model::ReadStatus;
-use topo_engine::report::TrafficSource;
 use topo_engine::report::stability::load::{LoadCheck, LoadedEndpoint};
 use topo_engine::report::stability::{CertificateUnknown, RangeSource, SpreadNote, WorkloadCertificate};
 
@@ -118,10 +117,7 @@ fn endpoints(list: &[LoadedEndpoint], with_load: bool) -> String {
 /// The load under a close heuristic in one line: the busiest endpoint, those over the factor,
 /// those idle, and whose weights the callers have.
 pub(crate) fn load_line(l: &LoadCheck) -> String {
-    let callers = match l.traffic_source {
-        TrafficSource::ZoneCpu => "callers weighted by zone CPU",
-        TrafficSource::Given => "callers weighted by --traffic",
-    };
+    let callers = super::callers::callers(l);
     let mut line = format!(
         "Load after the next sync (no overload safeguard on this path upstream; {callers}): the busiest of {} ready endpoint(s) gets {}",
         l.ready_endpoints,
@@ -136,6 +132,10 @@ pub(crate) fn load_line(l: &LoadCheck) -> String {
         line.push_str("; none idle.");
     } else {
         line.push_str(&format!("; no request at all: {}.", endpoints(&l.idle, false)));
+    }
+    if let Some(note) = super::callers::fallback_note(l) {
+        line.push(' ');
+        line.push_str(&note);
     }
     line
 }

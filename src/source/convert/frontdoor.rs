@@ -6,8 +6,8 @@
 //! `source/live/frontdoor.rs`, a dump's items come through `dump/outcome.rs`.
 
 use topo_engine::model::{
-    BackendPolicy, DataPlane, Gateway, GatewayClass, GatewayRoute, Ingress, NamespaceMeta, ObjectRef,
-    OptionalObject, ReadStatus,
+    BackendPolicy, DataPlane, FrontPod, Gateway, GatewayClass, GatewayRoute, Ingress, NamespaceMeta,
+    ObjectRef, OptionalObject, ReadStatus,
 };
 
 /// One listed kind of front-door object.
@@ -21,6 +21,8 @@ pub(crate) enum FrontKind {
     Namespace,
     Ingress,
     IngressClass,
+    /// A front door's Pod (`pods.rs`: two lists by label selector, not in [`FRONT_LISTS`]).
+    Pod,
 }
 
 /// One front-door list: the kind, its API group and version, its plural, the read it answers.
@@ -140,11 +142,15 @@ pub(crate) enum FrontObject {
     /// An Ingress; `None` when it names no Service (nothing kept).
     Ingress(Option<Ingress>),
     IngressClass(GatewayClass),
+    Pod(FrontPod),
 }
 
 impl FrontKind {
     /// The read it answers.
     pub(crate) fn object(self) -> OptionalObject {
+        if self == FrontKind::Pod {
+            return OptionalObject::FrontDoorPods;
+        }
         FRONT_LISTS.iter().find(|l| l.kind == self).map_or(OptionalObject::Namespaces, |l| l.object)
     }
 
@@ -159,6 +165,9 @@ impl FrontKind {
             FrontKind::Namespace => "namespace",
             FrontKind::Ingress => "ingress",
             FrontKind::IngressClass => "ingressclass",
+            // Not `pod`: `dump -A` writes the same Pod again among the workloads' (without its
+            // labels), which is no duplicate.
+            FrontKind::Pod => "front-door pod",
         }
     }
 }
@@ -175,6 +184,11 @@ impl FrontObject {
             FrontObject::Namespace(n) => doors.namespaces.extend(n),
             FrontObject::Ingress(i) => doors.ingresses.extend(i),
             FrontObject::IngressClass(c) => doors.ingress_classes.push(c),
+            FrontObject::Pod(p) => {
+                if !doors.pods.iter().any(|q| q.pod == p.pod) {
+                    doors.pods.push(p);
+                }
+            }
         }
     }
 }
@@ -227,6 +241,8 @@ pub(crate) fn front_object(kind: FrontKind, item: LeanItem) -> FrontObject {
             name: metadata.name,
             controller: spec.controller.unwrap_or_default(),
         }),
+        // Never listed as a LeanItem (`pods.rs` decodes them); nothing to keep.
+        FrontKind::Pod => FrontObject::Namespace(None),
     }
 }
 
@@ -285,9 +301,11 @@ pub(crate) fn dump_statuses(data_plane: &mut DataPlane) {
 
 mod items;
 mod lean;
+mod pods;
 pub(crate) use items::{INGRESS_NGINX_DEPLOYMENT, INGRESS_NGINX_NAMESPACE, Name, items};
 pub(crate) use lean::LeanItem;
 use lean::LeanRef;
+pub(crate) use pods::{FRONT_POD_SELECTORS, LeanPod, is_front_pod, pod_found};
 
 #[cfg(test)]
 mod tests {

@@ -349,7 +349,8 @@ pub(crate) fn recorded(reads: &BTreeMap<OptionalObject, ReadStatus>) -> BTreeMap
 pub(crate) fn dump_statuses(data_plane: &mut DataPlane, recorded: &BTreeMap<OptionalObject, ReadStatus>) {
     super::frontdoor::dump_statuses(data_plane);
     let lists = super::frontdoor::FRONT_LISTS.iter().map(|l| l.object);
-    for object in OPTIONAL_READS.iter().map(|r| r.object).chain(lists) {
+    let pods = std::iter::once(OptionalObject::FrontDoorPods);
+    for object in OPTIONAL_READS.iter().map(|r| r.object).chain(lists).chain(pods) {
         let status = recorded.get(&object).copied().unwrap_or(ReadStatus::NotInDump);
         data_plane.reads.entry(object).or_insert(status);
     }

@@ -159,6 +159,14 @@ pub(super) fn decode(kind: Kind, value: Value) -> Outcome {
             Ok(convert::optional::from_deployment(&ns, &name, &containers)
                 .map(|f| Object::Optional(f, ns, name)))
         }
+        // A front door's Pod (its labels) tells where requests come from, not a workload's.
+        Kind::Workload(topo_engine::model::WorkloadObject::Pods)
+            if convert::frontdoor::is_front_pod(&value) =>
+        {
+            typed(value).map(|pod| {
+                convert::frontdoor::pod_found(pod).map(|(f, ns)| Object::Optional(f, ns, name.clone()))
+            })
+        }
         Kind::Workload(object) => convert::workload::Found::decode(object, value)
             .map(|f| Some(Object::Workload(f)))
             .map_err(|e| e.to_string()),

@@ -88,6 +88,7 @@ fn front_door_items(snapshot: &Snapshot, p: &Pseudonyms) -> Vec<Value> {
         }
         Name::Namespace => other(name),
         Name::Object => other(name),
+        Name::Node => p.get(Category::Node, name),
         Name::Image => {
             format!(
                 "controller:{}",

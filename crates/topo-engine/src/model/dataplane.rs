@@ -63,6 +63,9 @@ pub enum OptionalObject {
     IngressNginxController,
     /// ConfigMap `linkerd/linkerd-config`: Linkerd's version and `enableEndpointSlices`.
     LinkerdConfig,
+    /// The Pods of ingress-nginx's controller and of Envoy Gateway's proxies (two lists by label
+    /// selector: their names and nodes only), the callers of the Services behind them.
+    FrontDoorPods,
 }
 
 impl OptionalObject {

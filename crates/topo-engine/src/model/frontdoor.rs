@@ -114,6 +114,46 @@ pub struct FrontDoors {
     /// Linkerd's control plane, when linkerd-config was read.
     #[serde(default)]
     pub linkerd: Option<Linkerd>,
+    /// The Pods of ingress-nginx's controller and of Envoy Gateway's proxies: where the requests
+    /// of the Services behind them come from (docs/stability.md#callers-from-the-front-door).
+    #[serde(default)]
+    pub pods: Vec<FrontPod>,
+}
+
+/// Whose Pod a [`FrontPod`] is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum FrontPodOf {
+    /// ingress-nginx's controller (labels `app.kubernetes.io/name=ingress-nginx`,
+    /// `app.kubernetes.io/component=controller`).
+    IngressNginx,
+    /// Envoy Gateway's proxy of this Gateway (labels `gateway.envoyproxy.io/owning-gateway-name`
+    /// and `-namespace`).
+    EnvoyGateway(ObjectRef),
+}
+
+/// A front door's Pod, reduced to where it runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FrontPod {
+    /// The Pod.
+    pub pod: ObjectRef,
+    /// Whose it is.
+    pub of: FrontPodOf,
+    /// `spec.nodeName` (`None`: not scheduled).
+    #[serde(default)]
+    pub node: Option<String>,
+}
+
+/// The front doors whose Pods send one Service's requests.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FrontedBy {
+    /// The Ingresses and routes (`kind namespace/name`) naming the Service through them.
+    pub routes: Vec<String>,
+    /// An Ingress of an ingress-nginx class names it (with or without `service-upstream`).
+    pub ingress_nginx: bool,
+    /// The Envoy Gateway Gateways of the routes naming it.
+    pub gateways: Vec<ObjectRef>,
 }
 
 /// How Envoy Gateway routes to one Service, from the routes that name it.
@@ -138,12 +178,7 @@ impl FrontDoors {
     /// [`FrontDoors::envoy_gateway`] of the routes already known to name the Service (an index
     /// by backend: `core::analyze::Cluster`).
     pub fn envoy_gateway_of(&self, naming: Vec<&GatewayRoute>) -> Option<EnvoyGatewayUse> {
-        let ours = |parent: &ObjectRef| {
-            let gateway = self.gateways.iter().find(|g| &g.gateway == parent);
-            gateway.is_some_and(|g| {
-                self.classes.iter().any(|c| c.name == g.class && c.controller == ENVOY_GATEWAY_CONTROLLER)
-            })
-        };
+        let ours = |parent: &ObjectRef| self.envoy_gateway_controls(parent);
         let routes: Vec<&GatewayRoute> = naming.into_iter().filter(|r| r.parents.iter().any(ours)).collect();
         if routes.is_empty() {
             return None;
@@ -171,6 +206,54 @@ impl FrontDoors {
         self.namespaces.iter().find(|n| n.name == name)?.traffic_distribution.as_deref()
     }
 
+    /// The front doors in front of a Service whose Pods are its callers, from the Ingresses and
+    /// routes already known to name it (`core::analyze::Cluster`'s index by backend).
+    pub fn fronted_by(&self, ingresses: &[&Ingress], routes: &[&GatewayRoute]) -> FrontedBy {
+        let nginx: Vec<&Ingress> = ingresses
+            .iter()
+            .copied()
+            .filter(|i| i.class.as_deref().is_some_and(|c| self.ingress_nginx_class(c)))
+            .collect();
+        let mut by = FrontedBy { ingress_nginx: !nginx.is_empty(), ..FrontedBy::default() };
+        by.routes.extend(nginx.iter().map(|i| format!("Ingress {}/{}", i.ingress.namespace, i.ingress.name)));
+        for route in routes {
+            let ours: Vec<&ObjectRef> =
+                route.parents.iter().filter(|p| self.envoy_gateway_controls(p)).collect();
+            if !ours.is_empty() {
+                by.routes.push(format!("{} {}/{}", route.kind, route.route.namespace, route.route.name));
+                by.gateways.extend(
+                    ours.into_iter().filter(|g| !by.gateways.contains(g)).cloned().collect::<Vec<_>>(),
+                );
+            }
+        }
+        by
+    }
+
+    /// The Pods of the front doors `by` names.
+    pub fn caller_pods(&self, by: &FrontedBy) -> Vec<&FrontPod> {
+        let theirs = |p: &&FrontPod| match &p.of {
+            FrontPodOf::IngressNginx => by.ingress_nginx,
+            FrontPodOf::EnvoyGateway(gateway) => by.gateways.contains(gateway),
+        };
+        self.pods.iter().filter(theirs).collect()
+    }
+
+    /// Whether Gateway `parent`'s class is Envoy Gateway's.
+    fn envoy_gateway_controls(&self, parent: &ObjectRef) -> bool {
+        let gateway = self.gateways.iter().find(|g| &g.gateway == parent);
+        gateway.is_some_and(|g| {
+            self.classes.iter().any(|c| c.name == g.class && c.controller == ENVOY_GATEWAY_CONTROLLER)
+        })
+    }
+
+    /// Whether IngressClass `class` is ingress-nginx's (a class not read: its default name).
+    fn ingress_nginx_class(&self, class: &str) -> bool {
+        match self.ingress_classes.iter().find(|c| c.name == class) {
+            Some(c) => c.controller == INGRESS_NGINX_CONTROLLER,
+            None => class == INGRESS_NGINX_CLASS,
+        }
+    }
+
     /// The Ingresses (`namespace/name`) of an ingress-nginx class that send Service
     /// `namespace/name`'s requests to its endpoints (not those with `service-upstream`, which go to
     /// the ClusterIP); empty when none does.
@@ -182,12 +265,10 @@ impl FrontDoors {
     /// [`FrontDoors::ingress_nginx_routes`] of the Ingresses already known to name the Service (an
     /// index by backend: `core::analyze::Cluster`).
     pub fn ingress_nginx_routes_of(&self, naming: Vec<&Ingress>) -> Vec<String> {
-        let ours = |class: &str| match self.ingress_classes.iter().find(|c| c.name == class) {
-            Some(c) => c.controller == INGRESS_NGINX_CONTROLLER,
-            None => class == INGRESS_NGINX_CLASS,
-        };
         (naming.into_iter())
-            .filter(|i| !i.service_upstream && i.class.as_deref().is_some_and(ours))
+            .filter(|i| {
+                !i.service_upstream && i.class.as_deref().is_some_and(|c| self.ingress_nginx_class(c))
+            })
             .map(|i| format!("Ingress {}/{}", i.ingress.namespace, i.ingress.name))
             .collect()
     }
@@ -262,5 +343,32 @@ mod tests {
         assert!(doors(vec![ingress("f5", false)]).ingress_nginx_routes("shop", "backend").is_empty());
         let annotated = doors(vec![ingress(INGRESS_NGINX_CLASS, false)]);
         assert_eq!(annotated.ingress_nginx_routes("shop", "backend").len(), 1, "the annotation's nginx");
+    }
+
+    #[test]
+    fn the_front_doors_of_a_service_are_its_nginx_ingresses_with_or_without_upstream_and_eg_routes() {
+        let mut eg = doors(ENVOY_GATEWAY_CONTROLLER);
+        let ingress = |name: &str, class: &str, service_upstream| Ingress {
+            ingress: r("shop", name),
+            class: Some(class.into()),
+            backends: vec![r("shop", "backend")],
+            service_upstream,
+        };
+        eg.ingresses = vec![
+            ingress("direct", "nginx", false),
+            ingress("upstream", "nginx", true),
+            ingress("f5", "f5", false),
+        ];
+        let naming: Vec<&Ingress> = eg.ingresses.iter().collect();
+        let routes: Vec<&GatewayRoute> = eg.routes.iter().collect();
+        let by = eg.fronted_by(&naming, &routes);
+        assert_eq!(by.routes, ["Ingress shop/direct", "Ingress shop/upstream", "HTTPRoute shop/web"]);
+        assert!(by.ingress_nginx);
+        assert_eq!(by.gateways, vec![r("infra", "eg")]);
+        let pods = |of| FrontPod { pod: r("edge", "p"), of, node: None };
+        eg.pods = vec![pods(FrontPodOf::IngressNginx), pods(FrontPodOf::EnvoyGateway(r("infra", "other")))];
+        assert_eq!(eg.caller_pods(&by), vec![&eg.pods[0]], "another Gateway's proxy is not a caller");
+        let none = doors("istio.io/gateway-controller").fronted_by(&[], &routes);
+        assert_eq!(none, FrontedBy::default(), "a Gateway Envoy Gateway does not control");
     }
 }

@@ -64,6 +64,9 @@ pub enum TrafficSource {
     ZoneCpu,
     /// `--traffic zone=weight,…`.
     Given,
+    /// From the zones of the Pods of the front doors before the Service (ingress-nginx's
+    /// controller, Envoy Gateway's proxies): the load check only (docs/stability.md#callers-from-the-front-door).
+    FrontDoor,
 }
 
 /// A value for the three hint states compared.

@@ -5,7 +5,8 @@ use serde_json::{Value, json};
 
 use super::{FRONT_LISTS, FrontKind, FrontList};
 use topo_engine::model::{
-    ANNOTATION_ISTIO_TRAFFIC_DISTRIBUTION, FrontDoors, INGRESS_NGINX_TOPOLOGY_FLAG, ObjectRef,
+    ANNOTATION_ISTIO_TRAFFIC_DISTRIBUTION, FrontDoors, INGRESS_NGINX_CLASS, INGRESS_NGINX_TOPOLOGY_FLAG,
+    ObjectRef,
 };
 
 /// The dump items that carry `doors` (what was read of them, nothing else), with `name` mapping
@@ -49,6 +50,7 @@ pub(crate) fn items(doors: &FrontDoors, name: &dyn Fn(Name, &str) -> String) -> 
         items.push(json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name(Name::Namespace, &n.name),
             "annotations": {ANNOTATION_ISTIO_TRAFFIC_DISTRIBUTION: n.traffic_distribution}}}));
     }
+    items.extend(doors.pods.iter().map(|p| super::pods::pod_item(p, name)));
     items
 }
 
@@ -65,13 +67,13 @@ fn ingress_items(doors: &FrontDoors, name: &dyn Fn(Name, &str) -> String) -> Vec
         if i.service_upstream {
             metadata["annotations"] = json!({"nginx.ingress.kubernetes.io/service-upstream": "true"});
         }
-        let class = i.class.as_deref().map(|c| name(Name::Object, c));
+        let class = i.class.as_deref().map(|c| class_name(c, name));
         items.push(json!({"apiVersion": api(FrontKind::Ingress), "kind": "Ingress", "metadata": metadata,
             "spec": {"ingressClassName": class, "rules": [{"http": {"paths": paths}}]}}));
     }
     for c in &doors.ingress_classes {
         items.push(json!({"apiVersion": api(FrontKind::IngressClass), "kind": "IngressClass",
-            "metadata": {"name": name(Name::Object, &c.name)}, "spec": {"controller": c.controller}}));
+            "metadata": {"name": class_name(&c.name, name)}, "spec": {"controller": c.controller}}));
     }
     if let Some(controller) = &doors.ingress_nginx {
         let args: Vec<String> = controller
@@ -87,6 +89,12 @@ fn ingress_items(doors: &FrontDoors, name: &dyn Fn(Name, &str) -> String) -> Vec
     items
 }
 
+/// An IngressClass's name as written: ingress-nginx's default class name is kept (`--redact`
+/// would otherwise hide that an Ingress without an IngressClass object is ingress-nginx's).
+fn class_name(class: &str, name: &dyn Fn(Name, &str) -> String) -> String {
+    if class == INGRESS_NGINX_CLASS { class.to_string() } else { name(Name::Object, class) }
+}
+
 /// What a name in a front-door item stands for, for `--redact`'s pseudonyms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Name {
@@ -96,6 +104,8 @@ pub(crate) enum Name {
     Object,
     /// A controller's image (`--redact`: its component and release only).
     Image,
+    /// A Node (a front door's Pod's `nodeName`; `--redact`: the Node's own pseudonym).
+    Node,
 }
 
 /// ingress-nginx's controller Deployment, as its manifests and Helm chart name it.

@@ -3,11 +3,11 @@
 //! close trafficDistribution heuristics, `core::stability`).
 
 use super::Cluster;
+use super::callers::load;
 use super::crosszone::{CrossZoneInput, cross_zone};
 use super::replicas::{replicas_needed, spread_weights};
 use super::spread::ready_spread;
 use crate::core::mode::{ModeDecision, ModePath};
-use crate::core::stability::load::load_check;
 use crate::core::stability::margin;
 use crate::core::trafficdist::Heuristic;
 use crate::model::{EndpointSlice, Service};
@@ -54,7 +54,7 @@ pub(super) fn family_extras(
     });
     let after: Vec<&EndpointSlice> =
         all.iter().copied().filter(|s| !s.is_controller_managed()).chain(expected.iter()).collect();
-    let cross_zone = cross_zone(&CrossZoneInput {
+    let input = CrossZoneInput {
         service,
         nodes: &cluster.proxy_nodes,
         origins: &cluster.origins,
@@ -64,12 +64,14 @@ pub(super) fn family_extras(
         now: all,
         expected: &after,
         detail: !cluster.row_only,
-    });
+    };
+    let cross_zone = cross_zone(&input);
     // No overload safeguard on the close heuristics: say which endpoints their hints overload or
-    // leave idle (per-endpoint loads exist in `explain`'s detail only).
+    // leave idle (per-endpoint loads exist in `explain`'s detail only), the callers weighed by the
+    // front door's Pods when the Service has one (`callers.rs`).
     let close =
         matches!(decision.path, ModePath::TrafficDistribution { heuristic: Heuristic::PreferClose { .. } });
     let load =
-        (close && !cluster.row_only).then(|| cross_zone.as_ref().map(|c| load_check(c, managed))).flatten();
+        (close && !cluster.row_only).then(|| load(cluster, &input, cross_zone.as_ref(), managed)).flatten();
     FamilyExtras { replicas, cross_zone, stability, load }
 }

@@ -5,6 +5,7 @@
 //! that leave their zone ([`crosszone`], under a [`TrafficModel`]). Pure; `simulate` builds on it.
 
 mod asked;
+mod callers;
 mod caveats;
 mod cluster;
 pub mod crosszone;
