@@ -108,6 +108,10 @@ fn add(size: &mut JsonSize, mut item: Value, api_version: &str, kind: &str) -> i
     if let Some(object) = item.as_object_mut() {
         object.insert("apiVersion".into(), api_version.into());
         object.insert("kind".into(), kind.into());
+        // kubectl leaves them out unless `--show-managed-fields`.
+        if let Some(meta) = object.get_mut("metadata").and_then(Value::as_object_mut) {
+            meta.remove("managedFields");
+        }
     }
     let mut pretty = Counter::default();
     let formatter = serde_json::ser::PrettyFormatter::with_indent(b"    ");
@@ -139,10 +143,10 @@ mod tests {
 
     #[test]
     fn an_item_counts_as_kubectl_prints_it_in_a_list() {
-        let item = serde_json::json!({"metadata": {"name": "a"}, "spec": {}});
+        let item = serde_json::json!({"metadata": {"name": "a", "managedFields": [{}]}, "spec": {}});
         let mut size = JsonSize::default();
         add(&mut size, item, "v1", "Node").expect("counted");
-        let compact = r#"{"metadata":{"name":"a"},"spec":{}}"#;
+        let compact = r#"{"metadata":{"managedFields":[{}],"name":"a"},"spec":{}}"#;
         // What kubectl writes for that item inside its List, with the `,\n` after it.
         let printed = "        {\n            \"apiVersion\": \"v1\",\n            \"kind\": \"Node\",\n            \"metadata\": {\n                \"name\": \"a\"\n            },\n            \"spec\": {}\n        },\n";
         assert_eq!((size.items, size.compact, size.kubectl), (1, compact.len() as u64, printed.len() as u64));

@@ -263,11 +263,11 @@ async fn counts(client: &kube::Client) -> io::Result<(usize, usize)> {
 /// against `kubectl get`'s time, or why it has none.
 fn print_kubectl(ours: &Exporter, json: &JsonSize, kubectl: Result<(f64, u64), String>) {
     let printed = match &kubectl {
-        Ok((_, bytes)) => format!("; kubectl printed {:.0} MB", *bytes as f64 / 1e6),
+        Ok((_, bytes)) => format!("; kubectl printed {:.1} MB", *bytes as f64 / 1e6),
         Err(_) => String::new(),
     };
     println!(
-        "| steady RSS vs the JSON of the objects watched (as `kubectl get -o json` prints them: {:.0} MB; as listed, compact: {:.0} MB{printed}) | {:.0} MB | {:.0} MB | **{:.3}×** | ≤ 0.1× |",
+        "| steady RSS vs the JSON of the objects watched (as `kubectl get -o json` prints them: {:.1} MB; as listed, compact: {:.1} MB{printed}) | {:.0} MB | {:.0} MB | **{:.3}×** | ≤ 0.1× |",
         json.kubectl as f64 / 1e6,
         json.compact as f64 / 1e6,
         ours.steady_kb as f64 / 1024.0,
