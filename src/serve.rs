@@ -226,6 +226,44 @@ mod tests {
         assert_eq!(refused.to_string(), crate::prose::limits::too_many_zones(analyze::MAX_ZONES));
     }
 
+    /// A change's text is left to the next scrape, which shows exactly what an encoding of the
+    /// whole state from scratch shows; a relist's is encoded at once.
+    #[test]
+    fn a_change_recomputed_is_encoded_by_the_next_scrape() {
+        use crate::fixtures::{node, service, slice};
+        let shared = Shared {
+            state: Mutex::new(Exporter::new(Behaviour::default())),
+            policy: Policy::default(),
+            health: Health::default(),
+            ready: AtomicBool::new(true),
+            https: false,
+            exposition: Mutex::new(Exposition::new(None)),
+        };
+        let apply = |change| shared.state.lock().unwrap().apply(change);
+        let scratch = || {
+            let state = shared.state.lock().unwrap();
+            exporter::metrics::openmetrics(&state, &shared.health, None)
+        };
+        for z in 0..3 {
+            apply(Change::Applied(Object::Node(node(z, Some(z), Some(4), true))));
+        }
+        apply(Change::Applied(Object::Service(service(0, 1))));
+        let hinted: Vec<_> = (0..3).map(|z| (Some(z), true, Some(z))).collect();
+        apply(Change::Applied(Object::Slice(slice(0, 0, &hinted))));
+        recompute(&shared, 0.0, Encode::Now);
+        assert_eq!(shared.exposition.lock().unwrap().refresh(&mut shared.state.lock().unwrap()), 0);
+        let before = shared.scrape(Format::OpenMetrics);
+        assert_eq!(before, scratch());
+
+        apply(Change::Applied(Object::Slice(slice(0, 0, &[(Some(0), true, None)]))));
+        recompute(&shared, 1.0, Encode::AtScrape);
+        let after = shared.scrape(Format::OpenMetrics);
+        assert_ne!(after, before, "the change shows");
+        assert_eq!(after, scratch());
+        // Encoded by that scrape: nothing is left for the next one.
+        assert_eq!(shared.exposition.lock().unwrap().refresh(&mut shared.state.lock().unwrap()), 0);
+    }
+
     /// The count is skipped after changes of known zones only: a slice that names a new zone
     /// (its endpoints' or its hints', owned by a Service or not) still counts everything again.
     #[test]
