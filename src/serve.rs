@@ -51,11 +51,18 @@ impl Shared {
         routes::respond(request, self.ready.load(Ordering::Relaxed), |format| self.scrape(format))
     }
 
-    /// The kept per-Service text and the node and health part encoded now.
+    /// The kept per-Service text, the Services changed since the last scrape encoded first, and
+    /// the node and health part encoded now.
     fn scrape(&self, format: Format) -> String {
-        let state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        let exposition = self.exposition.lock().unwrap_or_else(PoisonError::into_inner);
-        exposition.scrape(&state, &self.health, format)
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut exposition = self.exposition.lock().unwrap_or_else(PoisonError::into_inner);
+        let encoded = exposition.refresh(&mut state);
+        let text = exposition.scrape(&state, &self.health, format);
+        drop((exposition, state));
+        if encoded >= memory::COLLECT_AFTER {
+            memory::release();
+        }
+        text
     }
 }
 
@@ -116,7 +123,7 @@ fn on_event(settings: &Settings, shared: &Shared, event: Event, err: &mut dyn Wr
         }
         Event::Synced { unix } => {
             within_zone_limit(shared)?;
-            recompute(shared, unix);
+            recompute(shared, unix, Encode::Now);
             if !shared.ready.swap(true, Ordering::Relaxed) {
                 health.ready.set(1);
                 let _ = writeln!(err, "note: ready: every watch has listed");
@@ -124,7 +131,7 @@ fn on_event(settings: &Settings, shared: &Shared, event: Event, err: &mut dyn Wr
         }
         Event::Settled { unix } => {
             within_zone_limit(shared)?;
-            recompute(shared, unix);
+            recompute(shared, unix, Encode::AtScrape);
         }
         Event::Restarted(resource) => {
             health.watch_restarts.get_or_create(&ResourceLabels::of(resource)).inc();
@@ -166,8 +173,22 @@ fn zone_limit(state: &mut Exporter) -> Result<(), Error> {
     Ok(state.within_zone_limit(analyze::MAX_ZONES)?)
 }
 
-/// Recompute what changed (timed), then encode the Services whose metrics changed.
-fn recompute(shared: &Shared, unix: f64) {
+/// When the metric text of the Services a recompute changed is encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Encode {
+    /// At once: after a (re)list, so that `/readyz` answers 200 with every Service's text ready
+    /// and the first scrape does not encode the whole cluster.
+    Now,
+    /// At the next scrape ([`Shared::scrape`]) when the recompute analysed a few Services (a
+    /// change's): a Service that changes several times between two scrapes is encoded once, and
+    /// a change costs no text nobody has asked for yet. A recompute of many (a Node change)
+    /// encodes at once, and gives back the memory it freed.
+    AtScrape,
+}
+
+/// Recompute what changed (timed), then encode the Services whose metrics changed, now or at
+/// the next scrape.
+fn recompute(shared: &Shared, unix: f64, encode: Encode) {
     let mut state = shared.state.lock().unwrap_or_else(PoisonError::into_inner);
     if !state.is_dirty() {
         return;
@@ -176,7 +197,9 @@ fn recompute(shared: &Shared, unix: f64) {
     let services = state.recompute(unix);
     shared.health.recompute_seconds.observe(started.elapsed().as_secs_f64());
     shared.health.services_recomputed.inc_by(services as u64);
-    shared.exposition.lock().unwrap_or_else(PoisonError::into_inner).refresh(&mut state);
+    if encode == Encode::Now || services >= memory::COLLECT_AFTER {
+        shared.exposition.lock().unwrap_or_else(PoisonError::into_inner).refresh(&mut state);
+    }
     drop(state);
     if services >= memory::COLLECT_AFTER {
         memory::release();
@@ -201,6 +224,44 @@ mod tests {
         let refused = zone_limit(&mut state).expect_err("one zone too many");
         assert!(matches!(refused, Error::Zones(analyze::TooManyZones { limit: analyze::MAX_ZONES })));
         assert_eq!(refused.to_string(), crate::prose::limits::too_many_zones(analyze::MAX_ZONES));
+    }
+
+    /// A change's text is left to the next scrape, which shows exactly what an encoding of the
+    /// whole state from scratch shows; a relist's is encoded at once.
+    #[test]
+    fn a_change_recomputed_is_encoded_by_the_next_scrape() {
+        use crate::fixtures::{node, service, slice};
+        let shared = Shared {
+            state: Mutex::new(Exporter::new(Behaviour::default())),
+            policy: Policy::default(),
+            health: Health::default(),
+            ready: AtomicBool::new(true),
+            https: false,
+            exposition: Mutex::new(Exposition::new(None)),
+        };
+        let apply = |change| shared.state.lock().unwrap().apply(change);
+        let scratch = || {
+            let state = shared.state.lock().unwrap();
+            exporter::metrics::openmetrics(&state, &shared.health, None)
+        };
+        for z in 0..3 {
+            apply(Change::Applied(Object::Node(node(z, Some(z), Some(4), true))));
+        }
+        apply(Change::Applied(Object::Service(service(0, 1))));
+        let hinted: Vec<_> = (0..3).map(|z| (Some(z), true, Some(z))).collect();
+        apply(Change::Applied(Object::Slice(slice(0, 0, &hinted))));
+        recompute(&shared, 0.0, Encode::Now);
+        assert_eq!(shared.exposition.lock().unwrap().refresh(&mut shared.state.lock().unwrap()), 0);
+        let before = shared.scrape(Format::OpenMetrics);
+        assert_eq!(before, scratch());
+
+        apply(Change::Applied(Object::Slice(slice(0, 0, &[(Some(0), true, None)]))));
+        recompute(&shared, 1.0, Encode::AtScrape);
+        let after = shared.scrape(Format::OpenMetrics);
+        assert_ne!(after, before, "the change shows");
+        assert_eq!(after, scratch());
+        // Encoded by that scrape: nothing is left for the next one.
+        assert_eq!(shared.exposition.lock().unwrap().refresh(&mut shared.state.lock().unwrap()), 0);
     }
 
     /// The count is skipped after changes of known zones only: a slice that names a new zone

@@ -8,8 +8,9 @@
 //!   cargo xtask list-probe --kubeconfig KC --strategy S   one way of listing what `check -A` reads
 //!   cargo xtask scale [--runs 5] [--max 500] [--mix xlarge]   µs per endpoint at 1×…500× the small cluster
 //!   cargo xtask clusters [--runs 5]                   50 small dumps in one `check` vs one 50× dump
-//!   cargo xtask bench-serve [--size large|ai]         `serve`: time to ready, RSS, scrapes, update → metric latency, recovery,
-//!                                                     vs `kubectl get` and kube-state-metrics
+//!   cargo xtask bench-serve [--size large|xlarge|ai]  `serve`: time to ready, RSS, scrapes, update → metric latency, recovery,
+//!                                                     vs the JSON watched, `kubectl get` and kube-state-metrics
+//!   cargo xtask serve-cpu --kubeconfig KC --pid P --port N   idle CPU and CPU per change of a running `serve`
 //!   cargo xtask schema                                rewrite docs/schema/ from the report types
 //!   cargo xtask parse-only FILE                       the parse-only floor `bench` compares with
 //!
@@ -30,7 +31,10 @@ mod objects;
 mod plan;
 mod scale;
 mod serve_bench;
+mod serve_cpu;
+mod serve_json;
 mod serve_peer;
+mod serve_proc;
 mod serve_recovery;
 
 use std::path::{Path, PathBuf};
@@ -135,6 +139,24 @@ enum Command {
         #[arg(long, default_value_t = 10)]
         outage: u64,
     },
+    /// The CPU figures of bench-serve against a `serve` already running (PID, listening on PORT)
+    /// on the apiserver of KUBECONFIG (`live-up`): its idle CPU, then its CPU per change.
+    ServeCpu {
+        #[arg(long)]
+        kubeconfig: PathBuf,
+        #[arg(long)]
+        pid: u32,
+        #[arg(long)]
+        port: u16,
+        /// EndpointSlice updates per round.
+        #[arg(long, default_value_t = 200)]
+        updates: usize,
+        /// Seconds of the idle figure (0: none).
+        #[arg(long, default_value_t = 30)]
+        idle: u64,
+        #[arg(long, default_value_t = 1)]
+        rounds: usize,
+    },
     /// Rewrite the JSON Schema of `-o json|yaml` (docs/schema/) from the report types.
     Schema,
     /// The parse-only floor: parse FILE (JSON or YAML by its name) into nothing (`bench` runs it).
@@ -206,6 +228,9 @@ fn main() {
         Command::Scale { runs, max, oracle_max, mix } => crate::scale::run(&mix, runs, max, oracle_max),
         Command::BenchServe { size: name, updates, outage } => {
             bench::serve(&name, size(&name, None), updates, outage)
+        }
+        Command::ServeCpu { kubeconfig, pid, port, updates, idle, rounds } => {
+            serve_cpu::run(&serve_cpu::Args { kubeconfig: &kubeconfig, pid, port, updates, idle, rounds })
         }
         Command::Clusters { runs } => bench::clusters(runs),
         Command::Schema => write_schema(),

@@ -4,10 +4,8 @@
 //! an EndpointSlice update to the changed metric on `/metrics` (p50/p99/max), the CPU cost of a
 //! change, and the recovery after the apiserver was down (`serve_recovery.rs`).
 
-use std::io::{self, Read, Write};
-use std::net::TcpStream;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::io;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use k8s_openapi::api::discovery::v1::EndpointSlice;
@@ -15,128 +13,10 @@ use kube::api::{Api, Patch, PatchParams};
 use serde_json::{Value, json};
 
 use crate::live::{self, ControlPlane};
-use crate::measure::{Cmd, alone, mb, stderr_tail};
+use crate::measure::{Cmd, alone, mb};
 use crate::plan::Size;
 use crate::serve_peer;
-
-/// `kubectl-topo serve` running, its stderr kept in a file: every wait on it ends as soon as it
-/// exits, saying how and with the end of what it printed. Killed when dropped.
-pub(crate) struct Serve {
-    child: Child,
-    log: PathBuf,
-    pub port: u16,
-}
-
-impl Serve {
-    /// Started from the thread that waits on it (the main one): if xtask is killed, the kernel
-    /// kills `serve` with it (PR_SET_PDEATHSIG, as the control plane's processes), so no `serve`
-    /// keeps running against a plane that is gone.
-    fn start(topo: &Path, kubeconfig: &str, log: PathBuf) -> io::Result<Serve> {
-        use std::os::unix::process::CommandExt;
-        let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
-        let parent = std::process::id();
-        // Its flags after the subcommand (serve's own).
-        let mut command = Command::new(topo);
-        command
-            .args(["serve", "--kubeconfig", kubeconfig, "--listen", &format!("127.0.0.1:{port}")])
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(&log)?);
-        // SAFETY: the hook only makes two async-signal-safe system calls (prctl, getppid).
-        unsafe { command.pre_exec(move || live::die_with_parent(parent)) };
-        let child = command.spawn()?;
-        Ok(Serve { child, log, port })
-    }
-
-    pub fn pid(&self) -> u32 {
-        self.child.id()
-    }
-
-    /// `what` went wrong: the error to return, with serve's exit status and the end of its
-    /// stderr when it has exited (the usual reason).
-    pub fn why(&mut self, what: &str) -> io::Error {
-        let stderr = std::fs::read_to_string(&self.log).unwrap_or_default();
-        match self.child.try_wait() {
-            Ok(Some(status)) => io::Error::other(format!(
-                "{what}: serve exited ({status}); its stderr ends:\n{}",
-                stderr_tail(&stderr, 20)
-            )),
-            _ => io::Error::other(format!(
-                "{what} (serve still runs; its stderr ends:\n{})",
-                stderr_tail(&stderr, 5)
-            )),
-        }
-    }
-
-    /// `GET path`, or why not.
-    pub fn get(&mut self, path: &str) -> io::Result<(u16, String)> {
-        get(self.port, path).ok_or_else(|| self.why(&format!("GET {path} failed")))
-    }
-
-    /// Until `/readyz` answers 200, at most `limit`; failing at once if serve exits.
-    fn until_ready(&mut self, limit: Duration) -> io::Result<()> {
-        let started = Instant::now();
-        while get(self.port, "/readyz").map(|r| r.0) != Some(200) {
-            if self.child.try_wait()?.is_some() {
-                return Err(self.why("not ready"));
-            }
-            if started.elapsed() > limit {
-                return Err(self.why(&format!("not ready after {limit:?}")));
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        Ok(())
-    }
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-pub(crate) fn get(port: u16, path: &str) -> Option<(u16, String)> {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
-    stream.set_read_timeout(Some(Duration::from_secs(30))).ok()?;
-    write!(stream, "GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").ok()?;
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).ok()?;
-    let (head, body) = answer.split_once("\r\n\r\n")?;
-    Some((head.split_whitespace().nth(1)?.parse().ok()?, body.to_string()))
-}
-
-/// `GET /metrics` asking for gzip: the bytes of the body received (compressed).
-fn get_gzip(port: u16) -> Option<usize> {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
-    stream.set_read_timeout(Some(Duration::from_secs(30))).ok()?;
-    write!(stream, "GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\nAccept-Encoding: gzip\r\n\r\n").ok()?;
-    let mut answer = Vec::new();
-    stream.read_to_end(&mut answer).ok()?;
-    let head_end = answer.windows(4).position(|w| w == b"\r\n\r\n")?;
-    let head = String::from_utf8_lossy(&answer[..head_end]).to_ascii_lowercase();
-    head.contains("content-encoding: gzip").then_some(answer.len() - head_end - 4)
-}
-
-/// `(VmRSS, VmHWM)` in kB of a process.
-pub(crate) fn rss(pid: u32) -> (u64, u64) {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    let field = |name: &str| {
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix(name))
-            .and_then(|v| v.split_whitespace().next()?.parse().ok())
-    };
-    (field("VmRSS:").unwrap_or(0), field("VmHWM:").unwrap_or(0))
-}
-
-/// utime + stime of a process, in seconds.
-pub(crate) fn cpu_secs(pid: u32) -> f64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
-    let fields: Vec<&str> = after.split_whitespace().collect();
-    let ticks: u64 = [11, 12].iter().filter_map(|i| fields.get(*i)?.parse::<u64>().ok()).sum();
-    ticks as f64 / 100.0
-}
+use crate::serve_proc::{Serve, cpu_secs, get_gzip, rss};
 
 /// Σ of `kubectl_topo_hinted_endpoints` for one Service in a scrape (a substring search for the
 /// Service's labels, then only the lines that hold them: a 15 MB scrape is read in milliseconds,
@@ -226,13 +106,12 @@ pub fn run(name: &str, size: Size, updates: usize, outage: u64, topo: &Path) -> 
     let started = Instant::now();
     let mut plane: ControlPlane = runtime.block_on(live::start_generated(&repo, &plan))?;
     println!("Loaded in {:.0} s.\n", started.elapsed().as_secs_f64());
+    // The generated cluster is not needed again: freed, and given back to the system (4.3 GB of
+    // the bench's own at the `ai` size otherwise stayed resident beside the apiserver's).
     drop(plan);
+    give_back_freed();
     let kc = plane.admin_kubeconfig.to_string_lossy().to_string();
     let check = alone(&Cmd::new(topo, &["check", "--kubeconfig", &kc, "-A", "--fail-on", "none"]), 3)?;
-    let kubectl = crate::bench::script_path("tests/plugin/build-tools.sh")?.join("kubectl");
-    // At the `ai` size kubectl itself may not fit in memory (it was killed at 8 GB on 24 GiB):
-    // then its rows say so and the rest is still measured.
-    let kubectl_get = serve_peer::kubectl_get(&kubectl, &kc).map_err(|e| e.to_string());
     let client = runtime.block_on(live::client(&plane));
 
     let before = runtime.block_on(serve_peer::requests(&client))?;
@@ -266,13 +145,33 @@ pub fn run(name: &str, size: Size, updates: usize, outage: u64, topo: &Path) -> 
         first_hinted(&scraped.metrics).ok_or_else(|| io::Error::other("no Service with hints"))?;
     let cluster = serve_peer::Cluster { kubeconfig: &kc, hinted: (&ns, &service), updates };
     let client = runtime.block_on(live::client(&plane));
+    // Paged, one page held at a time: the denominator of the RSS goal at every size.
+    let json = runtime.block_on(crate::serve_json::measure(&client))?;
     let theirs = serve_peer::kube_state_metrics(&runtime, &client, &cluster)
         .map_err(|e| live::with_dead(&mut plane, e))?;
+    // Last, after both exporters were measured: at the `ai` size kubectl may not fit in memory
+    // beside the apiserver (it needed about 12 GB), and a thrashing kubectl must not disturb
+    // their figures. Then its row says so.
+    let kubectl = crate::bench::script_path("tests/plugin/build-tools.sh")?.join("kubectl");
+    let kubectl_get = serve_peer::kubectl_get(&kubectl, &kc).map_err(|e| e.to_string());
     let series = serve_peer::series(&scraped.metrics);
     let ours =
         serve_peer::Exporter { ready, steady_kb, series, cpu_per_change: measured.cpu_per_change, load };
-    serve_peer::print(&ours, kubectl_get, &theirs);
+    serve_peer::print(&ours, &json, kubectl_get, &theirs);
     Ok(())
+}
+
+/// Return the memory the system allocator holds free to the system (glibc keeps freed small
+/// blocks in its heap: the generated cluster's millions of them stayed resident).
+fn give_back_freed() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        unsafe extern "C" {
+            fn malloc_trim(pad: usize) -> i32;
+        }
+        // SAFETY: glibc's malloc_trim takes a size and only returns free pages of its heaps.
+        unsafe { malloc_trim(0) };
+    }
 }
 
 /// The figures of [`run`] besides the scrapes, the latency and the recovery.

@@ -8,7 +8,7 @@ use std::io;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::live::{ControlPlane, etcd, with_dead};
-use crate::serve_bench::Serve;
+use crate::serve_proc::Serve;
 
 /// What [`measure`] saw.
 pub struct Recovered {

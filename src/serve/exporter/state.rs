@@ -177,7 +177,8 @@ impl Exporter {
         // held at once, not every Service's after a relist.
         for batch in present.chunks(BATCH) {
             let keys: Vec<&Key> = batch.iter().collect();
-            let reports = analyze_services(&mut self.base, &self.index, &self.store, &keys, self.behaviour);
+            let reports =
+                analyze_services(&mut self.base, &self.index, &mut self.store, &keys, self.behaviour);
             for report in reports {
                 self.keep(&report, now);
             }
@@ -257,23 +258,23 @@ impl Exporter {
     }
 }
 
-/// Analyse the given Services over `base` (the nodes), lending it their objects for the call.
+/// Analyse the given Services over `base` (the nodes), lending it their objects for the call
+/// (moved out of the store and back, not copied: copying a Service's slices was about 4 % of a
+/// change's CPU at the large size).
 fn analyze_services(
     base: &mut Snapshot,
     index: &NodeIndex,
-    store: &Store,
+    store: &mut Store,
     keys: &[&Key],
     behaviour: Behaviour,
 ) -> Vec<ServiceReport> {
     if keys.is_empty() {
         return Vec::new();
     }
-    base.services = keys.iter().filter_map(|k| store.services.get(*k).cloned()).collect();
-    base.slices = keys.iter().flat_map(|k| store.slices_of(k).cloned()).collect();
+    (base.services, base.slices) = store.lend(keys);
     let services: Vec<&Service> = base.services.iter().collect();
     let reports = analyze::service_reports_indexed(base, &services, behaviour, index, 2);
-    base.services = Vec::new();
-    base.slices = Vec::new();
+    store.restore(std::mem::take(&mut base.services), std::mem::take(&mut base.slices));
     reports
 }
 

@@ -188,6 +188,30 @@ impl Store {
         names.filter_map(|name| self.slices.get(&(service.0.clone(), name.clone())))
     }
 
+    /// The given Services and their slices (in that order, each Service's sorted by name), taken
+    /// out for the length of a computation rather than copied; give them back with
+    /// [`Store::restore`]. Their names stay in `by_service`.
+    pub fn lend(&mut self, services: &[&Key]) -> (Vec<Service>, Vec<EndpointSlice>) {
+        let mut lent = (Vec::with_capacity(services.len()), Vec::new());
+        for key in services {
+            lent.0.extend(self.services.remove(*key));
+            for name in self.by_service.get(*key).into_iter().flatten() {
+                lent.1.extend(self.slices.remove(&(key.0.clone(), name.clone())));
+            }
+        }
+        lent
+    }
+
+    /// Take back what [`Store::lend`] lent.
+    pub fn restore(&mut self, services: Vec<Service>, slices: Vec<EndpointSlice>) {
+        for service in services {
+            self.services.insert((service.namespace.clone(), service.name.clone()), service);
+        }
+        for slice in slices {
+            self.slices.insert((slice.namespace.clone(), slice.name.clone()), slice);
+        }
+    }
+
     fn put(&mut self, object: Object) -> Touched {
         let mut touched = Touched::default();
         match object {
