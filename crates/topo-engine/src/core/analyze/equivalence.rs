@@ -26,8 +26,8 @@ pub fn equivalent_rewrite(
             let zones = e.hints.as_ref().and_then(|h| h.for_zones.as_deref()).unwrap_or(&[]);
             if !rewrite {
                 for z in zones {
-                    *counts.entry(z.to_string()).or_default() += 1;
-                    *pre.entry(z.to_string()).or_default() += 1;
+                    super::spread::add_one(&mut counts, z);
+                    super::spread::add_one(&mut pre, z);
                 }
                 continue;
             }
@@ -37,11 +37,11 @@ pub fn equivalent_rewrite(
             if node_hints {
                 return false;
             }
-            *counts.entry(hint.to_string()).or_default() += 1;
-            *pre.entry(own.to_string()).or_default() += 1;
+            super::spread::add_one(&mut counts, hint);
+            super::spread::add_one(&mut pre, own);
             if hint != own {
-                *out.entry(own.to_string()).or_default() += 1;
-                *into.entry(hint.to_string()).or_default() += 1;
+                super::spread::add_one(&mut out, own);
+                super::spread::add_one(&mut into, hint);
             }
         }
     }

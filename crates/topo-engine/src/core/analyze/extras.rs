@@ -35,13 +35,15 @@ impl FamilyExtras {
 }
 
 /// Replicas needed (Auto path only) and the cross-zone share of one address family: `all` are its
-/// slices of any manager, `managed` the controller's, `expected` those after the next sync.
+/// slices of any manager, `managed` the controller's, `expected` those after the next sync (with
+/// `kept`, the live ones as they are: `all`'s managed slices themselves are routed then, which
+/// the cross-zone share recognises as today's without comparing every endpoint).
 pub(super) fn family_extras(
     cluster: &Cluster<'_>,
     service: &Service,
     all: &[&EndpointSlice],
     managed: &[EndpointSlice],
-    expected: &[EndpointSlice],
+    (expected, kept): (&[EndpointSlice], bool),
     decision: &ModeDecision,
 ) -> FamilyExtras {
     let auto = decision.path == ModePath::Annotation;
@@ -52,8 +54,11 @@ pub(super) fn family_extras(
         let current = managed.iter().flat_map(|s| &s.endpoints).filter(|e| e.controller_ready()).count();
         replicas_needed(&cluster.topology.ratios, &weights, basis, current as i64)
     });
-    let after: Vec<&EndpointSlice> =
-        all.iter().copied().filter(|s| !s.is_controller_managed()).chain(expected.iter()).collect();
+    let others = all.iter().copied().filter(|s| !s.is_controller_managed());
+    let after: Vec<&EndpointSlice> = match kept {
+        true => others.chain(all.iter().copied().filter(|s| s.is_controller_managed())).collect(),
+        false => others.chain(expected.iter()).collect(),
+    };
     let input = CrossZoneInput {
         service,
         nodes: &cluster.proxy_nodes,

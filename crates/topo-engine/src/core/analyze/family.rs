@@ -1,7 +1,7 @@
 //! One Service address family: run the path the controller takes (Auto, trafficDistribution or
 //! removal) on the live managed slices as "Unchanged", then decide the verdict (docs/behaviour.md#steady-state-and-ties).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use super::Cluster;
 use super::equivalence::equivalent_rewrite;
@@ -39,6 +39,8 @@ pub(super) struct Outcome {
     pub rewritten_every_sync: bool,
     /// The annotation (Auto) path ran: the controller caches hint counts for the overload recheck.
     pub auto_path: bool,
+    /// `expected` is the live managed slices as they are (none sent, names distinct).
+    pub kept: bool,
 }
 
 /// The live managed slices of one family and what the controller's next sync does to them; the
@@ -58,7 +60,7 @@ pub(super) fn outcome(
         .collect();
     let unmanaged = skip.cloned().or_else(|| managed.is_empty().then(|| Reason::new(C::NoManagedSlices)));
     if let Some(reason) = unmanaged {
-        let outcome = Outcome { expected: managed.clone(), ..Outcome::default() };
+        let outcome = Outcome { expected: managed.clone(), kept: true, ..Outcome::default() };
         return (managed, outcome, Some(reason));
     }
     let outcome = match &decision.path {
@@ -97,7 +99,7 @@ pub(super) fn analyze(
         return unknown_nodes(cluster, address_type, decision, managed, outcome, proxy);
     }
     let (verdict, reasons) = verdict(cluster, decision, &managed, &outcome);
-    let extras = family_extras(cluster, service, &all, &managed, &outcome.expected, decision);
+    let extras = family_extras(cluster, service, &all, &managed, (&outcome.expected, outcome.kept), decision);
     let mut report = finish(cluster, address_type, &managed, outcome, verdict, reasons, proxy);
     extras.apply(&mut report);
     report
@@ -208,29 +210,34 @@ fn overloaded_now(cluster: &Cluster<'_>, managed: &[EndpointSlice], outcome: &Ou
 /// Annotation path: `AddHints` with the live slices as Unchanged.
 fn auto_outcome(cluster: &Cluster<'_>, address_type: &str, managed: &[EndpointSlice]) -> Outcome {
     let info = unchanged_info(address_type, managed);
-    let result = topologycache::add_hints(&cluster.topology.ratios, info);
-    let expected = in_live_order(managed, result.slices.to_update.iter().chain(&result.slices.unchanged));
+    let mut result = topologycache::add_hints(&cluster.topology.ratios, info);
+    let kept = result.slices.to_update.is_empty() && distinct_names(managed);
     let mut outcome = Outcome {
-        rewritten: result.rejected_unchanged.clone(),
-        event: cluster.behaviour.controller_emits_events().then(|| result.event.clone().into()),
         disabled: result.disabled.as_ref().map(|d| disabled_reason(cluster, d, managed)),
-        allocations: result.allocations.clone(),
-        alternatives: result.alternatives.clone(),
+        event: cluster.behaviour.controller_emits_events().then(|| result.event.into()),
+        allocations: result.allocations,
+        alternatives: result.alternatives,
         auto_path: true,
         ..Outcome::default()
     };
-    if outcome.disabled.is_some() {
-        // Step B rejections happen before the abort, so upstream still sends those slices as
-        // updates (hints cleared) on every sync.
-        outcome.rewritten = names(&result.slices.to_update);
-    } else if !outcome.rewritten.is_empty() {
-        let allocations = result.allocations.as_ref();
+    // Step B rejections happen before an abort, so upstream still sends those slices as updates
+    // (hints cleared) on every sync.
+    outcome.rewritten = match outcome.disabled {
+        Some(_) => names(&result.slices.to_update),
+        None => result.rejected_unchanged,
+    };
+    let mut slices = std::mem::take(&mut result.slices.to_update);
+    slices.append(&mut result.slices.unchanged);
+    let expected = in_live_order(managed, slices);
+    if outcome.disabled.is_none() && !outcome.rewritten.is_empty() {
+        let allocations = outcome.allocations.as_ref();
         outcome.rewritten_every_sync = allocations.is_some_and(|a| {
             let mut again = unchanged_info(address_type, &expected);
             !topologycache::get_allocated_hints_by_zone(&mut again, a).1.is_empty()
         });
         outcome.equivalent = equivalent_rewrite(managed, &outcome.rewritten, &outcome.alternatives);
     }
+    outcome.kept = kept || outcome.equivalent;
     outcome.expected = if outcome.equivalent { managed.to_vec() } else { expected };
     outcome
 }
@@ -242,20 +249,30 @@ fn td_outcome(
     address_type: &str,
     managed: &[EndpointSlice],
 ) -> Outcome {
-    let out = trafficdist::reconcile_hints(
+    let mut out = trafficdist::reconcile_hints(
         service.traffic_distribution.as_deref(),
         &unchanged_info(address_type, managed),
         cluster.behaviour,
     );
-    let expected = in_live_order(managed, out.to_update.iter().chain(&out.unchanged));
-    Outcome { rewritten: names(&out.to_update), expected, ..Outcome::default() }
+    let (rewritten, kept) = (names(&out.to_update), out.to_update.is_empty() && distinct_names(managed));
+    out.to_update.append(&mut out.unchanged);
+    Outcome { rewritten, expected: in_live_order(managed, out.to_update), kept, ..Outcome::default() }
 }
 
 /// Removal (`RemoveHintsFromSlices`, endpointslice `topologycache/utils.go`).
 fn remove_outcome(address_type: &str, managed: &[EndpointSlice]) -> Outcome {
-    let out = topologycache::remove_hints_from_slices(unchanged_info(address_type, managed));
-    let expected = in_live_order(managed, out.to_update.iter().chain(&out.unchanged));
-    Outcome { rewritten: names(&out.to_update), expected, ..Outcome::default() }
+    let mut out = topologycache::remove_hints_from_slices(unchanged_info(address_type, managed));
+    let (rewritten, kept) = (names(&out.to_update), out.to_update.is_empty() && distinct_names(managed));
+    out.to_update.append(&mut out.unchanged);
+    Outcome { rewritten, expected: in_live_order(managed, out.to_update), kept, ..Outcome::default() }
+}
+
+/// No two live slices share a name: then [`in_live_order`] over the Unchanged slices alone (the
+/// ports never modify one they leave there) gives back the live slices, each as it is.
+fn distinct_names(live: &[EndpointSlice]) -> bool {
+    let mut names: Vec<&str> = live.iter().map(|s| s.name.as_str()).collect();
+    names.sort_unstable();
+    names.windows(2).all(|w| w[0] != w[1])
 }
 
 /// All live managed slices of a family as "Unchanged": the steady state (docs/behaviour.md#steady-state-and-ties).
@@ -268,15 +285,22 @@ fn unchanged_info(address_type: &str, slices: &[EndpointSlice]) -> SliceInfo {
     }
 }
 
-/// Put the controller's output slices back into the live order (matched by name).
-fn in_live_order<'a>(
-    live: &[EndpointSlice],
-    out: impl Iterator<Item = &'a EndpointSlice>,
-) -> Vec<EndpointSlice> {
-    let by_name: BTreeMap<&str, &EndpointSlice> = out.map(|s| (s.name.as_str(), s)).collect();
-    live.iter()
-        .map(|s| by_name.get(s.name.as_str()).map(|o| (*o).clone()).unwrap_or_else(|| s.clone()))
-        .collect()
+/// Put the controller's output slices back into the live order (matched by name; of several
+/// outputs with one name the last). With distinct live names each output is moved, not copied.
+fn in_live_order(live: &[EndpointSlice], out: Vec<EndpointSlice>) -> Vec<EndpointSlice> {
+    if !distinct_names(live) {
+        let by_name: BTreeMap<&str, &EndpointSlice> = out.iter().map(|s| (s.name.as_str(), s)).collect();
+        let matched = |s: &EndpointSlice| by_name.get(s.name.as_str()).map(|o| (*o).clone());
+        return live.iter().map(|s| matched(s).unwrap_or_else(|| s.clone())).collect();
+    }
+    let at: HashMap<&str, usize> = live.iter().enumerate().map(|(i, s)| (s.name.as_str(), i)).collect();
+    let mut slots: Vec<Option<EndpointSlice>> = live.iter().map(|_| None).collect();
+    for slice in out {
+        if let Some(&i) = at.get(slice.name.as_str()) {
+            slots[i] = Some(slice);
+        }
+    }
+    slots.into_iter().zip(live).map(|(o, s)| o.unwrap_or_else(|| s.clone())).collect()
 }
 
 /// Names of the slices a sync sends as updates (upstream sends every ToUpdate slice, changed or not).

@@ -22,7 +22,7 @@ pub fn hinted_counts(slices: &[EndpointSlice]) -> BTreeMap<String, i64> {
     let mut counts = BTreeMap::new();
     for e in ready_endpoints(slices) {
         for z in e.hints.as_ref().and_then(|h| h.for_zones.as_ref()).into_iter().flatten() {
-            *counts.entry(z.to_string()).or_insert(0) += 1;
+            super::spread::add_one(&mut counts, z);
         }
     }
     counts
@@ -33,7 +33,7 @@ pub fn own_zone_counts(slices: &[EndpointSlice]) -> BTreeMap<String, i64> {
     let mut counts = BTreeMap::new();
     for e in ready_endpoints(slices) {
         if let Some(z) = e.zone.as_ref().filter(|z| !z.is_empty()) {
-            *counts.entry(z.to_string()).or_insert(0) += 1;
+            super::spread::add_one(&mut counts, z);
         }
     }
     counts

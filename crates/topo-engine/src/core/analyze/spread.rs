@@ -20,9 +20,18 @@ pub type ZoneSpread = BTreeMap<String, i64>;
 pub fn ready_spread<'a>(slices: impl IntoIterator<Item = &'a EndpointSlice>) -> ZoneSpread {
     let mut out = ZoneSpread::new();
     for e in slices.into_iter().flat_map(|s| &s.endpoints).filter(|e| e.controller_ready()) {
-        *out.entry(e.zone.as_deref().unwrap_or_default().to_string()).or_default() += 1;
+        add_one(&mut out, e.zone.as_deref().unwrap_or_default());
     }
     out
+}
+
+/// One more for `key`: a key already counted is found by `&str`, so counting the endpoints of a
+/// zone allocates its name once, not once per endpoint.
+pub(crate) fn add_one(counts: &mut BTreeMap<String, i64>, key: &str) {
+    match counts.get_mut(key) {
+        Some(count) => *count += 1,
+        None => _ = counts.insert(key.to_string(), 1),
+    }
 }
 
 /// Split `n` endpoints over the zones of `weights` by the largest-remainder rule (module docs).

@@ -1,15 +1,14 @@
 //! What kube-proxy holds per service port: a port of `EndpointSliceCache.addEndpoints` and
 //! `endpointsMapFromEndpointInfo` (k/k `pkg/proxy/endpointslicecache.go`, docs/behaviour.md#endpoints-kube-proxy-holds).
 
-use std::collections::btree_map::Entry;
-use std::collections::{BTreeMap, BTreeSet};
-use std::net::IpAddr;
+use std::cmp::Ordering;
+use std::net::{IpAddr, Ipv4Addr};
 use std::sync::Arc;
 
 use serde::Serialize;
 
 use super::gosort::go_sort;
-use crate::model::{Behaviour, Endpoint, EndpointSlice};
+use crate::model::{Behaviour, Endpoint, EndpointSlice, NameList};
 
 /// One endpoint of one service port as kube-proxy sees it (`BaseEndpointInfo`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -19,8 +18,8 @@ pub struct ProxyEndpoint {
     pub address: String,
     /// The slice's port number for this service port.
     pub port: i32,
-    /// `nodeName` of the endpoint.
-    pub node_name: Option<String>,
+    /// `nodeName` of the endpoint (the model's shared name).
+    pub node_name: Option<Arc<str>>,
     /// `nodeName` equals this kube-proxy's (non-empty) node name.
     pub is_local: bool,
     /// `ready`, nil counts as ready.
@@ -29,10 +28,11 @@ pub struct ProxyEndpoint {
     pub serving: bool,
     /// `terminating`, nil counts as not terminating.
     pub terminating: bool,
-    /// `forZones` names when non-empty (and read at this version), else `None`.
-    pub zone_hints: Option<BTreeSet<String>>,
+    /// `forZones` names when non-empty (and read at this version), else `None`; the model's
+    /// shared names, in the slice's order (only ever asked whether they hold a name).
+    pub zone_hints: Option<NameList>,
     /// `forNodes` names when non-empty and the PreferSameTrafficDistribution gate is on, else `None`.
-    pub node_hints: Option<BTreeSet<String>>,
+    pub node_hints: Option<NameList>,
 }
 
 impl ProxyEndpoint {
@@ -46,17 +46,21 @@ impl ProxyEndpoint {
     }
     /// `ZoneHints().Has(zone)`.
     pub fn has_zone_hint(&self, zone: &str) -> bool {
-        self.zone_hints.as_ref().is_some_and(|hints| hints.contains(zone))
+        self.zone_hints.as_ref().is_some_and(|hints| hints.iter().any(|h| &**h == zone))
     }
     /// `NodeHints().Has(node)`.
     pub fn has_node_hint(&self, node: &str) -> bool {
-        self.node_hints.as_ref().is_some_and(|hints| hints.contains(node))
+        self.node_hints.as_ref().is_some_and(|hints| hints.iter().any(|h| &**h == node))
     }
 }
 
 /// `utilnet.ParseIPSloppy(addr).String()`: canonical form, IPv4-mapped IPv6 printed as IPv4.
 /// Addresses Rust cannot parse (e.g. IPv4 with leading zeros, which Go accepts) are kept as written.
 pub(super) fn normalise_ip(address: &str) -> String {
+    // An IPv4 address Rust parses (four decimal octets, no leading zero) prints as written.
+    if address.parse::<Ipv4Addr>().is_ok() {
+        return address.to_string();
+    }
     match address.parse::<IpAddr>() {
         Ok(IpAddr::V6(v6)) => v6.to_ipv4_mapped().map_or_else(|| v6.to_string(), |v4| v4.to_string()),
         Ok(ip) => ip.to_string(),
@@ -81,8 +85,8 @@ fn reads_zone_hints(behaviour: Behaviour) -> bool {
     behaviour.topology_aware_hints_gate()
 }
 
-fn names(list: Option<&[Arc<str>]>) -> Option<BTreeSet<String>> {
-    list.filter(|names| !names.is_empty()).map(|names| names.iter().map(|n| n.to_string()).collect())
+fn names(list: Option<&NameList>) -> Option<NameList> {
+    list.filter(|names| !names.is_empty()).cloned()
 }
 
 fn proxy_endpoint(endpoint: &Endpoint, port: i32, node_name: &str, behaviour: Behaviour) -> ProxyEndpoint {
@@ -90,16 +94,16 @@ fn proxy_endpoint(endpoint: &Endpoint, port: i32, node_name: &str, behaviour: Be
     ProxyEndpoint {
         address: normalise_ip(&endpoint.addresses[0]),
         port,
-        node_name: endpoint.node_name.as_deref().map(str::to_string),
+        node_name: endpoint.node_name.clone(),
         // mirrors EndpointSliceCache.isLocal: `len(cache.nodeName) > 0 && nodeName == cache.nodeName`
         is_local: !node_name.is_empty() && endpoint.node_name.as_deref() == Some(node_name),
         ready: endpoint.ready.unwrap_or(true),
         serving: endpoint.serving.unwrap_or(true),
         terminating: endpoint.terminating.unwrap_or(false),
-        zone_hints: hints.and_then(|h| names(h.for_zones.as_deref())).filter(|_| reads_zone_hints(behaviour)),
+        zone_hints: hints.filter(|_| reads_zone_hints(behaviour)).and_then(|h| names(h.for_zones.as_ref())),
         node_hints: hints
-            .and_then(|h| names(h.for_nodes.as_deref()))
-            .filter(|_| behaviour.prefer_same_traffic_distribution_gate()),
+            .filter(|_| behaviour.prefer_same_traffic_distribution_gate())
+            .and_then(|h| names(h.for_nodes.as_ref())),
     }
 }
 
@@ -134,7 +138,8 @@ pub fn endpoints_for_port(
     node_name: &str,
     behaviour: Behaviour,
 ) -> Vec<ProxyEndpoint> {
-    let mut by_identity: BTreeMap<String, ProxyEndpoint> = BTreeMap::new();
+    // Every copy in visit order, then sorted by identity (stable: copies keep that order).
+    let mut copies: Vec<ProxyEndpoint> = Vec::new();
     for slice in slices.iter().filter(|slice| slice.address_type != "FQDN") {
         for port in &slice.ports {
             let (Some(name), Some(number)) = (port.name.as_deref(), port.port) else { continue };
@@ -143,16 +148,99 @@ pub fn endpoints_for_port(
                 continue;
             }
             for endpoint in visit_order(slice, behaviour).filter(|endpoint| !endpoint.addresses.is_empty()) {
-                let info = proxy_endpoint(endpoint, number, node_name, behaviour);
-                let replaces =
-                    if prefers_non_terminating(behaviour) { !info.terminating } else { info.is_local };
-                match by_identity.entry(info.identity()) {
-                    Entry::Vacant(slot) => _ = slot.insert(info),
-                    Entry::Occupied(mut held) if replaces => _ = held.insert(info),
-                    Entry::Occupied(_) => {}
-                }
+                copies.push(proxy_endpoint(endpoint, number, node_name, behaviour));
             }
         }
     }
-    by_identity.into_values().collect()
+    copies.sort_by(identity_order);
+    let replaces = |info: &ProxyEndpoint| match prefers_non_terminating(behaviour) {
+        true => !info.terminating,
+        false => info.is_local,
+    };
+    let mut out: Vec<ProxyEndpoint> = Vec::with_capacity(copies.len());
+    for info in copies {
+        // The first copy of an identity is held; a later one replaces it when `replaces`.
+        match out.last_mut() {
+            Some(held) if identity_order(held, &info).is_eq() => {
+                if replaces(&info) {
+                    *held = info;
+                }
+            }
+            _ => out.push(info),
+        }
+    }
+    out
+}
+
+/// The order of [`ProxyEndpoint::identity`]'s strings, without writing them: `[`, the address,
+/// `]` for an IPv6 one, then `:` and the port in decimal, compared byte by byte.
+fn identity_order(a: &ProxyEndpoint, b: &ProxyEndpoint) -> Ordering {
+    let (mut pa, mut pb) = ([0u8; 11], [0u8; 11]);
+    identity_bytes(a, &mut pa).cmp(identity_bytes(b, &mut pb))
+}
+
+fn identity_bytes<'a>(e: &'a ProxyEndpoint, port: &'a mut [u8; 11]) -> impl Iterator<Item = u8> + 'a {
+    let v6 = e.address.contains(':');
+    let digits = decimal(e.port, port);
+    let (open, close): (&[u8], &[u8]) = if v6 { (b"[", b"]:") } else { (b"", b":") };
+    open.iter().chain(e.address.as_bytes()).chain(close).chain(digits.iter()).copied()
+}
+
+/// `n` in decimal, as `format!("{n}")` writes it, into `buffer`.
+fn decimal(n: i32, buffer: &mut [u8; 11]) -> &[u8] {
+    let mut value = n.unsigned_abs();
+    let mut at = buffer.len();
+    loop {
+        at -= 1;
+        buffer[at] = b'0' + (value % 10) as u8;
+        value /= 10;
+        if value == 0 {
+            break;
+        }
+    }
+    if n < 0 {
+        at -= 1;
+        buffer[at] = b'-';
+    }
+    &buffer[at..]
+}
+
+#[cfg(test)]
+mod identity_tests {
+    use super::*;
+
+    #[test]
+    fn identity_order_is_the_order_of_the_identities() {
+        let at = |address: &str, port: i32| ProxyEndpoint {
+            address: address.into(),
+            port,
+            node_name: None,
+            is_local: false,
+            ready: true,
+            serving: true,
+            terminating: false,
+            zone_hints: None,
+            node_hints: None,
+        };
+        let mut endpoints = vec![
+            at("10.0.0.1", 80),
+            at("10.0.0.10", 80),
+            at("10.0.0.1", 8080),
+            at("10.0.0.1", 9),
+            at("fd00::1", 80),
+            at("fd00::10", 443),
+            at("10.0.0.2", -1),
+            at("2.0.0.0", 2147483647),
+            at("not-an-ip", 0),
+        ];
+        for rotation in 0..endpoints.len() {
+            endpoints.rotate_left(rotation);
+            let mut by_order = endpoints.clone();
+            by_order.sort_by(identity_order);
+            let mut by_string = endpoints.clone();
+            by_string.sort_by_key(ProxyEndpoint::identity);
+            assert_eq!(by_order, by_string);
+        }
+        assert!(identity_order(&at("fd00::1", 80), &at("fd00::1", 80)).is_eq());
+    }
 }

@@ -46,11 +46,11 @@ impl PeExt for ProxyEndpoint {
         self
     }
     fn zones(mut self, zones: &[&str]) -> Self {
-        self.zone_hints = Some(zones.iter().map(|z| z.to_string()).collect());
+        self.zone_hints = Some(zones.iter().map(|z| std::sync::Arc::from(*z)).collect());
         self
     }
     fn nodes(mut self, nodes: &[&str]) -> Self {
-        self.node_hints = Some(nodes.iter().map(|n| n.to_string()).collect());
+        self.node_hints = Some(nodes.iter().map(|n| std::sync::Arc::from(*n)).collect());
         self
     }
 }

@@ -5,6 +5,11 @@ use crate::core::testkit_td::{ep, node, slice};
 use crate::model::Node;
 use crate::report::proxy::ProxyMode;
 
+/// Hint names as [`ProxyEndpoint`] holds them.
+fn hint_list(names: &[&str]) -> Option<crate::model::NameList> {
+    Some(names.iter().map(|n| std::sync::Arc::from(*n)).collect())
+}
+
 fn slice_port(name: Option<&str>, port: Option<i32>, protocol: Option<&str>) -> crate::model::SlicePort {
     crate::model::SlicePort { name: name.map(str::to_string), port, protocol: protocol.map(str::to_string) }
 }
@@ -30,28 +35,22 @@ fn endpoints_for_port_merging_and_conditions() {
     assert!(got[0].ready && got[0].serving && !got[0].terminating);
     // 1.36: every non-terminating copy replaces the one held (`!exists || !terminating`), so the
     // copy of the slice visited last wins (upstream visits slices in map order: either can).
-    assert_eq!(
-        (got[0].zone_hints.clone(), got[0].node_hints.clone()),
-        (Some(["b".to_string()].into()), None)
-    );
+    assert_eq!((got[0].zone_hints.clone(), got[0].node_hints.clone()), (hint_list(&["b"]), None));
     assert_eq!((got[1].terminating, got[1].is_local), (false, true));
     let reversed = endpoints_for_port(&[&b, &a], "http", "TCP", "n2", V36);
-    assert_eq!(reversed[0].zone_hints, Some(["a".to_string()].into()));
-    assert_eq!(reversed[0].node_hints, Some(["n1".to_string()].into()));
+    assert_eq!(reversed[0].zone_hints, hint_list(&["a"]));
+    assert_eq!(reversed[0].node_hints, hint_list(&["n1"]));
     // A terminating copy never replaces one held.
     assert_eq!((reversed[1].terminating, reversed[1].is_local), (false, true));
     // ≤1.35: the local copy wins; node hints need the PreferSameTrafficDistribution gate.
     let old = endpoints_for_port(&[&a, &b], "http", "TCP", "n2", Behaviour::new(33));
     assert_eq!(
         (old[0].zone_hints.clone(), old[0].is_local, old[0].node_hints.clone()),
-        (Some(["b".to_string()].into()), true, None)
+        (hint_list(&["b"]), true, None)
     );
     // Within one slice the order is fixed: the later copy wins (1.36: not terminating; ≤1.35: local).
     let twice = slice("t", vec![ep("10.0.0.4").zone("c"), ep("10.0.0.4").zone("c").hint_zones(&["c"])]);
-    assert_eq!(
-        endpoints_for_port(&[&twice], "http", "TCP", "", V36)[0].zone_hints,
-        Some(["c".to_string()].into())
-    );
+    assert_eq!(endpoints_for_port(&[&twice], "http", "TCP", "", V36)[0].zone_hints, hint_list(&["c"]));
     let local_twice =
         slice("l", vec![ep("10.0.0.4").node("n2").hint_zones(&["a"]), ep("10.0.0.4").node("n2")]);
     assert_eq!(

@@ -4,7 +4,7 @@
 //! step, and its memory is the pairs actually routed (issue 32: a list searched per step made
 //! 1,000 zones of one endpoint each a billion steps).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::Origins;
 use crate::core::proxy::{Grouped, ProxyNodes};
@@ -43,9 +43,10 @@ impl<'a> Dests<'a> {
                 (addresses.len() - 1, zone.unwrap_or_default())
             });
         }
-        let mut zones: Vec<&str> = zone_of.values().map(|v| v.1).chain([""]).collect();
+        // The distinct zones first (a few), so that the sort is not one entry per endpoint.
+        let distinct: HashSet<&str> = zone_of.values().map(|v| v.1).chain([""]).collect();
+        let mut zones: Vec<&str> = distinct.into_iter().collect();
         zones.sort_unstable();
-        zones.dedup();
         let id = |zone: &str| zones.binary_search(&zone).unwrap_or(0);
         let ids = zone_of.into_iter().map(|(a, (i, z))| (a, (i, id(z)))).collect();
         Dests { ids, addresses, zones, blank: 0 }
