@@ -19,7 +19,6 @@ use serde::de::IgnoredAny;
 use serde_json::{Deserializer, Map, Value};
 
 use super::error::Limits;
-use super::reader::Checkpoint;
 use super::{DumpError, Inherited, ParsedDump, Reader};
 
 mod item;
@@ -45,14 +44,14 @@ pub(super) fn read(input: impl Read, origin: &str, limits: Limits) -> Result<Par
 }
 
 /// A top-level object: its entries, and its items when they were read as a List's.
-struct Object {
+struct Object<'r> {
     start: (u64, u64),
     entries: Map<String, Value>,
     bytes: usize,
-    list: Option<List>,
+    list: Option<List<'r>>,
 }
 
-impl Object {
+impl Object<'_> {
     /// `apiVersion` or `kind`: `Some(None)` when given but not a string.
     fn text(&self, key: &str) -> Option<Option<&str>> {
         self.entries.get(key).map(Value::as_str)
@@ -77,11 +76,11 @@ impl Object {
 }
 
 /// The items of a List being read.
-struct List {
+struct List<'r> {
     /// The List's type when it was known as its items began.
     known: Option<Option<(String, String)>>,
-    /// Where the reader was before items read while the type was unknown.
-    checkpoint: Option<Checkpoint>,
+    /// The reader as it was before items read while the type was unknown.
+    checkpoint: Option<Reader<'r>>,
     /// Items kept until the List's type is known: their text and where it starts.
     kept: Option<Vec<Kept>>,
 }
@@ -133,7 +132,7 @@ fn read_object<R: Read>(window: &mut Window<'_, R>, reader: &mut Reader<'_>) -> 
 
 /// One entry of a top-level object other than a List's items; refuses an object larger than any
 /// real one.
-fn entry<R: Read>(window: &mut Window<'_, R>, object: &mut Object, key: String) -> Step {
+fn entry<R: Read>(window: &mut Window<'_, R>, object: &mut Object<'_>, key: String) -> Step {
     let (value, len) = window.decode(|text| value_at(text).map(|(value, end)| ((value, end), end)))?;
     object.bytes += key.len() + len;
     if object.bytes > window.limits.object {
@@ -146,9 +145,13 @@ fn entry<R: Read>(window: &mut Window<'_, R>, object: &mut Object, key: String) 
 }
 
 /// `[item, …]` of an object that is, or may turn out to be, a List.
-fn read_items<R: Read>(window: &mut Window<'_, R>, reader: &mut Reader<'_>, object: &Object) -> Step<List> {
+fn read_items<'r, R: Read>(
+    window: &mut Window<'_, R>,
+    reader: &mut Reader<'r>,
+    object: &Object<'r>,
+) -> Step<List<'r>> {
     let known = object.list_type();
-    let checkpoint = known.is_none().then(|| reader.checkpoint());
+    let checkpoint = known.is_none().then(|| reader.clone());
     let mut list = List { known, checkpoint, kept: None };
     window.consume(b'[');
     if window.peek()?.is_none() {
@@ -167,7 +170,7 @@ fn read_items<R: Read>(window: &mut Window<'_, R>, reader: &mut Reader<'_>, obje
 }
 
 /// One item: read now, or kept until the List's type is known.
-fn read_item<R: Read>(window: &mut Window<'_, R>, reader: &mut Reader<'_>, list: &mut List) -> Step {
+fn read_item<R: Read>(window: &mut Window<'_, R>, reader: &mut Reader<'_>, list: &mut List<'_>) -> Step {
     let line = window.line();
     let kept = |text: &[u8], end| text[..end].to_vec();
     if list.kept.is_some() {
@@ -198,7 +201,7 @@ fn read_item<R: Read>(window: &mut Window<'_, R>, reader: &mut Reader<'_>, list:
 }
 
 /// Reads what is left once the object has ended: a List's kept items, or the object itself.
-fn finish<R: Read>(window: &Window<'_, R>, object: Object, reader: &mut Reader<'_>) -> Step {
+fn finish<'r, R: Read>(window: &Window<'_, R>, object: Object<'r>, reader: &mut Reader<'r>) -> Step {
     if let (Some(list), Some(known)) = (&object.list, object.list_type()) {
         for (text, start) in list.kept.iter().flatten() {
             let (read, _) =
@@ -210,7 +213,7 @@ fn finish<R: Read>(window: &Window<'_, R>, object: Object, reader: &mut Reader<'
         return Ok(());
     }
     if let Some(List { checkpoint: Some(checkpoint), .. }) = object.list {
-        reader.rollback(checkpoint);
+        *reader = checkpoint;
     }
     reader.read(Value::Object(object.entries), source_line(object.start.0))
 }

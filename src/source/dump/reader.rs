@@ -10,7 +10,11 @@ use topo_engine::model::{Names, SourceLine};
 
 use super::*;
 
-/// Accumulates objects in source order.
+/// Accumulates objects in source order. A copy of it is what a run of provisional items rolls
+/// back to: restoring the whole copy is right whatever the model comes to hold (a copy is made
+/// where a List's items begin before its `kind` is known: once per document, of what the documents
+/// before it hold, so of nothing for a dump of one document).
+#[derive(Clone)]
 pub(super) struct Reader<'a> {
     origin: &'a str,
     snapshot: Snapshot,
@@ -22,17 +26,6 @@ pub(super) struct Reader<'a> {
     seen: HashMap<(&'static str, String, String), usize>,
     /// Zone and node names, one shared string each: a million endpoints name a few thousand.
     names: Names,
-}
-
-/// What [`Reader::rollback`] returns to: the reader as it was before a run of provisional items.
-pub(super) struct Checkpoint {
-    lengths: [usize; 4],
-    skipped: BTreeMap<String, usize>,
-    info: ClusterInfo,
-    data_plane: topo_engine::model::DataPlane,
-    /// The workload reads' statuses and lengths (pods, workloads, autoscalers).
-    workloads: (BTreeMap<topo_engine::model::WorkloadObject, topo_engine::model::ReadStatus>, [usize; 3]),
-    index: usize,
 }
 
 /// `(apiVersion, kind)` that items of a typed list (`NodeList`) inherit when they omit them.
@@ -49,48 +42,6 @@ impl<'a> Reader<'a> {
             seen: HashMap::new(),
             names: Names::default(),
         }
-    }
-
-    /// Where the reader is now, to [`Reader::rollback`] to.
-    pub(super) fn checkpoint(&self) -> Checkpoint {
-        let s = &self.snapshot;
-        Checkpoint {
-            lengths: [s.nodes.len(), s.services.len(), s.slices.len(), s.events.len()],
-            skipped: self.skipped.clone(),
-            info: self.info.clone(),
-            data_plane: s.data_plane.clone(),
-            workloads: (
-                s.workloads.reads.clone(),
-                [s.workloads.pods.len(), s.workloads.workloads.len(), s.workloads.autoscalers.len()],
-            ),
-            index: self.index,
-        }
-    }
-
-    /// Forgets everything read since `checkpoint`.
-    pub(super) fn rollback(&mut self, checkpoint: Checkpoint) {
-        let Checkpoint {
-            lengths: [nodes, services, slices, events],
-            skipped,
-            info,
-            data_plane,
-            workloads: (reads, [pods, workloads, autoscalers]),
-            index,
-        } = checkpoint;
-        let s = &mut self.snapshot;
-        s.nodes.truncate(nodes);
-        s.services.truncate(services);
-        s.slices.truncate(slices);
-        s.events.truncate(events);
-        s.data_plane = data_plane;
-        s.workloads.reads = reads;
-        s.workloads.pods.truncate(pods);
-        s.workloads.workloads.truncate(workloads);
-        s.workloads.autoscalers.truncate(autoscalers);
-        self.skipped = skipped;
-        self.info = info;
-        self.index = index;
-        self.seen.retain(|_, first| *first < index);
     }
 
     /// Reads a top-level `value` (a document) that starts at `line`.

@@ -61,22 +61,29 @@ impl<R: BufRead> Transcoder<R> {
     }
 }
 
-/// The common case without the parser: `|` or `|-` whose lines all stand at one indentation, none
-/// blank (an annotation's JSON, as kubectl writes `last-applied-configuration`), read as its lines.
-fn literal(block: &str) -> Option<String> {
+/// The common cases without the parser: `|`, `|-`, `>` or `>-` whose lines all stand at one
+/// indentation, none blank (an annotation's JSON as kubectl writes `last-applied-configuration`, a
+/// long image name of a Node), read as its lines: kept apart (`|`), or folded into one with
+/// spaces (`>`; a line ending in a space is left to the parser).
+pub(super) fn literal(block: &str) -> Option<String> {
     let (header, body) = block.split_once('\n')?;
-    let chomp = match header {
-        "|" => "\n",
-        "|-" => "",
+    let (join, chomp) = match header {
+        "|" => ("\n", "\n"),
+        "|-" => ("\n", ""),
+        ">" => (" ", "\n"),
+        ">-" => (" ", ""),
         _ => return None,
     };
     let indent = body.len() - body.trim_start_matches(' ').len();
-    let at_indent =
-        |line: &&str| line.len() > indent && line.len() - line.trim_start_matches(' ').len() == indent;
+    let at_indent = |line: &&str| {
+        line.len() > indent
+            && line.len() - line.trim_start_matches(' ').len() == indent
+            && (join == "\n" || !line.ends_with(' '))
+    };
     let mut lines = body.strip_suffix('\n')?.split('\n');
     (indent > 0 && lines.clone().all(|line| at_indent(&line))).then(|| {
         let mut text = lines.next().map_or("", |line| &line[indent..]).to_string();
-        lines.for_each(|line| text.extend(["\n", &line[indent..]]));
+        lines.for_each(|line| text.extend([join, &line[indent..]]));
         text + chomp
     })
 }

@@ -103,6 +103,26 @@ fn block_scalars_are_read_by_the_parser_alone_whatever_their_rules() {
 }
 
 #[test]
+fn block_scalars_at_one_indentation_are_read_without_the_parser_as_it_reads_them() {
+    // kubectl writes a long image name of a Node as `- >-` and one line.
+    for text in [
+        "a:\n- >-\n  registry.example/x@sha256:0123\n- b\n",
+        "a: >\n  one\n  two\nb: 1\n",
+        "a: >-\n  one \n  two\n",
+        "a: |-\n  {\"x\": 1} \n  y\n",
+    ] {
+        assert!(same(text), "{text:?}");
+    }
+    assert_eq!(block::literal(">-\n  one\n  two\n").as_deref(), Some("one two"));
+    assert_eq!(block::literal(">\n  one\n").as_deref(), Some("one\n"));
+    assert_eq!(block::literal("|\n  one \n  two\n").as_deref(), Some("one \ntwo\n"));
+    // Folding with a trailing space, a blank line or a deeper line: the parser's rules.
+    for text in [">-\n  one \n  two\n", ">-\n  one\n\n  two\n", ">\n  one\n   two\n"] {
+        assert_eq!(block::literal(text), None, "{text:?}");
+    }
+}
+
+#[test]
 fn anything_outside_the_subset_is_left_to_the_parser() {
     let outside = [
         "a: &x 1\nb: *x\n",
