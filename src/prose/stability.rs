@@ -13,7 +13,9 @@ use topo_engine::report::stability::{
 use crate::escape::escape;
 
 mod certificates;
+mod check;
 pub(crate) use certificates::{load_line, unknown_line, workload_basis, workload_line};
+pub(crate) use check::{certificate_cell, certificate_lines, not_read_note, truncated_note};
 
 /// `on` / `off` as the verdict's state.
 fn state(holds: bool) -> &'static str {
