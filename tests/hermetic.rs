@@ -12,6 +12,7 @@ mod support;
 
 mod apply;
 mod bad_inputs;
+mod certify;
 mod cli;
 mod config_schema;
 mod connection;

@@ -149,7 +149,7 @@ impl Iterator for Objects<'_> {
                     if let Some(object) = self.pending.pop_front() {
                         return Some(object);
                     }
-                    let Some(w) = self.workloads.get(s) else { return None };
+                    let w = self.workloads.get(s)?;
                     self.pending = crate::workloads::objects(plan, s, w, &mut self.workload_rng).into();
                     self.cursor = Cursor::Workload(s + 1);
                 }
