@@ -37,7 +37,11 @@ pub fn run(name: &str, size: Size, runs: usize, keep: bool) -> io::Result<()> {
     }
     let (sa, sb) = measured?;
     let ratio = sb.median_secs / sa.median_secs;
-    println!("| benchmark | command | median (peak RSS) | CPU | ratio | goal |\n|---|---|---|---|---|---|");
+    // CPU time is what a loaded machine inflates least: both ratios are printed.
+    let cpu_ratio = sb.median_cpu_secs / sa.median_cpu_secs;
+    println!(
+        "| benchmark | command | median (peak RSS) | CPU | ratio (CPU) | goal |\n|---|---|---|---|---|---|"
+    );
     println!(
         "| {name}: check -A | `{}` | {:.2} s ({:.0} MB) | {:.2} s | | |",
         a.display(),
@@ -46,12 +50,12 @@ pub fn run(name: &str, size: Size, runs: usize, keep: bool) -> io::Result<()> {
         sa.median_cpu_secs
     );
     println!(
-        "| {name}: check -A --certify | `{}` | {:.2} s ({:.0} MB) | {:.2} s | **{ratio:.2}×** | ≤ {GOAL}× {} |",
+        "| {name}: check -A --certify | `{}` | {:.2} s ({:.0} MB) | {:.2} s | **{ratio:.2}×** ({cpu_ratio:.2}×) | ≤ {GOAL}× {} |",
         b.display(),
         sb.median_secs,
         mb(sb.median_rss_kb),
         sb.median_cpu_secs,
-        if ratio <= GOAL { "met" } else { "NOT met" }
+        if ratio.max(cpu_ratio) <= GOAL { "met" } else { "NOT met" }
     );
     Ok(())
 }

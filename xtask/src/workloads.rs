@@ -184,3 +184,42 @@ fn hpa(name: &str, ns: &str, min: usize, max: usize, rng: &mut Rng) -> Value {
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::generate;
+    use crate::plan::Size;
+    use topo_engine::core::analyze;
+    use topo_engine::core::stability::certify_rows;
+    use topo_engine::model::{Behaviour, WorkloadKind};
+
+    /// The small cluster with workloads: a Pod per endpoint behind its Service's Deployment, and
+    /// certificates for every Auto Service, some holding and some with an exception; without the
+    /// flag the same cluster has no workloads.
+    #[test]
+    fn small_cluster_with_workloads_certifies_every_auto_service() {
+        let dir = tempfile::tempdir().unwrap();
+        let (with, without) = (dir.path().join("w.json"), dir.path().join("plain.json"));
+        let summary = generate::write_with(Size::preset("small").unwrap(), &with, true).unwrap();
+        generate::write(Size::preset("small").unwrap(), &without).unwrap();
+        let read = |p: &std::path::Path| {
+            let text = std::fs::read_to_string(p).unwrap();
+            kubectl_topo::source::dump::parse_dump(&text, "small").unwrap().snapshot
+        };
+        let snapshot = read(&with);
+        assert_eq!(snapshot.workloads.pods.len(), summary.endpoints);
+        let deployments = snapshot.workloads.workloads.iter().filter(|w| w.kind == WorkloadKind::Deployment);
+        assert_eq!(deployments.count(), summary.services);
+        assert!(read(&without).workloads.pods.is_empty());
+        let services: Vec<_> = snapshot.services.iter().collect();
+        let mut report = analyze::check(&snapshot, &services, Behaviour::default());
+        certify_rows(&snapshot, &services, &mut report.services);
+        let certified: Vec<_> = report.services.iter().filter_map(|r| r.certificates.as_deref()).collect();
+        assert!(!certified.is_empty());
+        assert!(certified.iter().all(|c| c.unknown.is_none() && c.workloads.len() == 1));
+        assert!(certified.iter().any(|c| c.excepted()) && certified.iter().any(|c| !c.excepted()));
+        let autoscaled =
+            certified.iter().filter(|c| c.workloads[0].certificate.min < c.workloads[0].certificate.max);
+        assert!(autoscaled.count() > 0, "some ranges come from an HPA");
+    }
+}
