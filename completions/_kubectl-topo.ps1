@@ -111,6 +111,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-topo' -ScriptBlock {
             [CompletionResult]::new('--show-all', '--show-all', [CompletionResultType]::ParameterName, 'Also list the Services for which nobody asked for hints and that have none')
             [CompletionResult]::new('--all-contexts', '--all-contexts', [CompletionResultType]::ParameterName, 'Check every context of the kubeconfig, one cluster each')
             [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, '-o json|yaml: one CheckReportList even for one cluster (it always is with several -f, a directory of dumps or --all-contexts)')
+            [CompletionResult]::new('--certify', '--certify', [CompletionResultType]::ParameterName, 'Also certify every Auto Service: read the workloads behind it (Pods, Deployments, StatefulSets, ReplicaSets, HPAs) and say whether its hints hold at every replica count its HPA allows (else its replicas) in every placement its zone spread allows (CERTIFICATE column; --fail-on fragile fails an exception)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file with excludes and failure levels (default: $KUBECTL_TOPO_CONFIG, else ${XDG_CONFIG_HOME:-~/.config}/kubectl-topo/config.yaml when it exists)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table]')

@@ -105,6 +105,7 @@ set edit:completion:arg-completer[kubectl-topo] = {|@words|
             cand --show-all 'Also list the Services for which nobody asked for hints and that have none'
             cand --all-contexts 'Check every context of the kubeconfig, one cluster each'
             cand --list '-o json|yaml: one CheckReportList even for one cluster (it always is with several -f, a directory of dumps or --all-contexts)'
+            cand --certify 'Also certify every Auto Service: read the workloads behind it (Pods, Deployments, StatefulSets, ReplicaSets, HPAs) and say whether its hints hold at every replica count its HPA allows (else its replicas) in every placement its zone spread allows (CERTIFICATE column; --fail-on fragile fails an exception)'
             cand --config 'Config file with excludes and failure levels (default: $KUBECTL_TOPO_CONFIG, else ${XDG_CONFIG_HOME:-~/.config}/kubectl-topo/config.yaml when it exists)'
             cand -o 'Output format [default: table]'
             cand --output 'Output format [default: table]'

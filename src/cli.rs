@@ -169,6 +169,12 @@ pub struct CheckArgs {
     /// directory of dumps or --all-contexts).
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", hide_default_value = true, hide_possible_values = true, value_name = "BOOL", value_parser = crate::cli::shared::boolean())]
     pub list: bool,
+    /// Also certify every Auto Service: read the workloads behind it (Pods, Deployments,
+    /// StatefulSets, ReplicaSets, HPAs) and say whether its hints hold at every replica count its
+    /// HPA allows (else its replicas) in every placement its zone spread allows (CERTIFICATE column;
+    /// --fail-on fragile fails an exception).
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", hide_default_value = true, hide_possible_values = true, value_name = "BOOL", value_parser = crate::cli::shared::boolean())]
+    pub certify: bool,
     /// Config file with excludes and failure levels (default:
     /// $KUBECTL_TOPO_CONFIG, else ${XDG_CONFIG_HOME:-~/.config}/kubectl-topo/config.yaml when it
     /// exists).

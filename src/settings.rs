@@ -95,6 +95,8 @@ pub struct CheckJob {
     pub all_contexts: bool,
     /// `--list`: `-o json|yaml` as a `CheckReportList` even for one cluster.
     pub list: bool,
+    /// `--certify`: read the workloads and certify every Auto Service (docs/stability.md#check).
+    pub certify: bool,
 }
 
 /// Everything a run needs, decided once.
@@ -207,6 +209,7 @@ fn resolve_job(command: Command, g: &GlobalArgs, ambient: &Ambient) -> Result<Jo
             config: check_settings::config_path(a.config, ambient),
             all_contexts: a.all_contexts,
             list: a.list,
+            certify: a.certify,
         }),
         Command::Dump(a) => {
             // The parser takes only -o yaml and -o json for dump (`cli::shared::dump_formats`).

@@ -201,12 +201,14 @@ fn sort<T>(rows: &mut [(CheckRow, T)], by: SortBy) {
 /// Whether a listed row fails `check` at `fail_on`: some family does. A family whose every
 /// finding was set aside never fails; a kept reason at level `error` always fails (except with
 /// `--fail-on none`); kept reasons all at level `warning` never fail; otherwise the verdict and
-/// `--fail-on` decide (Drift ⊂ Blocked ⊂ Any; Unknown is never a finding).
+/// `--fail-on` decide (Drift ⊂ Blocked ⊂ Any; Unknown is never a finding). At `fragile`, also a
+/// fragile Auto family or (`check --certify`) a certificate with an exception.
 pub fn fails(row: &CheckRow, rules: &IgnoreRules, fail_on: FailOn) -> bool {
+    let excepted = || row.certificates.as_deref().is_some_and(|c| c.excepted());
     row.families.iter().any(|f| {
         family_fails(f.verdict, &f.reasons, !f.ignored.is_empty(), rules, fail_on)
             || (fail_on == FailOn::Fragile && f.fragile == Some(true))
-    })
+    }) || (fail_on == FailOn::Fragile && excepted())
 }
 
 /// One family of `check` or `explain`: its verdict, the reasons kept, whether any was set aside.

@@ -13,6 +13,7 @@ mod support;
 mod apply;
 mod bad_inputs;
 mod callers;
+mod certify;
 mod cli;
 mod config_schema;
 mod connection;

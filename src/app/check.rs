@@ -29,6 +29,8 @@ struct Plan<'a> {
     fail_on: FailOn,
     view: &'a View,
     rules: &'a IgnoreRules,
+    /// `--certify`: the workloads read and every Auto Service certified.
+    certify: bool,
 }
 
 /// One cluster of a run: where it is read from, and how.
@@ -49,7 +51,7 @@ pub(super) fn run(
 ) -> Result<ExitStatus, Error> {
     // The config file first: a mistake in it is found before a long read of the cluster.
     let rules = config::load(&job.config)?;
-    let plan = Plan { fail_on: job.fail_on, view: &job.view, rules: &rules };
+    let plan = Plan { fail_on: job.fail_on, view: &job.view, rules: &rules, certify: job.certify };
     let mut targets = targets(&settings.sources, job.all_contexts);
     let as_list = listed(settings, job) && settings.output.structured().is_some();
     if targets.len() == 1 && !job.all_contexts && !as_list {
@@ -87,7 +89,7 @@ fn one(
     plan: &Plan<'_>,
     err: &mut dyn Write,
 ) -> Result<(Triaged, Result<(), Error>, CheckContext), Error> {
-    let request = request(settings, None, false);
+    let request = crate::source::Request { workloads: plan.certify, ..request(settings, None, false) };
     let loaded = load_from(cluster.source, cluster.progress, settings.unicode, request, err)?;
     let snapshot = loaded.snapshot;
     let services = services_in_scope(settings, &snapshot, loaded.namespace.as_deref(), None);
@@ -101,6 +103,9 @@ fn one(
     let behaviour = chosen.behaviour;
     let mut report = analyze::check_with(&snapshot, &services, behaviour, &settings.traffic, cluster.workers);
     report.kubernetes_version_basis = Some(chosen.basis);
+    if plan.certify {
+        certify::rows(&snapshot, &services, &mut report, err);
+    }
     let verdicts: Vec<Verdict> =
         report.services.iter().flat_map(|row| row.families.iter().map(|f| f.verdict)).collect();
     let known = nothing_known(&verdicts, &snapshot.info);
@@ -240,4 +245,5 @@ fn dump_file(source: &SourceSpec) -> Option<String> {
     }
 }
 
+mod certify;
 mod pictures;

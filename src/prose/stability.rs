@@ -14,7 +14,9 @@ use crate::escape::escape;
 
 mod callers;
 mod certificates;
+mod check;
 pub(crate) use certificates::{load_line, unknown_line, workload_basis, workload_line};
+pub(crate) use check::{certificate_cell, certificate_lines, not_read_note, truncated_note};
 
 /// `on` / `off` as the verdict's state.
 fn state(holds: bool) -> &'static str {

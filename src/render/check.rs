@@ -1,7 +1,8 @@
 //! `check` as one row per Service and a summary line; REPLICAS is the nearest ready-endpoint count
 //! at which a Blocked Auto Service gets hints, CROSS-ZONE the share of requests leaving their zone
 //! today (with the hints on the slices now), and `-o wide`'s AFTER-SYNC the share with the hints
-//! after the controller's next sync.
+//! after the controller's next sync; `check --certify` adds CERTIFICATE, whether each Auto Service's
+//! hints hold over its replica range and spread (docs/stability.md#check).
 
 use std::io::Write;
 
@@ -17,8 +18,20 @@ use topo_engine::report::reason::ReasonCode;
 pub fn render(report: &CheckReport, options: &RenderOptions, out: &mut dyn Write) -> std::io::Result<()> {
     let palette = Palette::new(options.color);
     let wide = options.wide();
-    let rows = report.services.iter().map(|row| cells(row, wide, &palette)).collect();
-    let headers = headers(wide);
+    let certified = certified(&report.services);
+    let rows = (report.services.iter())
+        .map(|row| {
+            let mut cells = cells(row, wide, &palette);
+            if certified {
+                cells.push(certificate_cell(row));
+            }
+            cells
+        })
+        .collect();
+    let mut headers = headers(wide);
+    if certified {
+        headers.push(CERTIFICATE);
+    }
     out.write_all(table(&headers, rows, options.no_headers).as_bytes())?;
     if !options.no_headers {
         writeln!(out, "\n{}", crate::prose::check::summary_line(&report.summary))?;
@@ -76,6 +89,19 @@ pub(super) fn cells(row: &CheckRow, wide: bool, palette: &Palette) -> Vec<String
         cells.push(row.families.iter().map(|f| f.address_type.as_str()).collect::<Vec<_>>().join(","));
     }
     cells
+}
+
+/// The column `check --certify` adds, last.
+pub(super) const CERTIFICATE: &str = "CERTIFICATE";
+
+/// Some row carries a certificate (`check --certify` found an Auto Service): the column is shown.
+pub(super) fn certified(rows: &[CheckRow]) -> bool {
+    rows.iter().any(|r| r.certificates.is_some())
+}
+
+/// The CERTIFICATE cell: `holds 3–12`, `fails 4,11`, `unknown`; `-` off the Auto path.
+pub(super) fn certificate_cell(row: &CheckRow) -> String {
+    row.certificates.as_deref().map_or_else(|| "-".into(), crate::prose::stability::certificate_cell)
 }
 
 /// Without -o wide: the first reason, and when that is only the diff (hints missing, unexpected,

@@ -8,7 +8,7 @@ use serde::Serialize;
 use topo_engine::report::{CheckReport, Kind};
 
 use super::RenderOptions;
-use super::check::{cells, headers};
+use super::check::{CERTIFICATE, cells, certificate_cell, certified, headers};
 use super::structured::{self, Worded as _};
 use super::style::Palette;
 use super::table::table;
@@ -95,6 +95,7 @@ fn list(clusters: &[ClusterCheck]) -> CheckReportList {
 fn tables(clusters: &[ClusterCheck], options: &RenderOptions, out: &mut dyn Write) -> std::io::Result<()> {
     let palette = Palette::new(options.color);
     let wide = options.wide();
+    let certified = clusters.iter().any(|c| c.outcome.as_ref().is_ok_and(|t| certified(&t.report.services)));
     let mut rows = Vec::new();
     for cluster in clusters {
         let name = escape(&cluster.cluster).into_owned();
@@ -102,6 +103,9 @@ fn tables(clusters: &[ClusterCheck], options: &RenderOptions, out: &mut dyn Writ
             Ok(t) => rows.extend(t.report.services.iter().map(|row| {
                 let mut cells = cells(row, wide, &palette);
                 cells.insert(0, name.clone());
+                if certified {
+                    cells.push(certificate_cell(row));
+                }
                 cells
             })),
             Err((message, _)) => {
@@ -117,12 +121,19 @@ fn tables(clusters: &[ClusterCheck], options: &RenderOptions, out: &mut dyn Writ
                 if wide {
                     cells.push("-".into());
                 }
+                if certified {
+                    // CERTIFICATE is last: the columns before it filled first.
+                    cells.resize(headers(wide).len() + 2, "-".into());
+                }
                 rows.push(cells);
             }
         }
     }
     let mut headers = headers(wide);
     headers.insert(0, "CLUSTER");
+    if certified {
+        headers.push(CERTIFICATE);
+    }
     out.write_all(table(&headers, rows, options.no_headers).as_bytes())?;
     if !options.no_headers {
         writeln!(out)?;

@@ -63,6 +63,10 @@ fn testcase(row: &CheckRow, failing: bool, out: &mut dyn Write) -> std::io::Resu
             let _ = writeln!(set_aside, "{head}: ignored by a rule: {}", line(reason));
         }
     }
+    // `check --certify`: the certificate, a finding of its own at `--fail-on fragile`.
+    for line in row.certificates.as_deref().map(prose::stability::certificate_lines).unwrap_or_default() {
+        let _ = writeln!(kept, "{line}");
+    }
     if !failing && kept.is_empty() && set_aside.is_empty() {
         return writeln!(out, "{open}/>");
     }

@@ -44,11 +44,13 @@ pub fn render(triaged: &Triaged, out: &mut dyn Write) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Not Active, or carrying a reason (kept or ignored).
+/// Not Active, or carrying a reason (kept or ignored), or (`check --certify`) a certificate with an
+/// exception.
 fn has_findings(row: &CheckRow) -> bool {
     row.families
         .iter()
         .any(|f| f.verdict != Verdict::Active || !f.reasons.is_empty() || !f.ignored.is_empty())
+        || row.certificates.as_deref().is_some_and(|c| c.excepted())
 }
 
 fn table_row(row: &CheckRow, failing: bool, out: &mut dyn Write) -> std::io::Result<()> {
@@ -85,6 +87,9 @@ fn details(row: &CheckRow, out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(out, "<details>\n<summary>{} — {}</summary>\n", escape(&name), row.mode)?;
     for family in &row.families {
         family_lines(family, out)?;
+    }
+    for line in row.certificates.as_deref().map(prose::stability::certificate_lines).unwrap_or_default() {
+        writeln!(out, "- {}", escape(&line))?;
     }
     writeln!(out, "\n</details>\n")
 }

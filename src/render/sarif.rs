@@ -101,6 +101,10 @@ fn result(
         "locations": [location],
         "properties": { "verdict": family.verdict, "addressType": family.address_type, "facts": reason.facts },
     });
+    // `check --certify`: the Service's certificate rides along with each of its results.
+    if let Some(c) = row.certificates.as_deref() {
+        result["properties"]["certificate"] = json!(prose::stability::certificate_lines(c));
+    }
     if ignored {
         result["suppressions"] =
             json!([{ "kind": "external", "justification": prose::check::IGNORED_BY_RULE }]);

@@ -20,7 +20,12 @@ fn family(verdict: Verdict, codes: &[ReasonCode]) -> CheckFamily {
 }
 
 fn row(namespace: &str, name: &str, mode: Mode, families: Vec<CheckFamily>) -> CheckRow {
-    CheckRow { service: ServiceRef { namespace: namespace.into(), name: name.into() }, mode, families }
+    CheckRow {
+        service: ServiceRef { namespace: namespace.into(), name: name.into() },
+        mode,
+        families,
+        certificates: None,
+    }
 }
 
 /// A cluster in namespace, name order: kubernetes (Unmanaged, None), a plain Service, a blocked

@@ -42,6 +42,14 @@ pub async fn run(cl: &Cluster, topo: Option<&Topo>) {
     assert_eq!(certificate_of(&by_deploy), cert, "explain deploy/web certifies the same");
     let by_hand = topo.json(&["simulate", "svc/web", "-n", NS, "--replicas", "2..9", "--max-skew", "1"]);
     assert_eq!(by_hand["certificate"], cert, "simulate with the same range and spread by hand");
+    // `check --certify` reads the same workloads live (the namespace's Pods, paged) and agrees.
+    let checked = topo.json(&["check", "-n", NS, "--certify"]);
+    let row = (checked["services"].as_array().unwrap().iter()).find(|r| r["service"]["name"] == "web");
+    assert_eq!(
+        row.map(|r| r["certificates"]["workloads"][0]["certificate"].clone()),
+        Some(cert.clone()),
+        "{checked:#}"
+    );
     // Today's margin names the same flip: one more endpoint (4) switches hints off.
     let margin = &report["families"][0]["stability"];
     assert_eq!(margin["holds"], true, "{margin:#}");

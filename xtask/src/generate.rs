@@ -42,12 +42,20 @@ impl Format {
 /// Generate `size` into `path` (JSON indented like kubectl's `-o json`, or YAML like `-o yaml`
 /// when the name ends in `.yaml`), item by item.
 pub fn write(size: Size, path: &Path) -> io::Result<Summary> {
-    let plan = plan::plan(size);
+    write_with(size, path, false)
+}
+
+/// [`write`], with the workloads behind each Service after the slices when `workloads`
+/// (`gen --workloads`: [`crate::workloads`]); without, the same bytes as ever.
+pub fn write_with(size: Size, path: &Path, workloads: bool) -> io::Result<Summary> {
+    let mut plan = plan::plan(size);
+    let behind = if workloads { crate::workloads::plan(&mut plan) } else { Vec::new() };
     let (table, drift) = hints::compute(&plan);
     let tmp = path.with_extension("tmp");
     let file = BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
     let mut out = ListWriter::new(file, Format::of(path))?;
     let mut objects = Objects::new(&plan, &table);
+    objects.workloads = behind;
     for item in objects.by_ref() {
         out.item(&item)?;
     }
@@ -74,6 +82,11 @@ pub struct Objects<'a> {
     cursor: Cursor,
     /// EndpointSlices made so far.
     pub slices: usize,
+    /// The workload of each Service, written after the slices (none unless `gen --workloads`).
+    pub workloads: Vec<crate::workloads::WorkloadPlan>,
+    /// The objects of the workload being written.
+    pending: std::collections::VecDeque<Value>,
+    workload_rng: Rng,
 }
 
 #[derive(Clone, Copy)]
@@ -81,12 +94,23 @@ enum Cursor {
     Node(usize),
     Service(usize),
     Slice(usize, usize),
+    Workload(usize),
 }
 
 impl<'a> Objects<'a> {
     pub fn new(plan: &'a ClusterPlan, table: &'a HintTable) -> Objects<'a> {
         let rng = Rng::new(plan.size.seed ^ 0x0b1ec7);
-        Objects { plan, table, rng, uids: Vec::new(), cursor: Cursor::Node(0), slices: 0 }
+        Objects {
+            plan,
+            table,
+            rng,
+            uids: Vec::new(),
+            cursor: Cursor::Node(0),
+            slices: 0,
+            workloads: Vec::new(),
+            pending: std::collections::VecDeque::new(),
+            workload_rng: Rng::new(plan.size.seed ^ 0x3011_0b1e),
+        }
     }
 }
 
@@ -120,7 +144,15 @@ impl Iterator for Objects<'_> {
                     self.slices += 1;
                     return Some(objects::slice(plan, s, k, &self.uids[s], self.table, &mut self.rng));
                 }
-                Cursor::Slice(..) => return None,
+                Cursor::Slice(..) => self.cursor = Cursor::Workload(0),
+                Cursor::Workload(s) => {
+                    if let Some(object) = self.pending.pop_front() {
+                        return Some(object);
+                    }
+                    let w = self.workloads.get(s)?;
+                    self.pending = crate::workloads::objects(plan, s, w, &mut self.workload_rng).into();
+                    self.cursor = Cursor::Workload(s + 1);
+                }
             }
         }
     }

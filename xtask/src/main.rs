@@ -11,6 +11,7 @@
 //!   cargo xtask bench-serve [--size large|xlarge|ai]  `serve`: time to ready, RSS, scrapes, update → metric latency, recovery,
 //!                                                     vs the JSON watched, `kubectl get` and kube-state-metrics
 //!   cargo xtask serve-cpu --kubeconfig KC --pid P --port N   idle CPU and CPU per change of a running `serve`
+//!   cargo xtask bench-certify [--size large]          check -A --certify vs check -A on a dump with workloads (≤ 2×)
 //!   cargo xtask schema                                rewrite docs/schema/ from the report types
 //!   cargo xtask parse-only FILE                       the parse-only floor `bench` compares with
 //!
@@ -20,6 +21,7 @@
 #![allow(clippy::too_many_lines)]
 
 mod bench;
+mod bench_certify;
 mod bench_live;
 mod floor;
 mod generate;
@@ -36,6 +38,7 @@ mod serve_json;
 mod serve_peer;
 mod serve_proc;
 mod serve_recovery;
+mod workloads;
 
 use std::path::{Path, PathBuf};
 
@@ -60,6 +63,10 @@ enum Command {
         /// Override the preset's seed.
         #[arg(long)]
         seed: Option<u64>,
+        /// Also write the workloads behind each Service: a Deployment, its ReplicaSet and Pods,
+        /// some with an HPA, some with a zone spread (what `check --certify` reads).
+        #[arg(long)]
+        workloads: bool,
     },
     /// The four ratios: dump vs the Go oracle, live check/explain/zones vs kubectl.
     Bench {
@@ -157,6 +164,17 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         rounds: usize,
     },
+    /// `check -A --certify` vs `check -A` on one dump with workloads (`gen --workloads`): issue
+    /// 34's goal, the certificate of every Service within 2× check's time.
+    BenchCertify {
+        #[arg(long, default_value = "large")]
+        size: String,
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        /// Keep the generated dump (in the bench directory) instead of deleting it.
+        #[arg(long)]
+        keep: bool,
+    },
     /// Rewrite the JSON Schema of `-o json|yaml` (docs/schema/) from the report types.
     Schema,
     /// The parse-only floor: parse FILE (JSON or YAML by its name) into nothing (`bench` runs it).
@@ -190,7 +208,7 @@ fn write_schema() -> std::io::Result<()> {
 fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Gen { size: name, out, seed } => generate::write(size(&name, seed), &out).map(|s| {
+        Command::Gen { size: name, out, seed, workloads } => generate::write_with(size(&name, seed), &out, workloads).map(|s| {
             println!(
                 "{}: {} nodes, {} Services, {} EndpointSlices, {} endpoints ({} hinted); drift: {} Services without hints, {} with a wrong zone; {} bytes",
                 out.display(),
@@ -233,6 +251,9 @@ fn main() {
             serve_cpu::run(&serve_cpu::Args { kubeconfig: &kubeconfig, pid, port, updates, idle, rounds })
         }
         Command::Clusters { runs } => bench::clusters(runs),
+        Command::BenchCertify { size: name, runs, keep } => {
+            bench_certify::run(&name, size(&name, None), runs, keep)
+        }
         Command::Schema => write_schema(),
         Command::ParseOnly { file } => floor::parse_only(&file).map(|documents| {
             println!("{}: {documents} documents parsed", file.display());

@@ -56,6 +56,11 @@ pub struct CheckRow<R = Reason> {
     pub mode: Mode,
     /// Per family.
     pub families: Vec<CheckFamily<R>>,
+    /// `check --certify`, Auto mode: the stability certificate of each workload behind the Service
+    /// over its autoscaler's range (else its replicas) and its zone spread, or why it is unknown
+    /// (docs/stability.md#check; as `explain`'s `certificates`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub certificates: Option<Box<super::stability::WorkloadCertificates>>,
 }
 
 /// Totals.

@@ -68,6 +68,7 @@ impl CheckReport {
             service: row.service,
             mode: row.mode,
             families: row.families.into_iter().map(|family| family.present(f)).collect(),
+            certificates: row.certificates,
         };
         CheckReport {
             kubernetes_version: self.kubernetes_version,

@@ -256,6 +256,15 @@ pub struct WorkloadCertificates {
     pub unknown: Option<CertificateUnknown>,
 }
 
+impl WorkloadCertificates {
+    /// Some workload's certificate has an exception, or a count its spread leaves Pending: what
+    /// `--fail-on fragile` fails, as `simulate --apply`'s gate does (docs/stability.md#fragile).
+    pub fn excepted(&self) -> bool {
+        (self.workloads.iter())
+            .any(|w| !w.certificate.exceptions.is_empty() || !w.certificate.unschedulable.is_empty())
+    }
+}
+
 /// Why a Service has no certificate.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

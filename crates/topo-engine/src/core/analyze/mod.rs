@@ -159,7 +159,7 @@ fn check_row(report: ServiceReport) -> CheckRow {
         })
         .collect();
     families.shrink_to_fit();
-    CheckRow { service: report.service, mode: report.mode, families }
+    CheckRow { service: report.service, mode: report.mode, families, certificates: None }
 }
 
 /// The full report of one Service.

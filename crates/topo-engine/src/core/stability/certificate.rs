@@ -36,7 +36,7 @@ pub struct Scaling {
 }
 
 /// What one count's placements gave.
-#[derive(Default)]
+#[derive(Debug, Default, PartialEq, Eq)]
 struct Tally {
     allowed: u64,
     failing: u64,
@@ -91,6 +91,14 @@ pub fn certificate_with(input: &Scaling, state: &CpuState, others: i64) -> Certi
 /// Every allowed placement of `n` pods, evaluated (`holds`: the verdict at this count, the same in
 /// every placement whose endpoints all have a zone); None when more than `budget` would be needed.
 fn tally(input: &Scaling, holds: bool, n: i64, budget: u64) -> Option<Tally> {
+    match input.spread.is_some_and(|r| r.hard) {
+        true => tally_visiting(input, holds, n, budget),
+        false => tally_anywhere(input, holds, n, budget),
+    }
+}
+
+/// [`tally`] by visiting every placement.
+fn tally_visiting(input: &Scaling, holds: bool, n: i64, budget: u64) -> Option<Tally> {
     let zones = input.zones.len() as i64;
     let (lo, hi) = part_bounds(input.spread, zones, n);
     let mut out = Tally::default();
@@ -109,6 +117,43 @@ fn tally(input: &Scaling, holds: bool, n: i64, budget: u64) -> Option<Tally> {
         out.allowed <= budget
     });
     ok.then_some(out)
+}
+
+/// [`tally`] when the scheduler may place pods anywhere (no hard spread): every placement is
+/// allowed and the verdict is the count's, so the placements are counted, not visited — C(n + z −
+/// 1, z − 1) of them over `z` zones — and only the first failing ones in [`each_placement`]'s order
+/// are made. The same tally as visiting them all, at the cost of one.
+fn tally_anywhere(input: &Scaling, holds: bool, n: i64, budget: u64) -> Option<Tally> {
+    let allowed = placements_anywhere(input.zones.len(), n, budget)?;
+    let mut out = Tally { allowed, ..Tally::default() };
+    if !holds && allowed > 0 {
+        out.failing = allowed;
+        let mut parts = vec![0i64; input.zones.len()];
+        each_placement(&mut parts, 0, n, 0, n, &mut |parts: &[i64]| {
+            out.examples.push(input.zones.iter().cloned().zip(parts.iter().copied()).collect());
+            out.examples.len() < FAILING_KEPT
+        });
+    }
+    Some(out)
+}
+
+/// The placements of `n` pods over `zones` zones, C(n + zones − 1, zones − 1) (none without a
+/// zone); None when more than `budget`.
+fn placements_anywhere(zones: usize, n: i64, budget: u64) -> Option<u64> {
+    if zones == 0 {
+        return Some(0);
+    }
+    let n = u128::try_from(n).unwrap_or(0);
+    // C(n + k, k) for k = zones − 1, built up as C(n + i, i) = C(n + i − 1, i − 1) · (n + i) / i
+    // (exact at every step); past the budget it only grows.
+    let mut count: u128 = 1;
+    for i in 1..zones as u128 {
+        count = count * (n + i) / i;
+        if count > u128::from(budget) {
+            return None;
+        }
+    }
+    u64::try_from(count).ok().filter(|c| *c <= budget)
 }
 
 /// Bounds on every zone's count that no allowed placement leaves (they prune the enumeration).
@@ -174,4 +219,27 @@ fn ranges(counts: impl Iterator<Item = i64>) -> Vec<CountRange> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Counting the placements a soft or absent spread allows gives what visiting them gives, up to
+    /// the budget and past it.
+    #[test]
+    fn counted_placements_are_the_visited_ones() {
+        for zones in 0..5usize {
+            let names: Vec<String> = (0..zones).map(|z| format!("z{z}")).collect();
+            for spread in [None, Some(SpreadRule { max_skew: 1, min_domains: None, hard: false })] {
+                let input = Scaling { min: 0, max: 0, spread, zones: names.clone() };
+                for n in 0..14 {
+                    for (holds, budget) in [(true, 10_000), (false, 10_000), (false, 30), (true, 0)] {
+                        let visited = tally_visiting(&input, holds, n, budget);
+                        assert_eq!(tally_anywhere(&input, holds, n, budget), visited, "{zones} zones, {n}");
+                    }
+                }
+            }
+        }
+    }
 }
