@@ -15,6 +15,7 @@ mod extras;
 mod family;
 pub mod frontdoor;
 mod hint_readers;
+mod outcome;
 mod parallel;
 mod releases;
 pub mod replicas;
@@ -217,7 +218,7 @@ pub fn expected_slices_in(cluster: &Cluster<'_>, service: &Service) -> BTreeMap<
     address_types(service, cluster.slices_of(service))
         .into_iter()
         .map(|t| {
-            let (_, outcome, _) = family::outcome(cluster, service, &t, &decision, skip.as_ref());
+            let (_, outcome, _) = outcome::outcome(cluster, service, &t, &decision, skip.as_ref());
             (t, outcome.expected)
         })
         .collect()
