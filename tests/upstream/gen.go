@@ -680,38 +680,22 @@ func (g *generator) applyHints(slices []*discovery.EndpointSlice) {
 }
 
 // upstreamHints writes what a fresh upstream AddHints would write, per family. AddHints itself is
-// random (docs/behaviour.md#steady-state-and-ties), but a case must be a pure function of (seed, index): so the generator runs
-// it 32 times, canonicalises which moved endpoint got which receiving zone (sorted within each
-// own zone), and keeps the smallest result. The alternatives left are the tie count vectors,
-// which 32 runs see with overwhelming probability.
+// random (docs/behaviour.md#steady-state-and-ties): getMost breaks ties between zones by Go map
+// order, which decides how many endpoints each zone gives or receives, and redistributeHints picks
+// each moved endpoint's receiving zone by map order too. A case must be a pure function of (seed,
+// index): canonicaliseMoves removes the second choice, and the generator runs AddHints until the
+// smallest outcome has stood for 64 runs (at least 96 runs, at most 2,048), and keeps that one.
 func (g *generator) upstreamHints(slices []*discovery.EndpointSlice) {
 	nodes := make([]*corev1.Node, len(g.nodes))
 	for i, n := range g.nodes {
 		nodes[i] = g.withCPU(n)
 	}
 	var best []*discovery.EndpointSlice
-	bestKey := ""
-	for run := 0; run < 32; run++ {
-		cache := topologycache.NewTopologyCache()
-		cache.SetNodes(logr.Discard(), nodes)
-		copies := make([]*discovery.EndpointSlice, len(slices))
-		for i, s := range slices {
-			copies[i] = s.DeepCopy()
-		}
-		for _, at := range []discovery.AddressType{discovery.AddressTypeIPv4, discovery.AddressTypeIPv6} {
-			var fam []*discovery.EndpointSlice
-			for _, s := range copies {
-				if s.AddressType == at {
-					fam = append(fam, s)
-				}
-			}
-			if len(fam) > 0 {
-				cache.AddHints(logr.Discard(), &topologycache.SliceInfo{ServiceKey: "gen/gen", AddressType: at, ToCreate: fam})
-				canonicaliseMoves(fam)
-			}
-		}
+	bestKey, bestRun := "", 0
+	for run := 0; run < 2048 && (run < 96 || run-bestRun < 64); run++ {
+		copies := g.upstreamRun(nodes, slices)
 		if key := canonical(copies); best == nil || key < bestKey {
-			best, bestKey = copies, key
+			best, bestKey, bestRun = copies, key, run
 		}
 	}
 	for i := range slices {
@@ -719,25 +703,55 @@ func (g *generator) upstreamHints(slices []*discovery.EndpointSlice) {
 	}
 }
 
-// canonicaliseMoves reassigns the foreign single-zone hints of each own zone in sorted order.
+// upstreamRun is one fresh AddHints per family on copies of the slices.
+func (g *generator) upstreamRun(nodes []*corev1.Node, slices []*discovery.EndpointSlice) []*discovery.EndpointSlice {
+	cache := topologycache.NewTopologyCache()
+	cache.SetNodes(logr.Discard(), nodes)
+	copies := make([]*discovery.EndpointSlice, len(slices))
+	for i, s := range slices {
+		copies[i] = s.DeepCopy()
+	}
+	for _, at := range []discovery.AddressType{discovery.AddressTypeIPv4, discovery.AddressTypeIPv6} {
+		var fam []*discovery.EndpointSlice
+		for _, s := range copies {
+			if s.AddressType == at {
+				fam = append(fam, s)
+			}
+		}
+		if len(fam) > 0 {
+			cache.AddHints(logr.Discard(), &topologycache.SliceInfo{ServiceKey: "gen/gen", AddressType: at, ToCreate: fam})
+			canonicaliseMoves(fam)
+		}
+	}
+	return copies
+}
+
+// canonicaliseMoves reassigns the moved endpoints (a single-zone hint naming another zone) as
+// redistributeHints does when every map walk yields the receiving zones in sorted order: in slice
+// order, each takes the smallest receiving zone that still has room.
 func canonicaliseMoves(slices []*discovery.EndpointSlice) {
-	type ref struct{ s, e int }
-	refs := map[string][]ref{}
-	hints := map[string][]string{}
-	for si, s := range slices {
-		for ei, ep := range s.Endpoints {
+	var moved []*discovery.Endpoint
+	room := map[string]int{}
+	for _, s := range slices {
+		for i := range s.Endpoints {
+			ep := &s.Endpoints[i]
 			if ep.Zone == nil || ep.Hints == nil || len(ep.Hints.ForZones) != 1 || ep.Hints.ForZones[0].Name == *ep.Zone {
 				continue
 			}
-			refs[*ep.Zone] = append(refs[*ep.Zone], ref{si, ei})
-			hints[*ep.Zone] = append(hints[*ep.Zone], ep.Hints.ForZones[0].Name)
+			moved = append(moved, ep)
+			room[ep.Hints.ForZones[0].Name]++
 		}
 	}
-	for z, rs := range refs {
-		hs := hints[z]
-		sort.Strings(hs)
-		for i, r := range rs {
-			slices[r.s].Endpoints[r.e].Hints = &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: hs[i]}}}
+	zones := make([]string, 0, len(room))
+	for z := range room {
+		zones = append(zones, z)
+	}
+	sort.Strings(zones)
+	next := 0
+	for _, z := range zones {
+		for n := 0; n < room[z]; n++ {
+			moved[next].Hints = &discovery.EndpointHints{ForZones: []discovery.ForZone{{Name: z}}}
+			next++
 		}
 	}
 }
