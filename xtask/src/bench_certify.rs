@@ -4,7 +4,7 @@
 
 use std::io;
 
-use crate::bench::{bench_dir, machine, product};
+use crate::common::{bench_dir, machine, product};
 use crate::generate;
 use crate::measure::{Cmd, mb, side_by_side};
 use crate::plan::Size;

@@ -7,7 +7,7 @@ use std::io;
 use std::path::Path;
 use std::time::Instant;
 
-use crate::bench::{HEADER, machine, repo, row, script_path};
+use crate::common::{HEADER, machine, repo, row, script_path};
 use crate::lists::Strategy;
 use crate::live::{self, ControlPlane};
 use crate::measure::{Cmd, mb, rounds, side_by_side};
@@ -85,7 +85,7 @@ fn up(plan: &ClusterPlan) -> io::Result<ControlPlane> {
 /// --kubeconfig KC` runs against one load) until the file it names is deleted.
 pub fn keep_up(size: Size) -> io::Result<()> {
     let mut plane = up(&plan::plan(size))?;
-    let flag = crate::bench::bench_dir()?.join("live-up.running");
+    let flag = crate::common::bench_dir()?.join("live-up.running");
     std::fs::write(&flag, plane.admin_kubeconfig.to_string_lossy().as_bytes())?;
     println!("kubeconfig: {}", plane.admin_kubeconfig.display());
     println!("delete {} to stop it", flag.display());

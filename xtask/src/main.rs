@@ -23,6 +23,7 @@
 mod bench;
 mod bench_certify;
 mod bench_live;
+mod common;
 mod floor;
 mod generate;
 mod hints;
@@ -33,6 +34,7 @@ mod objects;
 mod plan;
 mod scale;
 mod serve_bench;
+mod serve_change;
 mod serve_cpu;
 mod serve_json;
 mod serve_peer;

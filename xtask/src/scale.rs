@@ -9,7 +9,7 @@ use std::io;
 use std::path::Path;
 use std::process::Command;
 
-use crate::bench::{bench_dir, machine, product, script_path};
+use crate::common::{bench_dir, machine, product, script_path};
 use crate::generate;
 use crate::measure::{Cmd, Stats, alone, mb, side_by_side};
 use crate::plan::Size;

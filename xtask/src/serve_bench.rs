@@ -10,13 +10,14 @@ use std::time::{Duration, Instant};
 
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 use kube::api::{Api, Patch, PatchParams};
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::live::{self, ControlPlane};
 use crate::measure::{Cmd, alone, mb};
 use crate::plan::Size;
+use crate::serve_change::{cpu_per_change, first_hinted, hinted_slice};
 use crate::serve_peer;
-use crate::serve_proc::{Serve, cpu_secs, get_gzip, rss};
+use crate::serve_proc::{Serve, get_gzip, rss};
 
 /// Σ of `kubectl_topo_hinted_endpoints` for one Service in a scrape (a substring search for the
 /// Service's labels, then only the lines that hold them: a 15 MB scrape is read in milliseconds,
@@ -33,30 +34,6 @@ pub(crate) fn hinted_total(metrics: &str, ns: &str, name: &str) -> i64 {
             line.starts_with(prefix).then(|| line.rsplit_once(' ')?.1.parse::<i64>().ok())?
         })
         .sum()
-}
-
-/// The first slice of a Service that carries hints, and the same slice without them.
-pub(crate) async fn hinted_slice(
-    api: &Api<EndpointSlice>,
-    service: &str,
-) -> io::Result<(String, Value, Value)> {
-    let list = api
-        .list(&kube::api::ListParams::default().labels(&format!("kubernetes.io/service-name={service}")))
-        .await
-        .map_err(io::Error::other)?;
-    for slice in list.items {
-        let endpoints = serde_json::to_value(&slice.endpoints).map_err(io::Error::other)?;
-        if endpoints.as_array().is_some_and(|e| e.iter().any(|e| e.get("hints").is_some())) {
-            let mut stripped = endpoints.clone();
-            stripped
-                .as_array_mut()
-                .into_iter()
-                .flatten()
-                .for_each(|e| drop(e.as_object_mut().map(|o| o.remove("hints"))));
-            return Ok((slice.metadata.name.unwrap_or_default(), endpoints, stripped));
-        }
-    }
-    Err(io::Error::other(format!("no hinted slice for {service}")))
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -152,7 +129,7 @@ pub fn run(name: &str, size: Size, updates: usize, outage: u64, topo: &Path) -> 
     // Last, after both exporters were measured: at the `ai` size kubectl may not fit in memory
     // beside the apiserver (it needed about 12 GB), and a thrashing kubectl must not disturb
     // their figures. Then its row says so.
-    let kubectl = crate::bench::script_path("tests/plugin/build-tools.sh")?.join("kubectl");
+    let kubectl = crate::common::script_path("tests/plugin/build-tools.sh")?.join("kubectl");
     let kubectl_get = serve_peer::kubectl_get(&kubectl, &kc).map_err(|e| e.to_string());
     let series = serve_peer::series(&scraped.metrics);
     let ours =
@@ -286,34 +263,4 @@ struct Latency {
     poll: f64,
     /// CPU seconds of the exporter per change, without scrapes.
     cpu_per_change: f64,
-}
-
-/// CPU seconds `pid` spends per change while `updates` changes of `slice` (alternately each of
-/// `endpoints`) are made 100 ms apart, with no scrapes meanwhile.
-pub(crate) async fn cpu_per_change(
-    pid: u32,
-    api: &Api<EndpointSlice>,
-    slice: &str,
-    endpoints: [&Value; 2],
-    updates: usize,
-) -> io::Result<f64> {
-    let cpu_before = cpu_secs(pid);
-    for i in 0..updates {
-        let patch = json!({"endpoints": endpoints[i % 2]});
-        api.patch(slice, &PatchParams::default(), &Patch::Merge(patch)).await.map_err(io::Error::other)?;
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    tokio::time::sleep(Duration::from_secs(1)).await;
-    Ok((cpu_secs(pid) - cpu_before) / updates.max(1) as f64)
-}
-
-/// `(namespace, service)` of the first Service with hinted endpoints in a scrape.
-pub(crate) fn first_hinted(metrics: &str) -> Option<(String, String)> {
-    let line =
-        metrics.lines().find(|l| l.starts_with("kubectl_topo_hinted_endpoints{") && !l.ends_with(" 0"))?;
-    let label = |key: &str| {
-        let start = line.find(&format!("{key}=\""))? + key.len() + 2;
-        Some(line[start..].split('"').next()?.to_string())
-    };
-    Some((label("namespace")?, label("service")?))
 }

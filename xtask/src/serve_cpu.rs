@@ -2,7 +2,7 @@
 //! a kept-up cluster (`cargo xtask live-up`), so that a profiler can be attached to it and two
 //! builds can be measured alternately on one load: the idle CPU of a ready `serve` over a quiet
 //! time, then the CPU per EndpointSlice change measured as the bench measures it
-//! ([`crate::serve_bench::cpu_per_change`]: changes 100 ms apart, then 1 s, idle included).
+//! ([`crate::serve_change::cpu_per_change`]: changes 100 ms apart, then 1 s, idle included).
 
 use std::io;
 use std::path::Path;
@@ -11,7 +11,7 @@ use std::time::Duration;
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 use kube::api::Api;
 
-use crate::serve_bench::{cpu_per_change, first_hinted, hinted_slice};
+use crate::serve_change::{cpu_per_change, first_hinted, hinted_slice};
 use crate::serve_proc::{cpu_secs, get};
 
 /// What [`run`] is told.

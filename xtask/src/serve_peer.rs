@@ -226,7 +226,7 @@ pub(crate) fn kube_state_metrics(
     client: &kube::Client,
     cluster: &Cluster<'_>,
 ) -> io::Result<Exporter> {
-    let binary = crate::bench::script_path("scripts/build-peers.sh")?.join("kube-state-metrics");
+    let binary = crate::common::script_path("scripts/build-peers.sh")?.join("kube-state-metrics");
     let log = Path::new(cluster.kubeconfig).with_file_name("bench-ksm.stderr");
     let before = runtime.block_on(requests(client))?;
     let started = Instant::now();
@@ -241,8 +241,8 @@ pub(crate) fn kube_state_metrics(
     let (ns, service) = cluster.hinted;
     let api = kube::Api::namespaced(client.clone(), ns);
     let cpu_per_change = runtime.block_on(async {
-        let (slice, original, stripped) = crate::serve_bench::hinted_slice(&api, service).await?;
-        crate::serve_bench::cpu_per_change(ksm.pid(), &api, &slice, [&stripped, &original], cluster.updates)
+        let (slice, original, stripped) = crate::serve_change::hinted_slice(&api, service).await?;
+        crate::serve_change::cpu_per_change(ksm.pid(), &api, &slice, [&stripped, &original], cluster.updates)
             .await
     })?;
     Ok(Exporter { ready, steady_kb, series, cpu_per_change, load })
