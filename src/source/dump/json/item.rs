@@ -92,26 +92,28 @@ impl<'de> Visitor<'de> for ItemSeed<'_, '_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<Read>, A::Error> {
-        let mut types = Types::default();
-        let mut head = Vec::new();
+        let (mut types, mut head, mut typed) = (Types::default(), Vec::new(), None);
         while let Some(key) = map.next_key::<String>()? {
             if types.take(&key, &mut map)? {
-                if let Some(read) = types.not_lean() {
-                    return skip_rest(map).map(|()| read);
+                match types.decided() {
+                    Some(Ok(kind)) => typed = Some(kind),
+                    Some(Err(read)) => return skip_rest(map).map(|()| read),
+                    None => {}
                 }
                 continue;
             }
-            if let Some(kind) = self.guess(&types, head.is_empty()) {
+            if let Some(kind) = typed.or_else(|| self.guess(&types, head.is_empty())) {
                 *self.kind = Some(kind);
                 let outcome =
                     lean(kind, MapAccessDeserializer::new(Rest::new(&mut map, &mut types, head, key)))?;
                 // Guessed wrong (another kind after all): read again as a `Value`.
-                let right = match (&types.api_version, &types.kind) {
-                    (Some(Value::String(api_version)), Some(Value::String(named))) => {
-                        kind_of(api_version, named).map(Kind::label) == Some(kind.label())
-                    }
-                    (api_version, named) => api_version.is_none() && named.is_none(),
-                };
+                let right = typed.is_some()
+                    || match (&types.api_version, &types.kind) {
+                        (Some(Value::String(api_version)), Some(Value::String(named))) => {
+                            kind_of(api_version, named).map(Kind::label) == Some(kind.label())
+                        }
+                        (api_version, named) => api_version.is_none() && named.is_none(),
+                    };
                 return Ok(right.then(|| Read::Outcomes(vec![Outcome::Decoded(outcome)])));
             }
             head.push((key, map.next_value()?));
@@ -122,11 +124,10 @@ impl<'de> Visitor<'de> for ItemSeed<'_, '_> {
 }
 
 impl ItemSeed<'_, '_> {
-    /// The kind to decode the item as, given its type so far: its own once both are given, an
-    /// EndpointSlice's from its `apiVersion`, or the List's when it begins without one.
+    /// The kind to decode the item as before its type is known: an EndpointSlice's from its
+    /// `apiVersion`, or the List's when it begins without one.
     fn guess(&self, types: &Types, head_empty: bool) -> Option<Kind> {
         match (&types.api_version, &types.kind, self.inherited) {
-            (Some(Value::String(api_version)), Some(Value::String(kind)), _) => kind_of(api_version, kind),
             (Some(Value::String(api_version)), None, _) if api_version == "discovery.k8s.io/v1" => {
                 Some(Kind::EndpointSlice)
             }
@@ -171,21 +172,21 @@ impl Types {
         Ok(true)
     }
 
-    /// Once both are given, for an item not decoded straight into a lean type: counted
-    /// (`Some(Some)`), or read again as a `Value` (`Some(None)`: Events, ConfigMaps, Lists, a type
-    /// that is not text).
-    fn not_lean(&self) -> Option<Option<Read>> {
+    /// Once both are given: the lean kind to decode the item as (`Ok`), or, for an item not
+    /// decoded straight into a lean type, whether it is counted (`Err(Some)`) or read again as a
+    /// `Value` (`Err(None)`: Events, ConfigMaps, Lists, a type that is not text).
+    fn decided(&self) -> Option<Result<Kind, Option<Read>>> {
         let (Some(api_version), Some(kind)) = (&self.api_version, &self.kind) else { return None };
         let (Value::String(api_version), Value::String(kind)) = (api_version, kind) else {
-            return Some(None);
+            return Some(Err(None));
         };
-        match kind_of(api_version, kind) {
-            Some(kind) if lean_kind(kind) => None,
+        Some(match kind_of(api_version, kind) {
+            Some(kind) if lean_kind(kind) => Ok(kind),
             None if !kind.ends_with("List") && (api_version.as_str(), kind.as_str()) != RETIRED => {
-                Some(Some(Read::Outcomes(vec![Outcome::Skip(format!("{api_version} {kind}"))])))
+                Err(Some(Read::Outcomes(vec![Outcome::Skip(format!("{api_version} {kind}"))])))
             }
-            _ => Some(None),
-        }
+            _ => Err(None),
+        })
     }
 }
 
