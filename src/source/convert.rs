@@ -238,6 +238,7 @@ pub fn event_from_events_v1(event: &events::Event) -> Event {
 pub(crate) mod frontdoor;
 pub(crate) mod lean;
 mod listed;
+pub(crate) mod object;
 pub(crate) mod optional;
 pub(crate) mod workload;
 pub(crate) use listed::{Lean, snapshot_from_lean};

@@ -3,7 +3,7 @@
 //! ([`LeanItem`]: a route's parentRefs and backendRefs, a Gateway's class, a class's controller, a
 //! policy's targets and whether it sets zone-aware routing, a Namespace's one annotation; serde
 //! skips every other field without keeping it), into `model::frontdoor`. Pure: the lists are
-//! `source/live/frontdoor.rs`, a dump's items come through `dump/outcome.rs`.
+//! `source/live/frontdoor.rs`, a dump's items come through `convert/object.rs`.
 
 use topo_engine::model::{
     BackendPolicy, DataPlane, FrontPod, Gateway, GatewayClass, GatewayRoute, Ingress, NamespaceMeta,

@@ -130,21 +130,17 @@ pub enum DumpError {
 impl DumpError {
     /// One line of remedy, for the errors whose message does not already say what to do.
     pub fn hint(&self) -> Option<&'static str> {
-        match self {
+        // A PowerShell `>` would write UTF-16 again; the others name their remedy.
+        let generic = matches!(
+            self,
             DumpError::Empty { .. }
-            | DumpError::Syntax { .. }
-            | DumpError::Item { .. }
-            | DumpError::NoUsableObjects { .. } => Some(
-                "create a dump with `kubectl get nodes,services,endpointslices,events -A -o yaml > dump.yaml`",
-            ),
-            // A PowerShell `>` would write UTF-16 again; the others name their remedy.
-            DumpError::Encoding { .. }
-            | DumpError::Duplicate { .. }
-            | DumpError::ObjectTooLarge { .. }
-            | DumpError::InputTooLarge { .. }
-            | DumpError::Read { .. }
-            | DumpError::Binary { .. } => None,
-        }
+                | DumpError::Syntax { .. }
+                | DumpError::Item { .. }
+                | DumpError::NoUsableObjects { .. }
+        );
+        generic.then_some(
+            "create a dump with `kubectl get nodes,services,endpointslices,events -A -o yaml > dump.yaml`",
+        )
     }
 }
 

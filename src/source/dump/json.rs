@@ -14,7 +14,7 @@
 
 use std::io::Read;
 
-use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use serde::de::IgnoredAny;
 use serde_json::{Deserializer, Map, Value};
 
@@ -36,7 +36,7 @@ pub(super) fn read(input: impl Read, origin: &str, limits: Limits) -> Result<Par
             read_object(&mut window, &mut reader)?;
         } else {
             let line = window.line();
-            let value = window.decode(value_at)?;
+            let value = window.decode(at::<Value>)?;
             reader.read(value, line)?;
         }
     }
@@ -105,11 +105,7 @@ fn read_object<R: Read>(window: &mut Window<'_, R>, reader: &mut Reader<'_>) -> 
             Some(_) => return Err(window.expected("key must be a string")),
             None => return Err(window.expected("EOF while parsing an object")),
         }
-        let key = window.decode(|text| {
-            let mut de = Deserializer::from_slice(text);
-            let key = String::deserialize(&mut de)?;
-            Ok((key, offset(de)))
-        })?;
+        let key = window.decode(at::<String>)?;
         if object.entries.contains_key(&key) || (key == "items" && object.list.is_some()) {
             return Err(window.error_here(format!("duplicate key {key:?} (an object names each key once)")));
         }
@@ -133,7 +129,7 @@ fn read_object<R: Read>(window: &mut Window<'_, R>, reader: &mut Reader<'_>) -> 
 /// One entry of a top-level object other than a List's items; refuses an object larger than any
 /// real one.
 fn entry<R: Read>(window: &mut Window<'_, R>, object: &mut Object<'_>, key: String) -> Step {
-    let (value, len) = window.decode(|text| value_at(text).map(|(value, end)| ((value, end), end)))?;
+    let (value, len) = window.decode(|text| at::<Value>(text).map(|(value, end)| ((value, end), end)))?;
     object.bytes += key.len() + len;
     if object.bytes > window.limits.object {
         let (line, column) = object.start;
@@ -174,7 +170,7 @@ fn read_item<R: Read>(window: &mut Window<'_, R>, reader: &mut Reader<'_>, list:
     let line = window.line();
     let kept = |text: &[u8], end| text[..end].to_vec();
     if list.kept.is_some() {
-        let text = window.decode(|text| skip_at(text).map(|end| (kept(text, end), end)))?;
+        let text = window.decode(|text| at::<IgnoredAny>(text).map(|(_, end)| (kept(text, end), end)))?;
         let start = window.start_of(text.len());
         list.kept.get_or_insert_default().push((text, start));
         return Ok(());
@@ -218,18 +214,12 @@ fn finish<'r, R: Read>(window: &Window<'_, R>, object: Object<'r>, reader: &mut 
     reader.read(Value::Object(object.entries), source_line(object.start.0))
 }
 
-/// The value at the start of `text` as a `Value`, and where it ends.
-fn value_at(text: &[u8]) -> serde_json::Result<(Value, usize)> {
+/// The value at the start of `text`, and where it ends (`IgnoredAny`: its syntax checked, nothing
+/// built).
+fn at<T: DeserializeOwned>(text: &[u8]) -> serde_json::Result<(T, usize)> {
     let mut de = Deserializer::from_slice(text);
-    let value = Value::deserialize(&mut de)?;
+    let value = T::deserialize(&mut de)?;
     Ok((value, offset(de)))
-}
-
-/// Where the value at the start of `text` ends (its syntax checked, nothing built).
-fn skip_at(text: &[u8]) -> serde_json::Result<usize> {
-    let mut de = Deserializer::from_slice(text);
-    IgnoredAny::deserialize(&mut de)?;
-    Ok(offset(de))
 }
 
 #[cfg(test)]

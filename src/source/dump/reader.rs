@@ -9,6 +9,7 @@ use serde_json::Value;
 use topo_engine::model::{Names, SourceLine};
 
 use super::*;
+use convert::object::{Decoded, Kind, Object};
 
 /// Accumulates objects in source order. A copy of it is what a run of provisional items rolls
 /// back to: restoring the whole copy is right whatever the model comes to hold (a copy is made
@@ -54,26 +55,48 @@ impl<'a> Reader<'a> {
     /// Records one decided object, which starts at `line`: counted, added, or the error that
     /// stops the read.
     pub(super) fn record(&mut self, outcome: Outcome, line: SourceLine) -> Result<(), DumpError> {
-        match outcome {
+        let Decoded { kind, name, result } = match outcome {
             Outcome::Skip(key) => {
                 self.skip(&key);
+                return Ok(());
+            }
+            Outcome::Decoded(decoded) => decoded,
+        };
+        let (origin, index) = (self.origin, self.index);
+        match result {
+            Err(message) => Err(DumpError::Item {
+                origin: origin.to_string(),
+                index,
+                kind: kind.label().to_string(),
+                name,
+                message,
+            }),
+            Ok(None) => {
+                self.skip(if matches!(kind, Kind::DaemonSet) { "apps/v1 DaemonSet" } else { "v1 ConfigMap" });
                 Ok(())
             }
-            Outcome::Decoded { kind, name, result } => self.record_decoded(kind, name, result, line),
+            Ok(Some(object)) => self.add(*object, line).map_err(|(first, namespace)| DumpError::Duplicate {
+                origin: origin.to_string(),
+                index,
+                first,
+                kind: kind.label().to_string(),
+                namespace,
+                name,
+            }),
         }
     }
 
-    pub(super) fn skip(&mut self, key: &str) {
+    fn skip(&mut self, key: &str) {
         *self.skipped.entry(key.to_string()).or_default() += 1;
         self.index += 1;
     }
 
-    /// Records a decoded object and moves to the next index; the first listing's index when the
-    /// object was read before (nothing recorded then).
-    fn add(&mut self, object: Object, line: SourceLine) -> Result<(), usize> {
+    /// Records a decoded object and moves to the next index; the first listing's index and the
+    /// object's namespace when it was read before (nothing recorded then).
+    fn add(&mut self, object: Object, line: SourceLine) -> Result<(), (usize, String)> {
         if let Some((kind, namespace, name)) = object.key() {
             match self.seen.entry((kind, namespace.to_string(), name.to_string())) {
-                Entry::Occupied(first) => return Err(*first.get()),
+                Entry::Occupied(first) => return Err((*first.get(), namespace.to_string())),
                 Entry::Vacant(slot) => drop(slot.insert(self.index)),
             }
         }
@@ -95,41 +118,6 @@ impl<'a> Reader<'a> {
         }
         self.index += 1;
         Ok(())
-    }
-
-    fn record_decoded(
-        &mut self,
-        kind: Kind,
-        name: String,
-        result: Result<Option<Box<Object>>, String>,
-        line: SourceLine,
-    ) -> Result<(), DumpError> {
-        let index = self.index;
-        let error = |message| DumpError::Item {
-            origin: self.origin.to_string(),
-            index,
-            kind: kind_label(kind).to_string(),
-            name: name.clone(),
-            message,
-        };
-        match result {
-            Err(message) => Err(error(message)),
-            Ok(None) => {
-                self.skip(if matches!(kind, Kind::DaemonSet) { "apps/v1 DaemonSet" } else { "v1 ConfigMap" });
-                Ok(())
-            }
-            Ok(Some(object)) => {
-                let namespace = object.key().map(|(_, ns, _)| ns.to_string()).unwrap_or_default();
-                self.add(*object, line).map_err(|first| DumpError::Duplicate {
-                    origin: self.origin.to_string(),
-                    index,
-                    first,
-                    kind: kind_label(kind).to_string(),
-                    namespace,
-                    name,
-                })
-            }
-        }
     }
 
     pub(super) fn finish(self) -> Result<ParsedDump, DumpError> {
@@ -162,35 +150,5 @@ impl<'a> Reader<'a> {
             partial: info.partial,
         };
         Ok(ParsedDump { snapshot, skipped, server_version: info.server_version })
-    }
-}
-
-impl Object {
-    /// Kind, namespace and name, for the objects a dump must list once. Events are not keyed: the
-    /// model keeps only the object they are about, and a repeated Event changes no verdict.
-    fn key(&self) -> Option<(&'static str, &str, &str)> {
-        Some(match self {
-            Object::Node(node) => ("node", "", &node.name),
-            Object::Service(service) => ("service", &service.namespace, &service.name),
-            Object::Slice(slice) => ("endpointslice", &slice.namespace, &slice.name),
-            Object::Optional(found, ns, name) => (found.kind_label(), ns, name),
-            Object::Workload(found) => found.key(),
-            Object::Info(_) => ("clusterinfo", "", ""),
-            Object::Event(_) => return None,
-        })
-    }
-}
-
-fn kind_label(kind: Kind) -> &'static str {
-    match kind {
-        Kind::Node => "node",
-        Kind::Service => "service",
-        Kind::EndpointSlice => "endpointslice",
-        Kind::CoreEvent | Kind::EventsV1Event => "event",
-        Kind::ConfigMap => "configmap",
-        Kind::DaemonSet => "daemonset",
-        Kind::Workload(object) => convert::workload::object_label(object),
-        Kind::FrontDoor(kind) => kind.label(),
-        Kind::ClusterInfo => "clusterinfo",
     }
 }

@@ -2,7 +2,7 @@
 //! Pods and Envoy Gateway's proxy Pods, listed across namespaces by label selector and reduced to
 //! their name, whose they are and their node — where the requests of the Services behind those
 //! doors come from. Pure: the lists are `source/live/frontdoor.rs`; a dump's Pods come through
-//! `dump/outcome.rs`, which hands these ones here rather than to the workload reads.
+//! `convert/object.rs`, which hands these ones here rather than to the workload reads.
 
 use serde::Deserialize;
 use serde_json::{Value, json};

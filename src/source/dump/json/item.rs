@@ -17,9 +17,10 @@ use serde::de::{DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess
 use serde_json::Value;
 use serde_json::error::Category;
 
-use super::super::outcome::{Outcome, lean, lean_at_path, name_of};
-use super::super::{Inherited, Kind, classify, json_message, kind_of};
-use super::{offset, skip_at, value_at};
+use super::super::convert::object::{Decoded, Kind, kind_of, lean, lean_at_path, name_of};
+use super::super::outcome::{Outcome, RETIRED};
+use super::super::{Inherited, classify, json_message};
+use super::{at, offset};
 
 /// What an item is.
 pub(in super::super) enum Read {
@@ -45,14 +46,14 @@ pub(in super::super) fn read(
     match read {
         Ok(Some(read)) => Ok((read, offset(de))),
         Ok(None) => {
-            let (value, end) = value_at(text)?;
+            let (value, end) = at::<Value>(text)?;
             let mut outcomes = Vec::new();
             classify(value, inherited, 1, &mut outcomes);
             Ok((Read::Outcomes(outcomes), end))
         }
         Err(error) => match kind {
             Some(kind) if error.classify() == Category::Data => {
-                let end = skip_at(text)?;
+                let (IgnoredAny, end) = at(text)?;
                 Ok((Read::Outcomes(vec![refused(kind, &text[..end], &error)?]), end))
             }
             _ => Err(error),
@@ -65,7 +66,7 @@ pub(in super::super) fn read(
 fn refused(kind: Kind, item: &[u8], error: &serde_json::Error) -> serde_json::Result<Outcome> {
     let message = lean_at_path(kind, &mut serde_json::Deserializer::from_slice(item))?.err();
     let name = serde_json::from_slice(item).map(|value| name_of(&value)).unwrap_or_default();
-    Ok(Outcome::Decoded { kind, name, result: Err(message.unwrap_or_else(|| json_message(error))) })
+    Ok(Outcome::Decoded(Decoded { kind, name, result: Err(message.unwrap_or_else(|| json_message(error))) }))
 }
 
 struct ItemSeed<'s, 'i> {
@@ -91,24 +92,29 @@ impl<'de> Visitor<'de> for ItemSeed<'_, '_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<Read>, A::Error> {
-        let mut types = Types::default();
-        let mut head = Vec::new();
+        let (mut types, mut head, mut typed) = (Types::default(), Vec::new(), None);
         while let Some(key) = map.next_key::<String>()? {
             if types.take(&key, &mut map)? {
-                if types.api_version.is_some() && types.kind.is_some() {
-                    return self.typed(types, head, map);
+                match types.decided() {
+                    Some(Ok(kind)) => typed = Some(kind),
+                    Some(Err(read)) => return skip_rest(map).map(|()| read),
+                    None => {}
                 }
                 continue;
             }
-            if let Some(kind) = self.guess(&types, head.is_empty()) {
+            if let Some(kind) = typed.or_else(|| self.guess(&types, head.is_empty())) {
                 *self.kind = Some(kind);
-                let rest = MapAccessDeserializer::new(Rest::new(&mut map, &mut types, head, Some(key)));
-                let outcome = lean(kind, rest)?;
-                let right = match kind {
-                    Kind::EndpointSlice => types.is("discovery.k8s.io/v1", "EndpointSlice"),
-                    _ => types.api_version.is_none() && types.kind.is_none(),
-                };
-                return Ok(right.then(|| Read::Outcomes(vec![outcome])));
+                let outcome =
+                    lean(kind, MapAccessDeserializer::new(Rest::new(&mut map, &mut types, head, key)))?;
+                // Guessed wrong (another kind after all): read again as a `Value`.
+                let right = typed.is_some()
+                    || match (&types.api_version, &types.kind) {
+                        (Some(Value::String(api_version)), Some(Value::String(named))) => {
+                            kind_of(api_version, named).map(Kind::label) == Some(kind.label())
+                        }
+                        (api_version, named) => api_version.is_none() && named.is_none(),
+                    };
+                return Ok(right.then(|| Read::Outcomes(vec![Outcome::Decoded(outcome)])));
             }
             head.push((key, map.next_value()?));
         }
@@ -118,7 +124,8 @@ impl<'de> Visitor<'de> for ItemSeed<'_, '_> {
 }
 
 impl ItemSeed<'_, '_> {
-    /// The kind to decode the item as before its type is known.
+    /// The kind to decode the item as before its type is known: an EndpointSlice's from its
+    /// `apiVersion`, or the List's when it begins without one.
     fn guess(&self, types: &Types, head_empty: bool) -> Option<Kind> {
         match (&types.api_version, &types.kind, self.inherited) {
             (Some(Value::String(api_version)), None, _) if api_version == "discovery.k8s.io/v1" => {
@@ -130,41 +137,12 @@ impl ItemSeed<'_, '_> {
             _ => None,
         }
     }
-
-    /// Reads the rest of an item whose `apiVersion` and `kind` are both given.
-    fn typed<'de, A: MapAccess<'de>>(
-        self,
-        mut types: Types,
-        head: Vec<(String, Value)>,
-        mut map: A,
-    ) -> Result<Option<Read>, A::Error> {
-        let (Some(Value::String(api_version)), Some(Value::String(kind))) = (&types.api_version, &types.kind)
-        else {
-            return skip_rest(map).map(|()| None);
-        };
-        let read = match kind_of(api_version, kind) {
-            Some(kind) if lean_kind(kind) => {
-                *self.kind = Some(kind);
-                let outcome =
-                    lean(kind, MapAccessDeserializer::new(Rest::new(&mut map, &mut types, head, None)))?;
-                return Ok(Some(Read::Outcomes(vec![outcome])));
-            }
-            None if !kind.ends_with("List") && (api_version.as_str(), kind.as_str()) != RETIRED => {
-                Some(Read::Outcomes(vec![Outcome::Skip(format!("{api_version} {kind}"))]))
-            }
-            _ => None,
-        };
-        skip_rest(map).map(|()| read)
-    }
 }
 
 fn skip_rest<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
     while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
     Ok(())
 }
-
-/// A `discovery.k8s.io/v1beta1` EndpointSlice: refused, with its name.
-const RETIRED: (&str, &str) = ("discovery.k8s.io/v1beta1", "EndpointSlice");
 
 /// The kinds decoded straight into their lean types (the bulk of a dump).
 fn lean_kind(kind: Kind) -> bool {
@@ -194,9 +172,21 @@ impl Types {
         Ok(true)
     }
 
-    fn is(&self, api_version: &str, kind: &str) -> bool {
-        self.api_version.as_ref().and_then(Value::as_str) == Some(api_version)
-            && self.kind.as_ref().and_then(Value::as_str) == Some(kind)
+    /// Once both are given: the lean kind to decode the item as (`Ok`), or, for an item not
+    /// decoded straight into a lean type, whether it is counted (`Err(Some)`) or read again as a
+    /// `Value` (`Err(None)`: Events, ConfigMaps, Lists, a type that is not text).
+    fn decided(&self) -> Option<Result<Kind, Option<Read>>> {
+        let (Some(api_version), Some(kind)) = (&self.api_version, &self.kind) else { return None };
+        let (Value::String(api_version), Value::String(kind)) = (api_version, kind) else {
+            return Some(Err(None));
+        };
+        Some(match kind_of(api_version, kind) {
+            Some(kind) if lean_kind(kind) => Ok(kind),
+            None if !kind.ends_with("List") && (api_version.as_str(), kind.as_str()) != RETIRED => {
+                Err(Some(Read::Outcomes(vec![Outcome::Skip(format!("{api_version} {kind}"))])))
+            }
+            _ => Err(None),
+        })
     }
 }
 

@@ -12,7 +12,7 @@ pub(super) struct Rest<'a, A> {
     map: &'a mut A,
     types: &'a mut Types,
     head: std::vec::IntoIter<(String, Value)>,
-    /// The key read when the type was decided, its value not read yet.
+    /// The key read when the type was decided, its value not read yet (until handed out).
     next: Option<String>,
     /// The kept value of the key last handed out.
     value: Option<Value>,
@@ -23,9 +23,9 @@ impl<'a, A> Rest<'a, A> {
         map: &'a mut A,
         types: &'a mut Types,
         head: Vec<(String, Value)>,
-        next: Option<String>,
+        next: String,
     ) -> Self {
-        Rest { map, types, head: head.into_iter(), next, value: None }
+        Rest { map, types, head: head.into_iter(), next: Some(next), value: None }
     }
 }
 
