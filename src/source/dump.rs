@@ -51,6 +51,7 @@ pub(crate) use yaml::documents as yaml_documents;
 /// floor parses with the same, so it measures what `check` does).
 pub use yaml::options as yaml_options;
 
+mod ahead;
 mod input;
 pub use input::read_dump;
 

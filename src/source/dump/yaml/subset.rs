@@ -16,6 +16,7 @@
 
 use std::io::{self, BufRead, Read};
 
+use super::super::ahead::read_ahead;
 use super::super::error::Limits;
 use super::super::{ParsedDump, json};
 
@@ -28,8 +29,9 @@ use line::{Key, printable, split_key};
 
 /// The dump read through the fast path; `None` when the full reader must read it (outside the
 /// subset, or refused: the full reader's message is the one to give).
-pub(in super::super) fn read(input: impl BufRead, origin: &str) -> Option<ParsedDump> {
-    json::read(Transcoder::new(input), origin, Limits::DUMP).ok()
+/// The YAML is transcoded on a second thread while the JSON is decoded ([`read_ahead`]).
+pub(in super::super) fn read(input: impl BufRead + Send, origin: &str) -> Option<ParsedDump> {
+    read_ahead(Transcoder::new(input), |json| json::read(json, origin, Limits::DUMP)).ok()
 }
 
 /// Outside the subset: the full YAML reader decides.

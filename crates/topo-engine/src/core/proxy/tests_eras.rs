@@ -18,7 +18,7 @@ fn categorize(
 }
 
 fn lines(c: &Categorized) -> Vec<(u8, String)> {
-    c.logs.iter().map(|log| (log.verbosity, log.line.clone())).collect()
+    c.logs.iter().map(|log| (log.verbosity, log.line())).collect()
 }
 
 fn annotated(key: &str, value: &str) -> ProxyServiceInfo {

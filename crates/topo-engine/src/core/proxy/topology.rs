@@ -28,9 +28,10 @@ pub struct LogKeyValue {
     pub value: String,
 }
 
-/// A klog line kube-proxy prints when it ignores hints.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// A klog line kube-proxy prints when it ignores hints. The line as printed ([`ProxyLog::line`]) is
+/// written only when something shows it: kube-proxy's view decides every node of every Service,
+/// and most of those lines are compared by their parts, never printed.
+#[derive(Debug, Clone, PartialEq)]
 pub struct ProxyLog {
     /// What the line means.
     pub code: ReasonCode,
@@ -40,21 +41,42 @@ pub struct ProxyLog {
     pub message: String,
     /// Key/values in print order.
     pub key_values: Vec<LogKeyValue>,
-    /// The line as klog's text format prints it after the header: `"msg" key="value" ...`.
-    pub line: String,
 }
 
 impl ProxyLog {
-    fn new(code: ReasonCode, verbosity: u8, message: &str, key_values: &[(&str, &str)]) -> Self {
-        let mut line = quote(message);
-        for (key, value) in key_values {
-            line.push_str(&format!(" {key}={}", quote(value)));
-        }
+    fn new(code: ReasonCode, verbosity: u8, message: String, key_values: &[(&str, &str)]) -> Self {
         let key_values = key_values
             .iter()
             .map(|(k, v)| LogKeyValue { key: k.to_string(), value: v.to_string() })
             .collect();
-        ProxyLog { code, verbosity, message: message.to_string(), key_values, line }
+        ProxyLog { code, verbosity, message, key_values }
+    }
+
+    /// The line as klog's text format prints it after the header: `"msg" key="value" ...`.
+    pub fn line(&self) -> String {
+        let mut line = quote(&self.message);
+        for kv in &self.key_values {
+            line.push_str(&format!(" {}={}", kv.key, quote(&kv.value)));
+        }
+        line
+    }
+}
+
+/// Serialized with its line, as when the line was a field.
+impl Serialize for ProxyLog {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Shown<'l> {
+            code: ReasonCode,
+            verbosity: u8,
+            message: &'l str,
+            key_values: &'l [LogKeyValue],
+            line: String,
+        }
+        let (code, verbosity, message, key_values) =
+            (self.code, self.verbosity, &self.message, &self.key_values[..]);
+        Shown { code, verbosity, message, key_values, line: self.line() }.serialize(serializer)
     }
 }
 
@@ -145,10 +167,10 @@ fn topology_mode_from_hints(
             }
             let message = format!("{SAME_NODE}no hints were provided for node");
             let kvs = [("service", service.as_str()), ("node", node_name)];
-            logs.push(ProxyLog::new(ReasonCode::ProxyNodeNotHinted, 2, &message, &kvs));
+            logs.push(ProxyLog::new(ReasonCode::ProxyNodeNotHinted, 2, message, &kvs));
         } else {
             let message = format!("{SAME_NODE}one or more endpoints is missing a node hint");
-            logs.push(ProxyLog::new(ReasonCode::ProxyMissingNodeHint, 7, &message, &[("service", &service)]));
+            logs.push(ProxyLog::new(ReasonCode::ProxyMissingNodeHint, 7, message, &[("service", &service)]));
         }
     }
     if ready.iter().all(|ep| ep.zone_hints.is_some()) {
@@ -160,10 +182,10 @@ fn topology_mode_from_hints(
         } else {
             (ReasonCode::ProxyZoneNotHinted, "no hints were provided for zone", ("zone", zone))
         };
-        logs.push(ProxyLog::new(code, 2, &format!("{SAME_ZONE}{suffix}"), &[("service", &service), kv]));
+        logs.push(ProxyLog::new(code, 2, format!("{SAME_ZONE}{suffix}"), &[("service", &service), kv]));
     } else {
         let message = format!("{SAME_ZONE}one or more endpoints is missing a zone hint");
-        logs.push(ProxyLog::new(ReasonCode::ProxyMissingZoneHint, 7, &message, &[("service", &service)]));
+        logs.push(ProxyLog::new(ReasonCode::ProxyMissingZoneHint, 7, message, &[("service", &service)]));
     }
     TopologyOutcome { mode: None, logs, not_used: None }
 }
@@ -195,7 +217,7 @@ fn annotation_blocks(svc: &ProxyServiceInfo, behaviour: Behaviour) -> Option<(Re
         let message = format!("{SKIPPING}Service has unexpected value");
         let kvs =
             [("annotationTopologyAwareHints", ANNOTATION_TOPOLOGY_AWARE_HINTS), ("hints", value.as_str())];
-        ProxyLog::new(ReasonCode::ProxyTopologyNotUsed, 0, &message, &kvs)
+        ProxyLog::new(ReasonCode::ProxyTopologyNotUsed, 0, message, &kvs)
     });
     Some((not_used, log))
 }
@@ -218,7 +240,7 @@ fn can_use_topology(
         ProxyLog::new(
             ReasonCode::ProxyNodeMissingZone,
             base,
-            &format!("{SKIPPING}node is missing label"),
+            format!("{SKIPPING}node is missing label"),
             &[("label", LABEL_ZONE)],
         )
     };
@@ -234,7 +256,7 @@ fn can_use_topology(
             let identity = endpoint.identity();
             let kvs: &[(&str, &str)] =
                 if behaviour.proxy_names_unhinted_endpoint() { &[("endpoint", &identity)] } else { &[] };
-            return skip(ProxyLog::new(ReasonCode::ProxyMissingZoneHint, hint_verbosity, &message, kvs));
+            return skip(ProxyLog::new(ReasonCode::ProxyMissingZoneHint, hint_verbosity, message, kvs));
         }
         if zone.is_empty() {
             return skip(label_log());
@@ -246,7 +268,7 @@ fn can_use_topology(
         return skip(ProxyLog::new(
             ReasonCode::ProxyZoneNotHinted,
             zone_verbosity,
-            &message,
+            message,
             &[("zone", zone)],
         ));
     }

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::cache::prefers_non_terminating;
 use super::nodes::{Locality, NodeRow, ProxyNodes, named_rows};
-use super::{Categories, ProxyEndpoint, ProxyServiceInfo, TopologyMode, endpoints_for_port};
+use super::{Categories, ProxyEndpoint, ProxyLog, ProxyServiceInfo, TopologyMode, endpoints_for_port};
 use crate::model::{Behaviour, EndpointSlice, Node, Service};
 use crate::report::proxy::{ProxyMode, ProxyZoneView};
 use crate::report::reason::{Facts, Reason, ReasonCode};
@@ -288,7 +288,7 @@ impl GroupSet {
 }
 
 fn new_group(zone: String, result: Outcome, categorized: &Categories) -> Group {
-    let lines: Vec<&str> = categorized.logs.iter().map(|log| log.line.as_str()).collect();
+    let lines: Vec<String> = categorized.logs.iter().map(ProxyLog::line).collect();
     let view = ProxyZoneView {
         zone: zone.clone(),
         nodes: vec![],
