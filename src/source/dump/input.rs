@@ -8,7 +8,7 @@
 use std::io::{BufReader, Cursor, Read, Seek, SeekFrom};
 
 use super::error::Limits;
-use super::{DumpError, ParsedDump, ahead, json, yaml};
+use super::{DumpError, ParsedDump, json, yaml};
 
 /// Bytes read at a time while deciding and while reading YAML.
 const CHUNK: usize = 64 << 10;
@@ -19,10 +19,10 @@ pub fn read_dump(input: impl Read, origin: &str, len: Option<u64>) -> Result<Par
     read_within(input, origin, len, Limits::DUMP)
 }
 
-/// Reads a dump from a regular file of `len` bytes, at its start, reading ahead on a second thread
-/// ([`ahead`]): the file's bytes for JSON, the fast path's JSON for YAML. A YAML file is read as a
-/// stream through the fast path, so its text is never held whole; only when it is outside the fast
-/// path's subset is it read again from the start, whole, by the full parser.
+/// Reads a dump from a regular file of `len` bytes, at its start. A YAML file is read as a stream
+/// through the fast path (rewritten on a second thread, [`super::ahead`]), so its text is never held
+/// whole; only when it is outside the fast path's subset is it read again from the start, whole, by
+/// the full parser.
 pub(crate) fn read_dump_file(
     mut input: impl Read + Seek + Send,
     origin: &str,
@@ -32,10 +32,6 @@ pub(crate) fn read_dump_file(
     let (head, json) = sniff(&mut input, origin, limits.yaml)?;
     if json || len > limits.yaml {
         input.seek(SeekFrom::Start(0)).map_err(|err| read_error(origin, &err))?;
-        // JSON is read ahead on a second thread while it is decoded; YAML this large is refused.
-        if json {
-            return ahead::read_ahead(input, |input| read_within(input, origin, Some(len), limits));
-        }
         return read_within(input, origin, Some(len), limits);
     }
     let streamed =
