@@ -36,6 +36,8 @@ pub struct Cluster<'a> {
     pub row_only: bool,
     /// Allocatable CPU sizes of the counted Nodes per zone (the Node margin's candidates).
     pub node_sizes: Arc<crate::core::stability::nodes::NodeSizes>,
+    /// A `check` row's nearest share move by ready endpoints, shared by every Service.
+    pub(super) nearest_shares: crate::core::stability::NearestShares,
     /// Slices by (namespace, service name), in snapshot order.
     pub(super) slices: HashMap<&'a str, HashMap<&'a str, Vec<&'a EndpointSlice>>>,
     /// Gateway API routes by the Services their backendRefs name (a Service's front doors are
@@ -100,6 +102,7 @@ impl<'a> Cluster<'a> {
             node_sizes: index.node_sizes.clone(),
             proxy_detail: true,
             row_only: false,
+            nearest_shares: Default::default(),
             slices,
             routes,
             ingresses,

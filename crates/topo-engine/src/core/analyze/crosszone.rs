@@ -217,7 +217,7 @@ pub fn cross_zone(input: &CrossZoneInput<'_>) -> Option<CrossZone> {
     }
     let dests = Dests::new(input.now, input.nodes);
     let routed = |slices: &[&EndpointSlice]| {
-        let view = grouped(input.service, slices, input.nodes, input.behaviour).ok()?;
+        let view = grouped(input.service, slices, input.nodes, input.behaviour, false).ok()?;
         Some(route(&view, input.nodes, input.origins, &dests, input.detail))
     };
     let now = routed(input.now)?;

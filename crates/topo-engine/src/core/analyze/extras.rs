@@ -8,7 +8,7 @@ use super::crosszone::{CrossZoneInput, cross_zone};
 use super::replicas::{replicas_needed, spread_weights};
 use super::spread::ready_spread;
 use crate::core::mode::{ModeDecision, ModePath};
-use crate::core::stability::margin;
+use crate::core::stability::{margin, row_margin};
 use crate::core::trafficdist::Heuristic;
 use crate::model::{EndpointSlice, Service};
 use crate::report::stability::Margin;
@@ -47,8 +47,15 @@ pub(super) fn family_extras(
     decision: &ModeDecision,
 ) -> FamilyExtras {
     let auto = decision.path == ModePath::Annotation;
-    let stability =
-        auto.then(|| margin(&cluster.topology, &cluster.node_sizes, &ready_spread(managed.iter()))).flatten();
+    let stability = auto
+        .then(|| {
+            let ready = ready_spread(managed.iter());
+            match cluster.row_only {
+                true => row_margin(&cluster.topology, &ready, &cluster.nearest_shares),
+                false => margin(&cluster.topology, &cluster.node_sizes, &ready),
+            }
+        })
+        .flatten();
     let replicas = auto.then(|| {
         let (weights, basis) = spread_weights(managed, &cluster.topology);
         let current = managed.iter().flat_map(|s| &s.endpoints).filter(|e| e.controller_ready()).count();

@@ -198,7 +198,7 @@ fn group_nodes(
     service: &Service,
     own: &[&EndpointSlice],
     nodes: &ProxyNodes,
-    every_row: bool,
+    (every_row, logs): (bool, bool),
     behaviour: Behaviour,
 ) -> Grouped {
     let port = &service.ports[0];
@@ -222,7 +222,7 @@ fn group_nodes(
         .then(|| endpoints_for_port(own, &port.name, &port.protocol, "", behaviour));
     let mut class_group: Vec<Option<usize>> = vec![None; nodes.members.len()];
     let mut named_groups = Vec::with_capacity(named.len());
-    let mut groups = GroupSet::default();
+    let mut groups = GroupSet { logs, ..GroupSet::default() };
     let mut alike = Alike::new(shared.as_deref().is_some_and(unhinted));
     let rows = Rows { service, svc: &svc, own, nodes, behaviour, shared: &shared };
     for visit in visited_rows(nodes, &named, every_row) {
@@ -269,6 +269,8 @@ fn service_info_at<'s>(
 /// against every zone's groups (10^4 zones).
 #[derive(Default)]
 struct GroupSet {
+    /// Whether the groups' views carry kube-proxy's log lines (the cross-zone share reads none).
+    logs: bool,
     groups: Vec<Group>,
     by_zone: HashMap<String, Vec<usize>>,
     lists: Lists,
@@ -282,13 +284,16 @@ impl GroupSet {
             return g;
         }
         same_zone.push(self.groups.len());
-        self.groups.push(new_group(zone, result, categorized));
+        self.groups.push(new_group(zone, result, categorized, self.logs));
         self.groups.len() - 1
     }
 }
 
-fn new_group(zone: String, result: Outcome, categorized: &Categories) -> Group {
-    let lines: Vec<String> = categorized.logs.iter().map(ProxyLog::line).collect();
+fn new_group(zone: String, result: Outcome, categorized: &Categories, logs: bool) -> Group {
+    let lines: Vec<String> = match logs {
+        true => categorized.logs.iter().map(ProxyLog::line).collect(),
+        false => Vec::new(),
+    };
     let view = ProxyZoneView {
         zone: zone.clone(),
         nodes: vec![],
@@ -302,12 +307,14 @@ fn new_group(zone: String, result: Outcome, categorized: &Categories) -> Group {
     Group { zone, outcome: result, view }
 }
 
-/// The grouping behind [`proxy_view_on`]; the reason when kube-proxy skips the Service.
+/// The grouping behind [`proxy_view_on`]; the reason when kube-proxy skips the Service. `logs`:
+/// whether the groups carry kube-proxy's log lines (only a view shows them).
 pub(crate) fn grouped(
     service: &Service,
     slices: &[&EndpointSlice],
     nodes: &ProxyNodes,
     behaviour: Behaviour,
+    logs: bool,
 ) -> Result<Grouped, Box<Reason>> {
     if let Some(reason) = skip_reason(service) {
         return Err(Box::new(reason));
@@ -317,7 +324,7 @@ pub(crate) fn grouped(
     let hypothetical_rows =
         hypothetical.then(|| ProxyNodes { rows: hypothetical_rows(&own), ..ProxyNodes::default() });
     let rows = hypothetical_rows.as_ref().unwrap_or(nodes);
-    Ok(group_nodes(service, &own, rows, hypothetical, behaviour))
+    Ok(group_nodes(service, &own, rows, (hypothetical, logs), behaviour))
 }
 
 /// What kube-proxy on every node does for the Service's **first port** (all ports share the
@@ -341,7 +348,7 @@ pub fn proxy_view_on(
     nodes: &ProxyNodes,
     behaviour: Behaviour,
 ) -> ProxyView {
-    let grouped = match grouped(service, slices, nodes, behaviour) {
+    let grouped = match grouped(service, slices, nodes, behaviour, true) {
         Ok(g) => g,
         Err(reason) => return ProxyView { skipped: Some(*reason), ..ProxyView::default() },
     };

@@ -129,6 +129,51 @@ pub fn margin(
     })
 }
 
+/// The nearest share move of [`margin`] by (ready endpoints, of which without a zone): every
+/// Service of one snapshot computes it over the same zone CPU, so it is computed once per count.
+pub type NearestShares = std::sync::Mutex<std::collections::HashMap<(i64, i64), Option<f64>>>;
+
+/// What a `check` row reads of [`margin`] (whether it holds, the nearest share move, fragile),
+/// without the per-zone shares or the Node flips it does not show; the nearest share move is
+/// looked up in `nearest` before it is computed.
+pub fn row_margin(
+    topology: &NodeTopology,
+    ready: &BTreeMap<String, i64>,
+    nearest: &NearestShares,
+) -> Option<Margin> {
+    let state = CpuState::of(topology)?;
+    let n: i64 = ready.values().sum();
+    let zoneless = ready.get("").copied().unwrap_or(0);
+    let known = nearest.lock().ok().and_then(|m| m.get(&(n, zoneless)).copied());
+    let nearest_share_points = known.unwrap_or_else(|| {
+        let few_zones = state.zones.len() <= MARGIN_ZONE_LIMIT;
+        let shares = match n <= MARGIN_ENDPOINT_LIMIT && few_zones {
+            true => share::share_margins(&state, n, zoneless),
+            false => Vec::new(),
+        };
+        let points = share::nearest_points(&shares);
+        if let Ok(mut m) = nearest.lock() {
+            m.insert((n, zoneless), points);
+        }
+        points
+    });
+    let endpoints = endpoints::endpoint_flips(&state, ready);
+    let fragile = nearest_share_points.is_some_and(|p| p < FRAGILE_SHARE_POINTS)
+        || endpoints.iter().any(|e| e.add_flips || e.remove_flips == Some(true));
+    let holds = state.holds(n, zoneless);
+    let (shares, nodes, nodes_examined) = (Vec::new(), Vec::new(), 0);
+    Some(Margin {
+        holds,
+        ready_endpoints: n,
+        shares,
+        nodes,
+        nodes_examined,
+        endpoints,
+        nearest_share_points,
+        fragile,
+    })
+}
+
 /// `simulate --replicas MIN..MAX` for `service`: the certificate over the zones with counted Nodes
 /// (Ready, not control-plane: where pods can be scheduled, as far as the Nodes tell), on today's
 /// zone CPU. With nil ratios (docs/behaviour.md#nodes-and-zone-cpu-ratios) hints hold at no count.

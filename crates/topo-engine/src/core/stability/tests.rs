@@ -8,7 +8,7 @@ use proptest::prelude::*;
 
 use super::certificate::{Scaling, certificate};
 use super::nodes::sizes_by_zone;
-use super::{CpuState, margin};
+use super::{CpuState, NearestShares, margin, row_margin};
 use crate::core::testkit_tc::{NodeBuild, node};
 use crate::core::topologycache::get_allocations;
 use crate::core::zones::set_nodes;
@@ -134,6 +134,27 @@ proptest! {
         let up = zone_a.up.map(|f| f.flips_at_millis);
         // Above `limit` nothing can change any more (the step candidates end below it).
         prop_assert_eq!(up.filter(|&v| v <= limit), brute_flip("a", a, &rest, n, 1, limit));
+    }
+
+    #[test]
+    fn a_row_s_margin_is_what_the_full_margin_says_once_per_count(
+        a in 1i64..3000, b in 1i64..3000, spread in proptest::collection::vec((0usize..3, 0i64..9), 1..5),
+    ) {
+        let cluster = with_zone("a", a, &[("b", b)]);
+        let topology = set_nodes(&cluster);
+        let nearest = NearestShares::default();
+        for (i, n) in spread {
+            let ready = ready(&[(["a", "b", ""][i], n), ("b", 2)]);
+            let full = margin(&topology, &sizes_by_zone(&cluster), &ready);
+            // The second lookup of the same count reads what the first one stored.
+            for _ in 0..2 {
+                let row = row_margin(&topology, &ready, &nearest);
+                prop_assert_eq!(row.as_ref().map(|m| m.holds), full.as_ref().map(|m| m.holds));
+                prop_assert_eq!(row.as_ref().map(|m| m.fragile), full.as_ref().map(|m| m.fragile));
+                prop_assert_eq!(row.as_ref().map(|m| m.nearest_share_points), full.as_ref().map(|m| m.nearest_share_points));
+                prop_assert_eq!(row.as_ref().map(|m| &m.endpoints), full.as_ref().map(|m| &m.endpoints));
+            }
+        }
     }
 
     #[test]
