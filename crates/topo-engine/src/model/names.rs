@@ -14,7 +14,7 @@ use super::snapshot::{EndpointSlice, Hints, Snapshot};
 /// The names seen so far, each stored once.
 #[derive(Debug, Default, Clone)]
 pub struct Names {
-    seen: HashSet<Arc<str>>,
+    seen: HashSet<Arc<str>, foldhash::fast::RandomState>,
 }
 
 impl Names {

@@ -2,7 +2,7 @@
 //! kube-proxy's node index, traffic origins, the release's facts) and the [`NodeIndex`] it is built
 //! from, which `serve` keeps across snapshots over the same Nodes.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 use std::sync::Arc;
 
 use super::{TrafficModel, caveats, crosszone};
