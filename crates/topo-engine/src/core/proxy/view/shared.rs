@@ -3,7 +3,7 @@
 //! otherwise hold and compute 1,000 copies of the same list (issue 32).
 
 use std::collections::HashMap;
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::hash::BuildHasher;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -25,9 +25,7 @@ impl Lists {
     pub(super) fn get(&mut self, positions: &[usize], endpoints: &[ProxyEndpoint]) -> Arc<[String]> {
         let mut items: Vec<&str> = positions.iter().map(|&i| endpoints[i].address.as_str()).collect();
         items.sort_unstable();
-        let mut hasher = foldhash::fast::FixedState::default().build_hasher();
-        items.hash(&mut hasher);
-        let bucket = self.by_hash.entry(hasher.finish()).or_default();
+        let bucket = self.by_hash.entry(foldhash::fast::FixedState::default().hash_one(&items)).or_default();
         let same =
             |list: &&Arc<[String]>| list.len() == items.len() && list.iter().zip(&items).all(|(a, b)| a == b);
         if let Some(found) = bucket.iter().find(same) {
