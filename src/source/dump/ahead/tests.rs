@@ -18,10 +18,25 @@ fn text(len: usize) -> Vec<u8> {
     (0..len).map(|i| b"{\"items\": [1, 2, 3]}\n"[i % 21]).collect()
 }
 
+/// Chunks as `read_ahead` asks for them, from `pieces`: each written into the spent chunk given.
+fn from(
+    pieces: impl IntoIterator<Item = io::Result<Vec<u8>>, IntoIter: Send>,
+) -> impl FnMut(Vec<u8>) -> Option<io::Result<Vec<u8>>> + Send {
+    let mut pieces = pieces.into_iter();
+    move |mut spare| {
+        let piece = pieces.next()?;
+        spare.clear();
+        Some(piece.map(|piece| {
+            spare.extend_from_slice(&piece);
+            spare
+        }))
+    }
+}
+
 /// `text` in chunks of `chunk` bytes, with an empty chunk after each.
-fn chunks(text: &[u8], chunk: usize) -> impl Iterator<Item = io::Result<Vec<u8>>> + Send + use<> {
+fn chunks(text: &[u8], chunk: usize) -> impl FnMut(Vec<u8>) -> Option<io::Result<Vec<u8>>> + Send + use<> {
     let pieces: Vec<Vec<u8>> = text.chunks(chunk).flat_map(|c| [c.to_vec(), Vec::new()]).collect();
-    pieces.into_iter().map(Ok)
+    from(pieces.into_iter().map(Ok))
 }
 
 #[test]
@@ -48,7 +63,9 @@ fn small_reads_of_the_consumer_see_every_byte() {
 #[test]
 fn the_inputs_error_comes_after_its_bytes_and_nothing_after_it() {
     let error = io::Error::new(ErrorKind::PermissionDenied, "Permission denied (os error 13)");
-    let input = chunks(&text(100), 8).chain([Err(error), Ok(text(10))]);
+    let pieces: Vec<_> =
+        text(100).chunks(8).map(|c| Ok(c.to_vec())).chain([Err(error), Ok(text(10))]).collect();
+    let input = from(pieces);
     let (out, first, again) = read_ahead(input, |ahead| {
         let mut out = Vec::new();
         let first = ahead.read_to_end(&mut out).expect_err("the input fails");
@@ -62,12 +79,12 @@ fn the_inputs_error_comes_after_its_bytes_and_nothing_after_it() {
 }
 
 /// Endless chunks, counting those made.
-fn endless(made: &Arc<AtomicUsize>) -> impl Iterator<Item = io::Result<Vec<u8>>> + Send + use<> {
+fn endless(made: &Arc<AtomicUsize>) -> impl FnMut(Vec<u8>) -> Option<io::Result<Vec<u8>>> + Send + use<> {
     let made = made.clone();
-    std::iter::repeat_with(move || {
+    move |_| {
         made.fetch_add(1, Ordering::SeqCst);
-        Ok(vec![b'x'; 1024])
-    })
+        Some(Ok(vec![b'x'; 1024]))
+    }
 }
 
 #[test]
@@ -94,7 +111,27 @@ fn a_consumer_that_reads_nothing_ends_the_producer() {
 #[test]
 #[should_panic(expected = "the input panicked")]
 fn a_panic_in_the_producer_is_the_callers() {
-    let panicking = std::iter::once_with(|| -> io::Result<Vec<u8>> { panic!("the input panicked") });
+    let panicking = |_| -> Option<io::Result<Vec<u8>>> { panic!("the input panicked") };
     let mut out = Vec::new();
     read_ahead(panicking, |ahead| ahead.read_to_end(&mut out)).expect("the consumer sees the input end");
+}
+
+#[test]
+fn spent_chunks_are_written_again() {
+    let input = text(64 << 10);
+    let fresh = Arc::new(AtomicUsize::new(0));
+    let counted = fresh.clone();
+    let mut pieces = input.chunks(1024).map(<[u8]>::to_vec);
+    let next = move |mut spare: Vec<u8>| {
+        counted.fetch_add(usize::from(spare.capacity() == 0), Ordering::SeqCst);
+        let piece = pieces.next()?;
+        spare.clear();
+        spare.extend_from_slice(&piece);
+        Some(Ok(spare))
+    };
+    let mut out = Vec::new();
+    read_ahead(next, |ahead| ahead.read_to_end(&mut out)).expect("no error");
+    assert_eq!(out, input);
+    let fresh = fresh.load(Ordering::SeqCst);
+    assert!(fresh < 64, "{fresh} of 64 chunks written into a new buffer");
 }

@@ -30,7 +30,8 @@ use line::{printable, split_key};
 /// subset, or refused: the full reader's message is the one to give).
 /// The YAML is transcoded on a second thread while the JSON is decoded ([`read_ahead`]).
 pub(in super::super) fn read(input: impl BufRead + Send, origin: &str) -> Option<ParsedDump> {
-    read_ahead(Transcoder::new(input), |json| json::read(json, origin)).ok()
+    let mut transcoder = Transcoder::new(input);
+    read_ahead(|spare| transcoder.next_chunk(spare), |json| json::read(json, origin)).ok()
 }
 
 /// Outside the subset: the full YAML reader decides.
@@ -67,7 +68,7 @@ struct Pending {
     seq: bool,
 }
 
-/// YAML in, JSON out, in chunks (an [`Iterator`]).
+/// YAML in, JSON out, in chunks ([`Transcoder::next_chunk`]).
 pub(super) struct Transcoder<R> {
     input: R,
     line: Vec<u8>,
@@ -335,20 +336,18 @@ impl<R: BufRead> Transcoder<R> {
         }
         Ok(())
     }
-}
 
-/// Chunks of JSON of about [`CHUNK`] bytes; an error (and nothing after it) when the input is
-/// outside the subset.
-impl<R: BufRead> Iterator for Transcoder<R> {
-    type Item = io::Result<Vec<u8>>;
-
-    fn next(&mut self) -> Option<io::Result<Vec<u8>>> {
+    /// The next chunk of JSON, of about [`CHUNK`] bytes (the one after it is written into `spare`);
+    /// an error, and nothing after it, when the input is outside the subset.
+    pub(super) fn next_chunk(&mut self, mut spare: Vec<u8>) -> Option<io::Result<Vec<u8>>> {
         if self.done {
             return None;
         }
         let filled = self.fill();
         self.done |= filled.is_err();
-        let chunk = filled.map(|()| std::mem::replace(&mut self.out, Vec::with_capacity(CHUNK + MAX_LINE)));
+        spare.clear();
+        spare.reserve(CHUNK + MAX_LINE);
+        let chunk = filled.map(|()| std::mem::replace(&mut self.out, spare));
         Some(chunk.map_err(|Unsupported| io::Error::other("outside the YAML subset the fast path reads")))
     }
 }
