@@ -13,23 +13,6 @@ pub const MAX_YAML_BYTES: u64 = 512 << 20;
 /// bodies over 3 MiB and etcd stores values up to 1.5 MiB, so no real object comes near this.
 pub const MAX_OBJECT_BYTES: usize = 64 << 20;
 
-/// The limits a dump is read within (tests use smaller ones).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Limits {
-    /// Bytes of a JSON input.
-    pub(crate) json: u64,
-    /// Bytes of a YAML input.
-    pub(crate) yaml: u64,
-    /// Bytes of one object.
-    pub(crate) object: usize,
-}
-
-impl Limits {
-    /// The documented limits.
-    pub(crate) const DUMP: Limits =
-        Limits { json: MAX_JSON_BYTES, yaml: MAX_YAML_BYTES, object: MAX_OBJECT_BYTES };
-}
-
 /// Why a dump could not be read. Each message is one line: what, where, what to do. `origin`
 /// names the input (a path, `stdin`); `line` and `column` are 1-based (0 when unknown), `index`
 /// an object's 0-based position among all objects of the dump (list items flattened).

@@ -7,8 +7,7 @@
 
 use std::io::{BufReader, Cursor, Read, Seek, SeekFrom};
 
-use super::error::Limits;
-use super::{DumpError, ParsedDump, json, yaml};
+use super::{DumpError, MAX_JSON_BYTES, MAX_YAML_BYTES, ParsedDump, json, yaml};
 
 /// Bytes read at a time while deciding and while reading YAML.
 const CHUNK: usize = 64 << 10;
@@ -16,7 +15,7 @@ const CHUNK: usize = 64 << 10;
 /// Reads a dump from `input`, as `--from-file -` reads stdin; `len` is its size when known (a
 /// regular file), so an input over the limit is refused before it is read.
 pub fn read_dump(input: impl Read, origin: &str, len: Option<u64>) -> Result<ParsedDump, DumpError> {
-    read_within(input, origin, len, Limits::DUMP)
+    read_within(input, origin, len, MAX_YAML_BYTES)
 }
 
 /// Reads a dump from a regular file of `len` bytes, at its start. A YAML file is read as a stream
@@ -28,19 +27,19 @@ pub(crate) fn read_dump_file(
     origin: &str,
     len: u64,
 ) -> Result<ParsedDump, DumpError> {
-    let limits = Limits::DUMP;
-    let (head, json) = sniff(&mut input, origin, limits.yaml)?;
-    if json || len > limits.yaml {
-        input.seek(SeekFrom::Start(0)).map_err(|err| read_error(origin, &err))?;
-        return read_within(input, origin, Some(len), limits);
-    }
-    let streamed =
-        yaml::read_fast(BufReader::with_capacity(CHUNK, Cursor::new(head).chain(&mut input)), origin);
-    if let Some(parsed) = streamed {
+    let (head, json) = sniff(&mut input, origin, MAX_YAML_BYTES)?;
+    let yaml = !json && len <= MAX_YAML_BYTES;
+    if yaml
+        && let Some(parsed) =
+            yaml::read_fast(BufReader::with_capacity(CHUNK, Cursor::new(head).chain(&mut input)), origin)
+    {
         return Ok(parsed);
     }
     input.seek(SeekFrom::Start(0)).map_err(|err| read_error(origin, &err))?;
-    let text = read_text(Vec::new(), input, origin, limits.yaml)?;
+    if !yaml {
+        return read_dump(input, origin, Some(len));
+    }
+    let text = read_text(Vec::new(), input, origin, MAX_YAML_BYTES)?;
     yaml::read_parsed(&text, origin)
 }
 
@@ -48,28 +47,26 @@ fn read_error(origin: &str, err: &std::io::Error) -> DumpError {
     DumpError::Read { origin: origin.to_string(), message: err.to_string() }
 }
 
+/// [`read_dump`] with a YAML input read up to `yaml_limit` bytes (tests use a smaller one).
 fn read_within(
     mut input: impl Read,
     origin: &str,
     len: Option<u64>,
-    limits: Limits,
+    yaml_limit: u64,
 ) -> Result<ParsedDump, DumpError> {
-    let (mut head, json) = sniff(&mut input, origin, limits.yaml)?;
-    let too_large = |format, limit| DumpError::InputTooLarge { origin: origin.to_string(), format, limit };
+    let (mut head, json) = sniff(&mut input, origin, yaml_limit)?;
+    let (format, limit) = if json { ("JSON", MAX_JSON_BYTES) } else { ("YAML", yaml_limit) };
+    if len.is_some_and(|len| len > limit) {
+        return Err(DumpError::InputTooLarge { origin: origin.to_string(), format, limit });
+    }
     if json {
-        if len.is_some_and(|len| len > limits.json) {
-            return Err(too_large("JSON", limits.json));
-        }
         // Byte order marks, which `decide` skipped: columns count from after them.
         let marks = head.chunks(3).take_while(|mark| *mark == "\u{feff}".as_bytes()).count();
         head.drain(..3 * marks);
-        return json::read(Cursor::new(head).chain(input), origin, limits);
+        return json::read(Cursor::new(head).chain(input), origin);
     }
-    if len.is_some_and(|len| len > limits.yaml) {
-        return Err(too_large("YAML", limits.yaml));
-    }
-    let text = read_text(head, input, origin, limits.yaml)?;
-    yaml::read_yaml(&text, origin)
+    let text = read_text(head, input, origin, yaml_limit)?;
+    yaml::read_fast(text.as_bytes(), origin).map_or_else(|| yaml::read_parsed(&text, origin), Ok)
 }
 
 /// Reads until the first character that decides the format; the bytes read, and whether it is

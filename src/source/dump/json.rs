@@ -18,8 +18,7 @@ use serde::de::DeserializeOwned;
 use serde::de::IgnoredAny;
 use serde_json::{Deserializer, Map, Value};
 
-use super::error::Limits;
-use super::{DumpError, Inherited, ParsedDump, Reader};
+use super::{DumpError, Inherited, MAX_OBJECT_BYTES, ParsedDump, Reader};
 
 mod item;
 mod window;
@@ -28,8 +27,8 @@ use window::{Step, Window, offset, source_line};
 
 /// Reads a JSON dump (one or more JSON documents) from `input`, through windows as large as its
 /// reads (a test's input that hands out a few bytes at a time cuts items everywhere).
-pub(super) fn read(input: impl Read, origin: &str, limits: Limits) -> Result<ParsedDump, DumpError> {
-    let mut window = Window::new(input, origin, limits);
+pub(super) fn read(input: impl Read, origin: &str) -> Result<ParsedDump, DumpError> {
+    let mut window = Window::new(input, origin);
     let mut reader = Reader::new(origin);
     while let Some(byte) = window.peek()? {
         if byte == b'{' {
@@ -96,33 +95,26 @@ fn inherited(known: &Option<(String, String)>) -> Inherited<'_> {
 fn read_object<R: Read>(window: &mut Window<'_, R>, reader: &mut Reader<'_>) -> Step {
     let (line, column) = window.here();
     let mut object = Object { start: (line, column + 1), entries: Map::new(), bytes: 0, list: None };
-    window.consume(b'{');
-    let mut more = !window.closes(b'}')?;
-    while more {
-        match window.peek()? {
-            Some(b'"') => {}
-            Some(b'}') => return Err(window.expected("trailing comma")),
-            Some(_) => return Err(window.expected("key must be a string")),
-            None => return Err(window.expected("EOF while parsing an object")),
-        }
+    window.entries(b'}', |window| {
         let key = window.decode(at::<String>)?;
         if object.entries.contains_key(&key) || (key == "items" && object.list.is_some()) {
             return Err(window.error_here(format!("duplicate key {key:?} (an object names each key once)")));
         }
         match window.peek()? {
-            Some(b':') => window.consume(b':'),
+            Some(b':') => window.consume(),
             Some(_) => return Err(window.expected("expected `:`")),
             None => return Err(window.expected("EOF while parsing an object")),
         }
         match window.peek()? {
-            None => return Err(window.expected("EOF while parsing a value")),
+            None => Err(window.expected("EOF while parsing a value")),
             Some(b'[') if key == "items" && object.may_be_list() => {
-                object.list = Some(read_items(window, reader, &object)?);
+                let list = read_items(window, reader, &object)?;
+                object.list = Some(list);
+                Ok(())
             }
-            Some(_) => entry(window, &mut object, key)?,
+            Some(_) => entry(window, &mut object, key),
         }
-        more = window.next_entry(b'}')?;
-    }
+    })?;
     finish(window, object, reader)
 }
 
@@ -131,10 +123,10 @@ fn read_object<R: Read>(window: &mut Window<'_, R>, reader: &mut Reader<'_>) -> 
 fn entry<R: Read>(window: &mut Window<'_, R>, object: &mut Object<'_>, key: String) -> Step {
     let (value, len) = window.decode(|text| at::<Value>(text).map(|(value, end)| ((value, end), end)))?;
     object.bytes += key.len() + len;
-    if object.bytes > window.limits.object {
+    if object.bytes > MAX_OBJECT_BYTES {
         let (line, column) = object.start;
-        let (origin, limit) = (window.origin.to_string(), window.limits.object);
-        return Err(DumpError::ObjectTooLarge { origin, line, column, limit });
+        let origin = window.origin.to_string();
+        return Err(DumpError::ObjectTooLarge { origin, line, column, limit: MAX_OBJECT_BYTES });
     }
     object.entries.insert(key, value);
     Ok(())
@@ -149,19 +141,7 @@ fn read_items<'r, R: Read>(
     let known = object.list_type();
     let checkpoint = known.is_none().then(|| reader.clone());
     let mut list = List { known, checkpoint, kept: None };
-    window.consume(b'[');
-    if window.peek()?.is_none() {
-        return Err(window.expected("EOF while parsing a list"));
-    }
-    let mut more = !window.closes(b']')?;
-    while more {
-        match window.peek()? {
-            Some(b']') => return Err(window.expected("trailing comma")),
-            None => return Err(window.expected("EOF while parsing a value")),
-            Some(_) => read_item(window, reader, &mut list)?,
-        }
-        more = window.next_entry(b']')?;
-    }
+    window.entries(b']', |window| read_item(window, reader, &mut list))?;
     Ok(list)
 }
 

@@ -16,15 +16,6 @@ mod subset;
 /// Reads a YAML dump through the fast path alone: `None` when the full parser must read it.
 pub(super) use subset::read as read_fast;
 
-/// Reads a YAML dump (one or more documents): through the fast path ([`subset`]) when it can, or
-/// else with the full parser.
-pub(super) fn read_yaml(text: &str, origin: &str) -> Result<ParsedDump, DumpError> {
-    match subset::read(text.as_bytes(), origin) {
-        Some(parsed) => Ok(parsed),
-        None => read_parsed(text, origin),
-    }
-}
-
 /// Reads a YAML dump with the full parser: every document as a `Value`, then read.
 pub(super) fn read_parsed(text: &str, origin: &str) -> Result<ParsedDump, DumpError> {
     let mut reader = Reader::new(origin);

@@ -42,7 +42,7 @@ fn binary_and_endless_inputs_stop_at_once_or_at_the_limit() {
     assert!(message.starts_with("d: byte 25 is NUL"), "{message}");
     let message = error(b"apiVersion: v1\nkind: \xff\n");
     assert!(message.starts_with("cannot read d: stream did not contain valid UTF-8 (byte 21)"), "{message}");
-    let limits = Limits { yaml: 1 << 20, ..Limits::DUMP };
+    let limits = 1 << 20;
     let endless = std::io::repeat(b'#');
     let message = read_within(endless, "stdin", None, limits).unwrap_err().to_string();
     assert!(

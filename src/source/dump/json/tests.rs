@@ -23,7 +23,7 @@ impl std::io::Read for Trickle<'_> {
 
 /// `text` read `chunk` bytes per read, errors as the user sees them.
 fn read_with(text: &str, chunk: usize) -> Result<ParsedDump, String> {
-    super::read(Trickle { text: text.as_bytes(), bytes: chunk }, "t", Limits::DUMP)
+    super::read(Trickle { text: text.as_bytes(), bytes: chunk }, "t")
         .map_err(|err| SourceError::from(err).to_string())
 }
 

@@ -10,8 +10,7 @@ use std::io::{ErrorKind, Read};
 use serde::de::IgnoredAny;
 use topo_engine::model::SourceLine;
 
-use super::super::error::Limits;
-use super::super::{DumpError, json_message};
+use super::super::{DumpError, MAX_JSON_BYTES, MAX_OBJECT_BYTES, json_message};
 
 pub(super) type Step<T = ()> = Result<T, DumpError>;
 
@@ -33,13 +32,12 @@ pub(super) struct Window<'o, R> {
     /// An index of `buf` and its line, from where [`Window::line`] counts on.
     counted: (usize, u64),
     pub(super) origin: &'o str,
-    pub(super) limits: Limits,
 }
 
 impl<'o, R: Read> Window<'o, R> {
-    pub(super) fn new(input: R, origin: &'o str, limits: Limits) -> Self {
+    pub(super) fn new(input: R, origin: &'o str) -> Self {
         let (buf, pos, end, eof, line, column, read) = (Vec::new(), 0, 0, false, 1, 0, 0);
-        Window { input, buf, pos, end, eof, line, column, read, counted: (0, 1), origin, limits }
+        Window { input, buf, pos, end, eof, line, column, read, counted: (0, 1), origin }
     }
 
     /// Drops the consumed bytes and reads on: what one read of the input gives, or, while a value
@@ -54,12 +52,11 @@ impl<'o, R: Read> Window<'o, R> {
         let held = self.end - self.pos;
         (self.pos, self.end, self.counted) = (0, held, (0, self.line));
         // The window holds at most one byte more than the largest value accepted.
-        if held > self.limits.object {
-            let (origin, limit) = (self.origin.to_string(), self.limits.object);
-            let (line, column) = (self.line, self.column + 1);
-            return Err(DumpError::ObjectTooLarge { origin, line, column, limit });
+        if held > MAX_OBJECT_BYTES {
+            let (origin, line, column) = (self.origin.to_string(), self.line, self.column + 1);
+            return Err(DumpError::ObjectTooLarge { origin, line, column, limit: MAX_OBJECT_BYTES });
         }
-        let room = held.max(CHUNK).min(self.limits.object + 1 - held);
+        let room = held.max(CHUNK).min(MAX_OBJECT_BYTES + 1 - held);
         self.buf.resize(self.buf.len().max(held + room), 0);
         let mut got = 0;
         while got < held.max(1) && self.end < held + room {
@@ -72,9 +69,9 @@ impl<'o, R: Read> Window<'o, R> {
                 }
             };
             (got, self.end, self.read) = (got + read, self.end + read, self.read + read as u64);
-            if self.read > self.limits.json {
-                let (origin, limit) = (self.origin.to_string(), self.limits.json);
-                return Err(DumpError::InputTooLarge { origin, format: "JSON", limit });
+            if self.read > MAX_JSON_BYTES {
+                let origin = self.origin.to_string();
+                return Err(DumpError::InputTooLarge { origin, format: "JSON", limit: MAX_JSON_BYTES });
             }
             if read == 0 {
                 self.eof = true;
@@ -114,9 +111,8 @@ impl<'o, R: Read> Window<'o, R> {
         self.position_of(self.pos - len)
     }
 
-    /// Consumes `byte`, which [`Window::peek`] has just returned.
-    pub(super) fn consume(&mut self, byte: u8) {
-        debug_assert_eq!(self.buf.get(self.pos), Some(&byte));
+    /// Consumes the byte [`Window::peek`] has just returned.
+    pub(super) fn consume(&mut self) {
         self.pos += 1;
     }
 
@@ -139,28 +135,36 @@ impl<'o, R: Read> Window<'o, R> {
         }
     }
 
-    /// Consumes `close` when it is the next byte (an empty object or array).
-    pub(super) fn closes(&mut self, close: u8) -> Step<bool> {
-        let closes = self.peek()? == Some(close);
-        self.pos += usize::from(closes);
-        Ok(closes)
-    }
-
-    /// After a value in an object or array that `close` ends: whether another follows a `,`, or
-    /// `close` ends it (consumed); else serde_json's error.
-    pub(super) fn next_entry(&mut self, close: u8) -> Step<bool> {
-        match self.peek()? {
-            Some(b',') => {
-                self.consume(b',');
-                Ok(true)
+    /// The entries of the object or array whose opening byte is next (`close` ends it), each read
+    /// by `entry` from its first byte; serde_json's errors for the structure around them.
+    pub(super) fn entries(&mut self, close: u8, mut entry: impl FnMut(&mut Self) -> Step) -> Step {
+        let object = close == b'}';
+        self.consume();
+        if !object && self.peek()?.is_none() {
+            return Err(self.expected("EOF while parsing a list"));
+        }
+        if self.peek()? == Some(close) {
+            self.consume();
+            return Ok(());
+        }
+        loop {
+            match self.peek()? {
+                Some(byte) if byte == close => return Err(self.expected("trailing comma")),
+                Some(byte) if object && byte != b'"' => return Err(self.expected("key must be a string")),
+                Some(_) => entry(self)?,
+                None if object => return Err(self.expected("EOF while parsing an object")),
+                None => return Err(self.expected("EOF while parsing a value")),
             }
-            Some(byte) if byte == close => {
-                self.consume(close);
-                Ok(false)
+            match self.peek()? {
+                Some(b',') => self.consume(),
+                Some(byte) if byte == close => {
+                    self.consume();
+                    return Ok(());
+                }
+                Some(_) => return Err(self.expected(&format!("expected `,` or `{}`", char::from(close)))),
+                None if object => return Err(self.expected("EOF while parsing an object")),
+                None => return Err(self.expected("EOF while parsing a list")),
             }
-            Some(_) => Err(self.expected(&format!("expected `,` or `{}`", char::from(close)))),
-            None if close == b'}' => Err(self.expected("EOF while parsing an object")),
-            None => Err(self.expected("EOF while parsing a list")),
         }
     }
 

@@ -17,7 +17,6 @@
 use std::io::{self, BufRead, Read};
 
 use super::super::ahead::read_ahead;
-use super::super::error::Limits;
 use super::super::{ParsedDump, json};
 
 mod block;
@@ -25,13 +24,14 @@ mod line;
 mod scalar;
 
 use block::Block;
-use line::{Key, printable, split_key};
+use line::{printable, split_key};
 
 /// The dump read through the fast path; `None` when the full reader must read it (outside the
 /// subset, or refused: the full reader's message is the one to give).
 /// The YAML is transcoded on a second thread while the JSON is decoded ([`read_ahead`]).
 pub(in super::super) fn read(input: impl BufRead + Send, origin: &str) -> Option<ParsedDump> {
-    read_ahead(Transcoder::new(input), |json| json::read(json, origin, Limits::DUMP)).ok()
+    let mut transcoder = Transcoder::new(input);
+    read_ahead(|spare| transcoder.next_chunk(spare), |json| json::read(json, origin)).ok()
 }
 
 /// Outside the subset: the full YAML reader decides.
@@ -68,12 +68,11 @@ struct Pending {
     seq: bool,
 }
 
-/// YAML in, JSON out, as a [`Read`].
+/// YAML in, JSON out, in chunks ([`Transcoder::next_chunk`]).
 pub(super) struct Transcoder<R> {
     input: R,
     line: Vec<u8>,
     out: Vec<u8>,
-    pos: usize,
     stack: Vec<Frame>,
     /// The keys of the open mappings as written in JSON (`key_text[start..end]`): a key given
     /// twice is the parser's to refuse, as the JSON reader keeps the last.
@@ -97,7 +96,6 @@ impl<R: BufRead> Transcoder<R> {
             input,
             line: Vec::new(),
             out: Vec::with_capacity(CHUNK + MAX_LINE),
-            pos: 0,
             stack: Vec::new(),
             keys: Vec::new(),
             key_text: Vec::new(),
@@ -265,9 +263,8 @@ impl<R: BufRead> Transcoder<R> {
         let (key, after) = split_key(rest).ok_or(Unsupported)?;
         let start = self.out.len();
         match key {
-            Key::Plain(key) => scalar::plain_key(key, &mut self.out)?,
-            Key::Single => drop(scalar::single_quoted(rest, &mut self.out)?),
-            Key::Double => drop(scalar::double_quoted(rest, &mut self.out)?),
+            Some(key) => scalar::plain_key(key, &mut self.out)?,
+            None => drop(scalar::quoted(rest, &mut self.out)?),
         }
         self.once(start)?;
         self.out.push(b':');
@@ -297,8 +294,7 @@ impl<R: BufRead> Transcoder<R> {
     /// A value that begins on its key's (or `-`'s) line, in a collection at `parent`.
     fn value(&mut self, value: &str, parent: usize) -> Fast<()> {
         let rest = match value.as_bytes()[0] {
-            b'"' => scalar::double_quoted(value, &mut self.out)?,
-            b'\'' => scalar::single_quoted(value, &mut self.out)?,
+            b'"' | b'\'' => scalar::quoted(value, &mut self.out)?,
             b'{' | b'[' => {
                 let empty = value.trim_end_matches(' ');
                 if empty != "{}" && empty != "[]" {
@@ -340,21 +336,19 @@ impl<R: BufRead> Transcoder<R> {
         }
         Ok(())
     }
-}
 
-impl<R: BufRead> Read for Transcoder<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        while self.pos == self.out.len() && !self.done {
-            self.out.clear();
-            self.pos = 0;
-            if self.fill().is_err() {
-                return Err(io::Error::other("outside the YAML subset the fast path reads"));
-            }
+    /// The next chunk of JSON, of about [`CHUNK`] bytes (the one after it is written into `spare`);
+    /// an error, and nothing after it, when the input is outside the subset.
+    pub(super) fn next_chunk(&mut self, mut spare: Vec<u8>) -> Option<io::Result<Vec<u8>>> {
+        if self.done {
+            return None;
         }
-        let n = buf.len().min(self.out.len() - self.pos);
-        buf[..n].copy_from_slice(&self.out[self.pos..self.pos + n]);
-        self.pos += n;
-        Ok(n)
+        let filled = self.fill();
+        self.done |= filled.is_err();
+        spare.clear();
+        spare.reserve(CHUNK + MAX_LINE);
+        let chunk = filled.map(|()| std::mem::replace(&mut self.out, spare));
+        Some(chunk.map_err(|Unsupported| io::Error::other("outside the YAML subset the fast path reads")))
     }
 }
 

@@ -27,19 +27,11 @@ pub(super) fn has_pair(s: &str, a: u8, b: u8) -> bool {
     s.as_bytes().windows(2).any(|w| w[0] == a && w[1] == b)
 }
 
-/// How a key is written.
-pub(super) enum Key<'s> {
-    Plain(&'s str),
-    Single,
-    Double,
-}
-
-/// `key: …` or `key:` at the start of `s`: the key and what follows its colon; `None` when `s`
-/// is not a key (or not a key of the subset).
-pub(super) fn split_key(s: &str) -> Option<(Key<'_>, &str)> {
+/// `key: …` or `key:` at the start of `s`: the key when it is plain (`None`: quoted, from the start
+/// of `s`) and what follows its colon; `None` when `s` is not a key (or not a key of the subset).
+pub(super) fn split_key(s: &str) -> Option<(Option<&str>, &str)> {
     let (key, end) = match s.as_bytes().first()? {
-        b'"' => (Key::Double, quoted_end(s, b'"')?),
-        b'\'' => (Key::Single, quoted_end(s, b'\'')?),
+        &quote @ (b'"' | b'\'') => (None, quoted_end(s, quote)?),
         _ => {
             let bytes = s.as_bytes();
             let colon = (0..bytes.len())
@@ -51,7 +43,7 @@ pub(super) fn split_key(s: &str) -> Option<(Key<'_>, &str)> {
                 && !key.starts_with([
                     '-', '?', '&', '*', '!', '|', '>', '%', '@', '`', '#', '[', ']', '{', '}', ',', '"', '\'',
                 ]);
-            (Key::Plain(plain.then_some(key)?), colon)
+            (Some(plain.then_some(key)?), colon)
         }
     };
     let after = s[end..].strip_prefix(':')?;

@@ -107,54 +107,36 @@ fn escape_into(bytes: &[u8], out: &mut Vec<u8>) {
     out.extend_from_slice(&bytes[start..]);
 }
 
-/// A single-quoted scalar at the start of `s`, written as a JSON string; what follows it.
-pub(super) fn single_quoted<'s>(s: &'s str, out: &mut Vec<u8>) -> Fast<&'s str> {
-    let bytes = s.as_bytes();
-    out.push(b'"');
-    let (mut i, mut start) = (1, 1);
-    loop {
-        match bytes.get(i) {
-            // Not closed on its line: a multi-line scalar, folded by rules left to the parser.
-            None => return Err(Unsupported),
-            Some(b'\'') if bytes.get(i + 1) == Some(&b'\'') => {
-                escape_into(&bytes[start..=i], out);
-                i += 2;
-                start = i;
-            }
-            Some(b'\'') => break,
-            Some(_) => i += 1,
-        }
+/// A quoted scalar at the start of `s`, written as a JSON string; what follows it. A single-quoted
+/// scalar without `''`, and a double-quoted one whose escapes are JSON's too, are copied; any other
+/// (`''`, `\x41`, `\e`, `\U0001F600`) is read by serde-saphyr alone.
+pub(super) fn quoted<'s>(s: &'s str, out: &mut Vec<u8>) -> Fast<&'s str> {
+    let quote = s.as_bytes()[0];
+    // Not closed on its line: a multi-line scalar, folded by rules left to the parser.
+    let end = quoted_end(s, quote).ok_or(Unsupported)?;
+    let inner = &s[1..end - 1];
+    if quote == b'\'' && !inner.contains('\'') {
+        string(inner, out);
+    } else if quote == b'"' && json_escapes(inner) {
+        out.extend_from_slice(&s.as_bytes()[..end]);
+    } else {
+        let text: String = serde_saphyr::from_str(&s[..end]).map_err(|_| Unsupported)?;
+        serde_json::to_writer(&mut *out, &text).map_err(|_| Unsupported)?;
     }
-    escape_into(&bytes[start..i], out);
-    out.push(b'"');
-    Ok(&s[i + 1..])
-}
-
-/// A double-quoted scalar at the start of `s`, written as a JSON string; what follows it. JSON's
-/// escapes are YAML's; a scalar with another (`\x41`, `\e`, `\U0001F600`) is read by serde-saphyr
-/// alone.
-pub(super) fn double_quoted<'s>(s: &'s str, out: &mut Vec<u8>) -> Fast<&'s str> {
-    let bytes = s.as_bytes();
-    let mut i = 1;
-    loop {
-        match (bytes.get(i), bytes.get(i + 1)) {
-            (None, _) => return Err(Unsupported),
-            (Some(b'"'), _) => break,
-            (Some(b'\\'), Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't')) => i += 2,
-            (Some(b'\\'), _) => return parsed(s, out),
-            _ => i += 1,
-        }
-    }
-    out.extend_from_slice(&bytes[..=i]);
-    Ok(&s[i + 1..])
-}
-
-/// A double-quoted scalar at the start of `s` read by serde-saphyr, written as a JSON string.
-fn parsed<'s>(s: &'s str, out: &mut Vec<u8>) -> Fast<&'s str> {
-    let end = quoted_end(s, b'"').ok_or(Unsupported)?;
-    let text: String = serde_saphyr::from_str(&s[..end]).map_err(|_| Unsupported)?;
-    serde_json::to_writer(&mut *out, &text).map_err(|_| Unsupported)?;
     Ok(&s[end..])
+}
+
+/// Whether every escape of a double-quoted scalar's inside means in JSON what it means in YAML.
+fn json_escapes(inner: &str) -> bool {
+    let mut bytes = inner.bytes();
+    while let Some(byte) = bytes.next() {
+        if byte == b'\\'
+            && !matches!(bytes.next(), Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't'))
+        {
+            return false;
+        }
+    }
+    true
 }
 
 #[cfg(test)]

@@ -1,4 +1,3 @@
-use std::io::Read;
 use std::path::Path;
 
 use proptest::prelude::*;
@@ -6,10 +5,17 @@ use serde_json::{Value, json};
 
 use super::*;
 
+/// The JSON the fast path writes for `text`; `None` when it leaves it to the parser.
+fn written(text: &str) -> Option<String> {
+    let mut transcoder = Transcoder::new(text.as_bytes());
+    let chunks =
+        std::iter::from_fn(|| transcoder.next_chunk(Vec::new())).collect::<io::Result<Vec<_>>>().ok()?;
+    Some(String::from_utf8(chunks.concat()).expect("UTF-8"))
+}
+
 /// The JSON documents the fast path writes for `text`; `None` when it leaves it to the parser.
 fn transcode(text: &str) -> Option<Vec<Value>> {
-    let mut json = String::new();
-    Transcoder::new(text.as_bytes()).read_to_string(&mut json).ok()?;
+    let json = written(text)?;
     let documents = serde_json::Deserializer::from_str(&json).into_iter::<Value>();
     Some(documents.map(|d| d.unwrap_or_else(|e| panic!("{text:?} wrote {json:?}: {e}"))).collect())
 }
@@ -21,10 +27,7 @@ fn transcode(text: &str) -> Option<Vec<Value>> {
 /// refuses when the JSON reader refuses that JSON too (a duplicate key), so the parser's error is
 /// the one given.
 fn agrees_with_parser(text: &str) -> Result<bool, String> {
-    let mut json = String::new();
-    if Transcoder::new(text.as_bytes()).read_to_string(&mut json).is_err() {
-        return Ok(false);
-    }
+    let Some(json) = written(text) else { return Ok(false) };
     let written = serde_json::Deserializer::from_str(&json).into_iter::<serde_json::Value>();
     let written = written.collect::<Result<Vec<_>, _>>().map_err(|e| format!("wrote {json:?}: {e}"))?;
     match super::super::documents(text, "t") {

@@ -14,8 +14,7 @@ fn saphyr(yaml: &str) -> Option<Value> {
 fn fast(yaml: &str) -> Option<Value> {
     let mut out = Vec::new();
     let rest = match yaml.as_bytes().first() {
-        Some(b'"') => double_quoted(yaml, &mut out).ok()?,
-        Some(b'\'') => single_quoted(yaml, &mut out).ok()?,
+        Some(b'"' | b'\'') => quoted(yaml, &mut out).ok()?,
         _ => plain(yaml, &mut out).map(|()| "").ok()?,
     };
     if !rest.trim_start_matches(' ').is_empty() {
