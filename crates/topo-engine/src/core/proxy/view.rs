@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -129,7 +130,11 @@ fn outcome(
 struct Group {
     zone: String,
     outcome: Outcome,
+    /// The view without its log line, which only [`proxy_view_on`] shows: the cross-zone share
+    /// routes over groups and reads no log (formatting kube-proxy's lines was about a fifth of
+    /// the instructions of `serve`'s recompute of one Service).
     view: ProxyZoneView,
+    categorized: Rc<Categories>,
 }
 
 /// Every node's group, computed without visiting every node: the rows a Service's endpoints or
@@ -276,7 +281,7 @@ struct GroupSet {
 
 impl GroupSet {
     /// Index of the group of `zone` with this outcome, added if new.
-    fn place(&mut self, zone: String, result: Outcome, categorized: &Categories) -> usize {
+    fn place(&mut self, zone: String, result: Outcome, categorized: &Rc<Categories>) -> usize {
         let same_zone = self.by_zone.entry(zone.clone()).or_default();
         if let Some(g) = same_zone.iter().copied().find(|&i| self.groups[i].outcome == result) {
             return g;
@@ -287,8 +292,7 @@ impl GroupSet {
     }
 }
 
-fn new_group(zone: String, result: Outcome, categorized: &Categories) -> Group {
-    let lines: Vec<String> = categorized.logs.iter().map(ProxyLog::line).collect();
+fn new_group(zone: String, result: Outcome, categorized: &Rc<Categories>) -> Group {
     let view = ProxyZoneView {
         zone: zone.clone(),
         nodes: vec![],
@@ -296,10 +300,16 @@ fn new_group(zone: String, result: Outcome, categorized: &Categories) -> Group {
         endpoints: result.endpoints.clone(),
         external_endpoints: result.external_endpoints.clone(),
         reason: result.reason.clone(),
-        log_line: (!lines.is_empty()).then(|| lines.join("\n")),
+        log_line: None,
         kube_proxy_version: result.kube_proxy.map(|b| b.to_string()),
     };
-    Group { zone, outcome: result, view }
+    Group { zone, outcome: result, view, categorized: categorized.clone() }
+}
+
+/// The lines kube-proxy logs for a group's nodes, one string.
+fn log_line(categorized: &Categories) -> Option<String> {
+    let lines: Vec<String> = categorized.logs.iter().map(ProxyLog::line).collect();
+    (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
 /// The grouping behind [`proxy_view_on`]; the reason when kube-proxy skips the Service.
@@ -357,6 +367,7 @@ pub fn proxy_view_on(
         .zip(members)
         .map(|(mut g, nodes)| {
             g.view.nodes = nodes;
+            g.view.log_line = log_line(&g.categorized);
             g.view
         })
         .collect();
