@@ -12,10 +12,9 @@ use k8s_openapi::api::core::v1::{Node, Service};
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde::{Deserialize, Deserializer};
-use serde_json::value::RawValue;
 
 use crate::serve::exporter::Object;
-use crate::source::convert::lean;
+use crate::source::convert::lean::{self, Head};
 
 /// A watched object of `A`'s kind (a k8s-openapi type, named for its API coordinates only).
 #[derive(Debug, Clone)]
@@ -36,52 +35,38 @@ impl<A> Lean<A> {
 
 /// How one kind's objects become the model's.
 pub trait Decode {
-    /// The model's object of the JSON `text` of one object.
-    fn decode(text: &str) -> serde_json::Result<Option<Object>>;
+    /// What the watcher reads of one object and the model's object, in one pass over its text.
+    fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<(Head, Option<Object>), D::Error>;
 }
 
 impl Decode for Node {
-    fn decode(text: &str) -> serde_json::Result<Option<Object>> {
-        Ok(serde_json::from_str::<lean::Node>(text)?.into_model().ok().map(Object::Node))
+    fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<(Head, Option<Object>), D::Error> {
+        let mut node = lean::Node::deserialize(deserializer)?;
+        Ok((node.head(), node.into_model().ok().map(Object::Node)))
     }
 }
 
 impl Decode for Service {
-    fn decode(text: &str) -> serde_json::Result<Option<Object>> {
-        Ok(Some(Object::Service(serde_json::from_str::<lean::Service>(text)?.into_model())))
+    fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<(Head, Option<Object>), D::Error> {
+        let mut service = lean::Service::deserialize(deserializer)?;
+        Ok((service.head(), Some(Object::Service(service.into_model()))))
     }
 }
 
 impl Decode for EndpointSlice {
-    fn decode(text: &str) -> serde_json::Result<Option<Object>> {
-        Ok(Some(Object::Slice(serde_json::from_str::<lean::EndpointSlice>(text)?.into_model())))
+    fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<(Head, Option<Object>), D::Error> {
+        let mut slice = lean::EndpointSlice::deserialize(deserializer)?;
+        Ok((slice.head(), Some(Object::Slice(slice.into_model()))))
     }
-}
-
-/// What the watcher reads of an object.
-#[derive(Deserialize)]
-struct Head {
-    metadata: Option<HeadMeta>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-struct HeadMeta {
-    name: Option<String>,
-    namespace: Option<String>,
-    resource_version: Option<String>,
 }
 
 impl<'de, A: Decode> Deserialize<'de> for Lean<A> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        use serde::de::Error;
-        // One object's text (kube decodes pages and watch lines with serde_json, and the API
-        // server writes an event's `type` before its `object`), read twice: for the metadata,
-        // and into the model. Only the model is kept.
-        let raw = Box::<RawValue>::deserialize(deserializer)?;
-        let head: Head = serde_json::from_str(raw.get()).map_err(D::Error::custom)?;
-        let object = A::decode(raw.get()).map_err(D::Error::custom)?;
-        let HeadMeta { name, namespace, resource_version } = head.metadata.unwrap_or_default();
+        // One pass over the object's text: the metadata the watcher reads and the model together
+        // (read once for a raw copy, once for the metadata and once into the model, decoding was
+        // about a sixth of the CPU of an EndpointSlice change).
+        let (head, object) = A::decode(deserializer)?;
+        let Head { name, namespace, resource_version } = head;
         let meta = ObjectMeta { name, namespace, resource_version, ..ObjectMeta::default() };
         Ok(Lean { meta, object, kind: PhantomData })
     }

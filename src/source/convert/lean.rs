@@ -26,6 +26,9 @@ use super::ConvertError;
 struct Meta {
     name: Option<String>,
     namespace: Option<String>,
+    /// What `serve`'s watchers resume from ([`Head`]); the model does not keep it.
+    #[serde(rename = "resourceVersion")]
+    resource_version: Option<String>,
     /// Decoded for its type alone (a uid that is not a string is refused as k8s-openapi refuses
     /// it); nothing keeps it.
     #[allow(dead_code)]
@@ -34,6 +37,24 @@ struct Meta {
     labels: Option<BTreeMap<String, String>>,
     #[serde(default, deserialize_with = "unique")]
     annotations: Option<BTreeMap<String, String>>,
+}
+
+/// What a watcher reads of an object (`serve`'s watches), decoded in the same pass as the model.
+#[derive(Debug, Default)]
+pub(crate) struct Head {
+    pub(crate) name: Option<String>,
+    pub(crate) namespace: Option<String>,
+    pub(crate) resource_version: Option<String>,
+}
+
+/// The [`Head`] of an object's metadata (its resourceVersion taken: the model does not keep it).
+fn head(meta: &mut Option<Meta>) -> Head {
+    let Some(meta) = meta else { return Head::default() };
+    Head {
+        name: meta.name.clone(),
+        namespace: meta.namespace.clone(),
+        resource_version: meta.resource_version.take(),
+    }
 }
 
 /// A map whose keys are given once, or `null`: a label given twice (two zones) is refused, where
@@ -103,6 +124,11 @@ impl Node {
     /// `metadata.name` (empty when absent).
     pub(crate) fn name(&self) -> &str {
         self.metadata.as_ref().and_then(|m| m.name.as_deref()).unwrap_or_default()
+    }
+
+    /// What a watcher reads of it.
+    pub(crate) fn head(&mut self) -> Head {
+        head(&mut self.metadata)
     }
 
     /// Whether `metadata.name` is given (the reader refuses a nameless Node).
@@ -190,6 +216,11 @@ struct LoadBalancerIngress {
 }
 
 impl Service {
+    /// What a watcher reads of it.
+    pub(crate) fn head(&mut self) -> Head {
+        head(&mut self.metadata)
+    }
+
     /// Whether `metadata.name` is given (the reader refuses a nameless Service).
     pub(crate) fn has_name(&self) -> bool {
         self.metadata.as_ref().is_some_and(|m| m.name.is_some())
@@ -295,6 +326,11 @@ struct EndpointPort {
 }
 
 impl EndpointSlice {
+    /// What a watcher reads of it.
+    pub(crate) fn head(&mut self) -> Head {
+        head(&mut self.metadata)
+    }
+
     /// Whether `metadata.name` is given (the reader refuses a nameless EndpointSlice).
     pub(crate) fn has_name(&self) -> bool {
         self.metadata.as_ref().is_some_and(|m| m.name.is_some())

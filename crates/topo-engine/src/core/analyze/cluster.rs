@@ -34,9 +34,15 @@ pub struct Cluster<'a> {
     /// needed, the overall cross-zone share now and after the sync): no zone or endpoint rows, and
     /// of the cross-zone share no rows, destinations, endpoint loads or share without hints.
     pub row_only: bool,
+    /// Whether family reports carry only what `serve`'s summary reads (verdict, reasons, margin,
+    /// zone rows, the overall cross-zone share now, after the sync and without hints): no
+    /// endpoint rows, no replicas needed, of the cross-zone share no rows, destinations or
+    /// endpoint loads, and no load check. What they carry is what a full report carries.
+    pub summary_only: bool,
     /// Allocatable CPU sizes of the counted Nodes per zone (the Node margin's candidates).
     pub node_sizes: Arc<crate::core::stability::nodes::NodeSizes>,
-    /// A `check` row's nearest share move by ready endpoints, shared by every Service.
+    /// The nearest share move by ready endpoints of a `check` row or `serve`'s summary, shared by
+    /// every Service.
     pub(super) nearest_shares: crate::core::stability::NearestShares,
     /// Slices by (namespace, service name), in snapshot order.
     pub(super) slices: HashMap<&'a str, HashMap<&'a str, Vec<&'a EndpointSlice>>>,
@@ -102,6 +108,7 @@ impl<'a> Cluster<'a> {
             node_sizes: index.node_sizes.clone(),
             proxy_detail: true,
             row_only: false,
+            summary_only: false,
             nearest_shares: Default::default(),
             slices,
             routes,

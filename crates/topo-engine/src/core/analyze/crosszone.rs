@@ -207,6 +207,8 @@ pub struct CrossZoneInput<'a> {
     /// Everything `explain` shows; without it (`check`) only `overall.now` and `overall.expected`
     /// are computed, the rest of the [`CrossZone`] left empty.
     pub detail: bool,
+    /// Without `detail`, `overall.without_hints` too (`serve` shows it); no effect with `detail`.
+    pub without_hints: bool,
 }
 
 /// The cross-zone share; None when kube-proxy does not proxy the Service, nodes are unknown, or no
@@ -217,19 +219,27 @@ pub fn cross_zone(input: &CrossZoneInput<'_>) -> Option<CrossZone> {
     }
     let dests = Dests::new(input.now, input.nodes);
     let routed = |slices: &[&EndpointSlice]| {
-        let view = grouped(input.service, slices, input.nodes, input.behaviour, false).ok()?;
+        let view = grouped(input.service, slices, input.nodes, input.behaviour).ok()?;
         Some(route(&view, input.nodes, input.origins, &dests, input.detail))
     };
     let now = routed(input.now)?;
     // The same slices route the same way: most Services have no hints, or keep the ones they have.
     let other = if same_slices(input.now, input.expected) { None } else { Some(routed(input.expected)?) };
     let expected = other.as_ref().unwrap_or(&now);
+    let unhinted = |wanted: bool| {
+        let hinted = wanted && input.now.iter().flat_map(|s| &s.endpoints).any(|e| e.hints.is_some());
+        if hinted {
+            routed(&without_hints(input.now).iter().collect::<Vec<_>>()).map(Some)
+        } else {
+            Some(None)
+        }
+    };
     if !input.detail {
-        return Some(assemble::overall_only(input.model, &now, expected));
+        let unhinted = unhinted(input.without_hints)?;
+        let bare = input.without_hints.then(|| unhinted.as_ref().unwrap_or(&now));
+        return Some(assemble::overall_only(input.model, &now, expected, bare));
     }
-    let hinted = input.now.iter().flat_map(|s| &s.endpoints).any(|e| e.hints.is_some());
-    let unhinted =
-        if hinted { Some(routed(&without_hints(input.now).iter().collect::<Vec<_>>())?) } else { None };
+    let unhinted = unhinted(true)?;
     let bare = unhinted.as_ref().unwrap_or(&now);
     Some(assemble(input.model, &input.origins.zones, &dests, [&now, expected, bare]))
 }

@@ -50,13 +50,15 @@ pub(super) fn family_extras(
     let stability = auto
         .then(|| {
             let ready = ready_spread(managed.iter());
-            match cluster.row_only {
+            // A check row and `serve`'s summary read only the nearest share move and fragile.
+            match cluster.row_only || cluster.summary_only {
                 true => row_margin(&cluster.topology, &ready, &cluster.nearest_shares),
                 false => margin(&cluster.topology, &cluster.node_sizes, &ready),
             }
         })
         .flatten();
-    let replicas = auto.then(|| {
+    // `serve`'s summary shows no replicas needed.
+    let replicas = (auto && !cluster.summary_only).then(|| {
         let (weights, basis) = spread_weights(managed, &cluster.topology);
         let current = managed.iter().flat_map(|s| &s.endpoints).filter(|e| e.controller_ready()).count();
         replicas_needed(&cluster.topology.ratios, &weights, basis, current as i64)
@@ -75,7 +77,8 @@ pub(super) fn family_extras(
         model: &cluster.traffic,
         now: all,
         expected: &after,
-        detail: !cluster.row_only,
+        detail: !cluster.row_only && !cluster.summary_only,
+        without_hints: cluster.summary_only,
     };
     let cross_zone = cross_zone(&input);
     // No overload safeguard on the close heuristics: say which endpoints their hints overload or
@@ -83,7 +86,8 @@ pub(super) fn family_extras(
     // front door's Pods when the Service has one (`callers.rs`).
     let close =
         matches!(decision.path, ModePath::TrafficDistribution { heuristic: Heuristic::PreferClose { .. } });
-    let load =
-        (close && !cluster.row_only).then(|| load(cluster, &input, cross_zone.as_ref(), managed)).flatten();
+    let load = (close && !cluster.row_only && !cluster.summary_only)
+        .then(|| load(cluster, &input, cross_zone.as_ref(), managed))
+        .flatten();
     FamilyExtras { replicas, cross_zone, stability, load }
 }

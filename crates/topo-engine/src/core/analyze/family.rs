@@ -97,11 +97,12 @@ fn finish(
         Ratios::Nil => None,
     };
     // A check row shows neither.
-    let (zones, endpoints) = match cluster.row_only {
-        true => (Vec::new(), Vec::new()),
-        false => (
+    let (zones, endpoints) = match (cluster.row_only, cluster.summary_only) {
+        (true, _) => (Vec::new(), Vec::new()),
+        (false, summary_only) => (
             zone_rows(&cluster.topology, ratios, managed, &outcome.expected, outcome.allocations.as_ref()),
-            endpoint_rows(managed, &outcome.expected),
+            // `serve`'s summary shows no endpoint row.
+            if summary_only { Vec::new() } else { endpoint_rows(managed, &outcome.expected) },
         ),
     };
     let overloaded = overloaded_now(cluster, managed, &outcome);

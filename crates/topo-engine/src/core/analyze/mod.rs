@@ -44,7 +44,10 @@ pub use workloads::workloads;
 pub use zone_limit::{MAX_ZONES, TooManyZones, slice_zone_names, zone_limit, zone_limit_of, zone_names_of};
 pub use zones::zones_report;
 
-/// [`service_reports_with`] on a [`NodeIndex`] built from `snapshot.nodes`.
+/// [`service_reports_with`] on a [`NodeIndex`] built from `snapshot.nodes`, carrying only what
+/// `serve`'s summary reads ([`Cluster::summary_only`]: no endpoint rows, replicas needed,
+/// cross-zone rows, destinations, endpoint loads or load check; every figure it carries is the
+/// full report's).
 pub fn service_reports_indexed(
     snapshot: &Snapshot,
     services: &[&Service],
@@ -52,7 +55,11 @@ pub fn service_reports_indexed(
     index: &NodeIndex,
     workers: usize,
 ) -> Vec<ServiceReport> {
-    let cluster = Cluster { proxy_detail: false, ..Cluster::with_index(snapshot, behaviour, index) };
+    let cluster = Cluster {
+        proxy_detail: false,
+        summary_only: true,
+        ..Cluster::with_index(snapshot, behaviour, index)
+    };
     parallel::map_in_order(services, workers, |s| service_report(&cluster, s))
 }
 

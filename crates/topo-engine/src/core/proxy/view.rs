@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -129,7 +130,11 @@ fn outcome(
 struct Group {
     zone: String,
     outcome: Outcome,
+    /// The view without its log line, which only [`proxy_view_on`] shows: the cross-zone share
+    /// routes over groups and reads no log (formatting kube-proxy's lines was about a fifth of
+    /// the instructions of `serve`'s recompute of one Service).
     view: ProxyZoneView,
+    categorized: Rc<Categories>,
 }
 
 /// Every node's group, computed without visiting every node: the rows a Service's endpoints or
@@ -198,7 +203,7 @@ fn group_nodes(
     service: &Service,
     own: &[&EndpointSlice],
     nodes: &ProxyNodes,
-    (every_row, logs): (bool, bool),
+    every_row: bool,
     behaviour: Behaviour,
 ) -> Grouped {
     let port = &service.ports[0];
@@ -222,7 +227,7 @@ fn group_nodes(
         .then(|| endpoints_for_port(own, &port.name, &port.protocol, "", behaviour));
     let mut class_group: Vec<Option<usize>> = vec![None; nodes.members.len()];
     let mut named_groups = Vec::with_capacity(named.len());
-    let mut groups = GroupSet { logs, ..GroupSet::default() };
+    let mut groups = GroupSet::default();
     let mut alike = Alike::new(shared.as_deref().is_some_and(unhinted));
     let rows = Rows { service, svc: &svc, own, nodes, behaviour, shared: &shared };
     for visit in visited_rows(nodes, &named, every_row) {
@@ -269,8 +274,6 @@ fn service_info_at<'s>(
 /// against every zone's groups (10^4 zones).
 #[derive(Default)]
 struct GroupSet {
-    /// Whether the groups' views carry kube-proxy's log lines (the cross-zone share reads none).
-    logs: bool,
     groups: Vec<Group>,
     by_zone: HashMap<String, Vec<usize>>,
     lists: Lists,
@@ -278,22 +281,18 @@ struct GroupSet {
 
 impl GroupSet {
     /// Index of the group of `zone` with this outcome, added if new.
-    fn place(&mut self, zone: String, result: Outcome, categorized: &Categories) -> usize {
+    fn place(&mut self, zone: String, result: Outcome, categorized: &Rc<Categories>) -> usize {
         let same_zone = self.by_zone.entry(zone.clone()).or_default();
         if let Some(g) = same_zone.iter().copied().find(|&i| self.groups[i].outcome == result) {
             return g;
         }
         same_zone.push(self.groups.len());
-        self.groups.push(new_group(zone, result, categorized, self.logs));
+        self.groups.push(new_group(zone, result, categorized));
         self.groups.len() - 1
     }
 }
 
-fn new_group(zone: String, result: Outcome, categorized: &Categories, logs: bool) -> Group {
-    let lines: Vec<String> = match logs {
-        true => categorized.logs.iter().map(ProxyLog::line).collect(),
-        false => Vec::new(),
-    };
+fn new_group(zone: String, result: Outcome, categorized: &Rc<Categories>) -> Group {
     let view = ProxyZoneView {
         zone: zone.clone(),
         nodes: vec![],
@@ -301,20 +300,24 @@ fn new_group(zone: String, result: Outcome, categorized: &Categories, logs: bool
         endpoints: result.endpoints.clone(),
         external_endpoints: result.external_endpoints.clone(),
         reason: result.reason.clone(),
-        log_line: (!lines.is_empty()).then(|| lines.join("\n")),
+        log_line: None,
         kube_proxy_version: result.kube_proxy.map(|b| b.to_string()),
     };
-    Group { zone, outcome: result, view }
+    Group { zone, outcome: result, view, categorized: categorized.clone() }
 }
 
-/// The grouping behind [`proxy_view_on`]; the reason when kube-proxy skips the Service. `logs`:
-/// whether the groups carry kube-proxy's log lines (only a view shows them).
+/// The lines kube-proxy logs for a group's nodes, one string.
+fn log_line(categorized: &Categories) -> Option<String> {
+    let lines: Vec<String> = categorized.logs.iter().map(ProxyLog::line).collect();
+    (!lines.is_empty()).then(|| lines.join("\n"))
+}
+
+/// The grouping behind [`proxy_view_on`]; the reason when kube-proxy skips the Service.
 pub(crate) fn grouped(
     service: &Service,
     slices: &[&EndpointSlice],
     nodes: &ProxyNodes,
     behaviour: Behaviour,
-    logs: bool,
 ) -> Result<Grouped, Box<Reason>> {
     if let Some(reason) = skip_reason(service) {
         return Err(Box::new(reason));
@@ -324,7 +327,7 @@ pub(crate) fn grouped(
     let hypothetical_rows =
         hypothetical.then(|| ProxyNodes { rows: hypothetical_rows(&own), ..ProxyNodes::default() });
     let rows = hypothetical_rows.as_ref().unwrap_or(nodes);
-    Ok(group_nodes(service, &own, rows, (hypothetical, logs), behaviour))
+    Ok(group_nodes(service, &own, rows, hypothetical, behaviour))
 }
 
 /// What kube-proxy on every node does for the Service's **first port** (all ports share the
@@ -348,7 +351,7 @@ pub fn proxy_view_on(
     nodes: &ProxyNodes,
     behaviour: Behaviour,
 ) -> ProxyView {
-    let grouped = match grouped(service, slices, nodes, behaviour, true) {
+    let grouped = match grouped(service, slices, nodes, behaviour) {
         Ok(g) => g,
         Err(reason) => return ProxyView { skipped: Some(*reason), ..ProxyView::default() },
     };
@@ -364,6 +367,7 @@ pub fn proxy_view_on(
         .zip(members)
         .map(|(mut g, nodes)| {
             g.view.nodes = nodes;
+            g.view.log_line = log_line(&g.categorized);
             g.view
         })
         .collect();

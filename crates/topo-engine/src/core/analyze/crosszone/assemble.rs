@@ -69,15 +69,21 @@ fn traffic_source(model: &TrafficModel) -> TrafficSource {
 }
 
 /// What `check` shows of the share: overall, now and after the next sync (the same figures as
-/// [`assemble`] gives); no rows, endpoints or share without hints.
-pub(super) fn overall_only(model: &TrafficModel, now: &Routed, expected: &Routed) -> CrossZone {
+/// [`assemble`] gives); no rows or endpoints, and the share without hints only when `bare` (the
+/// routing without hints) is given (`serve`).
+pub(super) fn overall_only(
+    model: &TrafficModel,
+    now: &Routed,
+    expected: &Routed,
+    bare: Option<&Routed>,
+) -> CrossZone {
     CrossZone {
         traffic_source: traffic_source(model),
         zones: Vec::new(),
         overall: Outcomes {
             now: share(now, None),
             expected: share(expected, None),
-            without_hints: Share::default(),
+            without_hints: bare.map_or_else(Share::default, |bare| share(bare, None)),
         },
         max_load: Outcomes { now: None, expected: None, without_hints: None },
         endpoints: Vec::new(),

@@ -135,13 +135,17 @@ proptest! {
         let now: Vec<&EndpointSlice> = slices.iter().collect();
         let input = CrossZoneInput {
             service: &service, nodes: &proxy_nodes, origins: &origins_indexed, topology: &topology,
-            behaviour, model: &TrafficModel::ZoneCpu, now: &now, expected: &now, detail: true,
+            behaviour, model: &TrafficModel::ZoneCpu, now: &now, expected: &now, detail: true, without_hints: false,
         };
         let Some(result) = cross_zone(&input) else { return Ok(()) };
         // What `check` computes alone: the same overall figures, to the last bit.
         let overall = cross_zone(&CrossZoneInput { detail: false, ..input }).expect("routed with detail");
         prop_assert_eq!(overall.overall.now, result.overall.now);
         prop_assert_eq!(overall.overall.expected, result.overall.expected);
+        // What `serve` computes: the share without hints too, to the last bit.
+        let summary = cross_zone(&CrossZoneInput { detail: false, without_hints: true, ..input })
+            .expect("routed with detail");
+        prop_assert_eq!(summary.overall, result.overall);
         let (zones, loads, flows) = direct(&service, &now, &nodes, behaviour);
         prop_assert_eq!(result.zones.len(), zones.len());
         for row in &result.zones {

@@ -4,3 +4,4 @@
 mod crosszone;
 mod crosszone_groups;
 mod replicas;
+mod summary_only;
