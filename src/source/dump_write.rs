@@ -13,6 +13,7 @@ use std::io::Write;
 use serde_json::{Map, Value, json};
 
 use crate::source::SourceError;
+use crate::source::dump::{CLUSTER_INFO_API_VERSION, CLUSTER_INFO_KIND};
 use crate::source::live::Raw;
 use topo_engine::model::{OptionalObject, ReadStatus, Snapshot};
 
@@ -28,8 +29,6 @@ pub enum DumpFormat {
     Json,
 }
 
-/// `apiVersion` of the ClusterInfo item.
-pub const CLUSTER_INFO_API_VERSION: &str = "kubectl-topo/v1alpha1";
 const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
 
 /// What `dump` writes: the objects a live read returned, or a Snapshot redacted.
@@ -83,7 +82,7 @@ fn raw_items(raw: &Raw) -> Vec<Value> {
 
 /// The ClusterInfo item: the facts no Kubernetes object carries.
 fn info_of(server_version: Option<&String>, nodes_unavailable: bool, notes: &[String]) -> Value {
-    let mut info = json!({"apiVersion": CLUSTER_INFO_API_VERSION, "kind": "ClusterInfo"});
+    let mut info = json!({"apiVersion": CLUSTER_INFO_API_VERSION, "kind": CLUSTER_INFO_KIND});
     if let Some(v) = server_version {
         info["serverVersion"] = Value::String(v.clone());
     }
