@@ -102,31 +102,14 @@ pub fn margin(
     ready: &BTreeMap<String, i64>,
 ) -> Option<Margin> {
     let state = CpuState::of(topology)?;
-    let n: i64 = ready.values().sum();
-    let zoneless = ready.get("").copied().unwrap_or(0);
-    let holds = state.holds(n, zoneless);
-    let few_zones = state.zones.len() <= MARGIN_ZONE_LIMIT;
-    let shares = if n <= MARGIN_ENDPOINT_LIMIT && few_zones {
-        share::share_margins(&state, n, zoneless)
-    } else {
-        Vec::new()
+    let (n, zoneless) = counts(ready);
+    let shares = shares_within_limits(&state, n, zoneless);
+    let (nodes, nodes_examined) = match state.zones.len() <= MARGIN_ZONE_LIMIT {
+        true => nodes::node_flips(topology, sizes, n, zoneless),
+        false => (Vec::new(), 0),
     };
-    let (nodes, nodes_examined) =
-        if few_zones { nodes::node_flips(topology, sizes, n, zoneless) } else { (Vec::new(), 0) };
-    let endpoints = endpoints::endpoint_flips(&state, ready);
-    let nearest_share_points = share::nearest_points(&shares);
-    let fragile = nearest_share_points.is_some_and(|p| p < FRAGILE_SHARE_POINTS)
-        || endpoints.iter().any(|e| e.add_flips || e.remove_flips == Some(true));
-    Some(Margin {
-        holds,
-        ready_endpoints: n,
-        shares,
-        nodes,
-        nodes_examined,
-        endpoints,
-        nearest_share_points,
-        fragile,
-    })
+    let nearest = share::nearest_points(&shares);
+    Some(Margin { shares, nodes, nodes_examined, ..summary(&state, ready, nearest) })
 }
 
 /// The nearest share move of [`margin`] by (ready endpoints, of which without a zone): every
@@ -142,36 +125,53 @@ pub fn row_margin(
     nearest: &NearestShares,
 ) -> Option<Margin> {
     let state = CpuState::of(topology)?;
-    let n: i64 = ready.values().sum();
-    let zoneless = ready.get("").copied().unwrap_or(0);
+    let (n, zoneless) = counts(ready);
     let known = nearest.lock().ok().and_then(|m| m.get(&(n, zoneless)).copied());
-    let nearest_share_points = known.unwrap_or_else(|| {
-        let few_zones = state.zones.len() <= MARGIN_ZONE_LIMIT;
-        let shares = match n <= MARGIN_ENDPOINT_LIMIT && few_zones {
-            true => share::share_margins(&state, n, zoneless),
-            false => Vec::new(),
-        };
-        let points = share::nearest_points(&shares);
+    let points = known.unwrap_or_else(|| {
+        let points = share::nearest_points(&shares_within_limits(&state, n, zoneless));
         if let Ok(mut m) = nearest.lock() {
             m.insert((n, zoneless), points);
         }
         points
     });
-    let endpoints = endpoints::endpoint_flips(&state, ready);
+    Some(summary(&state, ready, points))
+}
+
+/// Ready endpoints, and how many of them have no zone.
+fn counts(ready: &BTreeMap<String, i64>) -> (i64, i64) {
+    (ready.values().sum(), ready.get("").copied().unwrap_or(0))
+}
+
+/// Every counted zone's share margin, or none beyond [`MARGIN_ENDPOINT_LIMIT`] or
+/// [`MARGIN_ZONE_LIMIT`].
+fn shares_within_limits(
+    state: &CpuState,
+    n: i64,
+    zoneless: i64,
+) -> Vec<crate::report::stability::ShareMargin> {
+    match n <= MARGIN_ENDPOINT_LIMIT && state.zones.len() <= MARGIN_ZONE_LIMIT {
+        true => share::share_margins(state, n, zoneless),
+        false => Vec::new(),
+    }
+}
+
+/// The margin without per-zone shares or Node flips: whether it holds, the endpoint flips, the
+/// nearest share move given, and whether that makes it fragile.
+fn summary(state: &CpuState, ready: &BTreeMap<String, i64>, nearest_share_points: Option<f64>) -> Margin {
+    let (n, zoneless) = counts(ready);
+    let endpoints = endpoints::endpoint_flips(state, ready);
     let fragile = nearest_share_points.is_some_and(|p| p < FRAGILE_SHARE_POINTS)
         || endpoints.iter().any(|e| e.add_flips || e.remove_flips == Some(true));
-    let holds = state.holds(n, zoneless);
-    let (shares, nodes, nodes_examined) = (Vec::new(), Vec::new(), 0);
-    Some(Margin {
-        holds,
+    Margin {
+        holds: state.holds(n, zoneless),
         ready_endpoints: n,
-        shares,
-        nodes,
-        nodes_examined,
+        shares: Vec::new(),
+        nodes: Vec::new(),
+        nodes_examined: 0,
         endpoints,
         nearest_share_points,
         fragile,
-    })
+    }
 }
 
 /// `simulate --replicas MIN..MAX` for `service`: the certificate over the zones with counted Nodes
