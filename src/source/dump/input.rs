@@ -36,6 +36,15 @@ pub(crate) fn read_dump_file(
         return Ok(parsed);
     }
     input.seek(SeekFrom::Start(0)).map_err(|err| read_error(origin, &err))?;
+    if json {
+        // Its indentation taken out first (on a second thread); an error is read again as written,
+        // to place it in the file.
+        let read = json::unindented(&mut input, |json| read_within(json, origin, Some(len), MAX_YAML_BYTES));
+        if read.is_ok() {
+            return read;
+        }
+        input.seek(SeekFrom::Start(0)).map_err(|err| read_error(origin, &err))?;
+    }
     if !yaml {
         return read_dump(input, origin, Some(len));
     }

@@ -21,7 +21,10 @@ use serde_json::{Deserializer, Map, Value};
 use super::{DumpError, Inherited, MAX_OBJECT_BYTES, ParsedDump, Reader};
 
 mod item;
+mod unindent;
 mod window;
+
+pub(super) use unindent::unindented;
 
 use window::{Step, Window, offset, source_line};
 

@@ -1,0 +1,85 @@
+//! A JSON file's indentation, taken out on a second thread before the reader decodes it. kubectl
+//! indents its JSON four spaces a level, so half of a dump's bytes are the spaces that begin its
+//! lines, which serde_json would skip one at a time on the decoding thread; here they are dropped
+//! a line at a time ([`memchr`]) while the reader decodes what came before ([`read_ahead`]).
+//!
+//! Only spaces and tabs right after a newline go: in valid JSON a newline is never inside a
+//! string, so no value changes, and the newlines stay, so every line number holds. Columns do
+//! not, so a caller that meets an error reads the file again as written to place it.
+
+use std::io::{self, ErrorKind, Read};
+
+use super::super::ahead::{Ahead, read_ahead};
+
+/// Bytes read from the file at a time.
+const CHUNK: usize = 1 << 20;
+
+/// What `consume` makes of `input` read with its indentation taken out on a second thread.
+pub(in super::super) fn unindented<T>(input: impl Read + Send, consume: impl FnOnce(&mut Ahead) -> T) -> T {
+    let mut unindent = Unindent { input, buf: Vec::new(), line_start: false, done: false };
+    read_ahead(|spare| unindent.next_chunk(spare), consume)
+}
+
+struct Unindent<R> {
+    input: R,
+    /// What is read from the file, before it is unindented into a chunk.
+    buf: Vec<u8>,
+    /// The last byte handed out ended a line.
+    line_start: bool,
+    done: bool,
+}
+
+impl<R: Read> Unindent<R> {
+    /// The next chunk of the file, unindented, written into `chunk`; `None` at its end.
+    fn next_chunk(&mut self, mut chunk: Vec<u8>) -> Option<io::Result<Vec<u8>>> {
+        if self.done {
+            return None;
+        }
+        self.buf.resize(CHUNK, 0);
+        let read = loop {
+            match self.input.read(&mut self.buf) {
+                Err(err) if err.kind() == ErrorKind::Interrupted => {}
+                Err(err) => {
+                    self.done = true;
+                    return Some(Err(err));
+                }
+                Ok(read) => break read,
+            }
+        };
+        self.done = read == 0;
+        chunk.clear();
+        unindent(&self.buf[..read], &mut chunk, &mut self.line_start);
+        (!self.done).then_some(Ok(chunk))
+    }
+}
+
+/// Appends `bytes` to `out` without the spaces and tabs that begin each line; `line_start`: the
+/// byte before `bytes` ended a line (and, on return, the last of them).
+fn unindent(bytes: &[u8], out: &mut Vec<u8>, line_start: &mut bool) {
+    let mut from = 0;
+    while from < bytes.len() {
+        if *line_start {
+            from += blanks(&bytes[from..]);
+            if from == bytes.len() {
+                break;
+            }
+        }
+        let end = memchr::memchr(b'\n', &bytes[from..]).map_or(bytes.len(), |at| from + at + 1);
+        *line_start = bytes[end - 1] == b'\n';
+        out.extend_from_slice(&bytes[from..end]);
+        from = end;
+    }
+}
+
+/// How many spaces and tabs `bytes` begins with (kubectl indents by four spaces: eight are
+/// compared at once).
+fn blanks(bytes: &[u8]) -> usize {
+    let mut n = 0;
+    while bytes.get(n..n + 8) == Some(b"        ") {
+        n += 8;
+    }
+    n + bytes[n..].iter().take_while(|&&b| b == b' ' || b == b'\t').count()
+}
+
+#[cfg(test)]
+mod tests;
