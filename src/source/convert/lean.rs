@@ -12,6 +12,8 @@
 //! analysis never looks there.
 
 use std::collections::BTreeMap;
+use std::marker::PhantomData;
+use std::sync::Arc;
 
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use serde::Deserialize;
@@ -20,10 +22,13 @@ use topo_engine::model;
 
 use super::ConvertError;
 
-/// `metadata`, as far as it is read.
+mod fields;
+use fields::{NodeReads, Reads, ServiceReads, SliceReads, annotations, labels, shared, unique};
+
+/// `metadata`, as far as it is read: of its labels and annotations, those `K`'s model reads.
 #[derive(Deserialize, Default)]
-#[serde(expecting = "ObjectMeta")]
-struct Meta {
+#[serde(expecting = "ObjectMeta", bound = "")]
+struct Meta<K: Reads> {
     name: Option<String>,
     namespace: Option<String>,
     /// What `serve`'s watchers resume from ([`Head`]); the model does not keep it.
@@ -33,10 +38,12 @@ struct Meta {
     /// it); nothing keeps it.
     #[allow(dead_code)]
     uid: Option<String>,
-    #[serde(default, deserialize_with = "unique")]
+    #[serde(default, deserialize_with = "labels::<_, K>")]
     labels: Option<BTreeMap<String, String>>,
-    #[serde(default, deserialize_with = "unique")]
+    #[serde(default, deserialize_with = "annotations::<_, K>")]
     annotations: Option<BTreeMap<String, String>>,
+    #[serde(skip)]
+    reads: PhantomData<K>,
 }
 
 /// What a watcher reads of an object (`serve`'s watches), decoded in the same pass as the model.
@@ -48,7 +55,7 @@ pub(crate) struct Head {
 }
 
 /// The [`Head`] of an object's metadata (its resourceVersion taken: the model does not keep it).
-fn head(meta: &mut Option<Meta>) -> Head {
+fn head<K: Reads>(meta: &mut Option<Meta<K>>) -> Head {
     let Some(meta) = meta else { return Head::default() };
     Head {
         name: meta.name.clone(),
@@ -57,43 +64,11 @@ fn head(meta: &mut Option<Meta>) -> Head {
     }
 }
 
-/// A map whose keys are given once, or `null`: a label given twice (two zones) is refused, where
-/// a `BTreeMap` would keep the last silently.
-fn unique<'de, D: serde::Deserializer<'de>, V: Deserialize<'de>>(
-    deserializer: D,
-) -> Result<Option<BTreeMap<String, V>>, D::Error> {
-    struct Unique<V>(std::marker::PhantomData<V>);
-    impl<'de, V: Deserialize<'de>> serde::de::Visitor<'de> for Unique<V> {
-        type Value = Option<BTreeMap<String, V>>;
-        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str("a map")
-        }
-        fn visit_none<E>(self) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-            d.deserialize_map(self)
-        }
-        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            let mut out = BTreeMap::new();
-            while let Some(key) = map.next_key::<String>()? {
-                if out.contains_key(&key) {
-                    return Err(serde::de::Error::custom(format!("duplicate key {key:?}")));
-                }
-                let value = map.next_value()?;
-                out.insert(key, value);
-            }
-            Ok(Some(out))
-        }
-    }
-    deserializer.deserialize_option(Unique(std::marker::PhantomData))
-}
-
 /// A Node: name, labels, allocatable CPU, the `Ready` condition, the kubelet version.
 #[derive(Deserialize)]
 #[serde(expecting = "Node")]
 pub(crate) struct Node {
-    metadata: Option<Meta>,
+    metadata: Option<Meta<NodeReads>>,
     status: Option<NodeStatus>,
 }
 
@@ -164,7 +139,7 @@ impl Node {
 #[derive(Deserialize)]
 #[serde(expecting = "Service")]
 pub(crate) struct Service {
-    metadata: Option<Meta>,
+    metadata: Option<Meta<ServiceReads>>,
     spec: Option<ServiceSpec>,
     status: Option<ServiceStatus>,
 }
@@ -274,7 +249,7 @@ impl Service {
 #[derive(Deserialize)]
 #[serde(expecting = "EndpointSlice", rename_all = "camelCase")]
 pub(crate) struct EndpointSlice {
-    metadata: Option<Meta>,
+    metadata: Option<Meta<SliceReads>>,
     address_type: Option<String>,
     endpoints: Option<Vec<Endpoint>>,
     ports: Option<Vec<EndpointPort>>,
@@ -286,8 +261,10 @@ struct Endpoint {
     addresses: Option<Vec<String>>,
     conditions: Option<EndpointConditions>,
     hints: Option<EndpointHints>,
-    node_name: Option<String>,
-    zone: Option<String>,
+    #[serde(default, deserialize_with = "shared")]
+    node_name: Option<Arc<str>>,
+    #[serde(default, deserialize_with = "shared")]
+    zone: Option<Arc<str>>,
 }
 
 #[derive(Deserialize)]
@@ -308,13 +285,15 @@ struct EndpointHints {
 #[derive(Deserialize)]
 #[serde(expecting = "ForZone")]
 struct ForZone {
-    name: Option<String>,
+    #[serde(default, deserialize_with = "shared")]
+    name: Option<Arc<str>>,
 }
 
 #[derive(Deserialize)]
 #[serde(expecting = "ForNode")]
 struct ForNode {
-    name: Option<String>,
+    #[serde(default, deserialize_with = "shared")]
+    name: Option<Arc<str>>,
 }
 
 #[derive(Deserialize)]
@@ -365,15 +344,11 @@ impl Endpoint {
             ready,
             serving,
             terminating,
-            node_name: self.node_name.map(Into::into),
-            zone: self.zone.map(Into::into),
+            node_name: self.node_name,
+            zone: self.zone,
             hints: self.hints.map(|h| model::Hints {
-                for_zones: h
-                    .for_zones
-                    .map(|z| z.into_iter().map(|z| z.name.unwrap_or_default().into()).collect()),
-                for_nodes: h
-                    .for_nodes
-                    .map(|n| n.into_iter().map(|n| n.name.unwrap_or_default().into()).collect()),
+                for_zones: h.for_zones.map(|z| z.into_iter().map(|z| z.name.unwrap_or_default()).collect()),
+                for_nodes: h.for_nodes.map(|n| n.into_iter().map(|n| n.name.unwrap_or_default()).collect()),
             }),
         }
     }

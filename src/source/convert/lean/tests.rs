@@ -164,6 +164,35 @@ fn read_fields_are_type_checked_and_others_skipped() {
     assert!(serde_json::from_value::<Node>(images).is_ok());
 }
 
+/// Of a Node's and a slice's labels and annotations only those the model reads are kept, but
+/// the others are still refused as k8s-openapi refuses them (a value that is not a string), and a
+/// key given twice as any label is.
+#[test]
+fn unread_labels_and_annotations_are_dropped_yet_checked() {
+    let node = |meta: Value| json!({ "metadata": meta, "status": { "allocatable": { "cpu": "2" } } });
+    let read = serde_json::from_value::<Node>(node(json!({
+        "name": "n", "labels": { "a": "1", "topology.kubernetes.io/zone": "z" }, "annotations": { "b": "2" }
+    })));
+    let meta = read.expect("decodes").metadata.expect("metadata");
+    let labels: Vec<&str> = meta.labels.iter().flatten().map(|(k, _)| k.as_str()).collect();
+    assert_eq!((labels, meta.annotations.map(|a| a.len())), (vec!["topology.kubernetes.io/zone"], Some(0)));
+    for (what, meta) in [
+        ("label", r#"{"name":"n","labels":{"a":1}}"#),
+        ("annotation", r#"{"name":"n","annotations":{"a":["x"]}}"#),
+    ] {
+        let text = format!(r#"{{"metadata":{meta}}}"#);
+        let k8s = serde_json::from_str::<k8s_openapi::api::core::v1::Node>(&text).expect_err(what);
+        let lean = serde_json::from_str::<Node>(&text).err().map(|e| e.to_string());
+        assert_eq!(lean, Some(k8s.to_string()), "an unread {what} that is not a string");
+    }
+    for labels in [r#""a":"1","a":"2""#, r#""b":"1","c":"2","a":"3","c":"4""#, r#""c":"1","a":"2","b":"3""#] {
+        let text = format!(r#"{{"metadata":{{"name":"s","labels":{{{labels}}}}}}}"#);
+        let error = serde_json::from_str::<EndpointSlice>(&text).err().map(|e| e.to_string());
+        let twice = labels.matches(r#""a""#).count() > 1 || labels.matches(r#""c""#).count() > 1;
+        assert_eq!(error.is_some_and(|e| e.starts_with("duplicate key")), twice, "labels {labels}");
+    }
+}
+
 /// A live read gives the same Snapshot decoded lean (every command but `dump`) as decoded whole
 /// (`dump`): a Node left out with its note, Events, the read's own notes and version included.
 #[test]
