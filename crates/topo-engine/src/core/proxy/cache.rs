@@ -1,7 +1,6 @@
 //! What kube-proxy holds per service port: a port of `EndpointSliceCache.addEndpoints` and
 //! `endpointsMapFromEndpointInfo` (k/k `pkg/proxy/endpointslicecache.go`, docs/behaviour.md#endpoints-kube-proxy-holds).
 
-use std::cmp::Ordering;
 use std::net::{IpAddr, Ipv4Addr};
 use std::sync::Arc;
 
@@ -152,33 +151,51 @@ pub fn endpoints_for_port(
             }
         }
     }
-    copies.sort_by(identity_order);
+    merged(copies, behaviour)
+}
+
+/// The copies sorted by identity (`byEndpoint`), duplicates merged as `addEndpoints` merges them.
+fn merged(copies: Vec<ProxyEndpoint>, behaviour: Behaviour) -> Vec<ProxyEndpoint> {
+    // Each identity written once into one buffer, the copies ordered by it (a stable sort: copies
+    // of one identity keep their visit order).
+    let mut identities = Vec::with_capacity(copies.len() * 24);
+    let spans: Vec<std::ops::Range<usize>> = (copies.iter())
+        .map(|copy| {
+            let start = identities.len();
+            identities.extend(identity_bytes(copy, &mut [0; 11]));
+            start..identities.len()
+        })
+        .collect();
+    let identity = |i: usize| &identities[spans[i].clone()];
+    let mut order: Vec<usize> = (0..copies.len()).collect();
+    order.sort_by(|&a, &b| identity(a).cmp(identity(b)));
     let replaces = |info: &ProxyEndpoint| match prefers_non_terminating(behaviour) {
         true => !info.terminating,
         false => info.is_local,
     };
+    let mut copies: Vec<Option<ProxyEndpoint>> = copies.into_iter().map(Some).collect();
     let mut out: Vec<ProxyEndpoint> = Vec::with_capacity(copies.len());
-    for info in copies {
+    let mut held = None;
+    for i in order {
+        let Some(info) = copies[i].take() else { continue };
         // The first copy of an identity is held; a later one replaces it when `replaces`.
         match out.last_mut() {
-            Some(held) if identity_order(held, &info).is_eq() => {
+            Some(last) if held.is_some_and(|h| identity(h) == identity(i)) => {
                 if replaces(&info) {
-                    *held = info;
+                    *last = info;
                 }
             }
-            _ => out.push(info),
+            _ => {
+                out.push(info);
+                held = Some(i);
+            }
         }
     }
     out
 }
 
-/// The order of [`ProxyEndpoint::identity`]'s strings, without writing them: `[`, the address,
-/// `]` for an IPv6 one, then `:` and the port in decimal, compared byte by byte.
-fn identity_order(a: &ProxyEndpoint, b: &ProxyEndpoint) -> Ordering {
-    let (mut pa, mut pb) = ([0u8; 11], [0u8; 11]);
-    identity_bytes(a, &mut pa).cmp(identity_bytes(b, &mut pb))
-}
-
+/// [`ProxyEndpoint::identity`]'s bytes, without writing a `String`: `[`, the address, `]` for an
+/// IPv6 one, then `:` and the port in decimal.
 fn identity_bytes<'a>(e: &'a ProxyEndpoint, port: &'a mut [u8; 11]) -> impl Iterator<Item = u8> + 'a {
     let v6 = e.address.contains(':');
     let digits = decimal(e.port, port);
@@ -210,7 +227,7 @@ mod identity_tests {
     use super::*;
 
     #[test]
-    fn identity_order_is_the_order_of_the_identities() {
+    fn identity_bytes_are_the_identity() {
         let at = |address: &str, port: i32| ProxyEndpoint {
             address: address.into(),
             port,
@@ -222,25 +239,18 @@ mod identity_tests {
             zone_hints: None,
             node_hints: None,
         };
-        let mut endpoints = vec![
-            at("10.0.0.1", 80),
-            at("10.0.0.10", 80),
-            at("10.0.0.1", 8080),
-            at("10.0.0.1", 9),
-            at("fd00::1", 80),
-            at("fd00::10", 443),
-            at("10.0.0.2", -1),
-            at("2.0.0.0", 2147483647),
-            at("not-an-ip", 0),
-        ];
-        for rotation in 0..endpoints.len() {
-            endpoints.rotate_left(rotation);
-            let mut by_order = endpoints.clone();
-            by_order.sort_by(identity_order);
-            let mut by_string = endpoints.clone();
-            by_string.sort_by_key(ProxyEndpoint::identity);
-            assert_eq!(by_order, by_string);
+        for (address, port) in [
+            ("10.0.0.1", 80),
+            ("10.0.0.10", 8080),
+            ("fd00::1", 9),
+            ("10.0.0.2", -1),
+            ("2.0.0.0", 2147483647),
+            ("not-an-ip", 0),
+            ("fd00::10", i32::MIN),
+        ] {
+            let endpoint = at(address, port);
+            let bytes: Vec<u8> = identity_bytes(&endpoint, &mut [0; 11]).collect();
+            assert_eq!(String::from_utf8(bytes).as_deref(), Ok(endpoint.identity().as_str()));
         }
-        assert!(identity_order(&at("fd00::1", 80), &at("fd00::1", 80)).is_eq());
     }
 }
