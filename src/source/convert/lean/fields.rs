@@ -116,7 +116,7 @@ impl<'de> Visitor<'de> for Kept {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let (mut out, mut seen) = (BTreeMap::new(), Seen::default());
         while let Some(key) = map.next_key_seed(Text)? {
-            if !seen.first_time(&key) {
+            if !seen.first_time(key.clone()) {
                 return Err(duplicate(&key));
             }
             let value = map.next_value_seed(Text)?;
@@ -137,16 +137,16 @@ struct Seen<'de> {
 }
 
 impl<'de> Seen<'de> {
-    fn first_time(&mut self, key: &Cow<'de, str>) -> bool {
+    fn first_time(&mut self, key: Cow<'de, str>) -> bool {
         if let Some(set) = &mut self.set {
-            return set.insert(key.clone());
+            return set.insert(key);
         }
-        if self.sorted.last().is_none_or(|last| last < key) {
-            self.sorted.push(key.clone());
+        if self.sorted.last().is_none_or(|last| *last < key) {
+            self.sorted.push(key);
             return true;
         }
         let mut set: BTreeSet<_> = std::mem::take(&mut self.sorted).into_iter().collect();
-        let first = set.insert(key.clone());
+        let first = set.insert(key);
         self.set = Some(set);
         first
     }
