@@ -13,13 +13,12 @@
 //! What is wrong with an object decoded on a guess is reported as the guessed kind's.
 
 use serde::de::value::MapAccessDeserializer;
-use serde::de::{DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, Visitor};
+use serde::de::{Deserializer, Error as _, IgnoredAny, MapAccess, Visitor};
 use serde_json::Value;
 use serde_json::error::Category;
 
 use super::super::convert::object::{Decoded, Kind, kind_of, lean, lean_at_path, name_of};
-use super::super::outcome::{Outcome, RETIRED};
-use super::super::{Inherited, classify, json_message};
+use super::super::{Inherited, Outcome, classify, json_message};
 use super::{at, offset};
 
 /// What an item is.
@@ -40,7 +39,7 @@ pub(in super::super) fn read(
     let mut kind = None;
     let mut de = serde_json::Deserializer::from_slice(text);
     let read = match text.first() {
-        Some(b'{') => ItemSeed { inherited, known, kind: &mut kind }.deserialize(&mut de),
+        Some(b'{') => (&mut de).deserialize_map(Item { inherited, known, kind: &mut kind }),
         _ => Ok(None),
     };
     match read {
@@ -69,22 +68,15 @@ fn refused(kind: Kind, item: &[u8], error: &serde_json::Error) -> serde_json::Re
     Ok(Outcome::Decoded(Decoded { kind, name, result: Err(message.unwrap_or_else(|| json_message(error))) }))
 }
 
-struct ItemSeed<'s, 'i> {
+/// The visitor of an item; `None`: read the item again as a `Value`.
+struct Item<'s, 'i> {
     inherited: Inherited<'i>,
     known: bool,
     /// The kind being decoded, for the error the visitor may return.
     kind: &'s mut Option<Kind>,
 }
 
-impl<'de> DeserializeSeed<'de> for ItemSeed<'_, '_> {
-    /// `None`: read the item again as a `Value`.
-    type Value = Option<Read>;
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<Read>, D::Error> {
-        deserializer.deserialize_map(self)
-    }
-}
-
-impl<'de> Visitor<'de> for ItemSeed<'_, '_> {
+impl<'de> Visitor<'de> for Item<'_, '_> {
     type Value = Option<Read>;
 
     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -97,7 +89,10 @@ impl<'de> Visitor<'de> for ItemSeed<'_, '_> {
             if types.take(&key, &mut map)? {
                 match types.decided() {
                     Some(Ok(kind)) => typed = Some(kind),
-                    Some(Err(read)) => return skip_rest(map).map(|()| read),
+                    Some(Err(read)) => {
+                        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                        return Ok(read);
+                    }
                     None => {}
                 }
                 continue;
@@ -123,7 +118,7 @@ impl<'de> Visitor<'de> for ItemSeed<'_, '_> {
     }
 }
 
-impl ItemSeed<'_, '_> {
+impl Item<'_, '_> {
     /// The kind to decode the item as before its type is known: an EndpointSlice's from its
     /// `apiVersion`, or the List's when it begins without one.
     fn guess(&self, types: &Types, head_empty: bool) -> Option<Kind> {
@@ -137,11 +132,6 @@ impl ItemSeed<'_, '_> {
             _ => None,
         }
     }
-}
-
-fn skip_rest<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
-    while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-    Ok(())
 }
 
 /// The kinds decoded straight into their lean types (the bulk of a dump).
@@ -182,7 +172,7 @@ impl Types {
         };
         Some(match kind_of(api_version, kind) {
             Some(kind) if lean_kind(kind) => Ok(kind),
-            None if !kind.ends_with("List") && (api_version.as_str(), kind.as_str()) != RETIRED => {
+            None if !kind.ends_with("List") => {
                 Err(Some(Read::Outcomes(vec![Outcome::Skip(format!("{api_version} {kind}"))])))
             }
             _ => Err(None),
