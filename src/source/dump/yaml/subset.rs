@@ -60,14 +60,6 @@ struct Frame {
     keys: usize,
 }
 
-/// A key (or a `-`) whose value begins on a later line: a nested block, or null.
-#[derive(Clone, Copy)]
-struct Pending {
-    /// The indentation of the mapping or sequence it belongs to.
-    indent: usize,
-    seq: bool,
-}
-
 /// YAML in, JSON out, in chunks ([`Transcoder::next_chunk`]).
 pub(super) struct Transcoder<R> {
     input: R,
@@ -78,7 +70,9 @@ pub(super) struct Transcoder<R> {
     /// twice is the parser's to refuse, as the JSON reader keeps the last.
     keys: Vec<(usize, usize)>,
     key_text: Vec<u8>,
-    pending: Option<Pending>,
+    /// The last key (or `-`) of the innermost mapping (or sequence) has its value on a later
+    /// line: a nested block, or null.
+    pending: bool,
     block: Option<Block>,
     /// Lines of YAML ended whose line break is not written yet.
     breaks: usize,
@@ -99,7 +93,7 @@ impl<R: BufRead> Transcoder<R> {
             stack: Vec::new(),
             keys: Vec::new(),
             key_text: Vec::new(),
-            pending: None,
+            pending: false,
             block: None,
             breaks: 0,
             unended: false,
@@ -157,8 +151,8 @@ impl<R: BufRead> Transcoder<R> {
             return if rest == "---" { self.end_document() } else { Err(Unsupported) };
         }
         let dash = rest == "-" || rest.starts_with("- ");
-        if let Some(pending) = self.pending.take() {
-            self.resolve(pending, indent, dash)?;
+        if std::mem::take(&mut self.pending) {
+            self.resolve(indent, dash)?;
         } else if self.stack.is_empty() {
             self.root(indent, rest, dash)?;
         }
@@ -176,11 +170,12 @@ impl<R: BufRead> Transcoder<R> {
     }
 
     /// What a key or `-` without a value on its line holds, now that the next line is here.
-    fn resolve(&mut self, pending: Pending, indent: usize, dash: bool) -> Fast<()> {
+    fn resolve(&mut self, indent: usize, dash: bool) -> Fast<()> {
+        let parent = self.stack.last().copied().ok_or(Unsupported)?;
         // A mapping's sequence may sit at the mapping's own indentation (`items:` then `- …`).
-        if dash && (indent > pending.indent || (indent == pending.indent && !pending.seq)) {
+        if dash && (indent > parent.indent || (indent == parent.indent && !parent.seq)) {
             self.open(true, indent)
-        } else if indent > pending.indent {
+        } else if indent > parent.indent {
             self.open(false, indent)
         } else {
             self.out.extend_from_slice(b"null");
@@ -232,7 +227,7 @@ impl<R: BufRead> Transcoder<R> {
         let after = &rest[1..];
         let value = after.trim_start_matches(' ');
         if value.is_empty() {
-            self.pending = Some(Pending { indent, seq: true });
+            self.pending = true;
             return Ok(());
         }
         if value == "-" || value.starts_with("- ") {
@@ -270,7 +265,7 @@ impl<R: BufRead> Transcoder<R> {
         self.out.push(b':');
         let value = after.trim_start_matches(' ');
         if value.is_empty() {
-            self.pending = Some(Pending { indent, seq: false });
+            self.pending = true;
             return Ok(());
         }
         self.value(value, indent)
@@ -325,7 +320,7 @@ impl<R: BufRead> Transcoder<R> {
     /// Ends the current document (at `---` or the end of the input).
     fn end_document(&mut self) -> Fast<()> {
         self.end_block()?;
-        if self.pending.take().is_some() {
+        if std::mem::take(&mut self.pending) {
             self.out.extend_from_slice(b"null");
         }
         while !self.stack.is_empty() {
