@@ -43,7 +43,7 @@ pub struct ClusterInfo {
 }
 
 /// Object kinds a dump is read for.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Kind {
     Node,
     Service,

@@ -103,11 +103,9 @@ impl<'de> Visitor<'de> for Item<'_, '_> {
                     lean(kind, MapAccessDeserializer::new(Rest::new(&mut map, &mut types, head, key)))?;
                 // Guessed wrong (another kind after all): read again as a `Value`.
                 let right = typed.is_some()
-                    || match (&types.api_version, &types.kind) {
-                        (Some(Value::String(api_version)), Some(Value::String(named))) => {
-                            kind_of(api_version, named).map(Kind::label) == Some(kind.label())
-                        }
-                        (api_version, named) => api_version.is_none() && named.is_none(),
+                    || match types.decided() {
+                        Some(decided) => decided.ok() == Some(kind),
+                        None => types.api_version.is_none() && types.kind.is_none(),
                     };
                 return Ok(right.then(|| Read::Outcomes(vec![Outcome::Decoded(outcome)])));
             }
