@@ -80,7 +80,6 @@ pub(super) struct Transcoder<R> {
     unended: bool,
     /// The current document has its root.
     rooted: bool,
-    documents: usize,
     done: bool,
 }
 
@@ -98,22 +97,17 @@ impl<R: BufRead> Transcoder<R> {
             breaks: 0,
             unended: false,
             rooted: false,
-            documents: 0,
             done: false,
         }
     }
 
-    /// Writes JSON until a chunk is ready or the input ends.
+    /// Writes JSON until a chunk is ready or the input ends. (An input of nothing but comments
+    /// writes nothing, which the JSON reader refuses, so the full reader says what it is.)
     fn fill(&mut self) -> Fast<()> {
         while self.out.len() < CHUNK {
             if !self.next_line()? {
-                self.end_document()?;
-                if self.documents == 0 {
-                    // Nothing but comments or blank lines: the full reader says what that is.
-                    return Err(Unsupported);
-                }
                 self.done = true;
-                break;
+                return self.end_document();
             }
         }
         Ok(())
@@ -326,9 +320,7 @@ impl<R: BufRead> Transcoder<R> {
         while !self.stack.is_empty() {
             self.close();
         }
-        if std::mem::take(&mut self.rooted) {
-            self.documents += 1;
-        }
+        self.rooted = false;
         Ok(())
     }
 
