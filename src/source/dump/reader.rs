@@ -66,7 +66,7 @@ pub(super) fn classify(value: Value, inherited: Inherited<'_>, depth: usize, out
 /// back to: restoring the whole copy is right whatever the model comes to hold (a copy is made
 /// where a List's items begin before its `kind` is known: once per document, of what the documents
 /// before it hold, so of nothing for a dump of one document).
-#[derive(Clone)]
+#[derive(Clone, Default)]
 pub(super) struct Reader<'a> {
     origin: &'a str,
     snapshot: Snapshot,
@@ -85,15 +85,7 @@ pub(super) type Inherited<'v> = Option<(&'v str, &'v str)>;
 
 impl<'a> Reader<'a> {
     pub(super) fn new(origin: &'a str) -> Self {
-        Reader {
-            origin,
-            snapshot: Snapshot::default(),
-            skipped: BTreeMap::new(),
-            info: ClusterInfo::default(),
-            index: 0,
-            seen: HashMap::new(),
-            names: Names::default(),
-        }
+        Reader { origin, ..Reader::default() }
     }
 
     /// Reads a top-level `value` (a document) that starts at `line`.
