@@ -12,8 +12,8 @@
 //! when it was wrong (another kind after all), the item is read again from its text as a `Value`.
 //! What is wrong with an object decoded on a guess is reported as the guessed kind's.
 
-use serde::de::value::MapAccessDeserializer;
-use serde::de::{Deserializer, Error as _, IgnoredAny, MapAccess, Visitor};
+use serde::de::value::{MapAccessDeserializer, StringDeserializer};
+use serde::de::{DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, Visitor};
 use serde_json::Value;
 use serde_json::error::Category;
 
@@ -99,8 +99,14 @@ impl<'de> Visitor<'de> for Item<'_, '_> {
             }
             if let Some(kind) = typed.or_else(|| self.guess(&types, head.is_empty())) {
                 *self.kind = Some(kind);
-                let outcome =
-                    lean(kind, MapAccessDeserializer::new(Rest::new(&mut map, &mut types, head, key)))?;
+                let rest = Rest {
+                    map: &mut map,
+                    types: &mut types,
+                    head: head.into_iter(),
+                    next: Some(key),
+                    value: None,
+                };
+                let outcome = lean(kind, MapAccessDeserializer::new(rest))?;
                 // Guessed wrong (another kind after all): read again as a `Value`.
                 let right = typed.is_some()
                     || match types.decided() {
@@ -178,5 +184,44 @@ impl Types {
     }
 }
 
-mod rest;
-use rest::Rest;
+/// The entries of an item whose type is decided or guessed: those kept, the one at hand, then the
+/// rest of the object, `apiVersion` and `kind` taken out as they come.
+struct Rest<'a, A> {
+    map: &'a mut A,
+    types: &'a mut Types,
+    head: std::vec::IntoIter<(String, Value)>,
+    /// The key read when the type was decided, its value not read yet (until handed out).
+    next: Option<String>,
+    /// The kept value of the key last handed out.
+    value: Option<Value>,
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for Rest<'_, A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, A::Error> {
+        if let Some((key, value)) = self.head.next() {
+            self.value = Some(value);
+            return seed.deserialize(StringDeserializer::new(key)).map(Some);
+        }
+        let key = match self.next.take() {
+            Some(key) => key,
+            None => loop {
+                let Some(key) = self.map.next_key::<String>()? else {
+                    return Ok(None);
+                };
+                if !self.types.take(&key, self.map)? {
+                    break key;
+                }
+            },
+        };
+        seed.deserialize(StringDeserializer::new(key)).map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+        match self.value.take() {
+            Some(value) => seed.deserialize(value).map_err(A::Error::custom),
+            None => self.map.next_value_seed(seed),
+        }
+    }
+}
