@@ -20,11 +20,10 @@ use super::super::ahead::read_ahead;
 use super::super::{ParsedDump, json};
 
 mod block;
-mod line;
 mod scalar;
 
 use block::Block;
-use line::{printable, split_key};
+use scalar::split_key;
 
 /// The dump read through the fast path; `None` when the full reader must read it (outside the
 /// subset, or refused: the full reader's message is the one to give).
@@ -337,6 +336,24 @@ impl<R: BufRead> Transcoder<R> {
         let chunk = filled.map(|()| std::mem::replace(&mut self.out, spare));
         Some(chunk.map_err(|Unsupported| io::Error::other("outside the YAML subset the fast path reads")))
     }
+}
+
+/// A line as text, when every character is one YAML prints as itself: no tabs, no carriage
+/// returns, no control characters, none of the characters YAML 1.1 reads as line breaks, no byte
+/// order mark.
+fn printable(line: &[u8]) -> Fast<&str> {
+    // Nearly every line is printable ASCII: one pass decides, and only the others look further.
+    let ascii = line.iter().fold(true, |all, &b| all & (b' '..=b'~').contains(&b));
+    if !ascii && line.iter().any(|&b| b < 0x20 || b == 0x7f) {
+        return Err(Unsupported);
+    }
+    let text = std::str::from_utf8(line).map_err(|_| Unsupported)?;
+    let odd =
+        |c| matches!(c, '\u{80}'..='\u{9f}' | '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}');
+    if !ascii && text.chars().any(odd) {
+        return Err(Unsupported);
+    }
+    Ok(text)
 }
 
 #[cfg(test)]
