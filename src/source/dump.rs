@@ -36,11 +36,8 @@ pub fn parse_dump(text: &str, origin: &str) -> Result<ParsedDump, DumpError> {
 mod error;
 pub use error::{DumpError, MAX_JSON_BYTES, MAX_OBJECT_BYTES, MAX_YAML_BYTES};
 
-mod outcome;
-use outcome::{Outcome, classify};
-
 mod reader;
-use reader::{Inherited, Reader};
+use reader::{Inherited, Outcome, Reader, classify};
 
 mod json;
 mod yaml;

@@ -43,11 +43,14 @@ pub struct ClusterInfo {
 }
 
 /// Object kinds a dump is read for.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Kind {
     Node,
     Service,
     EndpointSlice,
+    /// A `discovery.k8s.io/v1beta1` EndpointSlice: refused, saying how to re-dump (skipping it
+    /// would make every Service look unmanaged).
+    RetiredSlice,
     CoreEvent,
     EventsV1Event,
     ConfigMap,
@@ -64,6 +67,7 @@ pub(crate) fn kind_of(api_version: &str, kind: &str) -> Option<Kind> {
         ("v1", "Node") => Kind::Node,
         ("v1", "Service") => Kind::Service,
         ("discovery.k8s.io/v1", "EndpointSlice") => Kind::EndpointSlice,
+        ("discovery.k8s.io/v1beta1", "EndpointSlice") => Kind::RetiredSlice,
         ("v1", "Event") => Kind::CoreEvent,
         ("events.k8s.io/v1", "Event") => Kind::EventsV1Event,
         ("v1", "ConfigMap") => Kind::ConfigMap,
@@ -82,7 +86,7 @@ impl Kind {
         match self {
             Kind::Node => "node",
             Kind::Service => "service",
-            Kind::EndpointSlice => "endpointslice",
+            Kind::EndpointSlice | Kind::RetiredSlice => "endpointslice",
             Kind::CoreEvent | Kind::EventsV1Event => "event",
             Kind::ConfigMap => "configmap",
             Kind::DaemonSet => "daemonset",
@@ -122,13 +126,12 @@ impl Object {
     }
 }
 
-/// An object of a kind read, converted: the model object (`None`: a ConfigMap or DaemonSet that is
-/// none of the optional reads, `convert::optional`), or what is wrong with it. Boxed: a List's
+/// An object of a kind read, converted: the model object, or what is wrong with it. Boxed: a List's
 /// objects wait in a vector until recorded, and most are small.
 pub(crate) struct Decoded {
     pub(crate) kind: Kind,
     pub(crate) name: String,
-    pub(crate) result: Result<Option<Box<Object>>, String>,
+    pub(crate) result: Result<Box<Object>, String>,
 }
 
 /// `metadata.name`, empty when absent.
@@ -136,13 +139,14 @@ pub(crate) fn name_of(value: &Value) -> String {
     value.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("").to_string()
 }
 
-/// Converts one object of a kind read.
-pub(crate) fn decode(kind: Kind, value: Value) -> Decoded {
+/// Converts one object of a kind read; `None` for one that is none of the optional reads (a
+/// ConfigMap, DaemonSet, Deployment or Pod of no interest, `convert::optional`), which is counted.
+pub(crate) fn decode(kind: Kind, value: Value) -> Option<Decoded> {
     use super::{frontdoor, optional};
     let name = name_of(&value);
     let result = match kind {
         Kind::Node | Kind::Service | Kind::EndpointSlice => match lean_at_path(kind, value) {
-            Ok(Ok(decoded)) => return decoded,
+            Ok(Ok(decoded)) => return Some(decoded),
             Ok(Err(message)) => Err(message),
             Err(err) => Err(json_message(&err)),
         },
@@ -180,8 +184,14 @@ pub(crate) fn decode(kind: Kind, value: Value) -> Decoded {
             Some(Object::Optional(found, ns, name.clone()))
         }),
         Kind::ClusterInfo => typed::<ClusterInfo>(value).map(|info| Some(Object::Info(info))),
+        Kind::RetiredSlice => {
+            Err("discovery.k8s.io/v1beta1 is not read (the API served it until Kubernetes 1.25; \
+             1.21+ serves discovery.k8s.io/v1): re-create the dump with \
+             `kubectl get endpointslices.v1.discovery.k8s.io -A -o yaml`"
+                .to_string())
+        }
     };
-    Decoded { kind, name, result: result.map(|object| object.map(Box::new)) }
+    Some(Decoded { kind, name, result: result.transpose()?.map(Box::new) })
 }
 
 /// Endpoints an EndpointSlice may hold: the API server refuses more (k8s.io/api discovery/v1
@@ -225,7 +235,7 @@ pub(crate) fn lean<'de, D: Deserializer<'de>>(kind: Kind, de: D) -> Result<Decod
             _ => (String::new(), Err(NAMELESS.to_string())),
         },
     };
-    Ok(Decoded { kind, name, result: result.map(|object| Some(Box::new(object))) })
+    Ok(Decoded { kind, name, result: result.map(Box::new) })
 }
 
 /// [`lean`], or what does not decode said with the path of its field; an error of the text

@@ -98,19 +98,9 @@ fn sniff(input: &mut impl Read, origin: &str, limit: u64) -> Result<(Vec<u8>, bo
     }
 }
 
-/// One read of up to [`CHUNK`] bytes onto `buf`: what the input hands out (the JSON reader then
-/// reads on in the input's own steps).
+/// [`CHUNK`] bytes onto `buf`, fewer only at the end of the input; how many.
 fn read_chunk(input: &mut impl Read, buf: &mut Vec<u8>, origin: &str) -> Result<usize, DumpError> {
-    let start = buf.len();
-    buf.resize(start + CHUNK, 0);
-    let read = loop {
-        match input.read(&mut buf[start..]) {
-            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
-            read => break read.map_err(|err| read_error(origin, &err)),
-        }
-    };
-    buf.truncate(start + *read.as_ref().unwrap_or(&0));
-    read
+    input.take(CHUNK as u64).read_to_end(buf).map_err(|err| read_error(origin, &err))
 }
 
 /// UTF-16 or UTF-32, by its byte order mark or, without one, by the NUL bytes that ASCII text has

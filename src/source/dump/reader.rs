@@ -1,5 +1,8 @@
-//! Records what each object of a dump is, in source order: model objects into the [`Snapshot`]
-//! (each listed once), other kinds counted for the skip note, and the first error.
+//! What each object of a dump is, decided from its `Value` ([`classify`]: counted as skipped, or
+//! converted by [`convert::object`]), and the [`Reader`] that records the results in source order:
+//! model objects into the [`Snapshot`] (each listed once), other kinds counted for the skip note,
+//! and the first error. Deciding needs no reader state, so the JSON reader decides a List item
+//! before its place in the dump is settled.
 
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
@@ -9,13 +12,61 @@ use serde_json::Value;
 use topo_engine::model::{Names, SourceLine};
 
 use super::*;
-use convert::object::{Decoded, Kind, Object};
+use convert::object::{Decoded, Object, decode, kind_of};
+
+/// One object of a dump, decided.
+pub(super) enum Outcome {
+    /// Not read: counted under this key (`"apps/v1 Deployment"`, `"(not an object)"`).
+    Skip(String),
+    /// An object of a kind we read, converted.
+    Decoded(Decoded),
+}
+
+/// Decides `value` found `depth` Lists deep, items of a List first to last, into `out`.
+pub(super) fn classify(value: Value, inherited: Inherited<'_>, depth: usize, out: &mut Vec<Outcome>) {
+    let Value::Object(mut map) = value else {
+        if !value.is_null() {
+            out.push(Outcome::Skip("(not an object)".to_string()));
+        }
+        return;
+    };
+    let field = |key: &str| map.get(key).and_then(Value::as_str).map(str::to_string);
+    let (api_version, kind) = match (field("apiVersion"), field("kind"), inherited) {
+        (Some(api_version), Some(kind), _) => (api_version, kind),
+        (None, None, Some((api_version, kind))) => (api_version.to_string(), kind.to_string()),
+        (api_version, kind, _) => {
+            let key = match (api_version, kind) {
+                (Some(api_version), None) => format!("{api_version} without kind"),
+                (None, Some(kind)) => format!("{kind} without apiVersion"),
+                _ => "objects without apiVersion and kind".to_string(),
+            };
+            out.push(Outcome::Skip(key));
+            return;
+        }
+    };
+    if kind.ends_with("List") && depth < 2 {
+        match map.remove("items") {
+            Some(Value::Array(items)) => {
+                let item_kind = kind.trim_end_matches("List");
+                let inherited = (kind != "List").then_some((api_version.as_str(), item_kind));
+                for item in items {
+                    classify(item, inherited, depth + 1, out);
+                }
+                return;
+            }
+            Some(other) => drop(map.insert("items".to_string(), other)),
+            None => {}
+        }
+    }
+    let decoded = kind_of(&api_version, &kind).and_then(|known| decode(known, Value::Object(map)));
+    out.push(decoded.map_or_else(|| Outcome::Skip(format!("{api_version} {kind}")), Outcome::Decoded));
+}
 
 /// Accumulates objects in source order. A copy of it is what a run of provisional items rolls
 /// back to: restoring the whole copy is right whatever the model comes to hold (a copy is made
 /// where a List's items begin before its `kind` is known: once per document, of what the documents
 /// before it hold, so of nothing for a dump of one document).
-#[derive(Clone)]
+#[derive(Clone, Default)]
 pub(super) struct Reader<'a> {
     origin: &'a str,
     snapshot: Snapshot,
@@ -34,15 +85,7 @@ pub(super) type Inherited<'v> = Option<(&'v str, &'v str)>;
 
 impl<'a> Reader<'a> {
     pub(super) fn new(origin: &'a str) -> Self {
-        Reader {
-            origin,
-            snapshot: Snapshot::default(),
-            skipped: BTreeMap::new(),
-            info: ClusterInfo::default(),
-            index: 0,
-            seen: HashMap::new(),
-            names: Names::default(),
-        }
+        Reader { origin, ..Reader::default() }
     }
 
     /// Reads a top-level `value` (a document) that starts at `line`.
@@ -71,11 +114,7 @@ impl<'a> Reader<'a> {
                 name,
                 message,
             }),
-            Ok(None) => {
-                self.skip(if matches!(kind, Kind::DaemonSet) { "apps/v1 DaemonSet" } else { "v1 ConfigMap" });
-                Ok(())
-            }
-            Ok(Some(object)) => self.add(*object, line).map_err(|(first, namespace)| DumpError::Duplicate {
+            Ok(object) => self.add(*object, line).map_err(|(first, namespace)| DumpError::Duplicate {
                 origin: origin.to_string(),
                 index,
                 first,

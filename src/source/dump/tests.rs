@@ -143,6 +143,15 @@ fn retired_endpointslice_version_is_refused_not_skipped() {
         "{message}"
     );
     assert!(message.contains("kubectl get endpointslices.v1.discovery.k8s.io -A -o yaml"), "{message}");
+    // In a List of v1 EndpointSlices, an item that names its type late is decoded as one on a
+    // guess, which its type then proves wrong.
+    let late = r#"{"apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSliceList", "items": [
+        {"metadata": {"name": "s1"}, "apiVersion": "discovery.k8s.io/v1beta1", "kind": "EndpointSlice"}]}"#;
+    let message = parse_dump(late, "d.json").unwrap_err().to_string();
+    assert!(
+        message.starts_with("d.json: item 0: endpointslice \"s1\": discovery.k8s.io/v1beta1"),
+        "{message}"
+    );
 }
 
 #[test]

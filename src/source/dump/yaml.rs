@@ -1,9 +1,7 @@
-//! The YAML reader. A dump in the block style `kubectl get -o yaml` writes is rewritten line by
-//! line into JSON and read by the JSON reader ([`subset`]); anything else is parsed whole by
-//! serde-saphyr into `Value` documents, each read as the JSON reader reads a top-level value. Both
-//! parse with the same limits and refusals (aliases, deep nesting, duplicate keys, tags, nulls
-//! where text is needed): when the rewrite refuses, the parser reads the text from the start and
-//! its message is the one given.
+//! The YAML reader: the rewrite into JSON ([`subset`]) where it takes the text, else serde-saphyr,
+//! whole, into `Value` documents, each read as the JSON reader reads a top-level value. The
+//! parser's limits and refusals (aliases, deep nesting, duplicate keys, tags, nulls where text is
+//! needed) and its messages are the reader's.
 
 use serde_json::Value;
 
@@ -13,7 +11,6 @@ use super::{DumpError, ParsedDump, Reader};
 const MAX_DEPTH: usize = 64;
 
 mod subset;
-/// Reads a YAML dump through the fast path alone: `None` when the full parser must read it.
 pub(super) use subset::read as read_fast;
 
 /// Reads a YAML dump with the full parser: every document as a `Value`, then read.

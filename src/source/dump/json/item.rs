@@ -12,14 +12,13 @@
 //! when it was wrong (another kind after all), the item is read again from its text as a `Value`.
 //! What is wrong with an object decoded on a guess is reported as the guessed kind's.
 
-use serde::de::value::MapAccessDeserializer;
+use serde::de::value::{MapAccessDeserializer, StringDeserializer};
 use serde::de::{DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, Visitor};
 use serde_json::Value;
 use serde_json::error::Category;
 
 use super::super::convert::object::{Decoded, Kind, kind_of, lean, lean_at_path, name_of};
-use super::super::outcome::{Outcome, RETIRED};
-use super::super::{Inherited, classify, json_message};
+use super::super::{Inherited, Outcome, classify, json_message};
 use super::{at, offset};
 
 /// What an item is.
@@ -40,7 +39,7 @@ pub(in super::super) fn read(
     let mut kind = None;
     let mut de = serde_json::Deserializer::from_slice(text);
     let read = match text.first() {
-        Some(b'{') => ItemSeed { inherited, known, kind: &mut kind }.deserialize(&mut de),
+        Some(b'{') => (&mut de).deserialize_map(Item { inherited, known, kind: &mut kind }),
         _ => Ok(None),
     };
     match read {
@@ -69,22 +68,15 @@ fn refused(kind: Kind, item: &[u8], error: &serde_json::Error) -> serde_json::Re
     Ok(Outcome::Decoded(Decoded { kind, name, result: Err(message.unwrap_or_else(|| json_message(error))) }))
 }
 
-struct ItemSeed<'s, 'i> {
+/// The visitor of an item; `None`: read the item again as a `Value`.
+struct Item<'s, 'i> {
     inherited: Inherited<'i>,
     known: bool,
     /// The kind being decoded, for the error the visitor may return.
     kind: &'s mut Option<Kind>,
 }
 
-impl<'de> DeserializeSeed<'de> for ItemSeed<'_, '_> {
-    /// `None`: read the item again as a `Value`.
-    type Value = Option<Read>;
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<Read>, D::Error> {
-        deserializer.deserialize_map(self)
-    }
-}
-
-impl<'de> Visitor<'de> for ItemSeed<'_, '_> {
+impl<'de> Visitor<'de> for Item<'_, '_> {
     type Value = Option<Read>;
 
     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -97,22 +89,29 @@ impl<'de> Visitor<'de> for ItemSeed<'_, '_> {
             if types.take(&key, &mut map)? {
                 match types.decided() {
                     Some(Ok(kind)) => typed = Some(kind),
-                    Some(Err(read)) => return skip_rest(map).map(|()| read),
+                    Some(Err(read)) => {
+                        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                        return Ok(read);
+                    }
                     None => {}
                 }
                 continue;
             }
             if let Some(kind) = typed.or_else(|| self.guess(&types, head.is_empty())) {
                 *self.kind = Some(kind);
-                let outcome =
-                    lean(kind, MapAccessDeserializer::new(Rest::new(&mut map, &mut types, head, key)))?;
+                let rest = Rest {
+                    map: &mut map,
+                    types: &mut types,
+                    head: head.into_iter(),
+                    next: Some(key),
+                    value: None,
+                };
+                let outcome = lean(kind, MapAccessDeserializer::new(rest))?;
                 // Guessed wrong (another kind after all): read again as a `Value`.
                 let right = typed.is_some()
-                    || match (&types.api_version, &types.kind) {
-                        (Some(Value::String(api_version)), Some(Value::String(named))) => {
-                            kind_of(api_version, named).map(Kind::label) == Some(kind.label())
-                        }
-                        (api_version, named) => api_version.is_none() && named.is_none(),
+                    || match types.decided() {
+                        Some(decided) => decided.ok() == Some(kind),
+                        None => types.api_version.is_none() && types.kind.is_none(),
                     };
                 return Ok(right.then(|| Read::Outcomes(vec![Outcome::Decoded(outcome)])));
             }
@@ -123,7 +122,7 @@ impl<'de> Visitor<'de> for ItemSeed<'_, '_> {
     }
 }
 
-impl ItemSeed<'_, '_> {
+impl Item<'_, '_> {
     /// The kind to decode the item as before its type is known: an EndpointSlice's from its
     /// `apiVersion`, or the List's when it begins without one.
     fn guess(&self, types: &Types, head_empty: bool) -> Option<Kind> {
@@ -137,11 +136,6 @@ impl ItemSeed<'_, '_> {
             _ => None,
         }
     }
-}
-
-fn skip_rest<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
-    while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-    Ok(())
 }
 
 /// The kinds decoded straight into their lean types (the bulk of a dump).
@@ -182,7 +176,7 @@ impl Types {
         };
         Some(match kind_of(api_version, kind) {
             Some(kind) if lean_kind(kind) => Ok(kind),
-            None if !kind.ends_with("List") && (api_version.as_str(), kind.as_str()) != RETIRED => {
+            None if !kind.ends_with("List") => {
                 Err(Some(Read::Outcomes(vec![Outcome::Skip(format!("{api_version} {kind}"))])))
             }
             _ => Err(None),
@@ -190,5 +184,44 @@ impl Types {
     }
 }
 
-mod rest;
-use rest::Rest;
+/// The entries of an item whose type is decided or guessed: those kept, the one at hand, then the
+/// rest of the object, `apiVersion` and `kind` taken out as they come.
+struct Rest<'a, A> {
+    map: &'a mut A,
+    types: &'a mut Types,
+    head: std::vec::IntoIter<(String, Value)>,
+    /// The key read when the type was decided, its value not read yet (until handed out).
+    next: Option<String>,
+    /// The kept value of the key last handed out.
+    value: Option<Value>,
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for Rest<'_, A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, A::Error> {
+        if let Some((key, value)) = self.head.next() {
+            self.value = Some(value);
+            return seed.deserialize(StringDeserializer::new(key)).map(Some);
+        }
+        let key = match self.next.take() {
+            Some(key) => key,
+            None => loop {
+                let Some(key) = self.map.next_key::<String>()? else {
+                    return Ok(None);
+                };
+                if !self.types.take(&key, self.map)? {
+                    break key;
+                }
+            },
+        };
+        seed.deserialize(StringDeserializer::new(key)).map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+        match self.value.take() {
+            Some(value) => seed.deserialize(value).map_err(A::Error::custom),
+            None => self.map.next_value_seed(seed),
+        }
+    }
+}

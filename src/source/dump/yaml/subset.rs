@@ -20,11 +20,10 @@ use super::super::ahead::read_ahead;
 use super::super::{ParsedDump, json};
 
 mod block;
-mod line;
 mod scalar;
 
 use block::Block;
-use line::{printable, split_key};
+use scalar::split_key;
 
 /// The dump read through the fast path; `None` when the full reader must read it (outside the
 /// subset, or refused: the full reader's message is the one to give).
@@ -60,14 +59,6 @@ struct Frame {
     keys: usize,
 }
 
-/// A key (or a `-`) whose value begins on a later line: a nested block, or null.
-#[derive(Clone, Copy)]
-struct Pending {
-    /// The indentation of the mapping or sequence it belongs to.
-    indent: usize,
-    seq: bool,
-}
-
 /// YAML in, JSON out, in chunks ([`Transcoder::next_chunk`]).
 pub(super) struct Transcoder<R> {
     input: R,
@@ -78,7 +69,9 @@ pub(super) struct Transcoder<R> {
     /// twice is the parser's to refuse, as the JSON reader keeps the last.
     keys: Vec<(usize, usize)>,
     key_text: Vec<u8>,
-    pending: Option<Pending>,
+    /// The last key (or `-`) of the innermost mapping (or sequence) has its value on a later
+    /// line: a nested block, or null.
+    pending: bool,
     block: Option<Block>,
     /// Lines of YAML ended whose line break is not written yet.
     breaks: usize,
@@ -86,7 +79,6 @@ pub(super) struct Transcoder<R> {
     unended: bool,
     /// The current document has its root.
     rooted: bool,
-    documents: usize,
     done: bool,
 }
 
@@ -99,27 +91,22 @@ impl<R: BufRead> Transcoder<R> {
             stack: Vec::new(),
             keys: Vec::new(),
             key_text: Vec::new(),
-            pending: None,
+            pending: false,
             block: None,
             breaks: 0,
             unended: false,
             rooted: false,
-            documents: 0,
             done: false,
         }
     }
 
-    /// Writes JSON until a chunk is ready or the input ends.
+    /// Writes JSON until a chunk is ready or the input ends. (An input of nothing but comments
+    /// writes nothing, which the JSON reader refuses, so the full reader says what it is.)
     fn fill(&mut self) -> Fast<()> {
         while self.out.len() < CHUNK {
             if !self.next_line()? {
-                self.end_document()?;
-                if self.documents == 0 {
-                    // Nothing but comments or blank lines: the full reader says what that is.
-                    return Err(Unsupported);
-                }
                 self.done = true;
-                break;
+                return self.end_document();
             }
         }
         Ok(())
@@ -157,8 +144,8 @@ impl<R: BufRead> Transcoder<R> {
             return if rest == "---" { self.end_document() } else { Err(Unsupported) };
         }
         let dash = rest == "-" || rest.starts_with("- ");
-        if let Some(pending) = self.pending.take() {
-            self.resolve(pending, indent, dash)?;
+        if std::mem::take(&mut self.pending) {
+            self.resolve(indent, dash)?;
         } else if self.stack.is_empty() {
             self.root(indent, rest, dash)?;
         }
@@ -176,11 +163,12 @@ impl<R: BufRead> Transcoder<R> {
     }
 
     /// What a key or `-` without a value on its line holds, now that the next line is here.
-    fn resolve(&mut self, pending: Pending, indent: usize, dash: bool) -> Fast<()> {
+    fn resolve(&mut self, indent: usize, dash: bool) -> Fast<()> {
+        let parent = self.stack.last().copied().ok_or(Unsupported)?;
         // A mapping's sequence may sit at the mapping's own indentation (`items:` then `- …`).
-        if dash && (indent > pending.indent || (indent == pending.indent && !pending.seq)) {
+        if dash && (indent > parent.indent || (indent == parent.indent && !parent.seq)) {
             self.open(true, indent)
-        } else if indent > pending.indent {
+        } else if indent > parent.indent {
             self.open(false, indent)
         } else {
             self.out.extend_from_slice(b"null");
@@ -232,7 +220,7 @@ impl<R: BufRead> Transcoder<R> {
         let after = &rest[1..];
         let value = after.trim_start_matches(' ');
         if value.is_empty() {
-            self.pending = Some(Pending { indent, seq: true });
+            self.pending = true;
             return Ok(());
         }
         if value == "-" || value.starts_with("- ") {
@@ -270,7 +258,7 @@ impl<R: BufRead> Transcoder<R> {
         self.out.push(b':');
         let value = after.trim_start_matches(' ');
         if value.is_empty() {
-            self.pending = Some(Pending { indent, seq: false });
+            self.pending = true;
             return Ok(());
         }
         self.value(value, indent)
@@ -325,15 +313,13 @@ impl<R: BufRead> Transcoder<R> {
     /// Ends the current document (at `---` or the end of the input).
     fn end_document(&mut self) -> Fast<()> {
         self.end_block()?;
-        if self.pending.take().is_some() {
+        if std::mem::take(&mut self.pending) {
             self.out.extend_from_slice(b"null");
         }
         while !self.stack.is_empty() {
             self.close();
         }
-        if std::mem::take(&mut self.rooted) {
-            self.documents += 1;
-        }
+        self.rooted = false;
         Ok(())
     }
 
@@ -350,6 +336,24 @@ impl<R: BufRead> Transcoder<R> {
         let chunk = filled.map(|()| std::mem::replace(&mut self.out, spare));
         Some(chunk.map_err(|Unsupported| io::Error::other("outside the YAML subset the fast path reads")))
     }
+}
+
+/// A line as text, when every character is one YAML prints as itself: no tabs, no carriage
+/// returns, no control characters, none of the characters YAML 1.1 reads as line breaks, no byte
+/// order mark.
+fn printable(line: &[u8]) -> Fast<&str> {
+    // Nearly every line is printable ASCII: one pass decides, and only the others look further.
+    let ascii = line.iter().fold(true, |all, &b| all & (b' '..=b'~').contains(&b));
+    if !ascii && line.iter().any(|&b| b < 0x20 || b == 0x7f) {
+        return Err(Unsupported);
+    }
+    let text = std::str::from_utf8(line).map_err(|_| Unsupported)?;
+    let odd =
+        |c| matches!(c, '\u{80}'..='\u{9f}' | '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}');
+    if !ascii && text.chars().any(odd) {
+        return Err(Unsupported);
+    }
+    Ok(text)
 }
 
 #[cfg(test)]
