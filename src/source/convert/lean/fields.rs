@@ -6,6 +6,7 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
+use std::marker::PhantomData;
 use std::sync::Arc;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
@@ -16,12 +17,25 @@ use topo_engine::model;
 pub(super) fn unique<'de, D: Deserializer<'de>, V: de::Deserialize<'de>>(
     deserializer: D,
 ) -> Result<Option<BTreeMap<String, V>>, D::Error> {
-    deserializer.deserialize_option(Unique(std::marker::PhantomData))
+    deserializer.deserialize_option(Entries { keep: None, value: PhantomData })
 }
 
-struct Unique<V>(std::marker::PhantomData<V>);
+/// [`unique`] for a map of strings, keeping only the entries whose keys are in `keep`.
+fn kept<'de, D: Deserializer<'de>>(
+    deserializer: D,
+    keep: &'static [&'static str],
+) -> Result<Option<BTreeMap<String, String>>, D::Error> {
+    deserializer.deserialize_option(Entries { keep: Some(keep), value: PhantomData })
+}
 
-impl<'de, V: de::Deserialize<'de>> Visitor<'de> for Unique<V> {
+/// A map's entries: those whose keys are in `keep` (`None`: all) as `V`, the others checked to be
+/// strings and dropped.
+struct Entries<V> {
+    keep: Option<&'static [&'static str]>,
+    value: PhantomData<V>,
+}
+
+impl<'de, V: de::Deserialize<'de>> Visitor<'de> for Entries<V> {
     type Value = Option<BTreeMap<String, V>>;
     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("a map")
@@ -33,13 +47,16 @@ impl<'de, V: de::Deserialize<'de>> Visitor<'de> for Unique<V> {
         d.deserialize_map(self)
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut out = BTreeMap::new();
-        while let Some(key) = map.next_key::<String>()? {
-            if out.contains_key(&key) {
+        let (mut out, mut seen) = (BTreeMap::new(), Seen::default());
+        while let Some(key) = map.next_key_seed(Text)? {
+            if !seen.first_time(key.clone()) {
                 return Err(duplicate(&key));
             }
-            let value = map.next_value()?;
-            out.insert(key, value);
+            if self.keep.is_none_or(|keep| keep.contains(&&*key)) {
+                out.insert(key.into_owned(), map.next_value()?);
+            } else {
+                map.next_value_seed(Text)?;
+            }
         }
         Ok(Some(out))
     }
@@ -90,42 +107,6 @@ pub(super) fn annotations<'de, D: serde::Deserializer<'de>, K: Reads>(
     d: D,
 ) -> Result<Option<BTreeMap<String, String>>, D::Error> {
     kept(d, K::ANNOTATIONS)
-}
-
-/// [`unique`] for a map of strings, keeping only the entries whose keys are in `keep`.
-fn kept<'de, D: Deserializer<'de>>(
-    deserializer: D,
-    keep: &'static [&'static str],
-) -> Result<Option<BTreeMap<String, String>>, D::Error> {
-    deserializer.deserialize_option(Kept(keep))
-}
-
-struct Kept(&'static [&'static str]);
-
-impl<'de> Visitor<'de> for Kept {
-    type Value = Option<BTreeMap<String, String>>;
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("a map")
-    }
-    fn visit_none<E>(self) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_map(self)
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let (mut out, mut seen) = (BTreeMap::new(), Seen::default());
-        while let Some(key) = map.next_key_seed(Text)? {
-            if !seen.first_time(key.clone()) {
-                return Err(duplicate(&key));
-            }
-            let value = map.next_value_seed(Text)?;
-            if self.0.contains(&&*key) {
-                out.insert(key.into_owned(), value.into_owned());
-            }
-        }
-        Ok(Some(out))
-    }
 }
 
 /// The keys of a map read so far, to refuse one given twice: while they come sorted (kubectl and
