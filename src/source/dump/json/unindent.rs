@@ -7,7 +7,7 @@
 //! string, so no value changes, and the newlines stay, so every line number holds. Columns do
 //! not, so a caller that meets an error reads the file again as written to place it.
 
-use std::io::{self, ErrorKind, Read};
+use std::io::{self, Read};
 
 use super::super::ahead::{Ahead, read_ahead};
 
@@ -16,7 +16,7 @@ const CHUNK: usize = 1 << 20;
 
 /// What `consume` makes of `input` read with its indentation taken out on a second thread.
 pub(in super::super) fn unindented<T>(input: impl Read + Send, consume: impl FnOnce(&mut Ahead) -> T) -> T {
-    let mut unindent = Unindent { input, buf: Vec::new(), line_start: false, done: false };
+    let mut unindent = Unindent { input, buf: Vec::new(), line_start: false };
     read_ahead(|spare| unindent.next_chunk(spare), consume)
 }
 
@@ -26,30 +26,22 @@ struct Unindent<R> {
     buf: Vec<u8>,
     /// The last byte handed out ended a line.
     line_start: bool,
-    done: bool,
 }
 
 impl<R: Read> Unindent<R> {
-    /// The next chunk of the file, unindented, written into `chunk`; `None` at its end.
+    /// The next chunk of the file, unindented, written into `chunk`; `None` at its end (after
+    /// `None` or an error [`read_ahead`] asks no more).
     fn next_chunk(&mut self, mut chunk: Vec<u8>) -> Option<io::Result<Vec<u8>>> {
-        if self.done {
-            return None;
-        }
-        self.buf.resize(CHUNK, 0);
-        let read = loop {
-            match self.input.read(&mut self.buf) {
-                Err(err) if err.kind() == ErrorKind::Interrupted => {}
-                Err(err) => {
-                    self.done = true;
-                    return Some(Err(err));
-                }
-                Ok(read) => break read,
+        self.buf.clear();
+        match self.input.by_ref().take(CHUNK as u64).read_to_end(&mut self.buf) {
+            Ok(0) => None,
+            Ok(_) => {
+                chunk.clear();
+                unindent(&self.buf, &mut chunk, &mut self.line_start);
+                Some(Ok(chunk))
             }
-        };
-        self.done = read == 0;
-        chunk.clear();
-        unindent(&self.buf[..read], &mut chunk, &mut self.line_start);
-        (!self.done).then_some(Ok(chunk))
+            Err(err) => Some(Err(err)),
+        }
     }
 }
 
