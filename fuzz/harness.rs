@@ -35,7 +35,13 @@ pub fn dump(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     match parse_dump(&text, "fuzz.yaml") {
         Ok(parsed) => {
-            let behaviour = parsed.server_version.as_deref().and_then(|v| v.parse().ok()).unwrap_or_default();
+            let behaviour = parsed
+                .snapshot
+                .info
+                .server_version
+                .as_deref()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_default();
             exercise(&parsed.snapshot, behaviour, &Changes::default(), data.first().copied().unwrap_or(0));
         }
         Err(error) => {

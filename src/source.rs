@@ -97,9 +97,6 @@ fn load_dump(path: &DumpPath, err: &mut dyn Write) -> Result<Snapshot, SourceErr
         let _ = writeln!(err, "note: {note}");
     }
     snapshot.info.origin = format!("dump:{origin}");
-    if snapshot.info.server_version.is_none() {
-        snapshot.info.server_version = parsed.server_version;
-    }
     Ok(snapshot)
 }
 

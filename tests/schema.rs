@@ -276,7 +276,7 @@ fn version_validates() {
 /// What `watch` follows in a dump.
 fn watch_state(dump: &Path) -> WatchState {
     let parsed = parse_dump(&read(dump), "test").expect("dump parses");
-    let behaviour = parsed.server_version.as_deref().and_then(|v| v.parse().ok());
+    let behaviour = parsed.snapshot.info.server_version.as_deref().and_then(|v| v.parse().ok());
     let snapshot = parsed.snapshot;
     let reports: Vec<_> = snapshot
         .services

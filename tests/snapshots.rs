@@ -31,7 +31,7 @@ fn json(write: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) -> serde_json::
 fn load(path: &Path) -> (Snapshot, Behaviour) {
     let name = path.file_name().unwrap().to_string_lossy();
     let parsed = parse_dump(&read(path), &name).expect("dump parses");
-    let version = parsed.server_version.as_deref().and_then(|v| v.parse().ok());
+    let version = parsed.snapshot.info.server_version.as_deref().and_then(|v| v.parse().ok());
     (parsed.snapshot, version.unwrap_or_else(|| "1.36".parse().unwrap()))
 }
 

@@ -19,12 +19,11 @@ use topo_engine::model::{Snapshot, SourceInfo};
 /// A dump, read.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ParsedDump {
-    /// Nodes, Services, EndpointSlices and Events in source order; `info.origin` is the origin.
+    /// Nodes, Services, EndpointSlices and Events in source order; `info.origin` is the origin,
+    /// `info.server_version` what a `ClusterInfo` item recorded.
     pub snapshot: Snapshot,
     /// Objects not read, by `"<apiVersion> <kind>"` (e.g. `"apps/v1 Deployment"`).
     pub skipped: BTreeMap<String, usize>,
-    /// Server version recorded by a `ClusterInfo` item.
-    pub server_version: Option<String>,
 }
 
 /// Parses a dump, as `--from-file` reads one. `origin` names the input in messages and in

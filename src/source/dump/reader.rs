@@ -183,11 +183,11 @@ impl<'a> Reader<'a> {
         convert::workload::dump_statuses(&mut snapshot.workloads, &info.workload_reads);
         snapshot.info = SourceInfo {
             origin: origin.to_string(),
-            server_version: info.server_version.clone(),
+            server_version: info.server_version,
             nodes_unavailable: info.nodes_unavailable,
             slices_unavailable: false,
             partial: info.partial,
         };
-        Ok(ParsedDump { snapshot, skipped, server_version: info.server_version })
+        Ok(ParsedDump { snapshot, skipped })
     }
 }

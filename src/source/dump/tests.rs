@@ -24,7 +24,7 @@ fn demo_cluster_parses_with_expected_objects() {
     assert_eq!(counts(&parsed), (3, 4, 4, 2, 3 + 4 + 3 + 2));
     assert!(parsed.skipped.is_empty(), "{:?}", parsed.skipped);
     assert_eq!(
-        (parsed.server_version.as_deref(), parsed.snapshot.info.origin.as_str()),
+        (parsed.snapshot.info.server_version.as_deref(), parsed.snapshot.info.origin.as_str()),
         (None, "dump:examples/demo-cluster.yaml")
     );
     let s = &parsed.snapshot;
@@ -72,7 +72,6 @@ fn every_fixture_parses_with_expected_counts() {
         let parsed = parse_ok(&read(&format!("tests/fixtures/{name}.yaml")));
         assert_eq!(counts(&parsed), want, "{name}");
         assert!(parsed.skipped.is_empty(), "{name}: {:?}", parsed.skipped);
-        assert_eq!(parsed.server_version.as_deref(), Some("v1.36.2"), "{name}");
         assert_eq!(parsed.snapshot.info.server_version.as_deref(), Some("v1.36.2"), "{name}");
     }
 }
@@ -101,7 +100,7 @@ fn single_objects_multi_documents_and_typed_lists() {
     assert_eq!(counts(&parsed), (1, 0, 1, 1, 1));
     assert_eq!(parsed.snapshot.slices[0].address_type, "FQDN", "FQDN slices are kept");
     assert_eq!(parsed.snapshot.events[0].message, "hi");
-    assert_eq!(parsed.server_version.as_deref(), Some("v1.33.4-eks-1"));
+    assert_eq!(parsed.snapshot.info.server_version.as_deref(), Some("v1.33.4-eks-1"));
     assert!(parsed.snapshot.info.nodes_unavailable);
     assert_eq!(parsed.snapshot.info.partial, ["nodes forbidden"]);
     let lists = format!(

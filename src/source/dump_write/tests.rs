@@ -118,6 +118,6 @@ fn json_dump_reads_back_like_the_yaml_dump_through_the_streaming_reader() {
     let streamed = crate::source::read_dump_file(&path, "dump").expect("the streaming reader reads it");
     let from_yaml = crate::source::dump::parse_dump(&yaml, "dump").unwrap();
     assert_eq!(streamed, from_yaml);
-    assert_eq!(streamed.server_version.as_deref(), Some("v1.36.3"));
+    assert_eq!(streamed.snapshot.info.server_version.as_deref(), Some("v1.36.3"));
     assert_eq!(streamed.snapshot.slices.len(), 1);
 }

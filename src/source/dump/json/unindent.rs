@@ -7,42 +7,35 @@
 //! string, so no value changes, and the newlines stay, so every line number holds. Columns do
 //! not, so a caller that meets an error reads the file again as written to place it.
 
-use std::io::{self, Read};
+use std::io::Read;
 
 use super::super::ahead::{Ahead, read_ahead};
 
 /// Bytes read from the file at a time.
 const CHUNK: usize = 1 << 20;
 
-/// What `consume` makes of `input` read with its indentation taken out on a second thread.
-pub(in super::super) fn unindented<T>(input: impl Read + Send, consume: impl FnOnce(&mut Ahead) -> T) -> T {
-    let mut unindent = Unindent { input, buf: Vec::new(), line_start: false };
-    read_ahead(|spare| unindent.next_chunk(spare), consume)
-}
-
-struct Unindent<R> {
-    input: R,
-    /// What is read from the file, before it is unindented into a chunk.
-    buf: Vec<u8>,
-    /// The last byte handed out ended a line.
-    line_start: bool,
-}
-
-impl<R: Read> Unindent<R> {
-    /// The next chunk of the file, unindented, written into `chunk`; `None` at its end (after
-    /// `None` or an error [`read_ahead`] asks no more).
-    fn next_chunk(&mut self, mut chunk: Vec<u8>) -> Option<io::Result<Vec<u8>>> {
-        self.buf.clear();
-        match self.input.by_ref().take(CHUNK as u64).read_to_end(&mut self.buf) {
+/// What `consume` makes of `input` read with its indentation taken out on a second thread: each
+/// chunk of the file is unindented into a spent chunk (after `None` or an error [`read_ahead`]
+/// asks no more).
+pub(in super::super) fn unindented<T>(
+    mut input: impl Read + Send,
+    consume: impl FnOnce(&mut Ahead) -> T,
+) -> T {
+    // What is read from the file; whether the last byte handed out ended a line.
+    let (mut read, mut line_start) = (Vec::new(), false);
+    let next = move |mut chunk: Vec<u8>| {
+        read.clear();
+        match input.by_ref().take(CHUNK as u64).read_to_end(&mut read) {
             Ok(0) => None,
             Ok(_) => {
                 chunk.clear();
-                unindent(&self.buf, &mut chunk, &mut self.line_start);
+                unindent(&read, &mut chunk, &mut line_start);
                 Some(Ok(chunk))
             }
             Err(err) => Some(Err(err)),
         }
-    }
+    };
+    read_ahead(next, consume)
 }
 
 /// Appends `bytes` to `out` without the spaces and tabs that begin each line; `line_start`: the
