@@ -1,13 +1,8 @@
-//! Reads a saved cluster dump into a [`Snapshot`]: `kubectl get nodes,services,endpointslices,events
-//! -A -o yaml|json` output (a `v1 List`), typed lists (`NodeList`, …), multi-document YAML, or a
-//! single object, plus our own `kubectl-topo/v1alpha1 ClusterInfo` item. Objects are dispatched
-//! on apiVersion + kind and converted by [`convert::object`]: Nodes, Services and EndpointSlices
-//! through the lean types of [`convert::lean`], the other kinds read through k8s-openapi types or
-//! their own converters (wrong field types are reported with their path). Other kinds are counted,
-//! not read.
-//!
-//! JSON is read in one pass ([`json`]); YAML in kubectl's block style is rewritten into JSON line
-//! by line and read by the same reader ([`yaml`]), other YAML is parsed by serde-saphyr.
+//! Reads a saved cluster dump into a [`Snapshot`]: `kubectl get … -A -o yaml|json` output (a `v1
+//! List`), typed lists (`NodeList`, …), multi-document YAML or one object, and our own
+//! `kubectl-topo/v1alpha1 ClusterInfo` item. Objects are converted by [`convert::object`], other
+//! kinds counted. JSON is read in one pass ([`json`]); YAML in kubectl's block style is rewritten
+//! into JSON for the same reader ([`yaml`]), other YAML is parsed by serde-saphyr.
 
 use std::collections::BTreeMap;
 

@@ -1,11 +1,8 @@
-//! Reading ahead on a second thread, for the YAML fast path: the transcoder ([`super::yaml`]) writes
-//! chunks of JSON on its own thread while the JSON reader decodes what came before, so the two
-//! overlap instead of taking turns on one core.
-//!
-//! Chunks go through a bounded channel ([`DEPTH`] in flight) and spent ones go back to be written
-//! again (freed on the other thread, they were not reused soon: peak memory rose by 40 MB), so
-//! memory stays a few chunks whatever the input's size. When the consumer stops early it drops its end: the producer's next send fails
-//! and its thread ends, so nothing hangs. A panic in the producer is the caller's.
+//! Reading ahead on a second thread: a producer (the YAML transcoder, the JSON unindenter) writes
+//! chunks on its own thread while the JSON reader decodes what came before. Chunks go through a
+//! bounded channel ([`DEPTH`] in flight) and spent ones go back to be written again (freed on the
+//! other thread, they were not reused soon: peak memory rose by 40 MB). When the consumer stops
+//! early, the producer's next send fails and its thread ends; a panic in it is the caller's.
 
 use std::io::{self, Cursor, Read};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};

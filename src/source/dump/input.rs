@@ -1,9 +1,8 @@
 //! What a dump is before it is parsed. The first bytes decide: UTF-16 or UTF-32 text (what Windows
-//! PowerShell's `>` writes) and binary data are refused with a message that says so; JSON (the
-//! first character after byte order marks and whitespace is `{` or `[`) is streamed
-//! ([`super::json`]); anything else is YAML, up to [`MAX_YAML_BYTES`]: a file is streamed through
-//! the fast path when it can be, else read whole, checked for NUL bytes and UTF-8 as it is read,
-//! so `/dev/zero` or `/dev/urandom` stop at once and an endless input stops at the limit.
+//! PowerShell's `>` writes) and binary data are refused; JSON (`{` or `[` first, after byte order
+//! marks and whitespace) is streamed ([`super::json`]); anything else is YAML, up to
+//! [`MAX_YAML_BYTES`], streamed through the fast path when it can be, else read whole, checked for
+//! NUL bytes and UTF-8 as it is read (so `/dev/zero` stops at once).
 
 use std::io::{BufReader, Cursor, Read, Seek, SeekFrom};
 

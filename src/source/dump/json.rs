@@ -1,16 +1,13 @@
-//! The JSON reader: one pass over the input, through a window of about a megabyte ([`window`]).
-//! The top-level structure of each document (an object's keys, `:` and `,`, a List's `[ … ]`) is
-//! read here; each value inside it is decoded by serde_json straight from the window, which says
-//! where it ends: a List item by one visitor ([`item`]) into its lean type, any other value into a
-//! `serde_json::Value`. The first error ends the read: serde_json's, at its place in the input, or
-//! what is wrong with an object. No tree of a List is built and the input is never held whole, so
-//! memory follows one item, not the input.
+//! The JSON reader: one pass over the input through a window of about a megabyte ([`window`]).
+//! The top level of each document (an object's keys, a List's `[ … ]`) is read here, each value
+//! in it decoded by serde_json straight from the window: a List item by one visitor ([`item`])
+//! into its lean type, any other value into a `Value`. The first error ends the read, placed in
+//! the input. No tree of a List is built, so memory follows one item, not the input.
 //!
-//! A List's type is known only once its `kind` is, which kubectl writes after `items`: until then
-//! the items that name their own type are read as they come, and from the first that does not
-//! (it takes the List's type) on they are kept as text. When the object ends as a List, the kept
-//! items are read; when it ends as anything else, what was read of its items is forgotten and the
-//! object is read without them.
+//! kubectl writes a List's `kind` after its `items`: until the type is known, items that name their
+//! own type are read as they come, and from the first that does not on they are kept as text. An
+//! object that ends as a List reads its kept items; one that does not forgets what was read of its
+//! items and is read without them.
 
 use std::io::Read;
 

@@ -1,8 +1,6 @@
-//! What each object of a dump is, decided from its `Value` ([`classify`]: counted as skipped, or
-//! converted by [`convert::object`]), and the [`Reader`] that records the results in source order:
-//! model objects into the [`Snapshot`] (each listed once), other kinds counted for the skip note,
-//! and the first error. Deciding needs no reader state, so the JSON reader decides a List item
-//! before its place in the dump is settled.
+//! What each object of a dump is ([`classify`]: skipped, or converted by [`convert::object`]), and
+//! the [`Reader`] that records it in source order: model objects into the [`Snapshot`] (each listed
+//! once), other kinds counted, the first error kept. Deciding needs no reader state.
 
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
@@ -62,10 +60,8 @@ pub(super) fn classify(value: Value, inherited: Inherited<'_>, depth: usize, out
     out.push(decoded.map_or_else(|| Outcome::Skip(format!("{api_version} {kind}")), Outcome::Decoded));
 }
 
-/// Accumulates objects in source order. A copy of it is what a run of provisional items rolls
-/// back to: restoring the whole copy is right whatever the model comes to hold (a copy is made
-/// where a List's items begin before its `kind` is known: once per document, of what the documents
-/// before it hold, so of nothing for a dump of one document).
+/// Accumulates objects in source order. Where a List's items begin before its `kind` is known, a
+/// copy of it is what they roll back to (once per document: of nothing for a dump of one).
 #[derive(Clone, Default)]
 pub(super) struct Reader<'a> {
     origin: &'a str,
@@ -100,7 +96,8 @@ impl<'a> Reader<'a> {
     pub(super) fn record(&mut self, outcome: Outcome, line: SourceLine) -> Result<(), DumpError> {
         let Decoded { kind, name, result } = match outcome {
             Outcome::Skip(key) => {
-                self.skip(&key);
+                *self.skipped.entry(key).or_default() += 1;
+                self.index += 1;
                 return Ok(());
             }
             Outcome::Decoded(decoded) => decoded,
@@ -123,11 +120,6 @@ impl<'a> Reader<'a> {
                 name,
             }),
         }
-    }
-
-    fn skip(&mut self, key: &str) {
-        *self.skipped.entry(key.to_string()).or_default() += 1;
-        self.index += 1;
     }
 
     /// Records a decoded object and moves to the next index; the first listing's index and the

@@ -1,16 +1,14 @@
-//! One List item, read by one visitor from its text: its entries up to its `apiVersion` and `kind`
-//! are kept (as `Value`s), and once its type is known the rest goes straight into the lean type of
-//! a Node, Service or EndpointSlice, or is skipped: a kind not read is counted, and the few other
-//! kinds read (Events, ConfigMaps, nested Lists) are decoded again from the item's text as a
-//! `Value` ([`classify`]). What is wrong with an object is its outcome, with the path of the
-//! field; a syntax error is the error.
+//! One List item, read by one visitor: its entries before its `apiVersion` and `kind` are kept as
+//! `Value`s, and once its type is known the rest goes straight into the lean type of a Node,
+//! Service or EndpointSlice, or is skipped (a kind not read is counted; Events, ConfigMaps and
+//! nested Lists are read again as a `Value`, [`classify`]). What is wrong with an object is its
+//! outcome, with the field's path; a syntax error is the error.
 //!
-//! kubectl writes keys sorted, so a Node or Service names its type first, while an EndpointSlice
-//! names `endpoints` before its `kind`: a `discovery.k8s.io/v1` item is decoded as an
-//! EndpointSlice as soon as its `apiVersion` is read, and an item of a typed List (`NodeList`)
-//! that begins without a type as the List's kind. Such a guess is checked at the end of the item:
-//! when it was wrong (another kind after all), the item is read again from its text as a `Value`.
-//! What is wrong with an object decoded on a guess is reported as the guessed kind's.
+//! kubectl sorts keys, so an EndpointSlice names `endpoints` before its `kind`: a
+//! `discovery.k8s.io/v1` item is decoded as an EndpointSlice once its `apiVersion` is read, and an
+//! untyped item of a typed List (`NodeList`) as the List's kind. A wrong guess (another kind after
+//! all) is read again as a `Value`; what is wrong with an object decoded on a guess is reported as
+//! the guessed kind's.
 
 use serde::de::value::{MapAccessDeserializer, StringDeserializer};
 use serde::de::{DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, Visitor};

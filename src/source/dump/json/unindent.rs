@@ -1,11 +1,8 @@
-//! A JSON file's indentation, taken out on a second thread before the reader decodes it. kubectl
-//! indents its JSON four spaces a level, so half of a dump's bytes are the spaces that begin its
-//! lines, which serde_json would skip one at a time on the decoding thread; here they are dropped
-//! a line at a time ([`memchr`]) while the reader decodes what came before ([`read_ahead`]).
-//!
-//! Only spaces and tabs right after a newline go: in valid JSON a newline is never inside a
-//! string, so no value changes, and the newlines stay, so every line number holds. Columns do
-//! not, so a caller that meets an error reads the file again as written to place it.
+//! A JSON file's indentation, taken out on a second thread ([`read_ahead`]) before the reader
+//! decodes it: kubectl indents four spaces a level, so half of a dump's bytes begin its lines, and
+//! serde_json would skip them one at a time on the decoding thread. Only spaces and tabs right
+//! after a newline go (valid JSON has no newline inside a string), and the newlines stay, so line
+//! numbers hold; columns do not, so a caller that meets an error reads the file again as written.
 
 use std::io::Read;
 

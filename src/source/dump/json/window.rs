@@ -1,9 +1,7 @@
-//! The JSON reader's view of its input: the bytes the input has handed over and not yet consumed
-//! (a megabyte or so; more only while a value does not fit), and the line and column of its first
-//! byte in the whole input (as serde_json counts them: the column is the number of bytes after the
-//! last newline), so an error is placed in the input. Each value is decoded by serde_json straight
-//! from the window, which also says where it ends; a value cut by the window's end is decoded again
-//! once more of it is read.
+//! The JSON reader's view of its input: the bytes handed over and not yet consumed (a megabyte or
+//! so; more while a value does not fit), and the line and column of the first (as serde_json counts
+//! them: the column is bytes after the last newline), so an error is placed in the input. A value
+//! cut by the window's end is decoded again once more of it is read.
 
 use std::io::{ErrorKind, Read};
 

@@ -1,18 +1,14 @@
 //! The fast path for YAML: the block-style subset `kubectl get -o yaml` writes (mappings and
 //! sequences by indentation, plain and quoted scalars on one line, block scalars, `{}` and `[]`,
-//! comments, `---`) is rewritten line by line into JSON, which the JSON reader reads
-//! ([`super::super::json`]). Nothing is held but a line, a block scalar and a chunk of JSON. Each
-//! line of YAML ends a line of JSON (a block scalar's lines once its string is closed), so an
-//! object's line in the JSON is its line in the YAML.
+//! comments, `---`) is rewritten line by line into JSON for the JSON reader; each line of YAML ends
+//! a line of JSON, so an object's line is its line in the YAML. Nothing is held but a line, a
+//! block scalar and a chunk of JSON.
 //!
-//! Anything outside the subset — anchors, aliases, tags, flow collections, multi-line plain or
-//! quoted scalars, scalars whose type is not certain, tabs and control characters, deep nesting, a
-//! key given twice in one mapping (which the JSON reader would read as its last value) — stops it
-//! with [`Unsupported`], and the full YAML reader then reads the input from the start, so results,
-//! errors and refusals stay the full reader's. So does anything the JSON reader refuses: its error
-//! is not reported, the full reader's is. A piece whose rules are long and that dumps seldom hold
-//! (a block scalar, a double-quoted scalar with an escape JSON lacks) is read by serde-saphyr
-//! alone, so its rules are the parser's by construction.
+//! Anything outside the subset (anchors, tags, flow collections, multi-line or uncertain scalars,
+//! tabs, control characters, deep nesting, a key given twice) stops it with [`Unsupported`], and
+//! so does anything the JSON reader refuses: the full YAML reader then reads the input from the
+//! start, so results and errors stay the full reader's. A piece whose rules are long and that
+//! dumps seldom hold (a block scalar, an escape JSON lacks) is read by serde-saphyr alone.
 
 use std::io::{self, BufRead, Read};
 

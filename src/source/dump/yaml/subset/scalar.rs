@@ -21,16 +21,9 @@ pub(super) fn plain(s: &str, out: &mut Vec<u8>) -> Fast<()> {
 /// Writes a plain key, which a `Value` reads as its text; only keys that are text whatever the
 /// schema are taken.
 pub(super) fn plain_key(s: &str, out: &mut Vec<u8>) -> Fast<()> {
-    match s {
-        "~" | "null" | "Null" | "NULL" | "true" | "True" | "TRUE" | "false" | "False" | "FALSE" => {
-            Err(Unsupported)
-        }
-        _ if integer(s)? => Err(Unsupported),
-        _ => {
-            string(s, out);
-            Ok(())
-        }
-    }
+    let start = out.len();
+    plain(s, out)?;
+    if out[start] == b'"' { Ok(()) } else { Err(Unsupported) }
 }
 
 /// Whether a plain scalar that is not null or a boolean reads as an integer (`Ok(false)`: as
