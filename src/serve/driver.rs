@@ -167,6 +167,14 @@ async fn follow_loop<E: From<SourceError>>(
     let mut reads = data_plane_reads(reads_conn);
     loop {
         tokio::select! {
+            // In this order: the debounce first, so that at the timer's wake-up (one of the two
+            // of each change) the watches' stack of streams is not polled for nothing, as it was
+            // at every other one when the order was random.
+            biased;
+            () = &mut deadline, if debounce.due().is_some() && progress.listed.len() == Resource::VARIANTS.len() => {
+                debounce.done();
+                on_event(Event::Settled { unix: now() })?;
+            }
             Some(data_plane) = reads.next() => {
                 if on_event(Event::DataPlane(data_plane))? {
                     debounce.touched(std::time::Instant::now());
@@ -188,10 +196,6 @@ async fn follow_loop<E: From<SourceError>>(
                         deadline.as_mut().reset(due.into());
                     }
                 }
-            }
-            () = &mut deadline, if debounce.due().is_some() && progress.listed.len() == Resource::VARIANTS.len() => {
-                debounce.done();
-                on_event(Event::Settled { unix: now() })?;
             }
         }
     }

@@ -2,7 +2,9 @@
 //! a kept-up cluster (`cargo xtask live-up`), so that a profiler can be attached to it and two
 //! builds can be measured alternately on one load: the idle CPU of a ready `serve` over a quiet
 //! time, then the CPU per EndpointSlice change measured as the bench measures it
-//! ([`crate::serve_change::cpu_per_change`]: changes 100 ms apart, then 1 s, idle included).
+//! ([`crate::serve_change::cpu_per_change`]: changes 100 ms apart, then 1 s, idle included),
+//! with the scheduler's run time, the user/system split and the wake-ups per change beside it
+//! ([`Usage`]).
 
 use std::io;
 use std::path::Path;
@@ -12,7 +14,7 @@ use k8s_openapi::api::discovery::v1::EndpointSlice;
 use kube::api::Api;
 
 use crate::serve_change::{cpu_per_change, first_hinted, hinted_slice};
-use crate::serve_proc::{cpu_secs, get};
+use crate::serve_proc::{Usage, cpu_secs, get};
 
 /// What [`run`] is told.
 pub struct Args<'a> {
@@ -49,9 +51,11 @@ pub fn run(args: &Args<'_>) -> io::Result<()> {
         let api: Api<EndpointSlice> = Api::namespaced(client, &ns);
         let (slice, original, stripped) = hinted_slice(&api, &service).await?;
         for round in 1..=args.rounds {
+            let before = Usage::of(args.pid);
             let cpu = cpu_per_change(args.pid, &api, &slice, [&stripped, &original], args.updates).await?;
+            let spent = before.per_change(&Usage::of(args.pid), args.updates);
             println!(
-                "round {round}: {:.3} ms CPU per change ({} changes of {ns}/{slice})",
+                "round {round}: {:.3} ms CPU per change ({} changes of {ns}/{slice}); {spent}",
                 cpu * 1e3,
                 args.updates
             );

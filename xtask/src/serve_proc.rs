@@ -128,3 +128,51 @@ pub(crate) fn cpu_secs(pid: u32) -> f64 {
     let ticks: u64 = [11, 12].iter().filter_map(|i| fields.get(*i)?.parse::<u64>().ok()).sum();
     ticks as f64 / 100.0
 }
+
+/// What a process has spent so far, read from `/proc` for a finer figure per change than
+/// [`cpu_secs`] (whose clock ticks are 10 ms): the scheduler's run time, the user/system split
+/// (ticks), and how often its threads went to sleep and were woken again.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Usage {
+    /// Run time of the live threads (`/proc/PID/task/*/schedstat`), in nanoseconds.
+    pub run_ns: u64,
+    /// utime and stime, in clock ticks (1/100 s).
+    pub user_ticks: u64,
+    pub system_ticks: u64,
+    /// Voluntary context switches of the live threads: each one a sleep, then a wake-up.
+    pub wakeups: u64,
+}
+
+impl Usage {
+    /// The usage of `pid` now (zeros for what cannot be read).
+    pub(crate) fn of(pid: u32) -> Usage {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+        let fields: Vec<&str> = after.split_whitespace().collect();
+        let tick = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok()).unwrap_or(0);
+        let mut usage = Usage { user_ticks: tick(11), system_ticks: tick(12), ..Usage::default() };
+        let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).into_iter().flatten().flatten();
+        for task in tasks.map(|t| t.path()) {
+            let schedstat = std::fs::read_to_string(task.join("schedstat")).unwrap_or_default();
+            usage.run_ns += schedstat.split_whitespace().next().and_then(|f| f.parse().ok()).unwrap_or(0);
+            let status = std::fs::read_to_string(task.join("status")).unwrap_or_default();
+            let switches = status.lines().find_map(|l| l.strip_prefix("voluntary_ctxt_switches:"));
+            usage.wakeups += switches.and_then(|v| v.trim().parse().ok()).unwrap_or(0);
+        }
+        usage
+    }
+
+    /// One line: what was spent between `self` and `later`, per each of `changes`.
+    pub(crate) fn per_change(&self, later: &Usage, changes: usize) -> String {
+        let n = changes.max(1) as f64;
+        let (user, system) = (later.user_ticks - self.user_ticks, later.system_ticks - self.system_ticks);
+        let share = |ticks: u64| 100.0 * ticks as f64 / (user + system).max(1) as f64;
+        format!(
+            "{:.3} ms run time per change (user {:.0} % / system {:.0} % of the ticks), {:.2} wake-ups",
+            (later.run_ns - self.run_ns) as f64 / 1e6 / n,
+            share(user),
+            share(system),
+            (later.wakeups - self.wakeups) as f64 / n
+        )
+    }
+}

@@ -274,7 +274,7 @@ fn analyze_services(
     (base.services, base.slices) = store.lend(keys);
     let services: Vec<&Service> = base.services.iter().collect();
     let reports = analyze::service_reports_indexed(base, &services, behaviour, index, 2);
-    store.restore(std::mem::take(&mut base.services), std::mem::take(&mut base.slices));
+    store.restore(keys, (std::mem::take(&mut base.services), std::mem::take(&mut base.slices)));
     reports
 }
 

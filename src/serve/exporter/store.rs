@@ -190,25 +190,32 @@ impl Store {
 
     /// The given Services and their slices (in that order, each Service's sorted by name), taken
     /// out for the length of a computation rather than copied; give them back with
-    /// [`Store::restore`]. Their names stay in `by_service`.
+    /// [`Store::restore`] and the same keys. Each leaves an empty object in its place meanwhile:
+    /// taken and put back in place, not removed from the maps and inserted again (which
+    /// rebalanced two B-trees and made every key again, at each change).
     pub fn lend(&mut self, services: &[&Key]) -> (Vec<Service>, Vec<EndpointSlice>) {
         let mut lent = (Vec::with_capacity(services.len()), Vec::new());
         for key in services {
-            lent.0.extend(self.services.remove(*key));
+            lent.0.extend(self.services.get_mut(*key).map(std::mem::take));
             for name in self.by_service.get(*key).into_iter().flatten() {
-                lent.1.extend(self.slices.remove(&(key.0.clone(), name.clone())));
+                lent.1.extend(self.slices.get_mut(&(key.0.clone(), name.clone())).map(std::mem::take));
             }
         }
         lent
     }
 
-    /// Take back what [`Store::lend`] lent.
-    pub fn restore(&mut self, services: Vec<Service>, slices: Vec<EndpointSlice>) {
-        for service in services {
-            self.services.insert((service.namespace.clone(), service.name.clone()), service);
-        }
-        for slice in slices {
-            self.slices.insert((slice.namespace.clone(), slice.name.clone()), slice);
+    /// Take back what [`Store::lend`] lent for the same `services`.
+    pub fn restore(&mut self, services: &[&Key], lent: (Vec<Service>, Vec<EndpointSlice>)) {
+        let (mut objects, mut slices) = (lent.0.into_iter(), lent.1.into_iter());
+        for key in services {
+            if let Some(place) = self.services.get_mut(*key) {
+                *place = objects.next().unwrap_or_default();
+            }
+            for name in self.by_service.get(*key).into_iter().flatten() {
+                if let Some(place) = self.slices.get_mut(&(key.0.clone(), name.clone())) {
+                    *place = slices.next().unwrap_or_default();
+                }
+            }
         }
     }
 

@@ -105,7 +105,7 @@ impl Node {
 }
 
 /// A Service, reduced to what the controller and kube-proxy read.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Service {
     /// `metadata.namespace`.
     pub namespace: String,
@@ -182,7 +182,7 @@ pub struct ServicePort {
 }
 
 /// An EndpointSlice of any manager and address type.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EndpointSlice {
     /// `metadata.namespace`.
