@@ -165,14 +165,17 @@ impl Usage {
     /// One line: what was spent between `self` and `later`, per each of `changes`.
     pub(crate) fn per_change(&self, later: &Usage, changes: usize) -> String {
         let n = changes.max(1) as f64;
-        let (user, system) = (later.user_ticks - self.user_ticks, later.system_ticks - self.system_ticks);
+        let user = later.user_ticks.saturating_sub(self.user_ticks);
+        let system = later.system_ticks.saturating_sub(self.system_ticks);
         let share = |ticks: u64| 100.0 * ticks as f64 / (user + system).max(1) as f64;
+        // The run time and wake-ups are sums over the live threads: one that ended between the
+        // readings takes its share with it.
         format!(
             "{:.3} ms run time per change (user {:.0} % / system {:.0} % of the ticks), {:.2} wake-ups",
-            (later.run_ns - self.run_ns) as f64 / 1e6 / n,
+            later.run_ns.saturating_sub(self.run_ns) as f64 / 1e6 / n,
             share(user),
             share(system),
-            (later.wakeups - self.wakeups) as f64 / n
+            later.wakeups.saturating_sub(self.wakeups) as f64 / n
         )
     }
 }
