@@ -7,7 +7,8 @@
 # each code path. The commands are read from BENCHMARKS.md's ```sh blocks and rewritten:
 #   --size S → small (added where missing), --runs N → 1, --updates N → 2, --outage S → 2, --max K → 1,
 #   files → a temporary directory, --kubeconfig KC → the one `live-up` printed (it runs in the
-#   background from its line until the command that uses it has run).
+#   background from its line until the last command that uses it has run), --pid PID --port N → a
+#   `kubectl-topo serve` started on that cluster for the command (`serve-cpu`) and stopped after it.
 # Usage: scripts/bench-smoke.sh [--list]   (--list: print the rewritten commands only)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +18,7 @@ work="$(mktemp -d)"
 live_pid=""
 live_flag=""
 cleanup() {
+  [ -n "${serve_pid:-}" ] && kill "$serve_pid" 2>/dev/null
   [ -n "$live_flag" ] && rm -f "$live_flag"
   if [ -n "$live_pid" ]; then
     sleep 2
@@ -45,6 +47,8 @@ rewrite() {
       --outage) out+=(--outage 2); has_outage=1; shift ;;
       --out) out+=(--out "$work/$(basename "$2")"); shift ;;
       --kubeconfig) out+=(--kubeconfig "@KUBECONFIG@"); shift ;;
+      --pid) out+=(--pid "@PID@"); shift ;;
+      --port) out+=(--port "@PORT@"); shift ;;
       --*) out+=("$1") ;;
       *) if [ "$sub" = parse-only ]; then out+=("$work/$(basename "$1")"); else out+=("$1"); fi ;;
     esac
@@ -81,13 +85,32 @@ fi
 
 started=$(date +%s)
 cargo build --locked -p xtask
+cargo build --locked --bin kubectl-topo
 xtask="${CARGO_TARGET_DIR:-target}/debug/xtask"
+topo="${CARGO_TARGET_DIR:-target}/debug/kubectl-topo"
+# The last command that uses the kept-up cluster: it is stopped after that one.
+last_kc=-1
+for i in "${!commands[@]}"; do
+  case " ${commands[$i]} " in *" @KUBECONFIG@ "*) last_kc=$i ;; esac
+done
 
 # fail WHAT LOG: say which documented command stopped, and how it ended.
 fail() {
   echo "bench-smoke: FAILED: \`$1\` (BENCHMARKS.md: \`$2\`); its output ends:"
   tail -n 30 "$3"
   exit 1
+}
+
+# serve_for LOG: a `kubectl-topo serve` on the kept-up cluster, ready; sets serve_pid and port.
+serve_pid="" port=""
+serve_for() {
+  port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+  "$topo" serve --kubeconfig "$kubeconfig" --listen "127.0.0.1:$port" >"$1" 2>&1 &
+  serve_pid=$!
+  until curl -sf -o /dev/null "http://127.0.0.1:$port/readyz"; do
+    kill -0 "$serve_pid" 2>/dev/null || fail "kubectl-topo serve --kubeconfig $kubeconfig" "$line" "$1"
+    sleep 1
+  done
 }
 
 kubeconfig=""
@@ -115,10 +138,20 @@ for i in "${!commands[@]}"; do
       uses_kc=1
     fi
   done
+  case " ${args[*]} " in *" @PID@ "*)
+    serve_for "$work/serve-$i.log"
+    for a in "${!args[@]}"; do
+      case "${args[$a]}" in @PID@) args[a]="$serve_pid" ;; @PORT@) args[a]="$port" ;; esac
+    done ;;
+  esac
   t0=$(date +%s)
   "$xtask" "${args[@]}" >"$log" 2>&1 || fail "${args[*]}" "$line" "$log"
   echo "bench-smoke: ok in $(($(date +%s) - t0)) s: ${args[*]}"
-  if [ -n "$uses_kc" ] && [ -n "$live_pid" ]; then
+  if [ -n "$serve_pid" ]; then
+    kill "$serve_pid" && wait "$serve_pid" 2>/dev/null || true
+    serve_pid=""
+  fi
+  if [ -n "$uses_kc" ] && [ -n "$live_pid" ] && [ "$i" = "$last_kc" ]; then
     rm -f "$live_flag"
     wait "$live_pid" || fail "live-up (stopped after its user)" "cargo xtask live-up" "$work/live-up.log"
     live_pid="" live_flag=""
