@@ -107,9 +107,12 @@ serve_for() {
   port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
   "$topo" serve --kubeconfig "$kubeconfig" --listen "127.0.0.1:$port" >"$1" 2>&1 &
   serve_pid=$!
+  local waited=0
   until curl -sf -o /dev/null "http://127.0.0.1:$port/readyz"; do
-    kill -0 "$serve_pid" 2>/dev/null || fail "kubectl-topo serve --kubeconfig $kubeconfig" "$line" "$1"
+    kill -0 "$serve_pid" 2>/dev/null && [ "$waited" -lt 120 ] ||
+      fail "kubectl-topo serve --kubeconfig $kubeconfig (not ready after ${waited} s)" "$line" "$1"
     sleep 1
+    waited=$((waited + 1))
   done
 }
 
