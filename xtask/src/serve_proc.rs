@@ -111,22 +111,28 @@ pub(crate) fn get_gzip(port: u16) -> Option<usize> {
 /// `(VmRSS, VmHWM)` in kB of a process.
 pub(crate) fn rss(pid: u32) -> (u64, u64) {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    let field = |name: &str| {
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix(name))
-            .and_then(|v| v.split_whitespace().next()?.parse().ok())
-    };
-    (field("VmRSS:").unwrap_or(0), field("VmHWM:").unwrap_or(0))
+    (status_field(&status, "VmRSS:"), status_field(&status, "VmHWM:"))
+}
+
+/// The number a `/proc/…/status` text gives after `name` (0 when it is not there).
+fn status_field(status: &str, name: &str) -> u64 {
+    let value = status.lines().find_map(|l| l.strip_prefix(name));
+    value.and_then(|v| v.split_whitespace().next()?.parse().ok()).unwrap_or(0)
+}
+
+/// utime and stime of a process, in clock ticks (1/100 s; 0 when it cannot be read).
+fn ticks(pid: u32) -> (u64, u64) {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let tick = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok()).unwrap_or(0);
+    (tick(11), tick(12))
 }
 
 /// utime + stime of a process, in seconds.
 pub(crate) fn cpu_secs(pid: u32) -> f64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
-    let fields: Vec<&str> = after.split_whitespace().collect();
-    let ticks: u64 = [11, 12].iter().filter_map(|i| fields.get(*i)?.parse::<u64>().ok()).sum();
-    ticks as f64 / 100.0
+    let (user, system) = ticks(pid);
+    (user + system) as f64 / 100.0
 }
 
 /// What a process has spent so far, read from `/proc` for a finer figure per change than
@@ -146,18 +152,14 @@ pub(crate) struct Usage {
 impl Usage {
     /// The usage of `pid` now (zeros for what cannot be read).
     pub(crate) fn of(pid: u32) -> Usage {
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-        let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
-        let fields: Vec<&str> = after.split_whitespace().collect();
-        let tick = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok()).unwrap_or(0);
-        let mut usage = Usage { user_ticks: tick(11), system_ticks: tick(12), ..Usage::default() };
+        let (user_ticks, system_ticks) = ticks(pid);
+        let mut usage = Usage { user_ticks, system_ticks, ..Usage::default() };
         let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).into_iter().flatten().flatten();
         for task in tasks.map(|t| t.path()) {
             let schedstat = std::fs::read_to_string(task.join("schedstat")).unwrap_or_default();
             usage.run_ns += schedstat.split_whitespace().next().and_then(|f| f.parse().ok()).unwrap_or(0);
             let status = std::fs::read_to_string(task.join("status")).unwrap_or_default();
-            let switches = status.lines().find_map(|l| l.strip_prefix("voluntary_ctxt_switches:"));
-            usage.wakeups += switches.and_then(|v| v.trim().parse().ok()).unwrap_or(0);
+            usage.wakeups += status_field(&status, "voluntary_ctxt_switches:");
         }
         usage
     }
