@@ -1,5 +1,4 @@
-//! `-o json|yaml`: serde over the Report inside its versioned envelope; never the table. With
-//! `source/dump.rs`, the only YAML call site.
+//! `-o json|yaml`: serde over the Report inside its versioned envelope; never the table.
 
 use std::io::Write;
 
