@@ -4,7 +4,7 @@
 //! [`MAX_YAML_BYTES`], streamed through the fast path when it can be, else read whole, checked for
 //! NUL bytes and UTF-8 as it is read (so `/dev/zero` stops at once).
 
-use std::io::{BufReader, Cursor, Read, Seek, SeekFrom};
+use std::io::{BufReader, Cursor, Read, Seek};
 
 use super::{DumpError, MAX_JSON_BYTES, MAX_YAML_BYTES, ParsedDump, json, yaml};
 
@@ -34,7 +34,8 @@ pub(crate) fn read_dump_file(
     {
         return Ok(parsed);
     }
-    input.seek(SeekFrom::Start(0)).map_err(|err| read_error(origin, &err))?;
+    let rewind = |input: &mut _| Seek::rewind(input).map_err(|err| read_error(origin, &err));
+    rewind(&mut input)?;
     if json {
         // Its indentation taken out first (on a second thread); an error is read again as written,
         // to place it in the file.
@@ -42,7 +43,7 @@ pub(crate) fn read_dump_file(
         if read.is_ok() {
             return read;
         }
-        input.seek(SeekFrom::Start(0)).map_err(|err| read_error(origin, &err))?;
+        rewind(&mut input)?;
     }
     if !yaml {
         return read_dump(input, origin, Some(len));
