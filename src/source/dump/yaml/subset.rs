@@ -25,8 +25,8 @@ use scalar::split_key;
 /// subset, or refused: the full reader's message is the one to give).
 /// The YAML is transcoded on a second thread while the JSON is decoded ([`read_ahead`]).
 pub(in super::super) fn read(input: impl BufRead + Send, origin: &str) -> Option<ParsedDump> {
-    let mut transcoder = Transcoder::new(input);
-    read_ahead(|spare| transcoder.next_chunk(spare), |json| json::read(json, origin)).ok()
+    let (mut input, mut transcoder) = (input, Transcoder::default());
+    read_ahead(|spare| transcoder.next_chunk(&mut input, spare), |json| json::read(json, origin)).ok()
 }
 
 /// Outside the subset: the full YAML reader decides.
@@ -56,8 +56,8 @@ struct Frame {
 }
 
 /// YAML in, JSON out, in chunks ([`Transcoder::next_chunk`]).
-pub(super) struct Transcoder<R> {
-    input: R,
+#[derive(Default)]
+pub(super) struct Transcoder {
     line: Vec<u8>,
     out: Vec<u8>,
     stack: Vec<Frame>,
@@ -78,29 +78,12 @@ pub(super) struct Transcoder<R> {
     done: bool,
 }
 
-impl<R: BufRead> Transcoder<R> {
-    pub(super) fn new(input: R) -> Self {
-        Transcoder {
-            input,
-            line: Vec::new(),
-            out: Vec::with_capacity(CHUNK + MAX_LINE),
-            stack: Vec::new(),
-            keys: Vec::new(),
-            key_text: Vec::new(),
-            pending: false,
-            block: None,
-            breaks: 0,
-            unended: false,
-            rooted: false,
-            done: false,
-        }
-    }
-
+impl Transcoder {
     /// Writes JSON until a chunk is ready or the input ends. (An input of nothing but comments
     /// writes nothing, which the JSON reader refuses, so the full reader says what it is.)
-    fn fill(&mut self) -> Fast<()> {
+    fn fill(&mut self, input: &mut impl BufRead) -> Fast<()> {
         while self.out.len() < CHUNK {
-            if !self.next_line()? {
+            if !self.next_line(input)? {
                 self.done = true;
                 return self.end_document();
             }
@@ -109,9 +92,9 @@ impl<R: BufRead> Transcoder<R> {
     }
 
     /// Reads and takes one line; false at the end of the input.
-    fn next_line(&mut self) -> Fast<bool> {
+    fn next_line(&mut self, input: &mut impl BufRead) -> Fast<bool> {
         self.line.clear();
-        let read = (&mut self.input).take(MAX_LINE as u64 + 1).read_until(b'\n', &mut self.line);
+        let read = input.take(MAX_LINE as u64 + 1).read_until(b'\n', &mut self.line);
         match read.map_err(|_| Unsupported)? {
             0 => return Ok(false),
             _ if self.line.last() == Some(&b'\n') => drop(self.line.pop()),
@@ -321,11 +304,15 @@ impl<R: BufRead> Transcoder<R> {
 
     /// The next chunk of JSON, of about [`CHUNK`] bytes (the one after it is written into `spare`);
     /// an error, and nothing after it, when the input is outside the subset.
-    pub(super) fn next_chunk(&mut self, mut spare: Vec<u8>) -> Option<io::Result<Vec<u8>>> {
+    pub(super) fn next_chunk(
+        &mut self,
+        input: &mut impl BufRead,
+        mut spare: Vec<u8>,
+    ) -> Option<io::Result<Vec<u8>>> {
         if self.done {
             return None;
         }
-        let filled = self.fill();
+        let filled = self.fill(input);
         self.done |= filled.is_err();
         spare.clear();
         spare.reserve(CHUNK + MAX_LINE);

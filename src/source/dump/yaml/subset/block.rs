@@ -3,8 +3,6 @@
 //! rules), then written as a JSON string. An indentation indicator (`|2`), or a scalar longer
 //! than [`MAX_BLOCK`], is left to the parser with the whole text.
 
-use std::io::BufRead;
-
 use super::{Fast, Transcoder, Unsupported};
 
 /// Longest block scalar gathered: an annotation holds at most 256 KiB, a ConfigMap 1 MiB.
@@ -18,7 +16,7 @@ pub(super) struct Block {
     text: String,
 }
 
-impl<R: BufRead> Transcoder<R> {
+impl Transcoder {
     pub(super) fn start_block(&mut self, header: &str, parent: usize) -> Fast<()> {
         if !matches!(&header[1..], "" | "-" | "+") {
             return Err(Unsupported);

@@ -7,9 +7,10 @@ use super::*;
 
 /// The JSON the fast path writes for `text`; `None` when it leaves it to the parser.
 fn written(text: &str) -> Option<String> {
-    let mut transcoder = Transcoder::new(text.as_bytes());
-    let chunks =
-        std::iter::from_fn(|| transcoder.next_chunk(Vec::new())).collect::<io::Result<Vec<_>>>().ok()?;
+    let (mut input, mut transcoder) = (text.as_bytes(), Transcoder::default());
+    let chunks = std::iter::from_fn(|| transcoder.next_chunk(&mut input, Vec::new()))
+        .collect::<io::Result<Vec<_>>>()
+        .ok()?;
     Some(String::from_utf8(chunks.concat()).expect("UTF-8"))
 }
 
