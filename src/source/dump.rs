@@ -31,7 +31,7 @@ mod error;
 pub use error::{DumpError, MAX_JSON_BYTES, MAX_OBJECT_BYTES, MAX_YAML_BYTES};
 
 mod reader;
-use reader::{Inherited, Outcome, Reader, classify};
+use reader::{Inherited, Outcome, Reader, classify, list_items};
 
 mod json;
 mod yaml;

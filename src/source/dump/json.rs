@@ -15,7 +15,7 @@ use serde::de::DeserializeOwned;
 use serde::de::IgnoredAny;
 use serde_json::{Deserializer, Map, Value};
 
-use super::{DumpError, Inherited, MAX_OBJECT_BYTES, ParsedDump, Reader};
+use super::{DumpError, Inherited, MAX_OBJECT_BYTES, ParsedDump, Reader, list_items};
 
 mod item;
 mod unindent;
@@ -56,15 +56,12 @@ impl Object<'_> {
         self.entries.get(key).map(Value::as_str)
     }
 
-    /// The List's type once the object has ended (`Some(None)`: a plain `List`).
-    fn list_type(&self) -> Option<Option<(String, String)>> {
-        match (self.text("apiVersion")?, self.text("kind")?) {
-            (Some(api_version), Some(kind)) if kind.ends_with("List") => Some(
-                (kind != "List")
-                    .then(|| (api_version.to_string(), kind.trim_end_matches("List").to_string())),
-            ),
-            _ => None,
-        }
+    /// Once the object is known to be a List, the type its items inherit ([`list_items`]).
+    fn list_type(&self) -> Option<Inherited<'_>> {
+        let (Some(api_version), Some(kind)) = (self.text("apiVersion")?, self.text("kind")?) else {
+            return None;
+        };
+        list_items(api_version, kind)
     }
 
     /// Whether the object may still turn out to be a List.
@@ -76,8 +73,6 @@ impl Object<'_> {
 
 /// The items of a List being read.
 struct List<'r> {
-    /// The List's type when it was known as its items began.
-    known: Option<Option<(String, String)>>,
     /// The reader as it was before items read while the type was unknown.
     checkpoint: Option<Reader<'r>>,
     /// Items kept until the List's type is known: their text and where it starts.
@@ -86,10 +81,6 @@ struct List<'r> {
 
 /// A kept item: its text, and where it starts in the input.
 type Kept = (Vec<u8>, (u64, u64));
-
-fn inherited(known: &Option<(String, String)>) -> Inherited<'_> {
-    known.as_ref().map(|(api_version, kind)| (api_version.as_str(), kind.as_str()))
-}
 
 /// A top-level `{…}`: a List, whose items are read as they come, or any other object.
 fn read_object<R: Read>(window: &mut Window<'_, R>, reader: &mut Reader<'_>) -> Step {
@@ -139,14 +130,18 @@ fn read_items<'r, R: Read>(
     object: &Object<'r>,
 ) -> Step<List<'r>> {
     let known = object.list_type();
-    let checkpoint = known.is_none().then(|| reader.clone());
-    let mut list = List { known, checkpoint, kept: None };
-    window.entries(b']', |window| read_item(window, reader, &mut list))?;
+    let mut list = List { checkpoint: known.is_none().then(|| reader.clone()), kept: None };
+    window.entries(b']', |window| read_item(window, reader, &mut list, known))?;
     Ok(list)
 }
 
-/// One item: read now, or kept until the List's type is known.
-fn read_item<R: Read>(window: &mut Window<'_, R>, reader: &mut Reader<'_>, list: &mut List<'_>) -> Step {
+/// One item: read now, or kept until the List's type is `known`.
+fn read_item<R: Read>(
+    window: &mut Window<'_, R>,
+    reader: &mut Reader<'_>,
+    list: &mut List<'_>,
+    known: Option<Inherited<'_>>,
+) -> Step {
     let line = window.line();
     let kept = |text: &[u8], end| text[..end].to_vec();
     if list.kept.is_some() {
@@ -155,7 +150,6 @@ fn read_item<R: Read>(window: &mut Window<'_, R>, reader: &mut Reader<'_>, list:
         list.kept.get_or_insert_default().push((text, start));
         return Ok(());
     }
-    let known = list.known.as_ref().map(inherited);
     let read = window.decode(|text| {
         item::read(text, known.flatten(), known.is_some()).map(|(read, end)| match read {
             item::Read::Untyped => (Err(kept(text, end)), end),
@@ -180,8 +174,7 @@ fn read_item<R: Read>(window: &mut Window<'_, R>, reader: &mut Reader<'_>, list:
 fn finish<'r, R: Read>(window: &Window<'_, R>, object: Object<'r>, reader: &mut Reader<'r>) -> Step {
     if let (Some(list), Some(known)) = (&object.list, object.list_type()) {
         for (text, start) in list.kept.iter().flatten() {
-            let (read, _) =
-                item::read(text, inherited(&known), true).map_err(|err| window.syntax(&err, *start))?;
+            let (read, _) = item::read(text, known, true).map_err(|err| window.syntax(&err, *start))?;
             if let item::Read::Outcomes(outcomes) = read {
                 outcomes.into_iter().try_for_each(|outcome| reader.record(outcome, source_line(start.0)))?;
             }

@@ -42,11 +42,11 @@ pub(super) fn classify(value: Value, inherited: Inherited<'_>, depth: usize, out
             return;
         }
     };
-    if kind.ends_with("List") && depth < 2 {
+    if depth < 2
+        && let Some(inherited) = list_items(&api_version, &kind)
+    {
         match map.remove("items") {
             Some(Value::Array(items)) => {
-                let item_kind = kind.trim_end_matches("List");
-                let inherited = (kind != "List").then_some((api_version.as_str(), item_kind));
                 for item in items {
                     classify(item, inherited, depth + 1, out);
                 }
@@ -58,6 +58,13 @@ pub(super) fn classify(value: Value, inherited: Inherited<'_>, depth: usize, out
     }
     let decoded = kind_of(&api_version, &kind).and_then(|known| decode(known, Value::Object(map)));
     out.push(decoded.map_or_else(|| Outcome::Skip(format!("{api_version} {kind}")), Outcome::Decoded));
+}
+
+/// When `kind` is a List's, the type its items inherit: `Some(None)` for a plain `List`, whose
+/// items name their own.
+pub(super) fn list_items<'v>(api_version: &'v str, kind: &'v str) -> Option<Inherited<'v>> {
+    let item_kind = kind.strip_suffix("List")?;
+    Some((!item_kind.is_empty()).then_some((api_version, item_kind)))
 }
 
 /// Accumulates objects in source order. Where a List's items begin before its `kind` is known, a
