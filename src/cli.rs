@@ -28,7 +28,7 @@ pub struct Cli {
 }
 
 /// Shown at the end of `--help`.
-pub const EXIT_CODES_HELP: &str = "\
+pub(crate) const EXIT_CODES_HELP: &str = "\
 Exit codes:
   0  success (and, for check / explain --exit-code, nothing at or above --fail-on)
   1  check / explain --exit-code found a Service at or above --fail-on (simulate --apply: a
@@ -283,7 +283,7 @@ pub struct WatchArgs {
 
 /// `serve`'s default address: every interface, the port chosen from the Prometheus project's
 /// default port allocations (docs/monitoring.md; the deploy files and the chart use it too).
-pub const DEFAULT_LISTEN: &str = "0.0.0.0:10064";
+pub(crate) const DEFAULT_LISTEN: &str = "0.0.0.0:10064";
 
 /// `serve` arguments.
 #[derive(Debug, Args)]

@@ -131,7 +131,7 @@ impl Error {
 /// (`computed`: a status, or an error such as "every verdict is Unknown"). A closed pipe (`| head`
 /// quit, `| true`) keeps the outcome: a finding's exit code does not depend on whether, or when,
 /// the reader went away. Any other write error is the run's error.
-pub fn after_output(
+pub(crate) fn after_output(
     written: std::io::Result<()>,
     computed: Result<ExitStatus, Error>,
 ) -> Result<ExitStatus, Error> {

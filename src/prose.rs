@@ -86,7 +86,7 @@ pub fn view(reason: Reason, address_type: Option<&str>) -> ReasonView {
 
 /// The Event message the controller emits for this condition, without the `, addressType` suffix
 /// (`None` for the codes it emits no Event for).
-pub fn event_message(reason: &Reason) -> Option<String> {
+pub(crate) fn event_message(reason: &Reason) -> Option<String> {
     use topo_engine::core::topologycache::events as ev;
     let (n, z) = (reason.facts.endpoints.unwrap_or(0), reason.facts.zones.unwrap_or(0));
     let counted = |message: &str| format!("{message} ({n} endpoints, {z} zones)");

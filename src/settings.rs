@@ -265,7 +265,7 @@ pub fn parse_service_ref(text: &str) -> Result<String, SettingsError> {
 
 /// The Service as kubectl takes a resource: `TYPE/NAME` or `NAME` in one word, or `TYPE NAME` in
 /// two (`explain svc demo`) → `NAME`.
-pub fn parse_service_words(words: &[String]) -> Result<String, SettingsError> {
+pub(crate) fn parse_service_words(words: &[String]) -> Result<String, SettingsError> {
     match words {
         [one] => parse_service_ref(one),
         [kind, name] if is_service_kind(kind) && !name.contains('/') => parse_service_ref(name),
@@ -312,7 +312,7 @@ pub(crate) fn is_service_kind(kind: &str) -> bool {
 
 /// `--request-timeout` as kubectl reads it: an integer is seconds, else a Go duration (`500ms`,
 /// `1.5s`, `1m30s`); `0` is no timeout.
-pub fn parse_timeout(text: &str) -> Result<Option<Duration>, SettingsError> {
+pub(crate) fn parse_timeout(text: &str) -> Result<Option<Duration>, SettingsError> {
     let t = text.trim();
     let parsed = match t.parse::<u64>() {
         Ok(secs) => Some(Duration::from_secs(secs)),

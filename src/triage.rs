@@ -232,7 +232,7 @@ pub(crate) fn family_fails(
 }
 
 /// The verdict alone at `level` (also `explain --exit-code`).
-pub fn verdict_fails(level: FailOn, verdict: Verdict) -> bool {
+pub(crate) fn verdict_fails(level: FailOn, verdict: Verdict) -> bool {
     match level {
         FailOn::None => false,
         FailOn::Drift => verdict == Verdict::Drift,

@@ -118,7 +118,7 @@ const SHORT: [(&str, &str); 7] = [
 
 /// Why `command` does not take the shared flag `typed` (`-A`, `--all-namespaces`); None when
 /// `typed` is no shared flag.
-pub fn why_not(command: &str, typed: &str) -> Option<&'static str> {
+pub(crate) fn why_not(command: &str, typed: &str) -> Option<&'static str> {
     let flag = SHORT.iter().find(|(short, _)| *short == typed).map_or(typed, |(_, long)| long);
     let shared = CONNECTION.contains(&flag) || USED_BY.iter().any(|(_, flags)| flags.contains(&flag));
     if !shared {

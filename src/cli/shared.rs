@@ -126,7 +126,7 @@ pub struct Connection {
 
 /// A boolean flag's value as pflag reads `--flag=VALUE` (Go's `strconv.ParseBool`): `1`, `t`, `T`,
 /// `TRUE`, `true`, `True` and their false twins; `--flag` alone is `true`.
-pub fn boolean() -> impl TypedValueParser<Value = bool> {
+pub(crate) fn boolean() -> impl TypedValueParser<Value = bool> {
     PossibleValuesParser::new([
         "true", "false", "1", "0", "t", "f", "TRUE", "FALSE", "True", "False", "T", "F",
     ])
@@ -135,13 +135,13 @@ pub fn boolean() -> impl TypedValueParser<Value = bool> {
 
 /// The `-o` values of a subcommand: `names` of [`OutputFormat`], with their help; `jsonpath` is
 /// typed `jsonpath=TEMPLATE` (as kubectl takes it, the template also in `{…}` after `jsonpath=`).
-pub fn formats(names: &'static [&'static str]) -> FormatParser {
+pub(crate) fn formats(names: &'static [&'static str]) -> FormatParser {
     FormatParser { names }
 }
 
 /// The parser of [`formats`].
 #[derive(Debug, Clone)]
-pub struct FormatParser {
+pub(crate) struct FormatParser {
     names: &'static [&'static str],
 }
 
@@ -189,21 +189,21 @@ impl TypedValueParser for FormatParser {
 }
 
 /// `check`'s `-f`: repeatable, a directory too.
-pub const CHECK_FROM_FILE_HELP: &str = "Read a saved dump instead of a live cluster (`kubectl get \
+pub(crate) const CHECK_FROM_FILE_HELP: &str = "Read a saved dump instead of a live cluster (`kubectl get \
     nodes,services,endpointslices,events -A -o yaml`); `-` reads stdin. Repeatable, and a directory \
     reads every *.yaml, *.yml and *.json in it, each as its own cluster";
 /// `check`'s `--context`: repeatable.
-pub const CHECK_CONTEXT_HELP: &str = "The kubeconfig context to use (repeatable: one cluster each)";
+pub(crate) const CHECK_CONTEXT_HELP: &str = "The kubeconfig context to use (repeatable: one cluster each)";
 /// `dump`'s `-f`: converted and narrowed, or redacted.
-pub const DUMP_FROM_FILE_HELP: &str = "Write this saved dump again instead of reading a live cluster: as it \
+pub(crate) const DUMP_FROM_FILE_HELP: &str = "Write this saved dump again instead of reading a live cluster: as it \
     is, converted (-o json) and narrowed to the namespace (-n, default `default`; -A keeps all), or \
     redacted with --redact; `-` reads stdin";
 /// `--k8s-version` of `watch` and `serve`, which read no dump.
-pub const LIVE_K8S_VERSION_HELP: &str = "Model the controller and kube-proxy of this Kubernetes minor \
+pub(crate) const LIVE_K8S_VERSION_HELP: &str = "Model the controller and kube-proxy of this Kubernetes minor \
     version (1.21–1.37). Default: the server's version, else the newest kubelet's, else 1.37";
 
 /// `dump`'s `-o`: the objects as read, not the report model.
-pub fn dump_formats() -> impl TypedValueParser<Value = Output> {
+pub(crate) fn dump_formats() -> impl TypedValueParser<Value = Output> {
     use clap::builder::PossibleValue;
     PossibleValuesParser::new([
         PossibleValue::new("json")
@@ -217,21 +217,21 @@ pub fn dump_formats() -> impl TypedValueParser<Value = Output> {
 }
 
 /// `-o` of `zones`.
-pub const ZONES_FORMATS: &[&str] = &["table", "json", "yaml", "jsonpath"];
+pub(crate) const ZONES_FORMATS: &[&str] = &["table", "json", "yaml", "jsonpath"];
 /// `-o` of `explain` and `simulate`: tables, the report model, the pictures, kubectl's extracts.
-pub const REPORT_FORMATS: &[&str] =
+pub(crate) const REPORT_FORMATS: &[&str] =
     &["table", "wide", "json", "yaml", "html", "dot", "mermaid", "name", "jsonpath"];
 /// `-o` of `simulate`: every format (`markdown`, `junit`, `sarif` with `--apply`).
-pub const SIMULATE_FORMATS: &[&str] = CHECK_FORMATS;
+pub(crate) const SIMULATE_FORMATS: &[&str] = CHECK_FORMATS;
 /// `-o` of `check`: every format.
-pub const CHECK_FORMATS: &[&str] = &[
+pub(crate) const CHECK_FORMATS: &[&str] = &[
     "table", "wide", "json", "yaml", "html", "dot", "mermaid", "markdown", "junit", "sarif", "name",
     "jsonpath",
 ];
 /// `-o` of `watch`.
-pub const WATCH_FORMATS: &[&str] = &["table", "wide", "json", "yaml"];
+pub(crate) const WATCH_FORMATS: &[&str] = &["table", "wide", "json", "yaml"];
 /// `-o` of `version`.
-pub const VERSION_FORMATS: &[&str] = &["table", "json", "yaml"];
+pub(crate) const VERSION_FORMATS: &[&str] = &["table", "json", "yaml"];
 
 /// The shared flags of any subcommand, gathered by [`super::Command::shared`] (absent ones at
 /// their defaults): what `settings` resolves.

@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 /// `value` as YAML, hidden characters escaped.
-pub fn to_string<T: Serialize>(value: &T) -> Result<String, serde_saphyr::SerializeError> {
+pub(crate) fn to_string<T: Serialize>(value: &T) -> Result<String, serde_saphyr::SerializeError> {
     let text = serde_saphyr::to_string(value)?;
     if !text.chars().any(super::is_hidden_raw) {
         return Ok(text);

@@ -3,7 +3,7 @@
 use topo_engine::model::LABEL_ZONE;
 
 /// The snapshot names more than `limit` zones.
-pub fn too_many_zones(limit: usize) -> String {
+pub(crate) fn too_many_zones(limit: usize) -> String {
     format!(
         "the cluster names more than {limit} zones (Node label {LABEL_ZONE}, endpoint zones and zone \
          hints together), the most kubectl-topo models: no real cluster has that many, and routing \
@@ -12,6 +12,6 @@ pub fn too_many_zones(limit: usize) -> String {
 }
 
 /// What to do about it.
-pub fn too_many_zones_hint(bin_name: &str) -> String {
+pub(crate) fn too_many_zones_hint(bin_name: &str) -> String {
     format!("check the Nodes' zone labels: `{bin_name} zones` lists the zones and their nodes")
 }

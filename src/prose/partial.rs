@@ -32,10 +32,10 @@ pub(crate) const NO_VERDICT_WITHOUT_NODES: &str =
     "zone weights are unknown and no verdict could be computed (the report above shows what was read)";
 
 /// The command that dumps everything a verdict reads (named by every note about an incomplete dump).
-pub const DUMP_COMMAND: &str = "kubectl get nodes,services,endpointslices,events -A -o yaml";
+pub(crate) const DUMP_COMMAND: &str = "kubectl get nodes,services,endpointslices,events -A -o yaml";
 
 /// A dump that holds no Node: as when Nodes are forbidden, zone weights are unknown.
-pub fn dump_without_nodes_note() -> String {
+pub(crate) fn dump_without_nodes_note() -> String {
     format!(
         "the dump holds no Node: zone weights are unknown, so Services in Auto mode get the verdict \
          Unknown (NodesUnknown); not computed: the Auto hint allocation, kube-proxy's routing by zone, the \
@@ -44,7 +44,7 @@ pub fn dump_without_nodes_note() -> String {
 }
 
 /// A dump that holds no EndpointSlice while some Service selects Pods (`kubectl get all`).
-pub fn dump_without_slices_note() -> String {
+pub(crate) fn dump_without_slices_note() -> String {
     format!(
         "the dump holds no EndpointSlice, yet Services select Pods: their slices and hints are unknown, so \
          they get the verdict Unknown (SlicesUnknown). Dump the EndpointSlices too (`kubectl get all` lists \
@@ -53,7 +53,7 @@ pub fn dump_without_slices_note() -> String {
 }
 
 /// What cannot be done without the Nodes, from a dump.
-pub const NO_VERDICT_WITHOUT_DUMPED_KINDS: &str =
+pub(crate) const NO_VERDICT_WITHOUT_DUMPED_KINDS: &str =
     "no verdict could be computed (the report above shows what was read)";
 
 /// A read status as the report says it.

@@ -66,7 +66,7 @@ pub(crate) fn capped(shown: usize, total: usize) -> String {
 }
 
 /// A family routes more zone pairs than one picture draws.
-pub fn routes_capped(shown: usize, total: usize) -> String {
+pub(crate) fn routes_capped(shown: usize, total: usize) -> String {
     format!("The {shown} widest of {total} routed zone pairs are drawn (a size cap); -o json lists them all.")
 }
 

@@ -31,7 +31,7 @@ const SEE_REASONS: &str = "See the reasons below.";
 
 /// The remedy of a family, shown by `explain`: a family with nothing to do whose hints a data-plane
 /// path ignores (a note of the Service) gets that path's remedy, not "nothing to do".
-pub fn family_remedy(first: Option<&Reason>, notes: &[Reason]) -> String {
+pub(crate) fn family_remedy(first: Option<&Reason>, notes: &[Reason]) -> String {
     let ignoring = |r: &&Reason| super::dataplane::ignores_hints(r.code);
     match (first, notes.iter().find(ignoring)) {
         (None, Some(note)) => remedy(Some(note)),
@@ -40,7 +40,7 @@ pub fn family_remedy(first: Option<&Reason>, notes: &[Reason]) -> String {
 }
 
 /// The one thing to do about a family whose most important reason is `reason` (None = nothing to do).
-pub fn remedy(reason: Option<&Reason>) -> String {
+pub(crate) fn remedy(reason: Option<&Reason>) -> String {
     let Some(reason) = reason else {
         return NOTHING_TO_DO.into();
     };

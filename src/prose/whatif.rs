@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use topo_engine::report::whatif::{CountRange, ReplicasNeeded, SpreadBasis, SyncNote, TrafficSource};
 
 /// One sentence per [`SyncNote`].
-pub fn sync_note(note: SyncNote) -> &'static str {
+pub(crate) fn sync_note(note: SyncNote) -> &'static str {
     match note {
         SyncNote::EndpointsChanged => "The Service's endpoints change, so the controller syncs it.",
         SyncNote::ServiceChanged => "The Service object changes, so the controller syncs it.",
@@ -62,14 +62,14 @@ pub fn count_ranges(ranges: &[CountRange], beyond_limit: bool) -> String {
 }
 
 /// "a:2 b:1" (the zone-less group shown as `<none>`).
-pub fn zone_counts(counts: &BTreeMap<String, i64>) -> String {
+pub(crate) fn zone_counts(counts: &BTreeMap<String, i64>) -> String {
     let parts: Vec<String> =
         counts.iter().map(|(z, n)| format!("{}:{n}", if z.is_empty() { "<none>" } else { z })).collect();
     if parts.is_empty() { "-".into() } else { parts.join(" ") }
 }
 
 /// The replicas-needed lines of `explain` (Auto mode).
-pub fn replicas_lines(r: &ReplicasNeeded) -> Vec<String> {
+pub(crate) fn replicas_lines(r: &ReplicasNeeded) -> Vec<String> {
     let spread = match r.spread_basis {
         SpreadBasis::AsToday => "pods spread as today",
         SpreadBasis::ZoneCpu => "pods spread by zone CPU",
@@ -101,7 +101,7 @@ pub fn replicas_lines(r: &ReplicasNeeded) -> Vec<String> {
 }
 
 /// The traffic model in one line.
-pub fn traffic_model(source: TrafficSource) -> &'static str {
+pub(crate) fn traffic_model(source: TrafficSource) -> &'static str {
     match source {
         TrafficSource::ZoneCpu => {
             "requests originate in proportion to zone CPU, within a zone to node CPU; \

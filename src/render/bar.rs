@@ -13,7 +13,7 @@ use topo_engine::report::FamilyReport;
 const WIDTH: usize = 20;
 
 /// One bar of `fraction` (0–1) of [`WIDTH`] cells.
-pub fn draw(fraction: f64, unicode: bool) -> String {
+pub(crate) fn draw(fraction: f64, unicode: bool) -> String {
     let fraction = if fraction.is_finite() { fraction.clamp(0.0, 1.0) } else { 0.0 };
     if !unicode {
         let filled = (fraction * WIDTH as f64).round() as usize;
@@ -34,7 +34,12 @@ pub fn draw(fraction: f64, unicode: bool) -> String {
 }
 
 /// The bar of every zone of a family (nothing when it has no zones).
-pub fn zones(f: &FamilyReport, o: &RenderOptions, p: &Palette, out: &mut dyn Write) -> std::io::Result<()> {
+pub(crate) fn zones(
+    f: &FamilyReport,
+    o: &RenderOptions,
+    p: &Palette,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     if f.zones.is_empty() {
         return Ok(());
     }

@@ -15,7 +15,11 @@ use topo_engine::report::check::{CheckFamily, CheckRow};
 use topo_engine::report::reason::ReasonCode;
 
 /// Rows sorted as in the report, then the summary.
-pub fn render(report: &CheckReport, options: &RenderOptions, out: &mut dyn Write) -> std::io::Result<()> {
+pub(crate) fn render(
+    report: &CheckReport,
+    options: &RenderOptions,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     let palette = Palette::new(options.color);
     let wide = options.wide();
     let certified = certified(&report.services);

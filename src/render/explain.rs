@@ -26,7 +26,11 @@ impl topo_engine::report::Kind for ServiceReportList {
 }
 
 /// Render one Service.
-pub fn render(report: &ServiceReport, options: &RenderOptions, out: &mut dyn Write) -> std::io::Result<()> {
+pub(crate) fn render(
+    report: &ServiceReport,
+    options: &RenderOptions,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     let p = Palette::new(options.color);
     let header = format!(
         "{}  mode {} ({})  · Kubernetes {} behaviour{}",

@@ -222,7 +222,7 @@ fn names(doc: &Value) -> Vec<String> {
 }
 
 /// `json` (what `-o json` wrote) as `extract` asks, to `out`; text from the cluster escaped.
-pub fn write(extract: &Extract, json: &[u8], out: &mut dyn Write) -> std::io::Result<()> {
+pub(crate) fn write(extract: &Extract, json: &[u8], out: &mut dyn Write) -> std::io::Result<()> {
     let doc: Value = serde_json::from_slice(json).map_err(std::io::Error::other)?;
     match extract {
         Extract::Name => names(&doc).iter().try_for_each(|n| writeln!(out, "{}", crate::escape::escape(n))),

@@ -18,7 +18,7 @@ use topo_engine::report::check::CheckRow;
 use topo_engine::report::reason::Reason;
 
 /// The document.
-pub fn render(triaged: &Triaged, out: &mut dyn Write) -> std::io::Result<()> {
+pub(crate) fn render(triaged: &Triaged, out: &mut dyn Write) -> std::io::Result<()> {
     let report = &triaged.report;
     let failures = triaged.failing.iter().filter(|f| **f).count();
     let tests = report.services.len();

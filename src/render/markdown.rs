@@ -12,7 +12,7 @@ use topo_engine::report::Verdict;
 use topo_engine::report::check::{CheckFamily, CheckRow};
 
 /// The comment.
-pub fn render(triaged: &Triaged, out: &mut dyn Write) -> std::io::Result<()> {
+pub(crate) fn render(triaged: &Triaged, out: &mut dyn Write) -> std::io::Result<()> {
     let report = &triaged.report;
     writeln!(out, "### kubectl topo check\n")?;
     writeln!(out, "{}\n", escape(&prose::check::summary_line(&report.summary)))?;

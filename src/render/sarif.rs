@@ -22,7 +22,7 @@ use crate::triage::Triaged;
 pub(super) const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
 /// The log.
-pub fn render(triaged: &Triaged, context: &CheckContext, out: &mut dyn Write) -> std::io::Result<()> {
+pub(crate) fn render(triaged: &Triaged, context: &CheckContext, out: &mut dyn Write) -> std::io::Result<()> {
     let mut results = Vec::new();
     for (row, failing) in triaged.report.services.iter().zip(&triaged.failing) {
         for family in &row.families {

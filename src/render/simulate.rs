@@ -13,7 +13,7 @@ use crate::prose::whatif::sync_note;
 use topo_engine::report::whatif::{BeforeAfter, FamilyDelta, ProxyBrief, SimulationReport};
 
 /// Render a simulation.
-pub fn render(
+pub(crate) fn render(
     report: &SimulationReport,
     options: &RenderOptions,
     out: &mut dyn Write,

@@ -14,7 +14,7 @@ use topo_engine::report::stability::load::LoadCheck;
 use topo_engine::report::stability::{Certificate, Margin, ShareFlip, ShareMargin};
 
 /// The section, when some family has a margin or the Events a history.
-pub fn section(
+pub(crate) fn section(
     report: &ServiceReport,
     o: &RenderOptions,
     p: &Palette,
@@ -115,7 +115,7 @@ fn bound(flip: Option<ShareFlip>) -> String {
 }
 
 /// `simulate --replicas MIN..MAX` as a table: a header, then the certificate.
-pub fn certificate_report(
+pub(crate) fn certificate_report(
     r: &topo_engine::report::stability::CertificateReport,
     o: &RenderOptions,
     out: &mut dyn Write,
@@ -132,7 +132,7 @@ pub fn certificate_report(
 }
 
 /// The certificate: its summary, its basis, the exceptions table.
-pub fn certificate(
+pub(crate) fn certificate(
     c: &Certificate,
     o: &RenderOptions,
     p: &Palette,

@@ -4,7 +4,7 @@ use tabled::builder::Builder;
 use tabled::settings::{Padding, Style};
 
 /// Render rows under headers (headers omitted with `no_headers`), one line per row, no trailing blanks.
-pub fn table(headers: &[&str], rows: Vec<Vec<String>>, no_headers: bool) -> String {
+pub(crate) fn table(headers: &[&str], rows: Vec<Vec<String>>, no_headers: bool) -> String {
     if rows.is_empty() && no_headers {
         return String::new();
     }
@@ -25,17 +25,17 @@ pub fn table(headers: &[&str], rows: Vec<Vec<String>>, no_headers: bool) -> Stri
 }
 
 /// An optional value, or `-`.
-pub fn opt<T: ToString>(value: Option<T>) -> String {
+pub(crate) fn opt<T: ToString>(value: Option<T>) -> String {
     value.map(|v| v.to_string()).unwrap_or_else(|| "-".to_string())
 }
 
 /// A ratio as a percentage with one decimal.
-pub fn percent(ratio: Option<f64>) -> String {
+pub(crate) fn percent(ratio: Option<f64>) -> String {
     ratio.map(|r| format!("{:.1}%", r * 100.0)).unwrap_or_else(|| "-".to_string())
 }
 
 /// A list joined with commas, or `-` when absent, `[]` when empty.
-pub fn list(values: Option<&Vec<String>>) -> String {
+pub(crate) fn list(values: Option<&Vec<String>>) -> String {
     match values {
         None => "-".to_string(),
         Some(v) if v.is_empty() => "[]".to_string(),

@@ -12,7 +12,7 @@ use topo_engine::report::FamilyReport;
 use topo_engine::report::whatif::{CrossZone, Outcomes, Share};
 
 /// Replicas needed (Auto mode only).
-pub fn replicas(
+pub(crate) fn replicas(
     f: &FamilyReport,
     o: &RenderOptions,
     p: &Palette,
@@ -32,7 +32,7 @@ pub fn replicas(
 }
 
 /// A share as a percentage, with what is dropped.
-pub fn share(s: &Share) -> String {
+pub(crate) fn share(s: &Share) -> String {
     let mut text = format!("{:.1}%", s.cross_zone * 100.0);
     if s.dropped > 0.0 {
         text.push_str(&format!(" ({:.1}% dropped)", s.dropped * 100.0));
@@ -49,7 +49,7 @@ fn load(value: Option<f64>) -> String {
 }
 
 /// Cross-zone share per origin zone and overall; per-endpoint load with -o wide.
-pub fn cross_zone(
+pub(crate) fn cross_zone(
     f: &FamilyReport,
     o: &RenderOptions,
     p: &Palette,

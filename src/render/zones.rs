@@ -10,7 +10,11 @@ use topo_engine::report::ZoneReport;
 use topo_engine::report::zones::NodeLine;
 
 /// Zones table, then the nodes left out and the nodes that disable hints.
-pub fn render(report: &ZoneReport, options: &RenderOptions, out: &mut dyn Write) -> std::io::Result<()> {
+pub(crate) fn render(
+    report: &ZoneReport,
+    options: &RenderOptions,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     let palette = Palette::new(options.color);
     let mut rows: Vec<Vec<String>> = report
         .zones

@@ -43,12 +43,12 @@ impl Ambient {
 }
 
 /// Narrowest width we wrap at: below it, a line per word helps nobody.
-pub const MIN_WRAP_WIDTH: usize = 20;
+pub(crate) const MIN_WRAP_WIDTH: usize = 20;
 
 /// Where prose wraps, as kubectl and most CLIs decide: `COLUMNS` when set to a number (even when
 /// piped: the user asked), else the terminal's width, else (a pipe, a file) nowhere, so scripts
 /// and byte-exact examples see one line per sentence.
-pub fn wrap_width(columns: Option<&str>, terminal: Option<usize>) -> Option<usize> {
+pub(crate) fn wrap_width(columns: Option<&str>, terminal: Option<usize>) -> Option<usize> {
     let typed = columns.and_then(|c| c.trim().parse::<usize>().ok()).filter(|&c| c > 0);
     typed.or(terminal).filter(|&w| w > 0).map(|w| w.max(MIN_WRAP_WIDTH))
 }

@@ -167,7 +167,7 @@ pub enum CpuProblem {
 }
 
 /// `--replicas N`: 0 to [`MAX_REPLICAS`].
-pub fn parse_replicas(text: &str) -> Result<i64, WhatIfError> {
+pub(crate) fn parse_replicas(text: &str) -> Result<i64, WhatIfError> {
     match text.parse::<i64>() {
         Ok(n) if (0..=MAX_REPLICAS).contains(&n) => Ok(n),
         _ => Err(WhatIfError::Replicas { text: text.to_string() }),
@@ -175,7 +175,7 @@ pub fn parse_replicas(text: &str) -> Result<i64, WhatIfError> {
 }
 
 /// `--replicas MIN..MAX`: 0 ≤ MIN ≤ MAX ≤ [`MAX_REPLICAS`]; None when the text has no `..`.
-pub fn parse_replica_range(text: &str) -> Option<Result<(i64, i64), WhatIfError>> {
+pub(crate) fn parse_replica_range(text: &str) -> Option<Result<(i64, i64), WhatIfError>> {
     let (min, max) = text.split_once("..")?;
     let bad = || WhatIfError::ReplicaRange { text: text.to_string() };
     let count = |t: &str| t.trim().parse::<i64>().ok().filter(|n| (0..=MAX_REPLICAS).contains(n));
@@ -186,7 +186,7 @@ pub fn parse_replica_range(text: &str) -> Option<Result<(i64, i64), WhatIfError>
 }
 
 /// `--max-skew N` / `--min-domains N`: a whole number from 1 to [`MAX_REPLICAS`].
-pub fn parse_positive(flag: &'static str, text: &str) -> Result<i64, WhatIfError> {
+pub(crate) fn parse_positive(flag: &'static str, text: &str) -> Result<i64, WhatIfError> {
     match text.parse::<i64>() {
         Ok(n) if (1..=MAX_REPLICAS).contains(&n) => Ok(n),
         _ => Err(WhatIfError::SpreadFlag {
@@ -198,7 +198,7 @@ pub fn parse_positive(flag: &'static str, text: &str) -> Result<i64, WhatIfError
 }
 
 /// `--when-unsatisfiable`: true for `DoNotSchedule` (hard), false for `ScheduleAnyway`.
-pub fn parse_when_unsatisfiable(text: &str) -> Result<bool, WhatIfError> {
+pub(crate) fn parse_when_unsatisfiable(text: &str) -> Result<bool, WhatIfError> {
     match text.to_ascii_lowercase().as_str() {
         "donotschedule" => Ok(true),
         "scheduleanyway" => Ok(false),
@@ -211,7 +211,7 @@ pub fn parse_when_unsatisfiable(text: &str) -> Result<bool, WhatIfError> {
 }
 
 /// `--spread even` or `--spread zone=a:3,b:1` (the `zone=` prefix is optional).
-pub fn parse_spread(text: &str) -> Result<SpreadSpec, WhatIfError> {
+pub(crate) fn parse_spread(text: &str) -> Result<SpreadSpec, WhatIfError> {
     let bad = || WhatIfError::Spread { text: text.to_string() };
     if text == "even" {
         return Ok(SpreadSpec::Even);
@@ -276,7 +276,7 @@ pub fn parse_set_cpu(text: &str) -> Result<(String, CpuAmount), WhatIfError> {
 }
 
 /// `--mode Auto|PreferClose|PreferSameZone|PreferSameNode|none`.
-pub fn parse_mode(text: &str) -> Result<ModeChoice, WhatIfError> {
+pub(crate) fn parse_mode(text: &str) -> Result<ModeChoice, WhatIfError> {
     // In any case, as `check --mode` and kubectl's resource names.
     match text.to_ascii_lowercase().as_str() {
         "auto" => Ok(ModeChoice::Auto),
@@ -289,7 +289,7 @@ pub fn parse_mode(text: &str) -> Result<ModeChoice, WhatIfError> {
 }
 
 /// `--traffic zone-a=50,zone-b=30`: relative request weights per zone (0 or more, one above 0).
-pub fn parse_traffic(text: &str) -> Result<BTreeMap<String, f64>, WhatIfError> {
+pub(crate) fn parse_traffic(text: &str) -> Result<BTreeMap<String, f64>, WhatIfError> {
     let bad = || WhatIfError::Traffic { text: text.to_string() };
     let mut out = BTreeMap::new();
     for part in text.split(',') {

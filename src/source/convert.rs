@@ -34,7 +34,7 @@ pub(crate) fn read_annotations(mut annotations: BTreeMap<String, String>) -> Str
 /// A field of an otherwise well-formed object that the model cannot take.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{field}: {message}")]
-pub struct ConvertError {
+pub(crate) struct ConvertError {
     /// JSON path of the field, e.g. `status.allocatable.cpu`.
     pub field: String,
     /// What is wrong with it.
@@ -74,7 +74,7 @@ fn check_cpu_range(cpu: &CpuAmount, written: &str) -> Result<(), ConvertError> {
 }
 
 /// Extracts a Node: labels, exact allocatable CPU and the status of its `Ready` condition.
-pub fn node_from(node: &core::Node) -> Result<Node, ConvertError> {
+pub(crate) fn node_from(node: &core::Node) -> Result<Node, ConvertError> {
     let status = node.status.as_ref();
     let allocatable_cpu =
         allocatable_cpu(status.and_then(|s| s.allocatable.as_ref()).and_then(|a| a.get("cpu")))?;
@@ -108,7 +108,7 @@ fn allocatable_cpu(quantity: Option<&Quantity>) -> Result<Option<CpuAmount>, Con
 }
 
 /// Extracts a Service; `externally_accessible` follows kube-proxy's `ExternallyAccessible`.
-pub fn service_from(service: &core::Service) -> Service {
+pub(crate) fn service_from(service: &core::Service) -> Service {
     let spec = service.spec.clone().unwrap_or_default();
     let ports = spec.ports.clone().unwrap_or_default();
     let load_balancer_ip = service
@@ -148,7 +148,7 @@ pub fn service_from(service: &core::Service) -> Service {
 }
 
 /// Extracts an EndpointSlice of any manager and address type (FQDN slices included).
-pub fn slice_from(slice: &discovery::EndpointSlice) -> EndpointSlice {
+pub(crate) fn slice_from(slice: &discovery::EndpointSlice) -> EndpointSlice {
     let label = |key: &str| slice.metadata.labels.as_ref().and_then(|l| l.get(key)).cloned();
     EndpointSlice {
         namespace: namespace_of(&slice.metadata),
@@ -184,7 +184,7 @@ fn endpoint_from(endpoint: &discovery::Endpoint) -> Endpoint {
 }
 
 /// Normalises a core/v1 Event (what `kubectl get events` lists and the controller's recorder writes).
-pub fn event_from_core(event: &core::Event) -> Event {
+pub(crate) fn event_from_core(event: &core::Event) -> Event {
     let object = &event.involved_object;
     let series = event.series.as_ref();
     Event {
@@ -211,7 +211,7 @@ pub fn event_from_core(event: &core::Event) -> Event {
 }
 
 /// Normalises an events.k8s.io/v1 Event (`note` is the message, `regarding` the object).
-pub fn event_from_events_v1(event: &events::Event) -> Event {
+pub(crate) fn event_from_events_v1(event: &events::Event) -> Event {
     let object = event.regarding.clone().unwrap_or_default();
     let series = event.series.as_ref();
     Event {
@@ -242,7 +242,8 @@ pub(crate) mod object;
 pub(crate) mod optional;
 pub(crate) mod workload;
 pub(crate) use listed::{Lean, snapshot_from_lean};
-pub use listed::{Listed, Raw, Shape, Whole, snapshot_from_raw};
+pub(crate) use listed::{Listed, Shape, snapshot_from_raw};
+pub use listed::{Raw, Whole};
 
 #[cfg(test)]
 mod tests;

@@ -33,7 +33,7 @@ const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
 
 /// What `dump` writes: the objects a live read returned, or a Snapshot redacted.
 #[derive(Debug, Clone, Copy)]
-pub enum DumpInput<'a> {
+pub(crate) enum DumpInput<'a> {
     /// The objects as the API returned them (`managedFields` and the last-applied annotation removed).
     Raw(&'a Raw),
     /// Only what the engine reads, pseudonymised (`--redact`; from a live read or any dump).
@@ -41,7 +41,7 @@ pub enum DumpInput<'a> {
 }
 
 /// The dump as a JSON value (`v1 List`).
-pub fn dump_value(input: DumpInput<'_>) -> Value {
+pub(crate) fn dump_value(input: DumpInput<'_>) -> Value {
     let (mut items, info) = match input {
         DumpInput::Raw(raw) => {
             let mut info = info_of(raw.server_version.as_ref(), raw.nodes_unavailable, &raw.notes);
@@ -116,7 +116,7 @@ fn record_workload_reads(info: &mut Value, workloads: &topo_engine::model::Workl
 
 /// Write the dump. The outer `Err`: the dump could not be serialised; the inner one: `out` could
 /// not be written (the caller's output error, where a closed pipe is no failure).
-pub fn write_dump(
+pub(crate) fn write_dump(
     input: DumpInput<'_>,
     format: DumpFormat,
     out: &mut dyn Write,
@@ -125,7 +125,7 @@ pub fn write_dump(
 }
 
 /// `dump -f` as it is ([`convert::read_narrowed`]) as `format`.
-pub fn write_converted(
+pub(crate) fn write_converted(
     value: &Value,
     format: DumpFormat,
     out: &mut dyn Write,

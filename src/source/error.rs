@@ -13,7 +13,7 @@ use super::dump::DumpError;
 use crate::exit::ExitStatus;
 
 mod api;
-pub use api::{FORBIDDEN_HINT, Failure, chain, classify};
+pub(crate) use api::{FORBIDDEN_HINT, Failure, chain, classify};
 
 /// Why a source could not give what a command needs.
 #[derive(Debug, thiserror::Error)]

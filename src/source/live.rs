@@ -24,11 +24,10 @@ mod overrides;
 mod request;
 mod request_log;
 pub(crate) mod workload;
-pub use connect::{Connection, connect, context_names, read_kubeconfig};
+pub use connect::{Connection, connect};
+pub(crate) use connect::{context_names, read_kubeconfig};
 pub(crate) use request::null_as_default;
-pub use request::{
-    LIST_RESTARTS, PAGE_SIZE, RETRY, RetryPolicy, get_opt, list_all, list_paged, retryable, timed,
-};
+pub use request::{LIST_RESTARTS, RETRY, RetryPolicy, get_opt, list_all, list_paged, timed};
 
 /// What a command needs from the cluster.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -117,7 +116,7 @@ pub async fn read_loaded(conn: &Connection, want: &Want) -> Result<Loaded, Sourc
 }
 
 /// `list nodes at cluster scope`: the permission every report but `zones` can do without.
-pub const LIST_NODES: &str = "list nodes at cluster scope";
+pub(crate) const LIST_NODES: &str = "list nodes at cluster scope";
 
 /// Everything `want` asks for, decoded into the types of `S`. `/version`, Services and EndpointSlices are
 /// required (without them there is no subject); Nodes are required only by `zones` (elsewhere a
@@ -259,7 +258,7 @@ const OPTIONAL_READS_AT_ONCE: usize = 16;
 
 /// The optional reads alone, one request at a time (`serve`'s periodic re-read: one more
 /// connection at most): the data plane and its front doors.
-pub async fn read_data_plane(conn: &Connection) -> topo_engine::model::DataPlane {
+pub(crate) async fn read_data_plane(conn: &Connection) -> topo_engine::model::DataPlane {
     let found = optional::read_all(conn, 1).await;
     convert::optional::data_plane_from(
         &found.config_maps,

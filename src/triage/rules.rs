@@ -13,7 +13,7 @@ use super::pattern::NamePattern;
 
 /// The Service annotation that sets reasons aside: comma-separated reason codes, or `*` / `all`.
 /// Under a domain this project owns (`kubectl-topo.io`), like kube-score's `kube-score/ignore`.
-pub const IGNORE_ANNOTATION: &str = "kubectl-topo.io/ignore";
+pub(crate) const IGNORE_ANNOTATION: &str = "kubectl-topo.io/ignore";
 
 /// How much a reason weighs for `check`'s exit code (config file `levels:`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, strum::Display, strum::IntoStaticStr, strum::VariantArray)]
@@ -90,7 +90,7 @@ impl AnnotationRule {
 }
 
 /// A reason code by its name in any case (as kubectl matches resource names).
-pub fn parse_code(text: &str) -> Option<ReasonCode> {
+pub(crate) fn parse_code(text: &str) -> Option<ReasonCode> {
     ReasonCode::VARIANTS.iter().copied().find(|c| <&str>::from(*c).eq_ignore_ascii_case(text))
 }
 

@@ -18,7 +18,7 @@ pub fn write(panels: &[Panel<'_>], note: Option<&str>, out: &mut dyn Write) -> s
 }
 
 /// The digraph's opening and defaults, with a graph label `note`.
-pub fn begin(note: Option<&str>, out: &mut dyn Write) -> std::io::Result<()> {
+pub(crate) fn begin(note: Option<&str>, out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(out, "digraph routing {{")?;
     writeln!(out, "  graph [rankdir=LR, fontname=\"Helvetica\", labelloc=t];")?;
     writeln!(

@@ -28,7 +28,7 @@ impl Route<'_> {
 
 /// The most zone pairs one picture of a family draws: a thousand zones without hints route a
 /// million pairs, which no page or graph can show (issue 32). The widest are kept.
-pub const MAX_ROUTES: usize = 2_000;
+pub(crate) const MAX_ROUTES: usize = 2_000;
 
 /// How many pairs some request takes now or after the next sync (what [`routes`] draws at most
 /// [`MAX_ROUTES`] of).

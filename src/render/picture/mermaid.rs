@@ -19,7 +19,7 @@ pub fn write(panels: &[Panel<'_>], note: Option<&str>, out: &mut dyn Write) -> s
 }
 
 /// The flowchart's opening, with a `note` node.
-pub fn begin(note: Option<&str>, out: &mut dyn Write) -> std::io::Result<()> {
+pub(crate) fn begin(note: Option<&str>, out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(out, "flowchart LR")?;
     if let Some(note) = note {
         writeln!(out, "  note[\"{}\"]", esc(note))?;
@@ -28,7 +28,7 @@ pub fn begin(note: Option<&str>, out: &mut dyn Write) -> std::io::Result<()> {
 }
 
 /// Panel `i` as one subgraph.
-pub fn subgraph(i: usize, p: &Panel<'_>, out: &mut dyn Write) -> std::io::Result<()> {
+pub(crate) fn subgraph(i: usize, p: &Panel<'_>, out: &mut dyn Write) -> std::io::Result<()> {
     let title = words::panel_title(&p.service.service, p.family, p.side.map(|s| s == Side::After));
     writeln!(out, "  subgraph p{i}[\"{}\"]", esc(&title))?;
     let Some(c) = &p.family.cross_zone else {

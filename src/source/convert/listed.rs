@@ -111,7 +111,7 @@ impl<S: Shape> Default for Listed<S> {
 pub type Raw = Listed<Whole>;
 
 /// Raw objects → the engine's Snapshot, through the pure converters of `source::convert`.
-pub fn snapshot_from_raw(raw: &Raw) -> Snapshot {
+pub(crate) fn snapshot_from_raw(raw: &Raw) -> Snapshot {
     let mut notes = raw.notes.clone();
     let mut nodes = Vec::with_capacity(raw.nodes.len());
     for node in &raw.nodes {

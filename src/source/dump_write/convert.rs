@@ -14,7 +14,7 @@ use crate::source::{DumpPath, SourceError};
 
 /// The dump at `path`, narrowed to `namespace` (every namespace for `None`), for
 /// [`super::write_converted`].
-pub fn read_narrowed(path: &DumpPath, namespace: Option<&str>) -> Result<Value, SourceError> {
+pub(crate) fn read_narrowed(path: &DumpPath, namespace: Option<&str>) -> Result<Value, SourceError> {
     let (text, origin) = read_text(path)?;
     crate::source::dump::parse_dump(&text, &origin)?;
     let mut documents: Vec<Value> = match serde_json::from_str(&text) {

@@ -4,7 +4,7 @@
 
 /// What kind of failure a `kube::Error` is, as a user would describe it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Failure {
+pub(crate) enum Failure {
     /// 401.
     Unauthorized(String),
     /// 403.
@@ -28,7 +28,7 @@ pub enum Failure {
 }
 
 /// The whole cause chain of an error on one line (`a: b: c`), without repeats.
-pub fn chain(error: &dyn std::error::Error) -> String {
+pub(crate) fn chain(error: &dyn std::error::Error) -> String {
     let mut parts: Vec<String> = vec![error.to_string()];
     let mut source = error.source();
     while let Some(s) = source {
@@ -52,7 +52,7 @@ pub fn chain(error: &dyn std::error::Error) -> String {
 }
 
 /// Classify a kube error by its status code or its cause chain.
-pub fn classify(error: &kube::Error) -> Failure {
+pub(crate) fn classify(error: &kube::Error) -> Failure {
     if let kube::Error::Api(status) = error {
         let message = status.message.clone();
         return match status.code {
@@ -122,11 +122,11 @@ pub(super) fn attempts_note(attempts: u32) -> String {
 }
 
 /// The remedy for a request that got no answer in time, however the timeout was noticed.
-pub const TIMEOUT_HINT: &str =
+pub(crate) const TIMEOUT_HINT: &str =
     "the API server did not answer in time: check the server address and network, or raise --request-timeout";
 
 /// The remedy for every missing permission: the shipped read-only ClusterRole.
-pub const FORBIDDEN_HINT: &str = "bind the read-only ClusterRole kubectl-topo-reader (kubectl apply -f deploy/rbac.yaml, then a ClusterRoleBinding for your user or group): it grants get/list/watch on nodes, services, endpointslices.discovery.k8s.io and events";
+pub(crate) const FORBIDDEN_HINT: &str = "bind the read-only ClusterRole kubectl-topo-reader (kubectl apply -f deploy/rbac.yaml, then a ClusterRoleBinding for your user or group): it grants get/list/watch on nodes, services, endpointslices.discovery.k8s.io and events";
 
 /// The one-line message of an API failure.
 pub(super) fn message(action: &str, server: &str, source: &kube::Error) -> String {

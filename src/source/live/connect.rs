@@ -107,12 +107,12 @@ fn apply_timeout(config: &mut Config, timeout: Option<Duration>) {
 
 /// The context names of the kubeconfig (`--kubeconfig`, else `KUBECONFIG` merged, else
 /// `~/.kube/config`), in file order: `check --all-contexts`.
-pub fn context_names(path: Option<&std::path::Path>) -> Result<Vec<String>, SourceError> {
+pub(crate) fn context_names(path: Option<&std::path::Path>) -> Result<Vec<String>, SourceError> {
     Ok(read_kubeconfig(path)?.contexts.into_iter().map(|c| c.name).collect())
 }
 
 /// The kubeconfig at `path`, else `KUBECONFIG` merged, else `~/.kube/config`.
-pub fn read_kubeconfig(path: Option<&std::path::Path>) -> Result<Kubeconfig, SourceError> {
+pub(crate) fn read_kubeconfig(path: Option<&std::path::Path>) -> Result<Kubeconfig, SourceError> {
     match path {
         Some(path) => Kubeconfig::read_from(path)
             .map_err(|source| SourceError::Kubeconfig { path: Some(path.to_path_buf()), source }),

@@ -20,9 +20,9 @@ use kube::config::{ExecConfig, ExecInteractiveMode};
 use serde::Deserialize;
 
 /// How long a plugin may take when no request timeout applies (`--request-timeout 0`, `watch`).
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 /// The most a plugin may write to stdout (an ExecCredential is a few KiB, with certificates).
-pub const MAX_OUTPUT: u64 = 1024 * 1024;
+pub(crate) const MAX_OUTPUT: u64 = 1024 * 1024;
 
 /// Why an exec credential plugin gave no credential. `command` is the plugin as the kubeconfig
 /// names it.

@@ -15,7 +15,7 @@ const FROM_FLAGS: &str = "kubectl-topo/flags";
 
 /// Lay `spec`'s flags over `kubeconfig`: the options to load it with, and the context name to show
 /// in messages. Without flags, the options are `--context`, `--cluster` and `--user` as typed.
-pub fn apply(kubeconfig: &mut Kubeconfig, spec: &LiveSpec) -> (KubeConfigOptions, String) {
+pub(crate) fn apply(kubeconfig: &mut Kubeconfig, spec: &LiveSpec) -> (KubeConfigOptions, String) {
     let typed = KubeConfigOptions {
         context: spec.context.clone(),
         cluster: spec.cluster.clone(),

@@ -16,7 +16,7 @@ use super::Connection;
 use crate::source::error::{Failure, SourceError, classify};
 
 /// Page size of every list call (kubectl uses 500 too).
-pub const PAGE_SIZE: u32 = 500;
+pub(crate) const PAGE_SIZE: u32 = 500;
 
 /// How often a transient failure is retried and how long to wait in between.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,7 +46,7 @@ impl RetryPolicy {
 
 /// Worth sending again: the server was briefly unable to answer (429, 500, 502, 503, 504) or the
 /// answer was cut off. Never 4xx verdicts, TLS, refused connections or timeouts.
-pub fn retryable(error: &kube::Error) -> bool {
+pub(crate) fn retryable(error: &kube::Error) -> bool {
     match classify(error) {
         Failure::Status(code, _) => matches!(code, 429 | 500 | 502 | 503 | 504),
         Failure::Truncated(_) => true,

@@ -13,17 +13,17 @@ use http::{Request, Response};
 use tower::{Layer, Service};
 
 /// The level from which requests are logged (client-go logs URL and status at 6).
-pub const REQUESTS: u8 = 6;
+pub(crate) const REQUESTS: u8 = 6;
 
 /// Wraps the client's service to log each request.
 #[derive(Debug, Clone)]
-pub struct RequestLog {
+pub(crate) struct RequestLog {
     server: Arc<str>,
 }
 
 impl RequestLog {
     /// Requests to `server` (`https://host:port`, prefixed to the path kube sends).
-    pub fn new(server: &str) -> Self {
+    pub(crate) fn new(server: &str) -> Self {
         RequestLog { server: Arc::from(server.trim_end_matches('/')) }
     }
 }
@@ -38,7 +38,7 @@ impl<S> Layer<S> for RequestLog {
 
 /// The wrapped service.
 #[derive(Debug, Clone)]
-pub struct Logged<S> {
+pub(crate) struct Logged<S> {
     inner: S,
     server: Arc<str>,
 }

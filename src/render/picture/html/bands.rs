@@ -10,9 +10,9 @@ use crate::prose::picture as words;
 
 /// Width of a drawing across the page in SVG units: about the page's width in pixels, so text
 /// keeps its size ([`HALF_WIDTH`] for the halves of a side-by-side page).
-pub const FULL_WIDTH: f64 = 1100.0;
+pub(crate) const FULL_WIDTH: f64 = 1100.0;
 /// See [`FULL_WIDTH`].
-pub const HALF_WIDTH: f64 = 540.0;
+pub(crate) const HALF_WIDTH: f64 = 540.0;
 /// Room between a column's edge and its bars.
 const PAD: f64 = 12.0;
 const TOP: f64 = 4.0;
@@ -40,14 +40,14 @@ fn label_width(text: &str) -> f64 {
 }
 
 /// Colours of origin zones, by column (the Tableau 10 palette, readable on white).
-pub const COLOURS: [&str; 10] = [
+pub(crate) const COLOURS: [&str; 10] = [
     "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f",
     "#bab0ac",
 ];
 
 /// Which state a band shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum State {
+pub(crate) enum State {
     /// With today's hints.
     Now,
     /// After the controller's next sync.
@@ -77,7 +77,7 @@ impl State {
 }
 
 /// One SVG of bands for `state` over `columns`.
-pub fn svg(columns: &[&str], routes: &[Route<'_>], state: State, width: f64) -> String {
+pub(crate) fn svg(columns: &[&str], routes: &[Route<'_>], state: State, width: f64) -> String {
     // Looked up once per band: hundreds of zones make tens of thousands of bands.
     let index: std::collections::HashMap<&str, usize> =
         columns.iter().enumerate().rev().map(|(i, c)| (*c, i)).collect();

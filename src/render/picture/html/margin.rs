@@ -14,7 +14,7 @@ const LABEL: f64 = 140.0;
 const BAR: f64 = 12.0;
 
 /// The figure, or nothing when no zone has a share margin.
-pub fn figure(m: &Margin, width: f64) -> String {
+pub(crate) fn figure(m: &Margin, width: f64) -> String {
     if m.shares.is_empty() {
         return String::new();
     }
@@ -54,7 +54,7 @@ pub fn figure(m: &Margin, width: f64) -> String {
 }
 
 /// The Service's load lines (a close trafficDistribution heuristic) and certificates (Auto).
-pub fn stability(report: &ServiceReport) -> String {
+pub(crate) fn stability(report: &ServiceReport) -> String {
     let mut h = String::new();
     for f in &report.families {
         if let Some(l) = &f.load {

@@ -29,7 +29,7 @@ fn node_counts<'a>(f: &'a FamilyReport, zones: Option<&'a ZoneReport>) -> BTreeM
 }
 
 /// CSS class of a verdict.
-pub fn verdict_class(v: Verdict) -> &'static str {
+pub(crate) fn verdict_class(v: Verdict) -> &'static str {
     match v {
         Verdict::Active => "v-active",
         Verdict::Blocked => "v-blocked",
@@ -40,7 +40,12 @@ pub fn verdict_class(v: Verdict) -> &'static str {
 
 /// The section of one Service; `anchor` is its generated id, `width` that of its drawings
 /// ([`bands::FULL_WIDTH`] or [`bands::HALF_WIDTH`]).
-pub fn section(report: &ServiceReport, anchor: &str, zones: Option<&ZoneReport>, width: f64) -> String {
+pub(crate) fn section(
+    report: &ServiceReport,
+    anchor: &str,
+    zones: Option<&ZoneReport>,
+    width: f64,
+) -> String {
     let s = &report.service;
     let mut h = format!(
         "<section class=\"service\" id=\"{anchor}\" data-service=\"{}/{}\"><h2>{}</h2>",
