@@ -190,7 +190,7 @@ mod tests {
     use crate::generate;
     use crate::plan::Size;
     use topo_engine::core::analyze;
-    use topo_engine::core::stability::certify_rows;
+    use topo_engine::core::analyze::certify_rows;
     use topo_engine::model::{Behaviour, WorkloadKind};
 
     /// The small cluster with workloads: a Pod per endpoint behind its Service's Deployment, and

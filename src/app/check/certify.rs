@@ -1,10 +1,10 @@
 //! `check --certify`: every Auto Service's certificate from the workloads read
-//! (`core::stability::certify_rows`), and the `note:` lines a whole run needs: the enumerations
+//! (`core::analyze::certify_rows`), and the `note:` lines a whole run needs: the enumerations
 //! that stopped at their limit, the workloads that were not read (an honest unknown).
 
 use std::io::Write;
 
-use topo_engine::core::stability::certify_rows;
+use topo_engine::core::analyze::certify_rows;
 use topo_engine::model::{Service, Snapshot};
 use topo_engine::report::CheckReport;
 use topo_engine::report::stability::CertificateUnknown;

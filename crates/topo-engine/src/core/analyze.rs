@@ -7,6 +7,7 @@
 mod asked;
 mod callers;
 mod caveats;
+mod certify;
 mod cluster;
 pub mod crosszone;
 mod dataplane;
@@ -36,6 +37,7 @@ use crate::report::check::CheckFamily;
 use crate::report::reason::Reason;
 use crate::report::{CheckReport, CheckRow, CheckSummary, ServiceRef, ServiceReport, Verdict, ZoneReport};
 
+pub use certify::certify_rows;
 pub use cluster::{Cluster, NodeIndex};
 pub use crosszone::{CrossZoneInput, TrafficModel, cross_zone};
 pub use replicas::{hints_hold, replicas_needed, spread_weights};

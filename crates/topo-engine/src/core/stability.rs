@@ -14,7 +14,6 @@ pub mod endpoints;
 pub mod history;
 pub mod load;
 pub mod nodes;
-pub mod rows;
 pub mod share;
 pub mod workloads;
 
@@ -31,7 +30,6 @@ use crate::report::stability::{FRAGILE_SHARE_POINTS, Margin};
 
 pub use certificate::{Scaling, certificate};
 pub use history::history;
-pub use rows::certify_rows;
 pub use workloads::workload_certificates;
 
 /// Ready endpoints above which the share margin is not computed (its candidates grow with `n`).

@@ -5,8 +5,8 @@
 
 use std::collections::HashMap;
 
-use super::workload_certificates;
-use crate::core::analyze::workloads::WorkloadIndex;
+use super::workloads::WorkloadIndex;
+use crate::core::stability::workload_certificates;
 use crate::model::{Service, Snapshot};
 use crate::report::ServiceRef;
 use crate::report::check::CheckRow;
