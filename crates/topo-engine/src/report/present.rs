@@ -10,7 +10,7 @@ use super::zones::ZoneReport;
 use super::{FamilyReport, ServiceReport};
 
 /// Presents one reason; `address_type` is the family's (`IPv4`/`IPv6`), None for Service-level notes.
-pub type Presenter<'a, S> = &'a dyn Fn(Reason, Option<&str>) -> S;
+pub(crate) type Presenter<'a, S> = &'a dyn Fn(Reason, Option<&str>) -> S;
 
 fn all<S>(reasons: Vec<Reason>, f: Presenter<'_, S>, address_type: Option<&str>) -> Vec<S> {
     reasons.into_iter().map(|r| f(r, address_type)).collect()

@@ -39,11 +39,11 @@ const CITE_OVN: &str = "ovn-kubernetes go-controller/pkg/ovn/controller/services
 const CITE_UNKNOWN: &str = "docs/architecture.md#optional-reads";
 
 /// Cilium's first minor that reads `topology-mode` (before: only `topology-aware-hints`).
-pub const CILIUM_TOPOLOGY_MODE_MINOR: u32 = 14;
+pub(crate) const CILIUM_TOPOLOGY_MODE_MINOR: u32 = 14;
 /// Cilium's first minor that reads `trafficDistribution: PreferClose`.
-pub const CILIUM_PREFER_CLOSE_MINOR: u32 = 16;
+pub(crate) const CILIUM_PREFER_CLOSE_MINOR: u32 = 16;
 /// Cilium's first minor that reads `PreferSameZone`/`PreferSameNode` (cilium/cilium#44771).
-pub const CILIUM_PREFER_SAME_MINOR: u32 = 20;
+pub(crate) const CILIUM_PREFER_SAME_MINOR: u32 = 20;
 
 /// The verdicts of a path that routes the Service's traffic without the hints it asks for.
 pub(super) const IGNORING: [C; 7] = [

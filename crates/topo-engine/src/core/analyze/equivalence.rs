@@ -10,7 +10,7 @@ use crate::model::EndpointSlice;
 /// endpoint has exactly one zone hint and no node hints; (c) a foreign hint only on an endpoint whose
 /// zone gives; (d) live per-zone counts equal a reachable outcome; (e) foreign hints out of / into each
 /// zone match that outcome's give/take.
-pub fn equivalent_rewrite(
+pub(crate) fn equivalent_rewrite(
     live: &[EndpointSlice],
     rewritten: &[String],
     outcomes: &[BTreeMap<String, i64>],

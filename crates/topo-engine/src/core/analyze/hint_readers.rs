@@ -21,9 +21,9 @@ const CITE_LINKERD: &str = "linkerd/linkerd2 controller/api/destination/endpoint
 const CITE_UNKNOWN: &str = "docs/data-plane.md#front-doors";
 
 /// ingress-nginx's first minor (1.x) with `--enable-topology-aware-routing`.
-pub const INGRESS_NGINX_TOPOLOGY_MINOR: u32 = 6;
+pub(crate) const INGRESS_NGINX_TOPOLOGY_MINOR: u32 = 6;
 /// Linkerd's first stable minor (2.x) that reads the hints.
-pub const LINKERD_HINTS_MINOR: u32 = 12;
+pub(crate) const LINKERD_HINTS_MINOR: u32 = 12;
 
 /// The ingress-nginx and Linkerd paths of `service`, asking for topology with `mode` (`ingresses`:
 /// those naming it).

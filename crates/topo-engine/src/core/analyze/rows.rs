@@ -9,7 +9,7 @@ use crate::model::{Endpoint, EndpointSlice, Hints};
 use crate::report::{EndpointRow, EndpointStatus, ZoneRow};
 
 /// True when any endpoint of the slice carries a `hints` object (the removal test of `RemoveHintsFromSlices`).
-pub fn has_hints(slice: &EndpointSlice) -> bool {
+pub(crate) fn has_hints(slice: &EndpointSlice) -> bool {
     slice.endpoints.iter().any(|e| e.hints.is_some())
 }
 
@@ -29,7 +29,7 @@ pub fn hinted_counts(slices: &[EndpointSlice]) -> BTreeMap<String, i64> {
 }
 
 /// Per-zone count of ready endpoints by their own zone.
-pub fn own_zone_counts(slices: &[EndpointSlice]) -> BTreeMap<String, i64> {
+pub(crate) fn own_zone_counts(slices: &[EndpointSlice]) -> BTreeMap<String, i64> {
     let mut counts = BTreeMap::new();
     for e in ready_endpoints(slices) {
         if let Some(z) = e.zone.as_ref().filter(|z| !z.is_empty()) {
@@ -41,12 +41,12 @@ pub fn own_zone_counts(slices: &[EndpointSlice]) -> BTreeMap<String, i64> {
 
 /// Expected overload per zone in percent: traffic from zone z is ∝ its CPU share and served by `k`
 /// endpoints; relative to an even 1/n share that is `share · n / k − 1`. None when `k` is 0.
-pub fn overload_percent(share: f64, n: i64, k: i64) -> Option<f64> {
+pub(crate) fn overload_percent(share: f64, n: i64, k: i64) -> Option<f64> {
     (k > 0 && n > 0).then(|| (share * n as f64 / k as f64 - 1.0) * 100.0)
 }
 
 /// Zone rows: every zone with counted CPU, with endpoints, or named by a hint.
-pub fn zone_rows(
+pub(crate) fn zone_rows(
     topology: &NodeTopology,
     ratios: Option<&BTreeMap<String, f64>>,
     live: &[EndpointSlice],
@@ -102,7 +102,7 @@ fn nodes_of(h: Option<&Hints>) -> Option<Vec<String>> {
 }
 
 /// Endpoint rows of the managed slices: live hints next to the hints after the next sync.
-pub fn endpoint_rows(live: &[EndpointSlice], expected: &[EndpointSlice]) -> Vec<EndpointRow> {
+pub(crate) fn endpoint_rows(live: &[EndpointSlice], expected: &[EndpointSlice]) -> Vec<EndpointRow> {
     let mut rows = Vec::new();
     for (slice, out) in live.iter().zip(expected) {
         for (i, e) in slice.endpoints.iter().enumerate() {

@@ -67,7 +67,7 @@ fn zone_label(cluster: &Cluster<'_>, node: &str) -> Option<String> {
 }
 
 /// Why ratios are nil: the first kind of poisoning node upstream would hit, else too few zones.
-pub fn node_reason(t: &NodeTopology) -> Reason {
+pub(crate) fn node_reason(t: &NodeTopology) -> Reason {
     if let Some(first) = t.poisoning.first() {
         let code = match first.why {
             PoisonReason::MissingZone | PoisonReason::MissingZoneAndCpu => C::NodeMissingZone,
@@ -81,7 +81,7 @@ pub fn node_reason(t: &NodeTopology) -> Reason {
 }
 
 /// The safeguard behind a `Disabled` outcome of `AddHints`, with its numbers.
-pub fn disabled_reason(t: &NodeTopology, disabled: &Disabled, managed: &[EndpointSlice]) -> Reason {
+pub(crate) fn disabled_reason(t: &NodeTopology, disabled: &Disabled, managed: &[EndpointSlice]) -> Reason {
     match disabled {
         Disabled::InsufficientNodeInfo | Disabled::OneZone => node_reason(t),
         Disabled::InsufficientEndpoints { endpoints, zones } => Reason::with(
@@ -116,7 +116,7 @@ pub fn disabled_reason(t: &NodeTopology, disabled: &Disabled, managed: &[Endpoin
 }
 
 /// Why a non-Auto path expects no hints although it runs (e.g. PreferClose without zones).
-pub fn no_hints_reason(managed: &[EndpointSlice]) -> Reason {
+pub(crate) fn no_hints_reason(managed: &[EndpointSlice]) -> Reason {
     let ready: Vec<_> = managed.iter().flat_map(|s| &s.endpoints).filter(|e| e.controller_ready()).collect();
     let zoneless: Vec<String> = ready
         .iter()

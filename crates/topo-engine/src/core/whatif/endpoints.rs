@@ -22,7 +22,7 @@ const MAX_PER_SLICE: usize = 100;
 
 /// The reconciler's lists for one address family after the endpoint changes.
 #[derive(Debug, Clone, Default)]
-pub struct FamilyPlan {
+pub(crate) struct FamilyPlan {
     /// Slices to create.
     pub to_create: Vec<EndpointSlice>,
     /// Slices to update.
@@ -35,13 +35,13 @@ pub struct FamilyPlan {
 
 impl FamilyPlan {
     /// True when the Service's endpoints change (the controller syncs it).
-    pub fn changed(&self) -> bool {
+    pub(crate) fn changed(&self) -> bool {
         !(self.to_create.is_empty() && self.to_update.is_empty() && self.deleted.is_empty())
     }
 }
 
 /// What the endpoint changes depend on.
-pub struct EndpointContext<'a> {
+pub(crate) struct EndpointContext<'a> {
     /// The Service (after the mode change).
     pub service: &'a Service,
     /// Nodes after the change.
@@ -55,7 +55,7 @@ pub struct EndpointContext<'a> {
 }
 
 /// Plan one address family's managed slices (in live order).
-pub fn plan_family(
+pub(crate) fn plan_family(
     ctx: &EndpointContext<'_>,
     managed: &[EndpointSlice],
 ) -> Result<FamilyPlan, SimulateError> {

@@ -11,7 +11,7 @@ use crate::model::{LABEL_ZONE, Node};
 
 /// The nodes after the change and what the controller sees of it.
 #[derive(Debug, Clone, Default)]
-pub struct NodeChange {
+pub(crate) struct NodeChange {
     /// Nodes afterwards, in input order, added ones last.
     pub nodes: Vec<Node>,
     /// Names of deleted nodes (their pods' endpoints disappear).
@@ -23,7 +23,7 @@ pub struct NodeChange {
 }
 
 /// Apply the node changes; unknown names and zones without nodes are errors.
-pub fn apply_nodes(nodes: &[Node], changes: &Changes) -> Result<NodeChange, SimulateError> {
+pub(crate) fn apply_nodes(nodes: &[Node], changes: &Changes) -> Result<NodeChange, SimulateError> {
     let mut out = NodeChange { nodes: nodes.to_vec(), ..NodeChange::default() };
     for name in &changes.remove_nodes {
         find(&out.nodes, name, "--remove-node")?;

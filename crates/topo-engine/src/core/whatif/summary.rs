@@ -7,7 +7,7 @@ use crate::report::whatif::{BeforeAfter, FamilyDelta, ProxyBrief, ZoneDelta};
 use crate::report::{FamilyReport, ServiceReport};
 
 /// One delta per address family present before or after.
-pub fn deltas(before: &ServiceReport, after: &ServiceReport) -> Vec<FamilyDelta> {
+pub(crate) fn deltas(before: &ServiceReport, after: &ServiceReport) -> Vec<FamilyDelta> {
     let mut families: Vec<&str> = before.families.iter().map(|f| f.address_type.as_str()).collect();
     for f in &after.families {
         if !families.contains(&f.address_type.as_str()) {

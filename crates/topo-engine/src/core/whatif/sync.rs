@@ -13,7 +13,7 @@ use crate::report::whatif::SyncNote;
 
 /// One family after the sync.
 #[derive(Debug, Clone, Default)]
-pub struct FamilySync {
+pub(crate) struct FamilySync {
     /// Managed slices afterwards: live order, deleted ones dropped, created ones last.
     pub slices: Vec<EndpointSlice>,
     /// The Event the sync emits.
@@ -25,7 +25,7 @@ pub struct FamilySync {
 }
 
 /// What the sync needs besides the plan.
-pub struct SyncInput<'a> {
+pub(crate) struct SyncInput<'a> {
     /// The branch the reconciler takes for the changed Service.
     pub path: ModePath,
     /// `spec.trafficDistribution` of the changed Service.
@@ -42,7 +42,7 @@ pub struct SyncInput<'a> {
 
 // mirrors reconciler.go: reconcileByAddressType (hint branch) for one family
 /// Run the sync on one family's plan; `live` gives the order of the slices.
-pub fn run_sync(
+pub(crate) fn run_sync(
     input: &SyncInput<'_>,
     address_type: &str,
     live: &[EndpointSlice],
@@ -98,7 +98,7 @@ fn disabled_event(input: &SyncInput<'_>, address_type: &str) -> Option<Controlle
 
 /// What triggers a sync of the Service.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Triggers {
+pub(crate) struct Triggers {
     /// A node add/delete or Ready flip.
     pub node_event: bool,
     /// Some allocatable CPU changed.
@@ -112,7 +112,7 @@ pub struct Triggers {
 /// Whether the Service is synced, the overload recheck's answer, and the notes explaining both.
 /// `cached` are the hint counts the controller caches per family (empty: nothing cached), checked
 /// against the recomputed weights `ratios` (`serviceOverloaded`).
-pub fn decide(
+pub(crate) fn decide(
     t: Triggers,
     cached: &[topologycache::ZoneCounts],
     ratios: &Ratios,
