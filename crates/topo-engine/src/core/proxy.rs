@@ -12,6 +12,8 @@ mod view;
 #[cfg(test)]
 mod tests;
 
+use std::rc::Rc;
+
 use serde::Serialize;
 
 pub use cache::{ProxyEndpoint, endpoints_for_port};
@@ -162,8 +164,10 @@ pub(crate) struct Categories {
     pub local_uses_terminating: bool,
     /// Lines kube-proxy logs while deciding, in order.
     pub logs: Vec<ProxyLog>,
-    /// The main reason the outcome is not plain topology routing, if any.
-    pub reason: Option<Reason>,
+    /// The main reason the outcome is not plain topology routing, if any: shared, as every node
+    /// that decides alike and every group of a view holds it (copying its facts, endpoint
+    /// addresses included, was a fifth of the allocations of `serve`'s recompute).
+    pub reason: Option<Rc<Reason>>,
 }
 
 fn positions<'a>(endpoints: impl Iterator<Item = (usize, &'a ProxyEndpoint)>) -> Vec<usize> {
@@ -202,7 +206,7 @@ pub fn categorize_endpoints(
         topology_mode: c.topology_mode,
         cluster_uses_terminating: c.cluster_uses_terminating,
         logs: c.logs,
-        reason: c.reason,
+        reason: c.reason.map(Rc::unwrap_or_clone),
     }
 }
 
@@ -217,7 +221,7 @@ pub(crate) fn categorize(
     let mut out = Categories::default();
     // 1.34+ (and 1.33.6+): "If there are no endpoints, we have nothing to categorize".
     if endpoints.is_empty() && behaviour.minor >= 34 {
-        out.reason = main_reason(endpoints, svc, node, None, &[]);
+        out.reason = main_reason(endpoints, svc, node, None, &[]).map(Rc::new);
         return out;
     }
     let fallback = terminating_fallback(behaviour);
@@ -242,7 +246,7 @@ pub(crate) fn categorize(
         out.has_any_endpoints = !cluster.is_empty();
         out.cluster = Some(cluster);
     }
-    out.reason = main_reason(endpoints, svc, node, not_used, &out.logs);
+    out.reason = main_reason(endpoints, svc, node, not_used, &out.logs).map(Rc::new);
     if !svc.uses_local_endpoints() {
         return out;
     }

@@ -72,7 +72,7 @@ struct Outcome {
     mode: ProxyMode,
     endpoints: Arc<[String]>,
     external_endpoints: Option<Vec<String>>,
-    reason: Option<Reason>,
+    reason: Option<Rc<Reason>>,
     log_shape: Vec<(String, Vec<(String, String)>)>,
     /// The node's own kube-proxy version when older than the control plane's.
     kube_proxy: Option<Behaviour>,
@@ -130,11 +130,27 @@ fn outcome(
 struct Group {
     zone: String,
     outcome: Outcome,
-    /// The view without its log line, which only [`proxy_view_on`] shows: the cross-zone share
-    /// routes over groups and reads no log (formatting kube-proxy's lines was about a fifth of
-    /// the instructions of `serve`'s recompute of one Service).
-    view: ProxyZoneView,
+    /// What [`proxy_view_on`] shows of the group (its view and log line) is made there only: the
+    /// cross-zone share routes over groups and reads neither (formatting kube-proxy's lines was
+    /// about a fifth of the instructions of `serve`'s recompute of one Service).
     categorized: Rc<Categories>,
+}
+
+impl Group {
+    /// The view of the group's `nodes`, as [`proxy_view_on`] shows it.
+    fn into_view(self, nodes: Vec<String>) -> ProxyZoneView {
+        let Group { zone, outcome, categorized } = self;
+        ProxyZoneView {
+            zone,
+            nodes,
+            mode: outcome.mode,
+            endpoints: outcome.endpoints,
+            external_endpoints: outcome.external_endpoints,
+            reason: outcome.reason.map(Rc::unwrap_or_clone),
+            log_line: log_line(&categorized),
+            kube_proxy_version: outcome.kube_proxy.map(|b| b.to_string()),
+        }
+    }
 }
 
 /// Every node's group, computed without visiting every node: the rows a Service's endpoints or
@@ -175,7 +191,7 @@ impl Grouped {
 
     /// Endpoints (first addresses, sorted) of each group.
     pub(crate) fn endpoints(&self) -> Vec<&[String]> {
-        self.groups.iter().map(|g| &g.view.endpoints[..]).collect()
+        self.groups.iter().map(|g| &g.outcome.endpoints[..]).collect()
     }
 
     /// Zone of each group.
@@ -287,23 +303,9 @@ impl GroupSet {
             return g;
         }
         same_zone.push(self.groups.len());
-        self.groups.push(new_group(zone, result, categorized));
+        self.groups.push(Group { zone, outcome: result, categorized: categorized.clone() });
         self.groups.len() - 1
     }
-}
-
-fn new_group(zone: String, result: Outcome, categorized: &Rc<Categories>) -> Group {
-    let view = ProxyZoneView {
-        zone: zone.clone(),
-        nodes: vec![],
-        mode: result.mode,
-        endpoints: result.endpoints.clone(),
-        external_endpoints: result.external_endpoints.clone(),
-        reason: result.reason.clone(),
-        log_line: None,
-        kube_proxy_version: result.kube_proxy.map(|b| b.to_string()),
-    };
-    Group { zone, outcome: result, view, categorized: categorized.clone() }
 }
 
 /// The lines kube-proxy logs for a group's nodes, one string.
@@ -361,16 +363,8 @@ pub fn proxy_view_on(
             members[g].push(nodes.rows[row].0.clone());
         }
     }
-    let mut zones: Vec<ProxyZoneView> = grouped
-        .groups
-        .into_iter()
-        .zip(members)
-        .map(|(mut g, nodes)| {
-            g.view.nodes = nodes;
-            g.view.log_line = log_line(&g.categorized);
-            g.view
-        })
-        .collect();
+    let mut zones: Vec<ProxyZoneView> =
+        grouped.groups.into_iter().zip(members).map(|(g, nodes)| g.into_view(nodes)).collect();
     zones.sort_by(|a, b| (&a.zone, a.nodes.first()).cmp(&(&b.zone, b.nodes.first())));
     ProxyView { hypothetical_nodes: grouped.hypothetical, skipped: None, port: Some(grouped.port), zones }
 }
