@@ -18,6 +18,9 @@
 //! renderers snapshot tests drive), `prose` (the sentences), `schema` and `exporter`. Everything
 //! else is private to the crate, so the compiler reports what nobody uses.
 
+// `pub` only where a caller outside the crate reaches it; the compiler reports any other (the walls
+// are the compiler's, not discipline).
+#![warn(unreachable_pub)]
 // Tests are tables (one row per upstream case): long by design; product code keeps the limit.
 #![cfg_attr(test, allow(clippy::too_many_lines))]
 

@@ -19,15 +19,15 @@ use k8s_openapi::api::authorization::v1::{
 use kube::api::{Api, PostParams};
 
 /// How long an answer about a token is kept.
-pub const TTL: Duration = Duration::from_secs(60);
+pub(crate) const TTL: Duration = Duration::from_secs(60);
 
 /// How many tokens' answers are kept (all are dropped when full: a flood of bad tokens costs the
 /// API server requests, never our memory).
-pub const CACHED: usize = 1024;
+pub(crate) const CACHED: usize = 1024;
 
 /// What the API server says of a caller.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Admission {
+pub(crate) enum Admission {
     /// Authenticated and allowed to `get` `/metrics`.
     Admitted,
     /// No bearer token, or one the API server does not authenticate: 401.
@@ -39,7 +39,7 @@ pub enum Admission {
 }
 
 /// The token check, shared by every connection.
-pub struct Gate {
+pub(crate) struct Gate {
     /// The API client, once connected.
     client: OnceLock<kube::Client>,
     hasher: RandomState,
@@ -48,17 +48,17 @@ pub struct Gate {
 
 impl Gate {
     /// A gate that refuses with [`Admission::Unavailable`] until [`Gate::connect`].
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Gate { client: OnceLock::new(), hasher: RandomState::new(), cache: Mutex::new(HashMap::new()) }
     }
 
     /// Ask this API server from now on.
-    pub fn connect(&self, client: kube::Client) {
+    pub(crate) fn connect(&self, client: kube::Client) {
         let _ = self.client.set(client);
     }
 
     /// What the API server says of the caller with this `Authorization` header.
-    pub async fn admit(&self, authorization: Option<&str>) -> Admission {
+    pub(crate) async fn admit(&self, authorization: Option<&str>) -> Admission {
         let Some(token) = bearer(authorization) else { return Admission::Unauthenticated };
         let key = self.hasher.hash_one(token);
         let now = Instant::now();
@@ -85,7 +85,7 @@ impl Gate {
 }
 
 /// The token of `Bearer TOKEN` (the scheme in any case, as RFC 6750 allows).
-pub fn bearer(authorization: Option<&str>) -> Option<&str> {
+pub(crate) fn bearer(authorization: Option<&str>) -> Option<&str> {
     let (scheme, token) = authorization?.trim().split_once(' ')?;
     let token = token.trim();
     (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)

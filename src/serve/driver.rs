@@ -27,7 +27,7 @@ use crate::source::live;
 // Moved once per event, like `Change`: boxing would only add an allocation per event.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
-pub enum Event {
+pub(crate) enum Event {
     /// The listener is bound and answers and the kubeconfig is loaded, once, before anything
     /// else (the API server may not have answered yet).
     Listening {
@@ -65,18 +65,18 @@ pub enum Event {
 /// DaemonSets, the front doors' lists): a periodic re-read rather than eleven more watches, since
 /// they change at upgrades and configuration changes only; bounded to one round of eleven
 /// requests (lists decoded lean) per period, the first at the start.
-pub const DATA_PLANE_PERIOD: Duration = Duration::from_secs(300);
+pub(crate) const DATA_PLANE_PERIOD: Duration = Duration::from_secs(300);
 
 /// The time limit of each of those requests (retries included).
 const DATA_PLANE_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The caller's handling of an event: `Ok(true)` when a [`Event::Change`] touched something the
 /// engine reads (for other events the answer is not looked at).
-pub type OnEvent<'a, E> = dyn FnMut(Event) -> Result<bool, E> + 'a;
+pub(crate) type OnEvent<'a, E> = dyn FnMut(Event) -> Result<bool, E> + 'a;
 
 /// What the two sides are handed: the pure answer to a request, and the observer of what the API
 /// server answers the watches.
-pub struct Sides {
+pub(crate) struct Sides {
     /// The HTTP side.
     pub respond: Respond,
     /// HTTPS, when given.
@@ -89,7 +89,7 @@ pub struct Sides {
 
 /// Serve until SIGTERM or Ctrl-C (Ok), until the first list is refused or the address cannot be
 /// bound (Err), or until `on_event` fails.
-pub fn run<E: From<SourceError>>(
+pub(crate) fn run<E: From<SourceError>>(
     spec: &LiveSpec,
     listen: SocketAddr,
     sides: Sides,

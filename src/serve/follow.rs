@@ -27,7 +27,7 @@ use lean::Lean;
 // Moved once per event, like `Change`: boxing would only add an allocation per event.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
-pub enum Watched {
+pub(crate) enum Watched {
     /// A change for the state.
     Change(Change),
     /// A retried failure, as one line for the log.
@@ -37,7 +37,7 @@ pub enum Watched {
 /// Start the three watchers on `client` (the observed one); their items are merged. Each asks
 /// for bookmarks (kube's default) and ends its watch after [`WATCH_TIMEOUT`] seconds, and
 /// retries with [`Recovering`] delays.
-pub fn start(
+pub(crate) fn start(
     client: &Client,
     observer: &Arc<Observer>,
 ) -> BoxStream<'static, (Resource, Result<Watched, watcher::Error>)> {
@@ -91,7 +91,7 @@ fn changes<A: 'static>(
 
 /// A watcher error: fatal when the first list is refused (401/403/404: retrying will not help),
 /// otherwise one line while the backoff retries.
-pub fn failure(
+pub(crate) fn failure(
     server: &str,
     resource: Resource,
     error: watcher::Error,

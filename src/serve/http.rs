@@ -41,12 +41,12 @@ mod moved;
 use moved::{Moved, Tracked};
 
 /// The caller's answer to a request (pure, called on the server's task).
-pub type Respond = Arc<dyn Fn(&Request) -> Reply + Send + Sync>;
+pub(crate) type Respond = Arc<dyn Fn(&Request) -> Reply + Send + Sync>;
 
 /// What the server answers with: the caller's answers, over TLS when given, `/metrics` only to
 /// the callers the gate admits when given.
 #[derive(Clone)]
-pub struct Front {
+pub(crate) struct Front {
     /// The answers.
     pub respond: Respond,
     /// `--tls-cert-file`: HTTPS.
@@ -56,7 +56,7 @@ pub struct Front {
 }
 
 /// Bytes of request head hyper buffers per connection (its minimum; headers beyond: `431`).
-pub const MAX_BUF: usize = 8192;
+pub(crate) const MAX_BUF: usize = 8192;
 
 /// Bytes of an answer handed to hyper at a time: it asks for the next piece only once the
 /// previous one is written, so a slow reader holds one answer while it is being sent, and one
@@ -65,7 +65,7 @@ const CHUNK: usize = 64 * 1024;
 
 /// What a client can hold (the README's "Limits" says them).
 #[derive(Debug, Clone, Copy)]
-pub struct Limits {
+pub(crate) struct Limits {
     /// Connections served at once.
     pub connections: usize,
     /// `/metrics` answers being sent at once.
@@ -83,7 +83,7 @@ pub struct Limits {
 }
 
 /// The limits `serve` runs with.
-pub const LIMITS: Limits = Limits {
+pub(crate) const LIMITS: Limits = Limits {
     connections: 64,
     bodies: 4,
     body_wait: Duration::from_secs(5),
@@ -99,7 +99,7 @@ const PRESSURE_EVERY: Duration = Duration::from_millis(100);
 impl Limits {
     /// These limits with at most half the descriptors left under `nofile` (the soft
     /// `RLIMIT_NOFILE`) for connections: the watches, the runtime and a reconnect need the rest.
-    pub fn within(self, nofile: Option<u64>) -> Limits {
+    pub(crate) fn within(self, nofile: Option<u64>) -> Limits {
         let Some(nofile) = nofile else { return self };
         let half = usize::try_from(nofile.saturating_sub(32) / 2).unwrap_or(usize::MAX);
         Limits { connections: self.connections.min(half).max(1), ..self }
@@ -108,14 +108,14 @@ impl Limits {
 
 /// The soft descriptor limit of this process, from `/proc/self/limits` (`None` elsewhere or when
 /// unlimited).
-pub fn nofile() -> Option<u64> {
+pub(crate) fn nofile() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/self/limits").ok()?;
     let line = text.lines().find(|l| l.starts_with("Max open files"))?;
     line.trim_start_matches("Max open files").split_whitespace().next()?.parse().ok()
 }
 
 /// Accept connections until aborted; each is served on its own task, within `limits`.
-pub async fn accept(listener: TcpListener, front: Front, limits: Limits) {
+pub(crate) async fn accept(listener: TcpListener, front: Front, limits: Limits) {
     let connections = Arc::new(Semaphore::new(limits.connections));
     let served = Served {
         front,

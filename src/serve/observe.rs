@@ -25,14 +25,14 @@ use super::exporter::metrics::{FloatGauge, Health, ResourceLabels};
 
 /// Seconds after which the API server ends each watch (the watcher then watches again from where
 /// it was, without listing).
-pub const WATCH_TIMEOUT: u32 = 60;
+pub(crate) const WATCH_TIMEOUT: u32 = 60;
 
 /// The first retry delay after a failure, and the longest: once the API server is back, every
 /// watch tries again within this.
 const RETRY: (Duration, Duration) = (Duration::from_millis(250), Duration::from_secs(4));
 
 /// Per resource: successful answers so far, and the gauge of when the last one was heard.
-pub struct Observer {
+pub(crate) struct Observer {
     answered: [AtomicU64; 3],
     progress: [FloatGauge; 3],
 }
@@ -53,7 +53,7 @@ fn resource_of(path: &str) -> Option<Resource> {
 
 impl Observer {
     /// An observer writing to `health`'s progress gauges.
-    pub fn new(health: &Health) -> Arc<Observer> {
+    pub(crate) fn new(health: &Health) -> Arc<Observer> {
         let gauge = |r: &Resource| health.watch_progress.get_or_create(&ResourceLabels::of(*r)).clone();
         let progress = [0, 1, 2].map(|i| gauge(&Resource::VARIANTS[i]));
         Arc::new(Observer { answered: Default::default(), progress })
@@ -70,7 +70,7 @@ impl Observer {
     }
 
     /// `client` with this observer in front of it.
-    pub fn client(self: &Arc<Self>, client: &Client) -> Client {
+    pub(crate) fn client(self: &Arc<Self>, client: &Client) -> Client {
         let observed = Observed { client: client.clone(), observer: self.clone() };
         Client::new(observed, client.default_namespace())
     }
@@ -142,7 +142,7 @@ impl Body for Noticed {
 /// A watch's retry delays: doubling from 250 ms to at most 4 s (kube's default grows to 30 s, so
 /// a watch could sleep half a minute after the server came back), and back to 250 ms once the
 /// server has answered that resource since the last retry.
-pub struct Recovering {
+pub(crate) struct Recovering {
     observer: Arc<Observer>,
     resource: Resource,
     seen: u64,
@@ -151,7 +151,7 @@ pub struct Recovering {
 
 impl Recovering {
     /// The delays of `resource`'s watch.
-    pub fn new(observer: &Arc<Observer>, resource: Resource) -> Self {
+    pub(crate) fn new(observer: &Arc<Observer>, resource: Resource) -> Self {
         Recovering { observer: observer.clone(), resource, seen: observer.answered(resource), delay: RETRY.0 }
     }
 }

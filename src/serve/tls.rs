@@ -15,7 +15,7 @@ use crate::settings::TlsFiles;
 use crate::source::error::SourceError;
 
 /// The acceptor for `files`.
-pub fn acceptor(files: &TlsFiles) -> Result<TlsAcceptor, SourceError> {
+pub(crate) fn acceptor(files: &TlsFiles) -> Result<TlsAcceptor, SourceError> {
     let certs = certificates(&files.cert)?;
     let key = PrivateKeyDer::from_pem_file(&files.key)
         .map_err(|e| bad(&files.key, &pem_error(&e, "private key")))?;

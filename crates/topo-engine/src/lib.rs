@@ -13,6 +13,9 @@
 //! No I/O, no clock, no environment, no async, no printing: the caller reads the cluster and
 //! renders the report. See `docs/architecture.md`.
 
+// `pub` only where a caller outside the crate reaches it; the compiler reports any other (the walls
+// are the compiler's, not discipline).
+#![warn(unreachable_pub)]
 // Tests are tables (one row per upstream case): long by design; product code keeps the limit.
 #![cfg_attr(test, allow(clippy::too_many_lines))]
 

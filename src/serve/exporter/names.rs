@@ -16,7 +16,7 @@ const PRUNE_FLOOR: usize = 1024;
 
 /// The names held, each once.
 #[derive(Debug, Clone, Default)]
-pub struct Names {
+pub(crate) struct Names {
     seen: HashSet<Arc<str>>,
     /// How many names the set held after the last prune.
     kept: usize,
@@ -42,7 +42,7 @@ impl Names {
     }
 
     /// Every zone and node name of `slice`'s endpoints and their hints, shared.
-    pub fn share_slice(&mut self, slice: &mut EndpointSlice) {
+    pub(crate) fn share_slice(&mut self, slice: &mut EndpointSlice) {
         slice_names_mut(slice, |name| self.share(name));
         if self.seen.len() >= PRUNE_FLOOR.max(2 * self.kept) {
             self.prune();
@@ -50,20 +50,20 @@ impl Names {
     }
 
     /// Drop the names only this set points at (their endpoints are gone).
-    pub fn prune(&mut self) {
+    pub(crate) fn prune(&mut self) {
         self.seen.retain(|name| Arc::strong_count(name) > 1);
         self.kept = self.seen.len();
     }
 
     /// How many names are held.
     #[cfg(test)]
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.seen.len()
     }
 
     /// True when none is.
     #[cfg(test)]
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.seen.is_empty()
     }
 }

@@ -18,7 +18,7 @@ use crate::source::convert::lean::{self, Head};
 
 /// A watched object of `A`'s kind (a k8s-openapi type, named for its API coordinates only).
 #[derive(Debug, Clone)]
-pub struct Lean<A> {
+pub(crate) struct Lean<A> {
     meta: ObjectMeta,
     /// The model's object; `None` for a Node whose CPU does not parse (left out, as a one-shot
     /// read leaves it out).
@@ -28,13 +28,13 @@ pub struct Lean<A> {
 
 impl<A> Lean<A> {
     /// Namespace (empty for Nodes) and name.
-    pub fn key(&self) -> (String, String) {
+    pub(crate) fn key(&self) -> (String, String) {
         (self.meta.namespace.clone().unwrap_or_default(), self.meta.name.clone().unwrap_or_default())
     }
 }
 
 /// How one kind's objects become the model's.
-pub trait Decode {
+pub(crate) trait Decode {
     /// What the watcher reads of one object and the model's object, in one pass over its text.
     fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<(Head, Option<Object>), D::Error>;
 }
